@@ -1,0 +1,27 @@
+# Host dependencies, all from Debian packages (see README.md for the install line).
+find_package(Threads REQUIRED)
+find_package(fmt REQUIRED)
+find_package(nlohmann_json 3.10 REQUIRED)
+find_package(yaml-cpp REQUIRED)
+find_package(CLI11 REQUIRED)
+if(KBENCH_BUILD_TESTS)
+  find_package(doctest REQUIRED)
+endif()
+
+# kbench::fmt / kbench::yaml pick the linkage the build asks for: the portable build takes
+# header-only fmt and the static yaml-cpp archive so the binary needs neither on the GPU machine.
+add_library(kbench_fmt INTERFACE)
+add_library(kbench_yaml INTERFACE)
+if(KBENCH_PORTABLE)
+  target_link_libraries(kbench_fmt INTERFACE fmt::fmt-header-only)
+  find_library(KBENCH_YAML_STATIC NAMES libyaml-cpp.a REQUIRED)
+  get_target_property(_yaml_inc yaml-cpp INTERFACE_INCLUDE_DIRECTORIES)
+  target_include_directories(kbench_yaml INTERFACE ${_yaml_inc})
+  target_link_libraries(kbench_yaml INTERFACE ${KBENCH_YAML_STATIC})
+  add_link_options(-static-libstdc++ -static-libgcc)
+else()
+  target_link_libraries(kbench_fmt INTERFACE fmt::fmt)
+  target_link_libraries(kbench_yaml INTERFACE yaml-cpp)
+endif()
+add_library(kbench::fmt ALIAS kbench_fmt)
+add_library(kbench::yaml ALIAS kbench_yaml)
