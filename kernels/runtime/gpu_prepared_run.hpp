@@ -1,0 +1,57 @@
+#pragma once
+// The part of PreparedRun every GPU backend shares: device buffers for x, w, b and y filled on the
+// device from the seed, NaN poisoning, checksums of the inputs, sampled read-back, and the cold/hot
+// CUDA-event timing of one execution. A backend derives from it and supplies enqueue().
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "backend/backend.hpp"
+#include "problem/conv_problem.hpp"
+#include "runtime/device_buffer.hpp"
+
+namespace kbench::gpu {
+
+class L2Flusher;
+
+class GpuPreparedRun : public PreparedRun {
+ public:
+  // Allocates every buffer on `device` (already checked by Backend::fits) and creates a stream.
+  GpuPreparedRun(const ConvProblem& problem, int device);
+  ~GpuPreparedRun() override;
+
+  void fill_inputs(std::uint64_t seed) override;
+  void poison_output() override;
+  void run() override;  // enqueue() then a device-wide synchronize
+  Sample timed_run(const TimingOptions& timing) override;
+  std::vector<float> read_output(std::span<const std::int64_t> indices) override;
+  bool inputs_unchanged() override;
+
+ protected:
+  // Launch one complete execution (all kernels, bias included) on `stream`; no synchronisation.
+  virtual void enqueue(cudaStream_t stream) = 0;
+
+  const ConvProblem& problem() const { return problem_; }
+  cudaStream_t stream() const { return stream_; }
+  const float* x() const { return x_.data(); }
+  const float* w() const { return w_.data(); }
+  const float* b() const { return b_.data(); }  // nullptr without bias
+  float* y() const { return y_.data(); }
+
+ private:
+  std::uint64_t input_checksum();
+
+  ConvProblem problem_;
+  int device_ = 0;
+  cudaStream_t stream_ = nullptr;
+  DeviceBuffer<float> x_, w_, b_, y_;
+  std::uint64_t checksum_after_fill_ = 0;
+  std::unique_ptr<L2Flusher> flusher_;
+  cudaGraphExec_t graph_ = nullptr;  // captured lazily for TimingOptions::graph
+};
+
+}  // namespace kbench::gpu

@@ -1,0 +1,94 @@
+#pragma once
+// The seam between the pipeline (lib/) and whatever computes a convolution: the CPU reference,
+// cuDNN, our CUDA kernels. The measurement loop, the verifier and the reports drive any backend
+// through these two small interfaces, which is also how they are unit-tested with fake backends.
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/types.hpp"
+#include "problem/conv_problem.hpp"
+
+namespace kbench {
+
+// "Can you?" answered with yes, or no and a reason a person can act on. A "no" is a result, not an error.
+struct Support {
+  bool ok = true;
+  std::string reason;
+  static Support yes() { return {}; }
+  static Support no(std::string why) { return {false, std::move(why)}; }
+  explicit operator bool() const { return ok; }
+};
+
+enum class AlgoSearch { heuristic, exhaustive };
+
+// Everything a backend may consult. Each backend reads what applies to it and ignores the rest;
+// typed fields rather than a free-form blob so a misspelt option cannot pass silently.
+struct BackendOptions {
+  MathMode math = MathMode::fp32;
+  std::string variant;  // empty: the backend's own choice; else a kernel family or algorithm name
+  AlgoSearch algo_search = AlgoSearch::heuristic;
+  std::int64_t workspace_limit_bytes = std::int64_t{4} << 30;
+  int device = 0;
+};
+
+struct TimingOptions {
+  bool cold = true;    // flush caches (L2 on a GPU) before each sample
+  bool graph = false;  // GPU: replay a captured CUDA graph instead of launching
+};
+
+struct Sample {
+  double seconds = 0;
+  bool throttled = false;  // the device clock dropped during this sample
+};
+
+// A problem set up on one backend: buffers allocated, algorithm chosen, ready to run repeatedly.
+class PreparedRun {
+ public:
+  virtual ~PreparedRun() = default;
+
+  // What actually runs, e.g. "direct", "depthwise_rows", "cudnn:IMPLICIT_PRECOMP_GEMM".
+  virtual std::string implementation() const = 0;
+  // The math the backend actually used (a tf32 request may still run FMA kernels).
+  virtual MathMode math_used() const = 0;
+  // Extra facts for the report (workspace bytes, tile shape, ...), as (key, value) pairs.
+  virtual std::vector<std::pair<std::string, std::string>> properties() const { return {}; }
+
+  // Fresh seeded inputs (data::draw), generated where the backend computes, and their checksum noted.
+  virtual void fill_inputs(std::uint64_t seed) = 0;
+  // Every output element set to NaN, so an element the kernel forgets to write fails verification.
+  virtual void poison_output() = 0;
+  // One complete execution; returns when its results are visible to read_output.
+  virtual void run() = 0;
+  // One timed execution, synchronised device-wide before the clock is read.
+  virtual Sample timed_run(const TimingOptions& timing) = 0;
+  // Output values at the given flat indices (row-major output), or the whole output when empty.
+  virtual std::vector<float> read_output(std::span<const std::int64_t> indices) = 0;
+  // False when the inputs no longer match the checksum taken by fill_inputs (a kernel wrote them).
+  virtual bool inputs_unchanged() = 0;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+
+  virtual std::string name() const = 0;         // as typed in --backends, e.g. "cudnn"
+  virtual std::string description() const = 0;  // one line for `kbench list`
+  virtual bool runs_on_cpu() const { return false; }
+
+  // Whether this machine can run the backend at all (GPU present, library loadable).
+  virtual Support available() const = 0;
+  // Whether it can run this problem with these options (ops, dims, dtypes, math modes).
+  virtual Support supports(const ConvProblem& problem, const BackendOptions& options) const = 0;
+  // Whether the problem fits this machine's memory now; the reason carries needed and available bytes.
+  virtual Support fits(const ConvProblem& problem, const BackendOptions& options) const = 0;
+  // Named variants that "NAME:all" expands to (kernel families, cuDNN algorithms); empty if none.
+  virtual std::vector<std::string> variants(const ConvProblem&, const BackendOptions&) const { return {}; }
+
+  virtual std::unique_ptr<PreparedRun> prepare(const ConvProblem& problem, const BackendOptions& options) = 0;
+};
+
+}  // namespace kbench

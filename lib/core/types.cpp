@@ -1,0 +1,37 @@
+#include "core/types.hpp"
+
+namespace kbench {
+
+std::string_view to_string(OpKind op) { return op == OpKind::conv ? "conv" : "conv_transpose"; }
+
+std::string_view to_string(DType dtype) {
+  switch (dtype) {
+    case DType::fp32: return "fp32";
+    case DType::fp16: return "fp16";
+    case DType::bf16: return "bf16";
+  }
+  return "?";
+}
+
+std::string_view to_string(MathMode math) { return math == MathMode::fp32 ? "fp32" : "tf32"; }
+
+std::optional<OpKind> parse_op_kind(std::string_view text) {
+  if (text == "conv") return OpKind::conv;
+  if (text == "conv_transpose") return OpKind::conv_transpose;
+  return std::nullopt;
+}
+
+std::optional<DType> parse_dtype(std::string_view text) {
+  if (text == "fp32") return DType::fp32;
+  if (text == "fp16") return DType::fp16;
+  if (text == "bf16") return DType::bf16;
+  return std::nullopt;
+}
+
+std::optional<MathMode> parse_math_mode(std::string_view text) {
+  if (text == "fp32") return MathMode::fp32;
+  if (text == "tf32") return MathMode::tf32;
+  return std::nullopt;
+}
+
+}  // namespace kbench

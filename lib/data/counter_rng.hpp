@@ -1,0 +1,36 @@
+#pragma once
+// Seeded inputs as a pure function of (seed, tensor, flat index), so the CPU and the GPU draw the
+// very same values without copying gigabytes, and the verifier can regenerate any single element.
+// Distributions follow PyTorch: the input like torch.rand (uniform [0, 1)), weight and bias like the
+// default Conv init (uniform in +-1/sqrt(fan_in)).
+#include <cstdint>
+
+#include "core/host_device.hpp"
+
+namespace kbench::data {
+
+enum class TensorRole : std::uint32_t { input = 1, weight = 2, bias = 3 };
+
+// SplitMix64's finaliser: a bijective 64-bit mix with good avalanche.
+KBENCH_HD std::uint64_t mix64(std::uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+// Uniform in [0, 1) with 24 random bits: exactly representable in fp32, identical on host and device.
+KBENCH_HD float uniform01(std::uint64_t seed, TensorRole role, std::uint64_t index) {
+  const std::uint64_t stream = mix64(seed * 0x9e3779b97f4a7c15ULL + static_cast<std::uint64_t>(role));
+  const std::uint64_t bits = mix64(stream ^ (index * 0xd1b54a32d192ed03ULL + 0x632be59bd9b4e019ULL));
+  return static_cast<float>(bits >> 40) * (1.0f / 16777216.0f);
+}
+
+// `bound` is ignored for the input. For weight and bias, 2u - 1 is exact in fp32, so the single
+// rounding of the product is the same on every compiler and device (no FMA contraction possible).
+KBENCH_HD float draw(std::uint64_t seed, TensorRole role, std::uint64_t index, float bound) {
+  const float u = uniform01(seed, role, index);
+  if (role == TensorRole::input) return u;
+  return (2.0f * u - 1.0f) * bound;
+}
+
+}  // namespace kbench::data

@@ -1,0 +1,28 @@
+#pragma once
+// Host copies of a problem's seeded tensors, for the CPU reference and for --dump.
+#include <cstdint>
+#include <vector>
+
+#include "data/counter_rng.hpp"
+#include "problem/conv_problem.hpp"
+
+namespace kbench::data {
+
+// PyTorch's default init bound for weight and bias: 1/sqrt(fan_in), fan_in = weight.size(1) x kernel volume
+// (for a transposed convolution weight.size(1) is C_out/groups).
+float init_bound(const ConvProblem& problem);
+
+// Value of one element of a seeded tensor; what device fills compute, element for element.
+float seeded_value(const ConvProblem& problem, std::uint64_t seed, TensorRole role, std::int64_t index);
+
+std::vector<float> make_seeded(const ConvProblem& problem, std::uint64_t seed, TensorRole role);
+
+struct HostTensors {
+  std::vector<float> input;
+  std::vector<float> weight;
+  std::vector<float> bias;  // empty when the problem has no bias
+};
+
+HostTensors make_host_tensors(const ConvProblem& problem, std::uint64_t seed);
+
+}  // namespace kbench::data

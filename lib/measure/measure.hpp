@@ -1,0 +1,28 @@
+#pragma once
+// The sampling loop: warm-ups, then timed runs until the iteration count or the time budget.
+#include <vector>
+
+#include "backend/backend.hpp"
+#include "measure/statistics.hpp"
+
+namespace kbench {
+
+struct MeasureOptions {
+  int warmups = 3;            // untimed runs before sampling (compilation, caches, clocks)
+  int discarded = 1;          // timed runs thrown away, as the KernelBench protocol does
+  int iterations = 100;       // samples wanted
+  double time_budget_s = 30;  // stop sampling early once this much wall time has gone by
+  TimingOptions timing;
+};
+
+struct Measurement {
+  std::vector<double> samples_s;  // kept samples, in order
+  Statistics stats;
+  int throttled_samples = 0;
+  bool budget_exhausted = false;  // fewer than `iterations` samples because the budget ran out
+  double wall_s = 0;              // wall time of the whole loop, warm-ups included
+};
+
+Measurement measure(PreparedRun& run, const MeasureOptions& options);
+
+}  // namespace kbench

@@ -1,0 +1,33 @@
+#pragma once
+// What a convolution costs at the least: FLOPs that land in the output and bytes that must cross
+// device memory once. These feed the roofline floor.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "problem/conv_problem.hpp"
+
+namespace kbench {
+
+struct ProblemMetrics {
+  double flops = 0;          // 2 x landed multiply-adds (+ one add per output element with bias)
+  double input_bytes = 0;
+  double weight_bytes = 0;
+  double bias_bytes = 0;
+  double output_bytes = 0;
+  double bytes() const { return input_bytes + weight_bytes + bias_bytes + output_bytes; }
+  double arithmetic_intensity() const { return flops / bytes(); }
+};
+
+ProblemMetrics compute_metrics(const ConvProblem& problem);
+
+// Shapes as PyTorch prints them, e.g. {64, 128, 174758}.
+std::vector<std::int64_t> input_shape(const ConvProblem& problem);
+std::vector<std::int64_t> weight_shape(const ConvProblem& problem);
+std::vector<std::int64_t> output_shape(const ConvProblem& problem);
+std::string shape_string(const std::vector<std::int64_t>& shape);  // "[64, 128, 174758]"
+
+// One line for tables and logs: "conv2d 256x3x224x224 -> 96 k11 s4 p2 d1 g1 bias".
+std::string describe(const ConvProblem& problem);
+
+}  // namespace kbench

@@ -1,0 +1,25 @@
+#pragma once
+// The roofline floor: no implementation can beat max(bytes / bandwidth, FLOPs / peak rate).
+#include <string>
+
+#include "problem/problem_metrics.hpp"
+#include "roofline/device_peaks.hpp"
+
+namespace kbench {
+
+struct Floor {
+  double memory_s = 0;
+  double compute_s = 0;
+  double floor_s = 0;
+  std::string binds;  // "memory" or "compute"
+  // The figure published beside the KernelBench records ("headroom-v1"): input bytes only, at the
+  // datasheet bandwidth, no compute term. Shown labelled, never used as kbench's floor.
+  double published_input_only_s = 0;
+};
+
+Floor compute_floor(const ProblemMetrics& metrics, const DevicePeaks& peaks, MathMode math);
+
+// time / floor: 1.0 is perfect, 2.0 means twice as slow as the floor allows.
+inline double headroom(double seconds, const Floor& floor) { return floor.floor_s > 0 ? seconds / floor.floor_s : 0; }
+
+}  // namespace kbench

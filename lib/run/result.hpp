@@ -1,0 +1,91 @@
+#pragma once
+// What a run produces: one Result per (workload, backend/variant, math mode), collected in a
+// RunReport that every reporter (text, JSON, CSV, Markdown) renders.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/types.hpp"
+#include "measure/measure.hpp"
+#include "problem/problem_metrics.hpp"
+#include "roofline/floor.hpp"
+#include "spec/workload.hpp"
+#include "verify/compare.hpp"
+#include "verify/tolerance.hpp"
+
+namespace kbench {
+
+enum class ResultStatus {
+  ok,           // verified and (when timing was asked for) timed
+  wrong,        // ran, but the output failed verification: its time is never reported
+  failed,       // threw or a CUDA/cuDNN call failed
+  unsupported,  // the backend cannot express this problem
+  unavailable,  // the backend cannot run on this machine (no GPU, no driver)
+  skipped,      // would not fit memory or the time budget; the reason has the numbers
+};
+std::string_view to_string(ResultStatus status);
+
+struct Verification {
+  Tolerance tolerance;
+  Comparison comparison;
+  bool full = false;             // every output element checked, else a sample
+  bool inputs_unchanged = true;  // the backend did not write its inputs
+  std::string against = "reference (fp64, CPU)";
+};
+
+struct Result {
+  std::string workload;  // Workload::name
+  std::string backend;   // as registered, e.g. "cudnn"
+  std::string variant;   // requested variant, empty for the backend's choice
+  std::string implementation;  // what ran
+  MathMode math_requested = MathMode::fp32;
+  MathMode math_used = MathMode::fp32;
+  ResultStatus status = ResultStatus::ok;
+  std::string reason;  // for every status but ok
+  std::optional<Verification> verification;
+  std::optional<Measurement> timing;  // only when verified and timed
+  std::vector<std::pair<std::string, std::string>> properties;
+
+  // Rates from the median, or 0 without timing.
+  double achieved_flops(const ProblemMetrics& metrics) const;
+  double achieved_Bps(const ProblemMetrics& metrics) const;
+};
+
+// Per workload: the spec, its derived numbers and the floor at each math mode the run used.
+struct WorkloadSummary {
+  Workload workload;
+  ProblemMetrics metrics;
+  Floor floor_fp32;
+  Floor floor_tf32;
+  bool batch_overridden = false;  // --batch replaced the spec's N
+  std::int64_t spec_batch = 0;
+  const Floor& floor_for(MathMode math) const { return math == MathMode::tf32 ? floor_tf32 : floor_fp32; }
+};
+
+struct RunSettings {
+  std::vector<std::string> backends;  // requested; empty = every available one
+  std::vector<MathMode> math_modes;
+  std::uint64_t seed = 0;
+  MeasureOptions measure;
+  std::int64_t verify_points = 0;  // sampled output elements for large outputs
+};
+
+struct RunReport {
+  std::string kbench_version;
+  std::string started_at;  // ISO 8601 UTC
+  std::string host;
+  std::string device;      // the GPU that ran, or "none (no CUDA device found: ...)"
+  DevicePeaks peaks;       // what floors are computed against
+  bool peaks_from_target = false;  // no GPU present: floors for --target
+  RunSettings settings;
+  std::vector<WorkloadSummary> workloads;
+  std::vector<Result> results;
+  bool interrupted = false;
+  std::vector<std::string> notes;  // e.g. "no CUDA device found: ..."
+
+  const WorkloadSummary* find_workload(const std::string& name) const;
+};
+
+}  // namespace kbench

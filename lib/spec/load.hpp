@@ -1,0 +1,18 @@
+#pragma once
+// YAML spec files -> validated workloads. Every error is an InputError whose message starts with
+// "FILE:LINE:COL: KEY.PATH: " and says what was expected.
+#include <string>
+#include <vector>
+
+#include "spec/workload.hpp"
+
+namespace kbench {
+
+// One file (a mapping, or a sequence of mappings), or a directory: every *.yaml / *.yml under it,
+// recursively, in sorted path order. Throws InputError on the first bad file.
+std::vector<Workload> load_workloads(const std::string& path);
+
+// Parse YAML text; `origin` names it in messages (a path, or "<string>").
+std::vector<Workload> parse_workloads(const std::string& yaml_text, const std::string& origin);
+
+}  // namespace kbench
