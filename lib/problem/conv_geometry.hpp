@@ -80,4 +80,54 @@ KBENCH_HD std::int64_t landed_pairs(const ConvProblem& p, int d) {
   return pairs;
 }
 
+// Integer division rounding toward -infinity / +infinity, for b > 0 (C++ '/' truncates toward zero,
+// which is wrong for the negative numerators that padding produces).
+KBENCH_HD std::int64_t floor_div(std::int64_t a, std::int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+KBENCH_HD std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return -floor_div(-a, b); }
+
+// The (output, input) coordinate pairs that one tap connects along one dimension, restricted to outputs in
+// [begin, end): output first_out + j * out_step reads input first_in + j * in_step, for j in [0, count).
+// Lets a loop over outputs skip padding and holes without testing every coordinate.
+struct TapRun {
+  std::int64_t first_out = 0;
+  std::int64_t first_in = 0;
+  std::int64_t count = 0;
+  std::int64_t out_step = 1;
+  std::int64_t in_step = 1;
+};
+
+// Forward convolution: the outputs in [begin, end) whose tap k reads a real input element (not padding).
+// Consecutive outputs, inputs `stride` apart.
+KBENCH_HD TapRun conv_tap_run(const ConvProblem& p, int d, std::int64_t k, std::int64_t begin, std::int64_t end) {
+  const std::int64_t offset = k * p.dilation[d] - p.pad_before[d];  // input = out * stride + offset
+  const std::int64_t lo = begin > ceil_div(-offset, p.stride[d]) ? begin : ceil_div(-offset, p.stride[d]);
+  const std::int64_t last = floor_div(p.input[d] - 1 - offset, p.stride[d]);
+  const std::int64_t hi = end < last + 1 ? end : last + 1;
+  TapRun run;
+  run.first_out = lo;
+  run.first_in = lo * p.stride[d] + offset;
+  run.count = hi > lo ? hi - lo : 0;
+  run.out_step = 1;
+  run.in_step = p.stride[d];
+  return run;
+}
+
+// Transposed convolution: the outputs in [begin, end) that tap k reaches from an input element.
+// Outputs `stride` apart, consecutive inputs; the same pairs transposed_tap_source finds one by one.
+KBENCH_HD TapRun transposed_tap_run(const ConvProblem& p, int d, std::int64_t k, std::int64_t begin,
+                                    std::int64_t end) {
+  const std::int64_t offset = k * p.dilation[d] - p.pad_before[d];  // output = in * stride + offset
+  const std::int64_t first = ceil_div(begin - offset, p.stride[d]);
+  const std::int64_t lo = first > 0 ? first : 0;
+  const std::int64_t last = floor_div(end - 1 - offset, p.stride[d]);
+  const std::int64_t hi = p.input[d] < last + 1 ? p.input[d] : last + 1;
+  TapRun run;
+  run.first_in = lo;
+  run.first_out = lo * p.stride[d] + offset;
+  run.count = hi > lo ? hi - lo : 0;
+  run.out_step = p.stride[d];
+  run.in_step = 1;
+  return run;
+}
+
 }  // namespace kbench::geometry

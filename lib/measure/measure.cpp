@@ -1,0 +1,32 @@
+#include "measure/measure.hpp"
+
+#include <chrono>
+
+namespace kbench {
+
+Measurement measure(PreparedRun& run, const MeasureOptions& options) {
+  using clock = std::chrono::steady_clock;
+  const auto start = clock::now();
+  const auto elapsed = [&] { return std::chrono::duration<double>(clock::now() - start).count(); };
+
+  Measurement m;
+  for (int i = 0; i < options.warmups; ++i) run.run();
+  for (int i = 0; i < options.discarded; ++i) (void)run.timed_run(options.timing);
+
+  // The budget is checked between samples, so at least one sample is always taken and the
+  // overshoot is at most one sample.
+  while (static_cast<int>(m.samples_s.size()) < options.iterations) {
+    const Sample sample = run.timed_run(options.timing);
+    m.samples_s.push_back(sample.seconds);
+    if (sample.throttled) ++m.throttled_samples;
+    if (elapsed() >= options.time_budget_s && static_cast<int>(m.samples_s.size()) < options.iterations) {
+      m.budget_exhausted = true;
+      break;
+    }
+  }
+  m.stats = summarize(m.samples_s);
+  m.wall_s = elapsed();
+  return m;
+}
+
+}  // namespace kbench

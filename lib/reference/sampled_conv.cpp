@@ -1,0 +1,77 @@
+// convolve_at and convolve_at_seeded: selected output elements, one gather each, spread over threads.
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "data/counter_rng.hpp"
+#include "reference/computable.hpp"
+#include "reference/gather.hpp"
+#include "reference/parallel.hpp"
+#include "reference/rank3.hpp"
+#include "reference/reference_conv.hpp"
+#include "reference/tensor_checks.hpp"
+
+namespace kbench::reference {
+
+namespace {
+
+struct HostValues {
+  const float* input_values;
+  const float* weight_values;
+  const float* bias_values;
+  double input(std::int64_t i) const { return input_values[i]; }
+  double weight(std::int64_t i) const { return weight_values[i]; }
+  double bias(std::int64_t i) const { return bias_values[i]; }
+};
+
+// The same values data::make_host_tensors stores, drawn one at a time.
+struct SeededValues {
+  std::uint64_t seed;
+  float bound;
+  double input(std::int64_t i) const { return data::draw(seed, data::TensorRole::input, static_cast<std::uint64_t>(i), bound); }
+  double weight(std::int64_t i) const { return data::draw(seed, data::TensorRole::weight, static_cast<std::uint64_t>(i), bound); }
+  double bias(std::int64_t i) const { return data::draw(seed, data::TensorRole::bias, static_cast<std::uint64_t>(i), bound); }
+};
+
+void require_indices_in_output(const ConvProblem& p, std::span<const std::int64_t> indices) {
+  const std::int64_t count = p.output_elements();
+  for (const std::int64_t index : indices)
+    if (index < 0 || index >= count)
+      throw std::out_of_range(fmt::format("output index {} is outside the output's {} elements", index, count));
+}
+
+template <class Values>
+std::vector<double> gather_all(const ConvProblem& p, const Values& values, std::span<const std::int64_t> indices) {
+  const ConvProblem p3 = as_rank3(p);
+  std::vector<double> result(indices.size());
+  // Chunks of indices rather than single ones: one gather may be only a few taps.
+  constexpr std::int64_t chunk = 64;
+  const auto count = static_cast<std::int64_t>(indices.size());
+  parallel_for((count + chunk - 1) / chunk, [&](std::int64_t item) {
+    const std::int64_t end = std::min(count, (item + 1) * chunk);
+    for (std::int64_t i = item * chunk; i < end; ++i)
+      result[static_cast<std::size_t>(i)] = gather_output(p3, values, indices[static_cast<std::size_t>(i)]);
+  });
+  return result;
+}
+
+}  // namespace
+
+std::vector<double> convolve_at(const ConvProblem& p, const data::HostTensors& tensors,
+                                std::span<const std::int64_t> output_indices) {
+  require_computable(p);
+  require_tensors_match(p, tensors);
+  require_indices_in_output(p, output_indices);
+  const HostValues values{tensors.input.data(), tensors.weight.data(), tensors.bias.data()};
+  return gather_all(p, values, output_indices);
+}
+
+std::vector<double> convolve_at_seeded(const ConvProblem& p, std::uint64_t seed,
+                                       std::span<const std::int64_t> output_indices) {
+  require_computable(p);
+  require_indices_in_output(p, output_indices);
+  const SeededValues values{seed, data::init_bound(p)};
+  return gather_all(p, values, output_indices);
+}
+
+}  // namespace kbench::reference

@@ -1,0 +1,129 @@
+#include "report/format.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace kbench::report {
+
+namespace {
+
+// `value` rounded to `digits` significant figures and the decimal exponent of the rounded value.
+// Going through scientific notation makes the rounding and the exponent agree (9.996 -> 1.00e+01).
+struct Rounded {
+  double value;
+  int exponent;
+};
+
+Rounded round_significant(double value, int digits) {
+  if (value == 0) return {0, 0};
+  const std::string scientific = fmt::format("{:.{}e}", value, digits - 1);
+  const auto e = scientific.find('e');
+  return {std::strtod(scientific.c_str(), nullptr), std::atoi(scientific.c_str() + e + 1)};
+}
+
+std::string non_finite(double value) {
+  if (std::isnan(value)) return "n/a";
+  return value > 0 ? "inf" : "-inf";
+}
+
+// Index into k, M, G, T, P, E for a value >= 1000 (0 = no prefix), chosen after rounding.
+int decimal_prefix_index(double value) {
+  const Rounded rounded = round_significant(std::fabs(value), 3);
+  if (rounded.exponent < 3) return 0;
+  return std::min(rounded.exponent / 3, 6);
+}
+
+constexpr std::array<std::string_view, 7> kPrefixes = {"", "k", "M", "G", "T", "P", "E"};
+
+// Byte offsets of each code point's first byte, plus the string's end.
+std::vector<std::size_t> code_point_starts(std::string_view text) {
+  std::vector<std::size_t> starts;
+  for (std::size_t i = 0; i < text.size(); ++i)
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) starts.push_back(i);
+  starts.push_back(text.size());
+  return starts;
+}
+
+constexpr std::string_view kEllipsis = "…";
+
+}  // namespace
+
+std::string format_significant(double value, int digits) {
+  if (!std::isfinite(value)) return non_finite(value);
+  digits = std::max(digits, 1);
+  const Rounded rounded = round_significant(value, digits);
+  const int decimals = std::max(0, digits - 1 - rounded.exponent);
+  return fmt::format("{:.{}f}", rounded.value, decimals);
+}
+
+DurationUnit duration_unit(double seconds) {
+  const double magnitude = std::fabs(round_significant(seconds, 3).value);
+  if (magnitude == 0 || magnitude >= 1) return {"s", 1};
+  if (magnitude >= 1e-3) return {"ms", 1e-3};
+  return {"µs", 1e-6};
+}
+
+std::string format_duration(double seconds) {
+  if (!std::isfinite(seconds)) return non_finite(seconds);
+  const DurationUnit unit = duration_unit(seconds);
+  return fmt::format("{} {}", format_significant(seconds / unit.scale), unit.suffix);
+}
+
+std::string format_quantity(double value, std::string_view unit) {
+  if (!std::isfinite(value)) return fmt::format("{} {}", non_finite(value), unit);
+  const int index = decimal_prefix_index(value);
+  const double scaled = value / std::pow(1000.0, index);
+  return fmt::format("{} {}{}", format_significant(scaled), kPrefixes[static_cast<std::size_t>(index)], unit);
+}
+
+std::string format_bandwidth(double bytes_per_second) { return format_quantity(bytes_per_second, "B") + "/s"; }
+
+std::string format_flop_rate(double flops_per_second) { return format_quantity(flops_per_second, "FLOP") + "/s"; }
+
+std::string format_count(std::int64_t count) {
+  if (count > -1000 && count < 1000) return fmt::format("{}", count);
+  const double value = static_cast<double>(count);
+  const int index = decimal_prefix_index(value);
+  return format_significant(value / std::pow(1000.0, index)) + std::string(kPrefixes[static_cast<std::size_t>(index)]);
+}
+
+std::string format_ratio(double ratio) { return format_significant(ratio) + "×"; }
+
+std::string format_headroom(double ratio) { return format_ratio(ratio) + " floor"; }
+
+std::size_t display_width(std::string_view utf8) {
+  return static_cast<std::size_t>(
+      std::count_if(utf8.begin(), utf8.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+std::string shorten_middle(std::string_view text, std::size_t width) {
+  const auto starts = code_point_starts(text);
+  const std::size_t length = starts.size() - 1;
+  if (length <= width) return std::string(text);
+  if (width == 0) return {};
+  const std::size_t kept = width - 1;  // one column goes to the ellipsis
+  const std::size_t head = (kept + 1) / 2;
+  const std::size_t tail = kept / 2;
+  std::string out(text.substr(0, starts[head]));
+  out += kEllipsis;
+  out += text.substr(starts[length - tail]);
+  return out;
+}
+
+std::string shorten_end(std::string_view text, std::size_t width) {
+  const auto starts = code_point_starts(text);
+  const std::size_t length = starts.size() - 1;
+  if (length <= width) return std::string(text);
+  if (width == 0) return {};
+  std::string out(text.substr(0, starts[width - 1]));
+  out += kEllipsis;
+  return out;
+}
+
+}  // namespace kbench::report

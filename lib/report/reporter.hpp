@@ -1,0 +1,34 @@
+#pragma once
+// Rendering a RunReport: one entry point, one implementation file per format (text_report.cpp,
+// json_report.cpp, csv_report.cpp, markdown_report.cpp), in the manner of google/benchmark's
+// Reporter family. Reporters only format: every number they print is already in the RunReport.
+//
+// One rule holds in every format: a time is shown only for a result whose status is ok, i.e. whose
+// output passed verification. A wrong result's time is never printed, whatever its `timing` holds.
+#include <optional>
+#include <ostream>
+#include <string_view>
+
+#include "run/result.hpp"
+
+namespace kbench {
+
+enum class ReportFormat { text, json, csv, markdown };
+
+std::string_view to_string(ReportFormat format);
+// "text", "json", "csv", "markdown" (also "md"); nullopt for anything else.
+std::optional<ReportFormat> parse_report_format(std::string_view text);
+
+struct ReportStyle {
+  bool color = false;  // ANSI colours in the text report; the CLI decides (a terminal and no NO_COLOR)
+};
+
+// The whole report in `format`, ending with a newline.
+void write_report(const RunReport& report, ReportFormat format, std::ostream& out, const ReportStyle& style = {});
+
+void write_text_report(const RunReport& report, std::ostream& out, const ReportStyle& style);
+void write_json_report(const RunReport& report, std::ostream& out);
+void write_csv_report(const RunReport& report, std::ostream& out);
+void write_markdown_report(const RunReport& report, std::ostream& out);
+
+}  // namespace kbench

@@ -1,0 +1,22 @@
+#include "roofline/floor.hpp"
+
+#include <algorithm>
+
+#include "roofline/device_peaks.hpp"
+
+namespace kbench {
+
+Floor compute_floor(const ProblemMetrics& metrics, const DevicePeaks& peaks, MathMode math) {
+  Floor f;
+  f.memory_s = metrics.bytes() / peaks.bandwidth_Bps;
+  f.compute_s = metrics.flops / peaks.flops_for(math);
+  f.floor_s = std::max(f.memory_s, f.compute_s);
+  f.binds = f.memory_s >= f.compute_s ? "memory" : "compute";
+  // headroom-v1 always uses the datasheet bandwidth of the same device, whatever `peaks` came from.
+  const auto datasheet = find_device(peaks.name);
+  const double datasheet_bw = datasheet ? datasheet->bandwidth_Bps : peaks.bandwidth_Bps;
+  f.published_input_only_s = metrics.input_bytes / datasheet_bw;
+  return f;
+}
+
+}  // namespace kbench

@@ -1,0 +1,38 @@
+#pragma once
+// --dump DIR: a workload's inputs, each backend's output and the reference as .npy files, with an
+// index JSON per workload, so a mismatch can be inspected in numpy or against PyTorch.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "run/result.hpp"
+#include "spec/workload.hpp"
+
+namespace kbench {
+
+class WorkloadDump {
+ public:
+  // Writes x, weight and bias at once (unless larger than the dump limit, which is noted).
+  WorkloadDump(std::string dir, const Workload& workload, std::uint64_t seed);
+  // False (and the skip noted in the index) when the output is over the dump limit: call it
+  // before reading a large output back from a device.
+  bool accepts_output(const Result& result, std::int64_t elements);
+  void add_output(const Result& result, std::span<const float> output);
+  void add_reference(std::span<const double> output);
+  // Writes DIR/<workload>.index.json and adds a note to the report naming it.
+  void finish(RunReport& report);
+
+ private:
+  bool fits(std::int64_t elements, std::int64_t element_bytes, const std::string& what);
+  void add_file(const std::string& role, const std::string& file, const std::vector<std::int64_t>& shape,
+                const std::string& dtype);
+
+  std::string dir_;
+  Workload workload_;
+  nlohmann::json index_;
+};
+
+}  // namespace kbench

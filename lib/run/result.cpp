@@ -1,0 +1,33 @@
+#include "run/result.hpp"
+
+namespace kbench {
+
+std::string_view to_string(ResultStatus status) {
+  switch (status) {
+    case ResultStatus::ok: return "ok";
+    case ResultStatus::wrong: return "wrong";
+    case ResultStatus::failed: return "failed";
+    case ResultStatus::unsupported: return "unsupported";
+    case ResultStatus::unavailable: return "unavailable";
+    case ResultStatus::skipped: return "skipped";
+  }
+  return "?";
+}
+
+double Result::achieved_flops(const ProblemMetrics& metrics) const {
+  if (status != ResultStatus::ok || !timing || timing->stats.median <= 0) return 0;
+  return metrics.flops / timing->stats.median;
+}
+
+double Result::achieved_Bps(const ProblemMetrics& metrics) const {
+  if (status != ResultStatus::ok || !timing || timing->stats.median <= 0) return 0;
+  return metrics.bytes() / timing->stats.median;
+}
+
+const WorkloadSummary* RunReport::find_workload(const std::string& name) const {
+  for (const auto& summary : workloads)
+    if (summary.workload.name == name) return &summary;
+  return nullptr;
+}
+
+}  // namespace kbench

@@ -1,0 +1,34 @@
+#include "run/run_config.hpp"
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+
+namespace kbench {
+
+std::vector<BackendRequest> parse_backend_list(const std::string& text) {
+  std::vector<BackendRequest> requests;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string entry = text.substr(start, comma - start);
+    if (entry.empty()) throw InputError(fmt::format("--backends: empty entry in '{}'; expected NAME[:VARIANT|:all],...", text));
+    BackendRequest request;
+    const std::size_t colon = entry.find(':');
+    request.backend = entry.substr(0, colon);
+    if (colon != std::string::npos) {
+      request.variant = entry.substr(colon + 1);
+      if (request.variant.empty() || request.backend.empty())
+        throw InputError(fmt::format("--backends: '{}' is not NAME:VARIANT", entry));
+      if (request.variant == "all") {
+        request.all_variants = true;
+        request.variant.clear();
+      }
+    }
+    requests.push_back(request);
+    start = comma + 1;
+  }
+  return requests;
+}
+
+}  // namespace kbench

@@ -1,0 +1,42 @@
+#pragma once
+// Everything `kbench run` / `kbench compare` decide before running, as plain data.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backend/backend.hpp"
+#include "measure/measure.hpp"
+#include "roofline/device_peaks.hpp"
+#include "verify/tolerance.hpp"
+
+namespace kbench {
+
+// One entry of --backends: "cuda", "cudnn:IMPLICIT_PRECOMP_GEMM" (a variant) or "cudnn:all".
+struct BackendRequest {
+  std::string backend;
+  std::string variant;
+  bool all_variants = false;
+  friend bool operator==(const BackendRequest&, const BackendRequest&) = default;
+};
+
+// Comma-separated list; throws InputError on an empty entry.
+std::vector<BackendRequest> parse_backend_list(const std::string& text);
+
+struct RunConfig {
+  std::vector<BackendRequest> backends;  // empty: every available GPU backend (the reference if none)
+  std::vector<MathMode> math_modes{MathMode::fp32};
+  std::uint64_t seed = 0;
+  MeasureOptions measure;
+  BackendOptions backend_options;       // math and variant are set per result
+  std::optional<Tolerance> tolerance;   // default: default_tolerance(math)
+  std::int64_t verify_points = 4096;    // sampled output elements when a full check is too slow
+  double full_verify_max_s = 2.0;       // check every element when the CPU reference needs at most this
+  std::optional<std::int64_t> batch;    // --batch: replaces every workload's N (and the report says so)
+  std::string dump_dir;                 // --dump: .npy files of inputs and outputs
+  DevicePeaks peaks;                    // floors are computed against these
+  bool peaks_from_target = false;
+  std::string device_description;
+};
+
+}  // namespace kbench
