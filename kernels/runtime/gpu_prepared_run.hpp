@@ -12,11 +12,13 @@
 
 #include "backend/backend.hpp"
 #include "problem/conv_problem.hpp"
+#include "runtime/cuda_handles.hpp"
 #include "runtime/device_buffer.hpp"
 
 namespace kbench::gpu {
 
 class L2Flusher;
+class SmClockProbe;
 
 class GpuPreparedRun : public PreparedRun {
  public:
@@ -27,6 +29,9 @@ class GpuPreparedRun : public PreparedRun {
   void fill_inputs(std::uint64_t seed) override;
   void poison_output() override;
   void run() override;  // enqueue() then a device-wide synchronize
+  // Cold: L2 flushed first. Graph: enqueue() captured once into a CUDA graph, then replayed.
+  // Events bracket only the execution; a device-wide synchronize precedes reading them, so work
+  // a backend forks onto other streams is finished too. See docs/gpu-runtime.md.
   Sample timed_run(const TimingOptions& timing) override;
   std::vector<float> read_output(std::span<const std::int64_t> indices) override;
   bool inputs_unchanged() override;
@@ -36,22 +41,26 @@ class GpuPreparedRun : public PreparedRun {
   virtual void enqueue(cudaStream_t stream) = 0;
 
   const ConvProblem& problem() const { return problem_; }
-  cudaStream_t stream() const { return stream_; }
+  cudaStream_t stream() const { return stream_.get(); }
   const float* x() const { return x_.data(); }
   const float* w() const { return w_.data(); }
   const float* b() const { return b_.data(); }  // nullptr without bias
   float* y() const { return y_.data(); }
+  int device() const { return device_; }
 
  private:
   std::uint64_t input_checksum();
+  void capture_graph();
 
   ConvProblem problem_;
-  int device_ = 0;
-  cudaStream_t stream_ = nullptr;
+  int device_ = 0;  // made current first, so every member below is created on it
   DeviceBuffer<float> x_, w_, b_, y_;
+  CudaStream stream_;
+  CudaEvent start_, stop_;
+  std::unique_ptr<SmClockProbe> clock_probe_;
+  std::unique_ptr<L2Flusher> flusher_;  // allocated at the first cold sample
+  CudaGraphExec graph_;                 // captured at the first graph sample
   std::uint64_t checksum_after_fill_ = 0;
-  std::unique_ptr<L2Flusher> flusher_;
-  cudaGraphExec_t graph_ = nullptr;  // captured lazily for TimingOptions::graph
 };
 
 }  // namespace kbench::gpu

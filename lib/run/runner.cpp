@@ -12,6 +12,7 @@
 #include "reference/reference_conv.hpp"
 #include "run/cpu_rate.hpp"
 #include "run/dump.hpp"
+#include "run/run_metadata.hpp"
 #include "verify/check_points.hpp"
 
 namespace kbench {
@@ -196,6 +197,9 @@ WorkloadSummary summarize_workload(const Workload& workload, const DevicePeaks& 
 RunReport run_workloads(const std::vector<Workload>& workloads, const Registry& registry, const RunConfig& config,
                         RunObserver* observer, const std::atomic<bool>* stop) {
   RunReport report;
+  report.kbench_version = KBENCH_VERSION;
+  report.started_at = current_time_iso8601();
+  report.host = host_name();
   report.peaks = config.peaks;
   report.peaks_from_target = config.peaks_from_target;
   report.device = config.device_description;

@@ -1,0 +1,18 @@
+#pragma once
+// Each subcommand: `add_*` declares its flags on a CLI11 subcommand and returns the function that
+// runs it; the function returns the process exit code (docs/exit-codes.md).
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+namespace kbench::cli {
+
+using Command = std::function<int()>;
+
+Command add_run_command(CLI::App& app);      // kbench run
+Command add_compare_command(CLI::App& app);  // kbench compare
+Command add_list_command(CLI::App& app);     // kbench list
+Command add_info_command(CLI::App& app);     // kbench info
+Command add_calibrate_command(CLI::App& app);  // kbench calibrate
+
+}  // namespace kbench::cli

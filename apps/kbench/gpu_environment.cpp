@@ -1,0 +1,137 @@
+#include "gpu_environment.hpp"
+
+#include <fmt/format.h>
+
+#include "reference/reference_backend.hpp"
+#include "report/format.hpp"
+
+#if defined(KBENCH_HAVE_CUDA)
+#include <cuda_runtime_api.h>
+
+#include "calibrate/calibration.hpp"
+#include "cuda/cuda_backend.hpp"
+#include "runtime/derived_peaks.hpp"
+#include "runtime/device_info.hpp"
+#if defined(KBENCH_HAVE_CUDNN)
+#include <cudnn.h>
+
+#include "cudnn/cudnn_backend.hpp"
+#endif
+#endif
+
+namespace kbench::cli {
+
+#if defined(KBENCH_HAVE_CUDA)
+
+GpuEnvironment detect_gpu(int device) {
+  GpuEnvironment env;
+  const Support status = gpu::cuda_status();
+  if (!status) {
+    env.description = status.reason;
+    return env;
+  }
+  try {
+    const gpu::DeviceInfo info = gpu::device_info(device);
+    env.present = true;
+    env.description = fmt::format("{} (device {}, sm_{}{}, {} SMs, {} memory, {})", info.name, info.index, info.cc_major,
+                                  info.cc_minor, info.sms, gpu::format_bytes(info.memory_bytes), info.uuid);
+    env.datasheet = gpu::datasheet_or_derived_peaks(info);
+    env.measured = gpu::load_calibration(info.name, info.uuid);
+  } catch (const std::exception& e) {
+    env.description = fmt::format("CUDA device {} unusable: {}", device, e.what());
+  }
+  return env;
+}
+
+void register_backends(Registry& registry) {
+  registry.add(make_reference_backend());
+  registry.add(gpu::make_cuda_backend());
+#if defined(KBENCH_HAVE_CUDNN)
+  registry.add(gpu::make_cudnn_backend());
+#endif
+}
+
+std::vector<std::pair<std::string, std::string>> build_and_device_info() {
+  std::vector<std::pair<std::string, std::string>> lines = {
+      {"kbench", KBENCH_VERSION},
+      {"compiler", fmt::format("g++ {}.{}.{}", __GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__)},
+      {"CUDA (built with)", fmt::format("{}.{}", CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10)},
+  };
+  int driver = 0;
+  lines.emplace_back("CUDA driver", cudaDriverGetVersion(&driver) == cudaSuccess && driver > 0
+                                        ? fmt::format("{}.{}", driver / 1000, driver % 1000 / 10)
+                                        : std::string("none"));
+#if defined(KBENCH_HAVE_CUDNN)
+  lines.emplace_back("cuDNN (built with)", fmt::format("{}.{}.{}", CUDNN_MAJOR, CUDNN_MINOR, CUDNN_PATCHLEVEL));
+  const std::size_t loaded = cudnnGetVersion();
+  lines.emplace_back("cuDNN (loaded)", fmt::format("{}.{}.{}", loaded / 10000, loaded % 10000 / 100, loaded % 100));
+#else
+  lines.emplace_back("cuDNN", "not in this build");
+#endif
+  const Support status = gpu::cuda_status();
+  if (!status) {
+    lines.emplace_back("devices", status.reason);
+    return lines;
+  }
+  for (const auto& d : gpu::list_devices()) {
+    const std::string key = fmt::format("device {}", d.index);
+    lines.emplace_back(key, fmt::format("{} (sm_{}{}), {}", d.name, d.cc_major, d.cc_minor, d.uuid));
+    lines.emplace_back("  SMs / L2", fmt::format("{} / {}", d.sms, gpu::format_bytes(d.l2_bytes)));
+    lines.emplace_back("  memory", fmt::format("{} ({} free)", gpu::format_bytes(d.memory_bytes), gpu::format_bytes(d.free_bytes)));
+    lines.emplace_back("  clocks", fmt::format("SM {} MHz, memory {} MHz, bus {} bits", d.sm_clock_khz / 1000,
+                                               d.memory_clock_khz / 1000, d.bus_width_bits));
+    lines.emplace_back("  bandwidth (theory)", report::format_bandwidth(d.theoretical_bandwidth_Bps));
+    const DevicePeaks peaks = gpu::datasheet_or_derived_peaks(d);
+    lines.emplace_back("  peaks", fmt::format("{} ({}): {}, FP32 {}, TF32 {}", peaks.name, peaks.source,
+                                              report::format_bandwidth(peaks.bandwidth_Bps),
+                                              report::format_flop_rate(peaks.fp32_flops), report::format_flop_rate(peaks.tf32_flops)));
+    if (const auto measured = gpu::load_calibration(d.name, d.uuid))
+      lines.emplace_back("  measured", fmt::format("{}, FP32 {}, TF32 {}", report::format_bandwidth(measured->bandwidth_Bps),
+                                                   report::format_flop_rate(measured->fp32_flops),
+                                                   report::format_flop_rate(measured->tf32_flops)));
+  }
+  return lines;
+}
+
+int calibrate_and_store(int device) {
+  const Support status = gpu::cuda_status();
+  if (!status) {
+    fmt::print(stderr, "kbench calibrate: {}\n", status.reason);
+    return 1;
+  }
+  const gpu::DeviceInfo info = gpu::device_info(device);
+  const DevicePeaks measured = gpu::calibrate_device(device);
+  const std::string where = gpu::save_calibration(measured, info.uuid);
+  const DevicePeaks datasheet = gpu::datasheet_or_derived_peaks(info);
+  fmt::print("{} ({})\n", info.name, info.uuid);
+  fmt::print("  copy bandwidth  {:>14}  (datasheet {})\n", report::format_bandwidth(measured.bandwidth_Bps),
+             report::format_bandwidth(datasheet.bandwidth_Bps));
+  fmt::print("  FP32 FFMA       {:>14}  (datasheet {})\n", report::format_flop_rate(measured.fp32_flops),
+             report::format_flop_rate(datasheet.fp32_flops));
+  fmt::print("  TF32 mma        {:>14}  (datasheet {})\n", report::format_flop_rate(measured.tf32_flops),
+             report::format_flop_rate(datasheet.tf32_flops));
+  fmt::print("stored in {}\n", where);
+  return 0;
+}
+
+#else  // built without CUDA
+
+GpuEnvironment detect_gpu(int) { return {false, "no CUDA in this build (KBENCH_ENABLE_CUDA=OFF or no nvcc)", {}, {}}; }
+
+void register_backends(Registry& registry) { registry.add(make_reference_backend()); }
+
+std::vector<std::pair<std::string, std::string>> build_and_device_info() {
+  return {{"kbench", KBENCH_VERSION},
+          {"compiler", fmt::format("g++ {}.{}.{}", __GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__)},
+          {"CUDA", "not in this build"},
+          {"devices", "none (no CUDA in this build)"}};
+}
+
+int calibrate_and_store(int) {
+  fmt::print(stderr, "kbench calibrate: this build has no CUDA support\n");
+  return 1;
+}
+
+#endif
+
+}  // namespace kbench::cli

@@ -1,0 +1,32 @@
+#pragma once
+// The CLI's one window onto the GPU side. Built with CUDA, it asks kernels/ (kbench::gpu); built
+// without, it answers "no CUDA in this build", so every command works the same on any machine.
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "backend/registry.hpp"
+#include "roofline/device_peaks.hpp"
+
+namespace kbench::cli {
+
+struct GpuEnvironment {
+  bool present = false;
+  std::string description;               // the device, or why there is none
+  std::optional<DevicePeaks> datasheet;  // the table entry for this device, or peaks derived from its attributes
+  std::optional<DevicePeaks> measured;   // stored by `kbench calibrate`
+};
+
+GpuEnvironment detect_gpu(int device);
+
+// Every backend this build has, in a fixed order: the reference first, then the GPU ones.
+void register_backends(Registry& registry);
+
+// (key, value) lines for `kbench info`: compiler, CUDA and cuDNN versions, devices.
+std::vector<std::pair<std::string, std::string>> build_and_device_info();
+
+// `kbench calibrate`: measures, stores and prints; returns the exit code.
+int calibrate_and_store(int device);
+
+}  // namespace kbench::cli

@@ -1,0 +1,66 @@
+// `kbench list`: workloads under the given paths with their sizes and floors, the backends this
+// build has and whether each can run here, and the GPUs whose datasheet peaks are built in.
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "core/error.hpp"
+#include "gpu_environment.hpp"
+#include "problem/problem_metrics.hpp"
+#include "report/format.hpp"
+#include "run/runner.hpp"
+#include "spec/load.hpp"
+
+namespace kbench::cli {
+
+namespace {
+
+struct ListFlags {
+  std::vector<std::string> paths{"workloads"};
+  std::string target = "h100-sxm";
+};
+
+int list(const ListFlags& flags) {
+  const auto target = find_device(flags.target);
+  if (!target) throw InputError(fmt::format("--target: unknown GPU '{}'", flags.target));
+
+  fmt::print("Workloads (floors for {}, {}):\n", target->name, target->source);
+  for (const auto& path : flags.paths) {
+    for (const auto& workload : load_workloads(path)) {
+      const auto summary = summarize_workload(workload, *target);
+      fmt::print("  {}\n    {}  out {}\n    {} · {} · fp32 floor {} ({}) · tf32 floor {} ({})\n", workload.name,
+                 describe(workload.problem), shape_string(output_shape(workload.problem)),
+                 report::format_quantity(summary.metrics.flops, "FLOP"), report::format_quantity(summary.metrics.bytes(), "B"),
+                 report::format_duration(summary.floor_fp32.floor_s), summary.floor_fp32.binds,
+                 report::format_duration(summary.floor_tf32.floor_s), summary.floor_tf32.binds);
+    }
+  }
+
+  Registry registry;
+  register_backends(registry);
+  fmt::print("\nBackends:\n");
+  for (const auto& backend : registry.all()) {
+    const Support available = backend->available();
+    fmt::print("  {:<10} {:<12} {}\n", backend->name(), available ? "available" : "unavailable",
+               available ? backend->description() : backend->description() + " — " + available.reason);
+  }
+
+  fmt::print("\nKnown GPUs (--target), datasheet peaks:\n");
+  for (const auto& d : known_devices())
+    fmt::print("  {:<10} {:<24} {:>10}  FP32 {:>13}  TF32 {:>13}\n", d.key, d.name, report::format_bandwidth(d.bandwidth_Bps),
+               report::format_flop_rate(d.fp32_flops), report::format_flop_rate(d.tf32_flops));
+  return 0;
+}
+
+}  // namespace
+
+Command add_list_command(CLI::App& app) {
+  auto flags = std::make_shared<ListFlags>();
+  app.add_option("paths", flags->paths, "Spec files or directories")->capture_default_str();
+  app.add_option("--target", flags->target, "GPU whose datasheet floors are shown")->capture_default_str();
+  return [flags] { return list(*flags); };
+}
+
+}  // namespace kbench::cli

@@ -1,0 +1,224 @@
+// `kbench run` and `kbench compare`: the same run, rendered as a full report or as a comparison.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <random>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "core/error.hpp"
+#include "gpu_environment.hpp"
+#include "interrupt.hpp"
+#include "progress.hpp"
+#include "report/comparison_report.hpp"
+#include "report/reporter.hpp"
+#include "run/atomic_file.hpp"
+#include "run/runner.hpp"
+#include "spec/load.hpp"
+
+namespace kbench::cli {
+
+namespace {
+
+struct RunFlags {
+  std::vector<std::string> specs;
+  std::string backends;
+  int iterations = 100;
+  int warmups = 3;
+  double time_budget_s = 10;
+  std::vector<std::string> math{"fp32"};
+  std::string format = "text";
+  std::string output;
+  std::optional<std::uint64_t> seed;
+  std::string dump_dir;
+  std::optional<std::int64_t> batch;
+  std::string target = "h100-sxm";
+  std::string peaks_file;
+  bool hot = false;
+  bool graph = false;
+  std::string algo = "heuristic";
+  double workspace_limit_mb = 4096;
+  int device = 0;
+  std::int64_t verify_points = 4096;
+  std::optional<double> atol, rtol;
+  bool list_algorithms = false;
+  std::string baseline;  // compare only
+};
+
+void add_common_flags(CLI::App& app, RunFlags& f) {
+  app.add_option("specs", f.specs, "Workload spec files or directories (every *.yaml under them)")->required();
+  app.add_option("--backends", f.backends, "Comma-separated NAME[:VARIANT|:all]; default: every available GPU backend");
+  app.add_option("--iterations", f.iterations, "Timed samples per result")->capture_default_str()->check(CLI::Range(1, 1000000));
+  app.add_option("--warmups", f.warmups, "Untimed runs before sampling")->capture_default_str()->check(CLI::Range(0, 1000));
+  app.add_option("--time-budget", f.time_budget_s, "Seconds of sampling per workload and backend before stopping early")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  app.add_option("--math", f.math, "Math mode(s): fp32 (strict IEEE) and/or tf32; comma-separated")
+      ->delimiter(',')->capture_default_str()->check(CLI::IsMember({"fp32", "tf32"}));
+  app.add_option("--format", f.format, "Output format")->capture_default_str()
+      ->check(CLI::IsMember({"text", "json", "csv", "markdown", "md"}));
+  app.add_option("--output,-o", f.output, "Write the report here (rewritten after every result); a text table still goes to stdout");
+  app.add_option("--seed", f.seed, "Seed of the random inputs (default: a fresh one, recorded in the report)");
+  app.add_option("--dump", f.dump_dir, "Write inputs and outputs as .npy files into this directory");
+  app.add_option("--batch", f.batch, "Replace every workload's batch size N (the report says so)")->check(CLI::PositiveNumber);
+  app.add_option("--target", f.target, "GPU whose datasheet floors are used when no GPU is present (see `kbench list`)")
+      ->capture_default_str();
+  app.add_option("--peaks", f.peaks_file, "JSON file of peak rates that overrides every other source")->check(CLI::ExistingFile);
+  app.add_flag("--hot", f.hot, "Do not flush the L2 cache before each sample");
+  app.add_flag("--graph", f.graph, "Time replays of a captured CUDA graph (for tiny kernels)");
+  app.add_option("--algo", f.algo, "cuDNN algorithm choice")->capture_default_str()->check(CLI::IsMember({"heuristic", "exhaustive"}));
+  app.add_option("--workspace-limit", f.workspace_limit_mb, "Largest workspace a backend may use, MiB")->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--device", f.device, "CUDA device index")->capture_default_str()->check(CLI::NonNegativeNumber);
+  app.add_option("--verify-points", f.verify_points, "Output elements checked when the whole output is too large to recompute")
+      ->capture_default_str()->check(CLI::Range(std::int64_t{16}, std::int64_t{1} << 26));
+  app.add_option("--atol", f.atol, "Absolute tolerance (default 1e-4 for fp32, 1e-2 for tf32)")->check(CLI::NonNegativeNumber);
+  app.add_option("--rtol", f.rtol, "Relative tolerance (default 1e-4 for fp32, 1e-2 for tf32)")->check(CLI::NonNegativeNumber);
+}
+
+std::uint64_t fresh_seed() {
+  std::random_device device;
+  return (static_cast<std::uint64_t>(device()) << 32) ^ device();
+}
+
+RunConfig make_config(const RunFlags& f, const GpuEnvironment& gpu) {
+  RunConfig config;
+  if (!f.backends.empty()) config.backends = parse_backend_list(f.backends);
+  if (f.list_algorithms) {
+    if (config.backends.empty()) config.backends.push_back({"cudnn", "", true});
+    for (auto& request : config.backends) request.all_variants = true;
+  }
+  config.math_modes.clear();
+  for (const auto& m : f.math)
+    if (auto mode = parse_math_mode(m); mode && std::find(config.math_modes.begin(), config.math_modes.end(), *mode) == config.math_modes.end())
+      config.math_modes.push_back(*mode);
+  config.seed = f.seed ? *f.seed : fresh_seed();
+  config.measure.iterations = f.iterations;
+  config.measure.warmups = f.warmups;
+  config.measure.time_budget_s = f.time_budget_s;
+  config.measure.timing.cold = !f.hot;
+  config.measure.timing.graph = f.graph;
+  config.backend_options.algo_search = f.algo == "exhaustive" ? AlgoSearch::exhaustive : AlgoSearch::heuristic;
+  config.backend_options.workspace_limit_bytes = static_cast<std::int64_t>(f.workspace_limit_mb * 1024 * 1024);
+  config.backend_options.device = f.device;
+  config.verify_points = f.verify_points;
+  if (f.atol || f.rtol) {
+    const Tolerance fallback = default_tolerance(config.math_modes.front());
+    config.tolerance = Tolerance{f.atol.value_or(fallback.atol), f.rtol.value_or(fallback.rtol)};
+  }
+  config.batch = f.batch;
+  config.dump_dir = f.dump_dir;
+  config.device_description = gpu.description;
+
+  // Floors: an explicit --peaks file, else this GPU (measured by calibrate, else its datasheet),
+  // else the --target GPU's datasheet.
+  if (!f.peaks_file.empty()) {
+    config.peaks = load_peaks_file(f.peaks_file);
+  } else if (gpu.present && (gpu.measured || gpu.datasheet)) {
+    config.peaks = gpu.measured ? *gpu.measured : *gpu.datasheet;
+  } else {
+    auto target = find_device(f.target);
+    if (!target) {
+      std::string keys;
+      for (const auto& d : known_devices()) keys += (keys.empty() ? "" : ", ") + d.key;
+      throw InputError(fmt::format("--target: unknown GPU '{}'; known: {}", f.target, keys));
+    }
+    config.peaks = *target;
+    config.peaks_from_target = true;
+  }
+  return config;
+}
+
+bool stdout_wants_color() { return isatty(fileno(stdout)) && std::getenv("NO_COLOR") == nullptr; }
+
+int exit_code_for(const RunReport& report) {
+  if (report.interrupted) return exit_interrupted;
+  for (const auto& r : report.results)
+    if (r.status == ResultStatus::wrong || r.status == ResultStatus::failed) return exit_result_failed;
+  return exit_ok;
+}
+
+int execute(RunFlags& flags, bool compare) {
+  const auto format = *parse_report_format(flags.format);
+  const auto workloads = [&] {
+    std::vector<Workload> all;
+    for (const auto& path : flags.specs) {
+      auto loaded = load_workloads(path);
+      all.insert(all.end(), loaded.begin(), loaded.end());
+    }
+    return all;
+  }();
+  if (workloads.empty()) throw InputError(fmt::format("no workloads found in {}", fmt::join(flags.specs, ", ")));
+
+  const GpuEnvironment gpu = detect_gpu(flags.device);
+  Registry registry;
+  register_backends(registry);
+  RunConfig config = make_config(flags, gpu);
+  if (compare && config.backends.size() < 2)
+    throw InputError("compare: --backends needs at least two backends, e.g. --backends cuda,cudnn");
+
+  // Documents are rewritten after every result (temporary file, then rename), so an interrupted
+  // or crashed run still leaves a valid report of everything that finished.
+  const auto render = [&](const RunReport& report, ReportFormat as, bool color) {
+    std::ostringstream text;
+    if (compare && as != ReportFormat::json)
+      write_comparison(report, flags.baseline, as, text, ReportStyle{color});
+    else
+      write_report(report, as, text, ReportStyle{color});
+    return text.str();
+  };
+  ProgressLine progress;
+  struct Observer : RunObserver {
+    ProgressLine& progress;
+    std::function<void(const RunReport&)> persist;
+    Observer(ProgressLine& p, std::function<void(const RunReport&)> f) : progress(p), persist(std::move(f)) {}
+    void on_start(int index, int count, const std::string& label) override { progress.start(index, count, label); }
+    void on_result(const RunReport& report) override {
+      progress.finish_result();
+      if (persist) persist(report);
+    }
+  } observer(progress, flags.output.empty() ? std::function<void(const RunReport&)>{}
+                                            : [&](const RunReport& partial) {
+                                                RunReport marked = partial;
+                                                marked.interrupted = true;  // until the run completes
+                                                write_file_atomically(flags.output, render(marked, format, false));
+                                              });
+
+  if (!gpu.present) std::cerr << "kbench: no CUDA device found (" << gpu.description << "); GPU backends are unavailable\n";
+  install_interrupt_handlers();
+  RunReport report = run_workloads(workloads, registry, config, &observer, &interrupt_requested());
+  progress.clear();
+
+  if (!flags.output.empty()) {
+    write_file_atomically(flags.output, render(report, format, false));
+    std::cout << render(report, ReportFormat::text, stdout_wants_color());
+  } else {
+    std::cout << render(report, format, format == ReportFormat::text && stdout_wants_color());
+  }
+  if (report.interrupted) std::cerr << "kbench: interrupted; the report holds the results that finished\n";
+  return exit_code_for(report);
+}
+
+}  // namespace
+
+Command add_run_command(CLI::App& app) {
+  auto flags = std::make_shared<RunFlags>();
+  add_common_flags(app, *flags);
+  app.add_flag("--list-algorithms", flags->list_algorithms,
+               "Time every algorithm/kernel variant of the chosen backends (default cudnn), like NAME:all");
+  return [flags] { return execute(*flags, false); };
+}
+
+Command add_compare_command(CLI::App& app) {
+  auto flags = std::make_shared<RunFlags>();
+  add_common_flags(app, *flags);
+  app.add_option("--baseline", flags->baseline, "Backend the speedups are relative to (default: the first in --backends)");
+  return [flags] { return execute(*flags, true); };
+}
+
+}  // namespace kbench::cli

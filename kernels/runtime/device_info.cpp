@@ -1,0 +1,104 @@
+#include "runtime/device_info.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <fmt/format.h>
+
+#include "runtime/cuda_check.hpp"
+
+namespace kbench::gpu {
+
+namespace {
+
+int attribute(cudaDeviceAttr attr, int device) {
+  int value = 0;
+  KBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&value, attr, device));
+  return value;
+}
+
+std::string format_uuid(const cudaUUID_t& uuid) {
+  // nvidia-smi's form: GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx
+  std::string out = "GPU-";
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) out += '-';
+    out += fmt::format("{:02x}", static_cast<unsigned char>(uuid.bytes[i]));
+  }
+  return out;
+}
+
+Support probe_runtime() {
+  int count = 0;
+  const cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess) {
+    (void)cudaGetLastError();  // not sticky: leave no error behind for later checks
+    return Support::no(fmt::format("no CUDA device found: {}", cudaGetErrorString(status)));
+  }
+  if (count == 0) return Support::no("no CUDA device found: the runtime reports 0 devices");
+  return Support::yes();
+}
+
+// cudaMemGetInfo answers for the current device; the caller's current device is restored.
+std::int64_t free_memory(int device) {
+  int previous = 0;
+  KBENCH_CUDA_CHECK(cudaGetDevice(&previous));
+  KBENCH_CUDA_CHECK(cudaSetDevice(device));
+  std::size_t free_bytes = 0, total_bytes = 0;
+  const cudaError_t status = cudaMemGetInfo(&free_bytes, &total_bytes);
+  KBENCH_CUDA_CHECK(cudaSetDevice(previous));
+  KBENCH_CUDA_CHECK(status);
+  return static_cast<std::int64_t>(free_bytes);
+}
+
+}  // namespace
+
+Support cuda_status() {
+  static const Support status = probe_runtime();
+  return status;
+}
+
+std::vector<DeviceInfo> list_devices() {
+  std::vector<DeviceInfo> devices;
+  if (!cuda_status()) return devices;
+  int count = 0;
+  KBENCH_CUDA_CHECK(cudaGetDeviceCount(&count));
+  for (int i = 0; i < count; ++i) devices.push_back(device_info(i));
+  return devices;
+}
+
+DeviceInfo device_info(int device) {
+  cudaDeviceProp prop{};
+  KBENCH_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+  DeviceInfo info;
+  info.index = device;
+  info.name = prop.name;
+  info.uuid = format_uuid(prop.uuid);
+  info.cc_major = prop.major;
+  info.cc_minor = prop.minor;
+  info.sms = prop.multiProcessorCount;
+  info.l2_bytes = prop.l2CacheSize;
+  info.memory_bytes = static_cast<std::int64_t>(prop.totalGlobalMem);
+  // Clock rates left cudaDeviceProp in CUDA 13; the attributes still carry them (kHz).
+  info.sm_clock_khz = attribute(cudaDevAttrClockRate, device);
+  info.memory_clock_khz = attribute(cudaDevAttrMemoryClockRate, device);
+  info.bus_width_bits = attribute(cudaDevAttrGlobalMemoryBusWidth, device);
+  info.theoretical_bandwidth_Bps =
+      2.0 * static_cast<double>(info.memory_clock_khz) * 1e3 * static_cast<double>(info.bus_width_bits) / 8.0;
+  info.free_bytes = free_memory(device);
+  return info;
+}
+
+Support fits_in_device_memory(std::int64_t bytes_needed, int device) {
+  const std::int64_t free_bytes = free_memory(device);
+  if (bytes_needed <= free_bytes) return Support::yes();
+  return Support::no(fmt::format("needs {}, {} free on device {}", format_bytes(bytes_needed),
+                                 format_bytes(free_bytes), device));
+}
+
+std::string format_bytes(std::int64_t bytes) {
+  const double value = static_cast<double>(bytes);
+  if (value >= 1e9) return fmt::format("{:.1f} GB", value / 1e9);
+  if (value >= 1e6) return fmt::format("{:.1f} MB", value / 1e6);
+  return fmt::format("{} bytes", bytes);
+}
+
+}  // namespace kbench::gpu

@@ -1,0 +1,137 @@
+#include "runtime/gpu_prepared_run.hpp"
+
+#include <limits>
+
+#include "data/host_tensors.hpp"
+#include "runtime/cuda_check.hpp"
+#include "runtime/device_kernels.hpp"
+#include "runtime/l2_flusher.hpp"
+#include "runtime/sm_clock_probe.hpp"
+
+namespace kbench::gpu {
+
+namespace {
+
+// Used in the member-initialiser list: the device must be current before the first allocation.
+int make_current(int device) {
+  KBENCH_CUDA_CHECK(cudaSetDevice(device));
+  return device;
+}
+
+}  // namespace
+
+GpuPreparedRun::GpuPreparedRun(const ConvProblem& problem, int device)
+    : problem_(problem),
+      device_(make_current(device)),
+      x_(problem.input_elements()),
+      w_(problem.weight_elements()),
+      b_(problem.bias_elements()),
+      y_(problem.output_elements()),
+      stream_(make_stream()),
+      start_(make_timing_event()),
+      stop_(make_timing_event()),
+      clock_probe_(std::make_unique<SmClockProbe>(device)) {}
+
+GpuPreparedRun::~GpuPreparedRun() {
+  // Members are released on the device they were made on; errors cannot be acted upon here.
+  (void)cudaSetDevice(device_);
+  (void)cudaDeviceSynchronize();
+  (void)cudaGetLastError();
+}
+
+void GpuPreparedRun::fill_inputs(std::uint64_t seed) {
+  KBENCH_CUDA_CHECK(cudaSetDevice(device_));
+  const float bound = data::init_bound(problem_);
+  fill_seeded(x_.data(), x_.size(), seed, data::TensorRole::input, bound, stream());
+  fill_seeded(w_.data(), w_.size(), seed, data::TensorRole::weight, bound, stream());
+  fill_seeded(b_.data(), b_.size(), seed, data::TensorRole::bias, bound, stream());
+  KBENCH_CUDA_CHECK(cudaStreamSynchronize(stream()));
+  checksum_after_fill_ = input_checksum();
+}
+
+void GpuPreparedRun::poison_output() {
+  KBENCH_CUDA_CHECK(cudaSetDevice(device_));
+  fill_value(y_.data(), y_.size(), std::numeric_limits<float>::quiet_NaN(), stream());
+  KBENCH_CUDA_CHECK(cudaStreamSynchronize(stream()));
+}
+
+void GpuPreparedRun::run() {
+  KBENCH_CUDA_CHECK(cudaSetDevice(device_));
+  enqueue(stream());
+  KBENCH_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+void GpuPreparedRun::capture_graph() {
+  // One eager execution first: lazy module loading and library-internal first-call set-up
+  // (cuDNN's runtime-compiled engines) must not happen inside the capture.
+  enqueue(stream());
+  KBENCH_CUDA_CHECK(cudaStreamSynchronize(stream()));
+
+  // Thread-local mode: only this thread's unsafe calls (a stray cudaMalloc) break the capture.
+  KBENCH_CUDA_CHECK(cudaStreamBeginCapture(stream(), cudaStreamCaptureModeThreadLocal));
+  try {
+    enqueue(stream());
+  } catch (...) {
+    cudaGraph_t partial = nullptr;
+    (void)cudaStreamEndCapture(stream(), &partial);  // leave the stream usable
+    if (partial) (void)cudaGraphDestroy(partial);
+    (void)cudaGetLastError();
+    throw;
+  }
+  cudaGraph_t raw_graph = nullptr;
+  KBENCH_CUDA_CHECK(cudaStreamEndCapture(stream(), &raw_graph));
+  const CudaGraph graph(raw_graph);
+  cudaGraphExec_t exec = nullptr;
+  KBENCH_CUDA_CHECK(cudaGraphInstantiate(&exec, graph.get(), 0));
+  graph_ = CudaGraphExec(exec);
+  // Upload now so the first replay does not pay for it.
+  KBENCH_CUDA_CHECK(cudaGraphUpload(graph_.get(), stream()));
+  KBENCH_CUDA_CHECK(cudaStreamSynchronize(stream()));
+}
+
+Sample GpuPreparedRun::timed_run(const TimingOptions& timing) {
+  KBENCH_CUDA_CHECK(cudaSetDevice(device_));
+  if (timing.graph && !graph_) capture_graph();
+  if (timing.cold) {
+    if (!flusher_) flusher_ = std::make_unique<L2Flusher>(device_);
+    flusher_->flush(stream());
+  }
+  clock_probe_->start(stream());
+  KBENCH_CUDA_CHECK(cudaEventRecord(start_.get(), stream()));
+  if (timing.graph) {
+    KBENCH_CUDA_CHECK(cudaGraphLaunch(graph_.get(), stream()));
+  } else {
+    enqueue(stream());
+  }
+  KBENCH_CUDA_CHECK(cudaEventRecord(stop_.get(), stream()));
+  clock_probe_->stop(stream());
+  // Device-wide: also waits for (and surfaces faults from) work pushed to other streams.
+  KBENCH_CUDA_CHECK(cudaDeviceSynchronize());
+
+  float elapsed_ms = 0;
+  KBENCH_CUDA_CHECK(cudaEventElapsedTime(&elapsed_ms, start_.get(), stop_.get()));
+  Sample sample;
+  sample.seconds = static_cast<double>(elapsed_ms) * 1e-3;
+  sample.throttled = clock_probe_->throttled();
+  return sample;
+}
+
+std::vector<float> GpuPreparedRun::read_output(std::span<const std::int64_t> indices) {
+  KBENCH_CUDA_CHECK(cudaSetDevice(device_));
+  return read_elements(y_.data(), y_.size(), indices, stream());
+}
+
+bool GpuPreparedRun::inputs_unchanged() {
+  KBENCH_CUDA_CHECK(cudaSetDevice(device_));
+  return input_checksum() == checksum_after_fill_;
+}
+
+std::uint64_t GpuPreparedRun::input_checksum() {
+  // Chained rather than summed, so equal changes in two tensors cannot cancel.
+  std::uint64_t h = checksum(x_.data(), x_.size(), stream());
+  h = data::mix64(h) + checksum(w_.data(), w_.size(), stream());
+  h = data::mix64(h) + checksum(b_.data(), b_.size(), stream());
+  return h;
+}
+
+}  // namespace kbench::gpu

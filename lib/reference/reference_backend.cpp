@@ -1,0 +1,144 @@
+#include "reference/reference_backend.hpp"
+
+#include <fmt/format.h>
+
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+
+#include "core/error.hpp"
+#include "data/host_tensors.hpp"
+#include "reference/computable.hpp"
+#include "reference/host_memory.hpp"
+#include "reference/parallel.hpp"
+#include "reference/reference_conv.hpp"
+
+namespace kbench {
+
+namespace {
+
+// FNV-1a over 32-bit words (the floats' bit patterns), all three tensors in turn. Order-sensitive, so
+// a kernel that swaps or overwrites input elements changes it.
+std::uint64_t tensor_checksum(const data::HostTensors& tensors) {
+  std::uint64_t hash = 0xcbf29ce484222325ULL;
+  for (const std::vector<float>* tensor : {&tensors.input, &tensors.weight, &tensors.bias}) {
+    for (const float value : *tensor) hash = (hash ^ std::bit_cast<std::uint32_t>(value)) * 0x100000001b3ULL;
+    hash = (hash ^ tensor->size()) * 0x100000001b3ULL;  // separates the tensors
+  }
+  return hash;
+}
+
+double gib(double bytes) { return bytes / double(std::int64_t{1} << 30); }
+
+class ReferenceRun final : public PreparedRun {
+ public:
+  ReferenceRun(const ConvProblem& problem, const BackendOptions& options) : problem_(problem), options_(options) {}
+
+  std::string implementation() const override { return "cpu_direct_fp64"; }
+  MathMode math_used() const override { return MathMode::fp32; }
+
+  std::vector<std::pair<std::string, std::string>> properties() const override {
+    std::vector<std::pair<std::string, std::string>> facts{{"accumulation", "fp64"},
+                                                           {"threads", std::to_string(reference::worker_count())}};
+    if (options_.math == MathMode::tf32)
+      facts.emplace_back("math_note", "tf32 requested; the CPU reference has no TF32 and computed fp32 inputs "
+                                      "with fp64 accumulation");
+    return facts;
+  }
+
+  void fill_inputs(std::uint64_t seed) override {
+    tensors_ = data::make_host_tensors(problem_, seed);
+    checksum_ = tensor_checksum(tensors_);
+    filled_ = true;
+  }
+
+  void poison_output() override {
+    output_.assign(static_cast<std::size_t>(problem_.output_elements()), std::numeric_limits<float>::quiet_NaN());
+  }
+
+  void run() override {
+    if (!filled_) throw std::logic_error("reference backend: run() before fill_inputs()");
+    const std::vector<double> exact = reference::convolve(problem_, tensors_);
+    output_.resize(exact.size());
+    for (std::size_t i = 0; i < exact.size(); ++i) output_[i] = static_cast<float>(exact[i]);
+  }
+
+  // A CPU computation this long is not sensitive to what the caches hold when it starts, so a cold
+  // sample is timed exactly like a warm one: there is nothing worth flushing.
+  Sample timed_run(const TimingOptions&) override {
+    const auto start = std::chrono::steady_clock::now();
+    run();
+    const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+    return Sample{elapsed.count(), false};
+  }
+
+  std::vector<float> read_output(std::span<const std::int64_t> indices) override {
+    if (output_.empty()) throw std::logic_error("reference backend: read_output() before run() or poison_output()");
+    if (indices.empty()) return output_;
+    std::vector<float> values;
+    values.reserve(indices.size());
+    for (const std::int64_t index : indices) {
+      if (index < 0 || index >= static_cast<std::int64_t>(output_.size()))
+        throw std::out_of_range(
+            fmt::format("output index {} is outside the output's {} elements", index, output_.size()));
+      values.push_back(output_[static_cast<std::size_t>(index)]);
+    }
+    return values;
+  }
+
+  bool inputs_unchanged() override { return filled_ && tensor_checksum(tensors_) == checksum_; }
+
+ private:
+  ConvProblem problem_;
+  BackendOptions options_;
+  data::HostTensors tensors_;
+  std::uint64_t checksum_ = 0;
+  bool filled_ = false;
+  std::vector<float> output_;
+};
+
+class ReferenceBackend final : public Backend {
+ public:
+  std::string name() const override { return "reference"; }
+  std::string description() const override {
+    return "CPU direct convolution, fp64 accumulation, multithreaded (what every backend is verified against)";
+  }
+  bool runs_on_cpu() const override { return true; }
+  Support available() const override { return Support::yes(); }
+
+  Support supports(const ConvProblem& problem, const BackendOptions&) const override {
+    if (problem.dtype != DType::fp32)
+      return Support::no(fmt::format("the CPU reference computes fp32 problems only, not {}", to_string(problem.dtype)));
+    const std::string reason = reference::why_not_computable(problem);
+    if (!reason.empty()) return Support::no(reason);
+    return Support::yes();  // a tf32 request is served in fp32 (math_used says so)
+  }
+
+  Support fits(const ConvProblem& problem, const BackendOptions&) const override {
+    // Inputs as fp32, the output once as fp64 (the accumulation) and once as fp32 (what read_output returns).
+    const double input_bytes =
+        4.0 * static_cast<double>(problem.input_elements() + problem.weight_elements() + problem.bias_elements());
+    const double output_bytes = 12.0 * static_cast<double>(problem.output_elements());
+    const std::optional<std::int64_t> available = reference::available_host_memory();
+    if (!available) return Support::yes();  // cannot tell; let the allocation decide
+    if (input_bytes + output_bytes <= static_cast<double>(*available)) return Support::yes();
+    return Support::no(fmt::format(
+        "needs {:.2f} GiB of host memory ({:.2f} GiB inputs + {:.2f} GiB output as fp64 and fp32), {:.2f} GiB available",
+        gib(input_bytes + output_bytes), gib(input_bytes), gib(output_bytes), gib(static_cast<double>(*available))));
+  }
+
+  std::unique_ptr<PreparedRun> prepare(const ConvProblem& problem, const BackendOptions& options) override {
+    const Support supported = supports(problem, options);
+    if (!supported) throw InputError("reference backend cannot run this problem: " + supported.reason);
+    return std::make_unique<ReferenceRun>(problem, options);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_reference_backend() { return std::make_unique<ReferenceBackend>(); }
+
+}  // namespace kbench

@@ -1,0 +1,83 @@
+#include "report/facts.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "report/format.hpp"
+#include "report/result_view.hpp"
+
+namespace kbench::report {
+
+namespace {
+
+std::string join_modes(const std::vector<MathMode>& modes) {
+  std::vector<std::string_view> names;
+  for (MathMode math : modes) names.push_back(to_string(math));
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
+std::string peaks_text(const DevicePeaks& peaks) {
+  std::string text = peaks.name.empty() ? "unknown device" : peaks.name;
+  if (!peaks.source.empty()) text += fmt::format(" ({})", peaks.source);
+  text += fmt::format(": {}, fp32 {}, tf32 {}", format_bandwidth(peaks.bandwidth_Bps), format_flop_rate(peaks.fp32_flops),
+                      format_flop_rate(peaks.tf32_flops));
+  if (peaks.sms > 0) text += fmt::format(", {} SMs", peaks.sms);
+  if (peaks.l2_bytes > 0) text += fmt::format(", L2 {}", format_quantity(peaks.l2_bytes, "B"));
+  return text;
+}
+
+std::string floor_text(const Floor& floor) {
+  return fmt::format("{}, {} binds (memory {}, compute {})", format_duration(floor.floor_s), floor.binds,
+                     format_duration(floor.memory_s), format_duration(floor.compute_s));
+}
+
+}  // namespace
+
+std::vector<Fact> run_facts(const RunReport& report) {
+  std::vector<Fact> facts;
+  if (report.peaks_from_target)
+    facts.push_back({"device", fmt::format("no CUDA device — floors for target {} ({})", report.peaks.name,
+                                           report.peaks.source)});
+  else
+    facts.push_back({"device", report.device});
+  facts.push_back({"peaks", peaks_text(report.peaks)});
+
+  const RunSettings& s = report.settings;
+  const MeasureOptions& m = s.measure;
+  facts.push_back({"timing", fmt::format("{} iterations after {} warm-ups and {} discarded · budget {} per result · {} · {}",
+                                         m.iterations, m.warmups, m.discarded, format_duration(m.time_budget_s),
+                                         m.timing.cold ? "L2 flushed before each sample" : "warm L2",
+                                         m.timing.graph ? "CUDA graph replay" : "stream launches")});
+  facts.push_back({"run", fmt::format("seed {} · math {} · backends {} · verify {} sampled outputs if a full check is too slow",
+                                      s.seed, s.math_modes.empty() ? "fp32" : join_modes(s.math_modes),
+                                      s.backends.empty() ? "all available" : fmt::format("{}", fmt::join(s.backends, ", ")),
+                                      s.verify_points)});
+  for (const std::string& note : report.notes) facts.push_back({"note", note});
+  return facts;
+}
+
+std::vector<Fact> workload_facts(const RunReport& report, const WorkloadSummary& summary) {
+  const ConvProblem& p = summary.workload.problem;
+  const ProblemMetrics& metrics = summary.metrics;
+  std::vector<Fact> facts;
+  facts.push_back({"problem", describe(p)});
+  facts.push_back({"shapes", fmt::format("input {} · weight {} · output {}", shape_string(input_shape(p)),
+                                         shape_string(weight_shape(p)), shape_string(output_shape(p)))});
+  std::string bytes = fmt::format("input {}, weight {}", format_quantity(metrics.input_bytes, "B"),
+                                  format_quantity(metrics.weight_bytes, "B"));
+  if (metrics.bias_bytes > 0) bytes += fmt::format(", bias {}", format_quantity(metrics.bias_bytes, "B"));
+  bytes += fmt::format(", output {}", format_quantity(metrics.output_bytes, "B"));
+  facts.push_back({"work", fmt::format("{} · {} ({}) · {} FLOP/B", format_quantity(metrics.flops, "FLOP"),
+                                       format_quantity(metrics.bytes(), "B"), bytes,
+                                       format_significant(metrics.arithmetic_intensity()))});
+  if (summary.batch_overridden)
+    facts.push_back({"batch", fmt::format("N={} (--batch; the spec says N={})", p.batch, summary.spec_batch)});
+  for (MathMode math : math_modes_for(report, summary.workload.name))
+    facts.push_back({fmt::format("floor {}", to_string(math)), floor_text(summary.floor_for(math))});
+  facts.push_back({std::string(kPublishedFloorLabel),
+                   fmt::format("{} (headroom-v1: input bytes only, no compute term)",
+                               format_duration(summary.floor_fp32.published_input_only_s))});
+  return facts;
+}
+
+}  // namespace kbench::report

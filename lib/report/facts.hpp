@@ -1,0 +1,26 @@
+#pragma once
+// The labelled lines the text and Markdown reports print above their tables: what the run was
+// measured against, and per workload its shapes, work and floors. One list, two layouts.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "run/result.hpp"
+
+namespace kbench::report {
+
+struct Fact {
+  std::string label;  // "device", "floor fp32", ...
+  std::string value;
+};
+
+// device (or "no CUDA device — floors for target X (source)"), peaks, timing, run settings, notes.
+std::vector<Fact> run_facts(const RunReport& report);
+
+// problem, shapes, work, batch override, one floor per math mode in use, the published floor.
+std::vector<Fact> workload_facts(const RunReport& report, const WorkloadSummary& summary);
+
+// The label of the published-floor fact, spelled out so nobody takes it for kbench's floor.
+inline constexpr std::string_view kPublishedFloorLabel = "published floor (input bytes @ datasheet BW)";
+
+}  // namespace kbench::report

@@ -1,0 +1,220 @@
+// Writes schema kbench.results/1. Every field is documented in docs/json-schema.md; a change here
+// must change that page and docs/kbench.results-1.schema.json with it (the report tests validate
+// the output against the schema file).
+#include "report/json_report.hpp"
+
+#include <cmath>
+#include <ostream>
+
+#include "report/reporter.hpp"
+#include "report/result_view.hpp"
+
+namespace kbench {
+
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+// JSON has no NaN or infinity: those are written as null (the schema allows null exactly where a
+// value can be non-finite).
+ojson number_or_null(double value) { return std::isfinite(value) ? ojson(value) : ojson(nullptr); }
+
+ojson dims_json(const Dims& dims, int rank) {
+  ojson array = ojson::array();
+  for (int d = 0; d < rank; ++d) array.push_back(dims[d]);
+  return array;
+}
+
+ojson problem_json(const ConvProblem& p) {
+  return {
+      {"op", to_string(p.op)},
+      {"dtype", to_string(p.dtype)},
+      {"spatial_rank", p.spatial_rank},
+      {"batch", p.batch},
+      {"in_channels", p.in_channels},
+      {"out_channels", p.out_channels},
+      {"groups", p.groups},
+      {"input", dims_json(p.input, p.spatial_rank)},
+      {"kernel", dims_json(p.kernel, p.spatial_rank)},
+      {"stride", dims_json(p.stride, p.spatial_rank)},
+      {"dilation", dims_json(p.dilation, p.spatial_rank)},
+      {"padding_before", dims_json(p.pad_before, p.spatial_rank)},
+      {"padding_after", dims_json(p.pad_after, p.spatial_rank)},
+      {"output_padding", dims_json(p.output_padding, p.spatial_rank)},
+      {"bias", p.bias},
+  };
+}
+
+ojson floor_json(const Floor& floor) {
+  return {
+      {"memory_s", number_or_null(floor.memory_s)},
+      {"compute_s", number_or_null(floor.compute_s)},
+      {"floor_s", number_or_null(floor.floor_s)},
+      {"binds", floor.binds},
+      {"published_input_only_s", number_or_null(floor.published_input_only_s)},
+  };
+}
+
+ojson record_json(const PublishedRecord& record) {
+  return {
+      {"hardware", record.hardware},
+      {"implementation", record.implementation},
+      {"ms", record.ms},
+      {"stdev_ms", record.stdev_ms >= 0 ? ojson(record.stdev_ms) : ojson(nullptr)},
+      {"source", record.source},
+  };
+}
+
+ojson workload_json(const WorkloadSummary& summary) {
+  const Workload& w = summary.workload;
+  const ProblemMetrics& m = summary.metrics;
+  ojson records = ojson::array();
+  for (const PublishedRecord& record : w.records) records.push_back(record_json(record));
+  return {
+      {"name", w.name},
+      {"description", w.description},
+      {"source_file", w.source_file},
+      {"source_line", w.source_line},
+      {"problem", problem_json(w.problem)},
+      {"input_shape", input_shape(w.problem)},
+      {"weight_shape", weight_shape(w.problem)},
+      {"output_shape", output_shape(w.problem)},
+      {"flops", m.flops},
+      {"bytes",
+       {{"input", m.input_bytes},
+        {"weight", m.weight_bytes},
+        {"bias", m.bias_bytes},
+        {"output", m.output_bytes},
+        {"total", m.bytes()}}},
+      {"arithmetic_intensity", number_or_null(m.arithmetic_intensity())},
+      {"floor", {{"fp32", floor_json(summary.floor_fp32)}, {"tf32", floor_json(summary.floor_tf32)}}},
+      {"batch_overridden", summary.batch_overridden},
+      {"spec_batch", summary.spec_batch},
+      {"records", records},
+  };
+}
+
+ojson verification_json(const Verification& v) {
+  const Comparison& c = v.comparison;
+  ojson first = nullptr;
+  if (c.first_mismatch >= 0)
+    first = {{"index", c.first_mismatch},
+             {"got", number_or_null(c.first_mismatch_got)},
+             {"expected", number_or_null(c.first_mismatch_expected)}};
+  return {
+      {"against", v.against},
+      {"full", v.full},
+      {"inputs_unchanged", v.inputs_unchanged},
+      {"tolerance", {{"atol", v.tolerance.atol}, {"rtol", v.tolerance.rtol}}},
+      {"checked", c.checked},
+      {"mismatches", c.mismatches},
+      {"max_abs_error", number_or_null(c.max_abs_error)},
+      {"max_rel_error", number_or_null(c.max_rel_error)},
+      {"first_mismatch", first},
+      {"passed", c.passed()},
+  };
+}
+
+ojson timing_json(const Measurement& m) {
+  const Statistics& s = m.stats;
+  return {
+      {"samples_s", m.samples_s},
+      {"stats",
+       {{"count", s.count},
+        {"mean", s.mean},
+        {"median", s.median},
+        {"stdev", s.stdev},
+        {"min", s.min},
+        {"max", s.max},
+        {"p10", s.p10},
+        {"p90", s.p90}}},
+      {"throttled_samples", m.throttled_samples},
+      {"budget_exhausted", m.budget_exhausted},
+      {"wall_s", m.wall_s},
+  };
+}
+
+ojson result_json(const Result& r, const RunReport& report) {
+  const report::ResultView view = report::view_result(r, report);
+  ojson achieved = nullptr;
+  if (view.achieved_flops && view.achieved_Bps)
+    achieved = {{"tflops", *view.achieved_flops / 1e12}, {"GBps", *view.achieved_Bps / 1e9}};
+  // A JSON object cannot hold a key twice; a repeated property keeps its first position and last value.
+  ojson properties = ojson::object();
+  for (const auto& [key, value] : r.properties) properties[key] = value;
+  return {
+      {"workload", r.workload},
+      {"backend", r.backend},
+      {"variant", r.variant},
+      {"implementation", r.implementation},
+      {"math_requested", to_string(r.math_requested)},
+      {"math_used", to_string(r.math_used)},
+      {"status", to_string(r.status)},
+      {"reason", r.reason},
+      {"verification", r.verification ? verification_json(*r.verification) : ojson(nullptr)},
+      {"timing", view.timing ? timing_json(*view.timing) : ojson(nullptr)},
+      {"achieved", achieved},
+      {"headroom", view.headroom ? ojson(*view.headroom) : ojson(nullptr)},
+      {"properties", properties},
+  };
+}
+
+ojson settings_json(const RunSettings& s) {
+  ojson modes = ojson::array();
+  for (MathMode math : s.math_modes) modes.push_back(to_string(math));
+  return {
+      {"backends", s.backends},
+      {"math_modes", modes},
+      {"seed", s.seed},
+      {"verify_points", s.verify_points},
+      {"warmups", s.measure.warmups},
+      {"discarded", s.measure.discarded},
+      {"iterations", s.measure.iterations},
+      {"time_budget_s", s.measure.time_budget_s},
+      {"cold", s.measure.timing.cold},
+      {"graph", s.measure.timing.graph},
+  };
+}
+
+ojson peaks_json(const DevicePeaks& p) {
+  return {
+      {"name", p.name},
+      {"key", p.key},
+      {"source", p.source},
+      {"bandwidth_Bps", p.bandwidth_Bps},
+      {"fp32_flops", p.fp32_flops},
+      {"tf32_flops", p.tf32_flops},
+      {"sms", p.sms},
+      {"l2_bytes", p.l2_bytes},
+  };
+}
+
+}  // namespace
+
+nlohmann::ordered_json report_to_json(const RunReport& report) {
+  ojson workloads = ojson::array();
+  for (const WorkloadSummary& summary : report.workloads) workloads.push_back(workload_json(summary));
+  ojson results = ojson::array();
+  for (const Result& result : report.results) results.push_back(result_json(result, report));
+  return {
+      {"schema", kResultsSchemaId},
+      {"kbench_version", report.kbench_version},
+      {"started_at", report.started_at},
+      {"host", report.host},
+      {"device", report.device},
+      {"peaks", peaks_json(report.peaks)},
+      {"floors_for_target", report.peaks_from_target},
+      {"settings", settings_json(report.settings)},
+      {"interrupted", report.interrupted},
+      {"notes", report.notes},
+      {"workloads", workloads},
+      {"results", results},
+  };
+}
+
+void write_json_report(const RunReport& report, std::ostream& out) {
+  // Invalid UTF-8 (a byte string from a driver message, say) is replaced rather than thrown on.
+  out << report_to_json(report).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
+}
+
+}  // namespace kbench

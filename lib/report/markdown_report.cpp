@@ -1,0 +1,108 @@
+// GitHub-flavoured Markdown for pull requests and docs/results/: the text report's facts as
+// bullet lists and its results table as a pipe table with the same columns.
+#include <fmt/format.h>
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "report/facts.hpp"
+#include "report/format.hpp"
+#include "report/reporter.hpp"
+#include "report/result_view.hpp"
+
+namespace kbench {
+
+namespace {
+
+using namespace report;
+
+// Inside a table cell a '|' ends the cell and a line break ends the row; '*' and '\' and '`'
+// would start formatting. Everything else is shown as typed.
+std::string escape_cell(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\n' || c == '\r') {
+      out += ' ';
+      continue;
+    }
+    if (c == '|' || c == '*' || c == '\\' || c == '`') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+void write_facts(const std::vector<Fact>& facts, std::ostream& out) {
+  for (const Fact& fact : facts) out << "- " << fact.label << ": " << escape_cell(fact.value) << '\n';
+}
+
+void write_results(const RunReport& report, const std::vector<const Result*>& results, std::ostream& out) {
+  if (results.empty()) {
+    out << "\nNo results.\n";
+    return;
+  }
+  const std::vector<Column> columns = result_columns();
+  out << '\n';
+  std::string header = "|";
+  std::string rule = "|";
+  for (const Column& column : columns) {
+    header += " " + escape_cell(column.header) + " |";
+    rule += column.align == Align::right ? " --: |" : " --- |";
+  }
+  out << header << '\n' << rule << '\n';
+
+  std::vector<std::string> notes;
+  for (const Result* result : results) {
+    const ResultView view = view_result(*result, report);
+    ResultRow row = result_row(view);
+    // No spanning in a pipe table: the status cell holds "status: reason" and the numbers stay empty.
+    if (row.tail) {
+      row.cells.push_back(*row.tail);
+      row.cells.resize(columns.size());
+    }
+    std::string line = "|";
+    for (const Cell& cell : row.cells) line += " " + escape_cell(cell.text) + " |";
+    out << line << '\n';
+    for (std::string& note : result_notes(view)) notes.push_back(std::move(note));
+  }
+  if (!notes.empty()) {
+    out << '\n';
+    for (const std::string& note : notes) out << "- " << escape_cell(note) << '\n';
+  }
+}
+
+}  // namespace
+
+void write_markdown_report(const RunReport& report, std::ostream& out) {
+  out << "# kbench results\n\n";
+  out << "kbench " << escape_cell(report.kbench_version);
+  if (!report.started_at.empty()) out << " · " << escape_cell(report.started_at);
+  if (!report.host.empty()) out << " · " << escape_cell(report.host);
+  out << "\n\n";
+  write_facts(run_facts(report), out);
+  if (report.interrupted) out << "\n**Interrupted**: the run stopped early; the results below are partial.\n";
+
+  for (const WorkloadSummary& summary : report.workloads) {
+    const Workload& w = summary.workload;
+    out << "\n## " << escape_cell(w.name) << "\n\n";
+    if (!w.description.empty()) out << escape_cell(w.description) << "\n\n";
+    write_facts(workload_facts(report, summary), out);
+    for (const PublishedRecord& record : w.records) {
+      std::string text = fmt::format("{}, {}: {}", record.hardware, record.implementation,
+                                     format_duration(record.ms * 1e-3));
+      if (record.stdev_ms >= 0) text += fmt::format(" (stdev {})", format_duration(record.stdev_ms * 1e-3));
+      out << "- published record: " << escape_cell(text) << '\n';
+    }
+    write_results(report, results_for(report, w.name), out);
+  }
+  for (const std::string& name : unsummarized_workloads(report)) {
+    out << "\n## " << escape_cell(name) << " (no workload summary in this report)\n";
+    write_results(report, results_for(report, name), out);
+  }
+  if (!report.results.empty())
+    out << "\nMedian, spread (p10–p90 in the median's unit; ±stdev under 10 samples) and rates are from verified "
+           "runs only; ×floor = median / kbench's floor at the math mode used; err/checked = largest \\|error\\| "
+           "against the fp64 reference / output elements compared (\\* = a sample, not every element).\n";
+}
+
+}  // namespace kbench

@@ -1,0 +1,188 @@
+#include "report/result_view.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "report/format.hpp"
+
+namespace kbench::report {
+
+const Measurement* shown_timing(const Result& result) {
+  if (result.status != ResultStatus::ok || !result.timing || result.timing->stats.count <= 0) return nullptr;
+  return &*result.timing;
+}
+
+ResultView view_result(const Result& result, const RunReport& report) {
+  ResultView view;
+  view.result = &result;
+  view.summary = report.find_workload(result.workload);
+  view.timing = shown_timing(result);
+  if (view.summary) {
+    const Floor& floor = view.summary->floor_for(result.math_used);
+    if (floor.floor_s > 0) view.floor_s = floor.floor_s;
+  }
+  if (view.timing && view.timing->stats.median > 0) {
+    if (view.floor_s) view.headroom = headroom(view.timing->stats.median, view.summary->floor_for(result.math_used));
+    if (view.summary) {
+      view.achieved_flops = result.achieved_flops(view.summary->metrics);
+      view.achieved_Bps = result.achieved_Bps(view.summary->metrics);
+    }
+  }
+  return view;
+}
+
+Tone tone_of(ResultStatus status) {
+  switch (status) {
+    case ResultStatus::ok: return Tone::good;
+    case ResultStatus::wrong:
+    case ResultStatus::failed: return Tone::bad;
+    case ResultStatus::unsupported:
+    case ResultStatus::unavailable:
+    case ResultStatus::skipped: return Tone::warn;
+  }
+  return Tone::plain;
+}
+
+std::vector<MathMode> math_modes_for(const RunReport& report, const std::string& workload) {
+  bool fp32 = false;
+  bool tf32 = false;
+  const auto mark = [&](MathMode math) { (math == MathMode::tf32 ? tf32 : fp32) = true; };
+  for (MathMode math : report.settings.math_modes) mark(math);
+  for (const Result& result : report.results) {
+    if (result.workload != workload) continue;
+    mark(result.math_requested);
+    if (result.status == ResultStatus::ok) mark(result.math_used);
+  }
+  std::vector<MathMode> modes;
+  if (fp32 || !tf32) modes.push_back(MathMode::fp32);
+  if (tf32) modes.push_back(MathMode::tf32);
+  return modes;
+}
+
+std::vector<const Result*> results_for(const RunReport& report, const std::string& workload) {
+  std::vector<const Result*> found;
+  for (const Result& result : report.results)
+    if (result.workload == workload) found.push_back(&result);
+  return found;
+}
+
+std::vector<std::string> unsummarized_workloads(const RunReport& report) {
+  std::vector<std::string> names;
+  for (const Result& result : report.results)
+    if (!report.find_workload(result.workload) &&
+        std::find(names.begin(), names.end(), result.workload) == names.end())
+      names.push_back(result.workload);
+  return names;
+}
+
+std::string result_label(const Result& result) {
+  std::string label = result.backend;
+  const std::string& what = result.implementation.empty() ? result.variant : result.implementation;
+  if (!what.empty()) label += "/" + what;
+  const bool ran = result.status == ResultStatus::ok || result.status == ResultStatus::wrong;
+  label += fmt::format(" {}", to_string(ran ? result.math_used : result.math_requested));
+  return label;
+}
+
+std::vector<Column> result_columns() {
+  return {
+      {"backend", Align::left, true, 8},
+      {"implementation", Align::left, true, 14},
+      {"math", Align::left, false, 4},
+      {"status", Align::left, false, 6},
+      {"median", Align::right, false, 6},
+      {"spread", Align::right, false, 6},
+      {"TFLOP/s", Align::right, false, 7},
+      {"GB/s", Align::right, false, 4},
+      {"×floor", Align::right, false, 6},
+      {"err/checked", Align::left, false, 11},
+  };
+}
+
+namespace {
+
+// p10–p90 in the median's unit; with under 10 samples those percentiles mean little, so ±stdev.
+std::string spread_text(const Statistics& stats) {
+  const DurationUnit unit = duration_unit(stats.median);
+  if (stats.count >= 10)
+    return fmt::format("{}–{}", format_significant(stats.p10 / unit.scale), format_significant(stats.p90 / unit.scale));
+  if (stats.count >= 2) return "±" + format_significant(stats.stdev / unit.scale);
+  return "";
+}
+
+std::string verification_text(const Verification& verification) {
+  const Comparison& c = verification.comparison;
+  const std::string error = c.max_abs_error == 0 ? "0" : fmt::format("{:.1e}", c.max_abs_error);
+  // '*' marks a sample of the output rather than every element.
+  return fmt::format("{}/{}{}", error, format_count(c.checked), verification.full ? "" : "*");
+}
+
+std::string implementation_text(const Result& result) {
+  if (!result.implementation.empty()) return result.implementation;
+  return result.variant;  // never prepared: the variant asked for, if any
+}
+
+}  // namespace
+
+ResultRow result_row(const ResultView& view) {
+  const Result& r = *view.result;
+  ResultRow row;
+  row.cells.push_back({r.backend, Tone::plain});
+  row.cells.push_back({implementation_text(r), Tone::plain});
+  if (r.status != ResultStatus::ok) {
+    // Nothing ran to completion correctly: the math shown is what was asked for, and the numbers'
+    // place holds the status and why.
+    const bool ran = r.status == ResultStatus::wrong;
+    row.cells.push_back({std::string(to_string(ran ? r.math_used : r.math_requested)), Tone::plain});
+    std::string tail(to_string(r.status));
+    if (!r.reason.empty()) tail += ": " + r.reason;
+    row.tail = Cell{tail, tone_of(r.status)};
+    return row;
+  }
+  row.cells.push_back({std::string(to_string(r.math_used)), Tone::plain});
+  row.cells.push_back({"ok", Tone::good});
+  if (view.timing) {
+    const Statistics& stats = view.timing->stats;
+    row.cells.push_back({format_duration(stats.median), Tone::plain});
+    row.cells.push_back({spread_text(stats), Tone::plain});
+  } else {
+    row.cells.push_back({});
+    row.cells.push_back({});
+  }
+  row.cells.push_back({view.achieved_flops ? format_significant(*view.achieved_flops / 1e12) : "", Tone::plain});
+  row.cells.push_back({view.achieved_Bps ? format_significant(*view.achieved_Bps / 1e9) : "", Tone::plain});
+  row.cells.push_back({view.headroom ? format_ratio(*view.headroom) : "", Tone::plain});
+  row.cells.push_back({r.verification ? verification_text(*r.verification) : "", Tone::plain});
+  return row;
+}
+
+std::vector<std::string> result_notes(const ResultView& view) {
+  const Result& r = *view.result;
+  std::vector<std::string> notes;
+  const std::string label = result_label(r);
+  const bool ran = r.status == ResultStatus::ok || r.status == ResultStatus::wrong;
+  if (ran && r.math_used != r.math_requested)
+    notes.push_back(fmt::format("{}: {} was requested; the backend ran {}", label, to_string(r.math_requested),
+                                to_string(r.math_used)));
+  if (r.verification) {
+    const Verification& v = *r.verification;
+    if (!v.inputs_unchanged && r.status == ResultStatus::ok) notes.push_back(fmt::format("{}: the backend modified its inputs", label));
+  }
+  if (view.timing) {
+    const Measurement& m = *view.timing;
+    if (m.throttled_samples > 0)
+      notes.push_back(fmt::format("{}: {} of {} samples ran at a reduced clock", label, m.throttled_samples, m.stats.count));
+    if (m.budget_exhausted)
+      notes.push_back(fmt::format("{}: the time budget ran out after {} samples", label, m.stats.count));
+  }
+  if (!r.properties.empty()) {
+    std::string text = label + ":";
+    for (std::size_t i = 0; i < r.properties.size(); ++i)
+      text += fmt::format("{} {}={}", i == 0 ? "" : ",", r.properties[i].first, r.properties[i].second);
+    notes.push_back(text);
+  }
+  return notes;
+}
+
+}  // namespace kbench::report

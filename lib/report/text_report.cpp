@@ -1,0 +1,121 @@
+// The terminal report: a header saying what the numbers are measured against, then per workload
+// its derived numbers, floors, published records and a table of results. Fits in 100 columns.
+#include <fmt/format.h>
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "report/facts.hpp"
+#include "report/format.hpp"
+#include "report/reporter.hpp"
+#include "report/result_view.hpp"
+#include "report/table.hpp"
+
+namespace kbench {
+
+namespace {
+
+using namespace report;
+
+constexpr std::size_t kWidth = 100;
+constexpr std::string_view kIndent = "  ";
+
+// "label      value", labels padded to `label_width`; a label too long for that gets a colon instead.
+void write_facts(const std::vector<Fact>& facts, std::size_t label_width, std::string_view indent, std::ostream& out) {
+  for (const Fact& fact : facts) {
+    const std::size_t width = display_width(fact.label);
+    if (width < label_width)
+      out << indent << fact.label << std::string(label_width - width, ' ') << fact.value << '\n';
+    else
+      out << indent << fact.label << ": " << fact.value << '\n';
+  }
+}
+
+void write_header(const RunReport& report, std::ostream& out, const ReportStyle& style) {
+  out << "kbench " << report.kbench_version;
+  if (!report.started_at.empty()) out << " · " << report.started_at;
+  if (!report.host.empty()) out << " · " << report.host;
+  out << '\n';
+  write_facts(run_facts(report), 8, "", out);
+  if (report.interrupted) {
+    const std::string text = "INTERRUPTED: the run stopped early; the results below are partial";
+    out << (style.color ? paint(text, Tone::warn) : text) << '\n';
+  }
+}
+
+void write_workload_facts(const RunReport& report, const WorkloadSummary& summary, std::ostream& out) {
+  const Workload& w = summary.workload;
+  std::string title = w.name;
+  if (!w.source_file.empty())
+    title += w.source_line > 0 ? fmt::format(" ({}:{})", w.source_file, w.source_line) : fmt::format(" ({})", w.source_file);
+  out << '\n' << title << '\n';
+  if (!w.description.empty()) out << kIndent << w.description << '\n';
+  write_facts(workload_facts(report, summary), 12, kIndent, out);
+
+  if (w.records.empty()) return;
+  out << kIndent << "published records (informative; other hardware and software)\n";
+  Table records({{"hardware", Align::left, true, 12},
+                 {"implementation", Align::left, true, 12},
+                 {"mean", Align::right, false, 4},
+                 {"stdev", Align::right, false, 5}});
+  for (const PublishedRecord& record : w.records)
+    records.add_row({{record.hardware},
+                     {record.implementation},
+                     {format_duration(record.ms * 1e-3)},
+                     {record.stdev_ms >= 0 ? format_duration(record.stdev_ms * 1e-3) : ""}});
+  out << records.render(kWidth, false, "    ").text;
+}
+
+void write_results(const RunReport& report, const std::vector<const Result*>& results, std::ostream& out,
+                   const ReportStyle& style) {
+  if (results.empty()) {
+    out << kIndent << "no results\n";
+    return;
+  }
+  Table table(result_columns());
+  std::vector<ResultView> views;
+  for (const Result* result : results) {
+    views.push_back(view_result(*result, report));
+    ResultRow row = result_row(views.back());
+    if (row.tail)
+      table.add_row(std::move(row.cells), std::move(*row.tail));
+    else
+      table.add_row(std::move(row.cells));
+  }
+  const RenderedTable rendered = table.render(kWidth, style.color, kIndent);
+  out << rendered.text;
+
+  // A reason cut to fit its row is given whole below the table: it is what a person acts on.
+  std::vector<std::string> notes;
+  for (std::size_t row : rendered.shortened_tails) {
+    const Result& r = *views[row].result;
+    notes.push_back(fmt::format("{}: {}: {}", result_label(r), to_string(r.status), r.reason));
+  }
+  for (const ResultView& view : views)
+    for (std::string& note : result_notes(view)) notes.push_back(std::move(note));
+  for (const std::string& note : notes) out << kIndent << "- " << note << '\n';
+}
+
+void write_legend(std::ostream& out) {
+  out << "\nmedian, spread (p10–p90 in the median's unit; ±stdev under 10 samples) and rates are from verified\n"
+         "runs only; ×floor = median / kbench's floor at the math mode used; err/checked = largest |error|\n"
+         "against the fp64 reference / output elements compared (* = a sample, not every element)\n";
+}
+
+}  // namespace
+
+void write_text_report(const RunReport& report, std::ostream& out, const ReportStyle& style) {
+  write_header(report, out, style);
+  for (const WorkloadSummary& summary : report.workloads) {
+    write_workload_facts(report, summary, out);
+    write_results(report, results_for(report, summary.workload.name), out, style);
+  }
+  for (const std::string& name : unsummarized_workloads(report)) {
+    out << '\n' << name << " (no workload summary in this report)\n";
+    write_results(report, results_for(report, name), out, style);
+  }
+  if (!report.results.empty()) write_legend(out);
+}
+
+}  // namespace kbench

@@ -1,0 +1,183 @@
+#include "spec/workload_reader.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "spec/problem_validation.hpp"
+#include "spec/spatial_fields.hpp"
+#include "spec/workload_keys.hpp"
+
+namespace kbench::spec {
+
+namespace {
+
+// Names end up in file names, table rows and --filter patterns: keep them to a safe alphabet.
+bool is_name_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+         c == '-';
+}
+
+std::string read_name(const SpecReader& reader, const Located& where) {
+  const std::string name = reader.read_text(where);
+  constexpr std::size_t max_length = 128;
+  if (name.size() > max_length)
+    reader.fail(where, fmt::format("name is {} characters long; expected at most {}", name.size(), max_length));
+  for (std::size_t i = 0; i < name.size(); ++i)
+    if (!is_name_char(name[i]) || (i == 0 && !std::isalnum(static_cast<unsigned char>(name[i]))))
+      reader.fail(where, fmt::format("'{}' has '{}' at position {}; expected a letter or digit first, then letters, "
+                                     "digits, '.', '_' or '-'",
+                                     name, name[i], i + 1));
+  return name;
+}
+
+OpKind read_op(const SpecReader& reader, const Located& where) {
+  const std::string text = reader.read_text(where);
+  if (auto op = parse_op_kind(text)) return *op;
+  reader.fail(where, fmt::format("unknown op '{}'{}; expected conv or conv_transpose (the spatial rank comes from "
+                                 "the length of input)",
+                                 text, did_you_mean_suffix(text, kOpNames, kOpAliases)));
+}
+
+DType read_dtype(const SpecReader& reader, const Located& where) {
+  const std::string text = reader.read_text(where);
+  const auto dtype = parse_dtype(text);
+  if (!dtype)
+    reader.fail(where, fmt::format("unknown dtype '{}'{}; expected fp32", text,
+                                   did_you_mean_suffix(text, kDTypeNames, kDTypeAliases)));
+  if (*dtype != DType::fp32)
+    reader.fail(where, fmt::format("dtype {} is not supported yet (only fp32); expected fp32", text));
+  return *dtype;
+}
+
+double read_milliseconds(const SpecReader& reader, const Located& where, bool zero_allowed) {
+  const double value = reader.read_number(where);
+  const bool ok = std::isfinite(value) && (zero_allowed ? value >= 0 : value > 0);
+  if (!ok)
+    reader.fail(where, fmt::format("got {}; expected a finite number of milliseconds {}", where.node.Scalar(),
+                                   zero_allowed ? ">= 0" : "> 0"));
+  return value;
+}
+
+PublishedRecord read_record(const SpecReader& reader, const Located& where) {
+  const MappingFields fields(reader, where, {kRecordKeys, kRecordKeyAliases},
+                             "a record mapping {hardware, implementation, ms, stdev_ms, source}");
+  PublishedRecord record;
+  record.hardware = reader.read_text(fields.require("hardware"));
+  record.implementation = reader.read_text(fields.require("implementation"));
+  record.ms = read_milliseconds(reader, fields.require("ms"), false);
+  if (auto stdev = fields.find("stdev_ms")) record.stdev_ms = read_milliseconds(reader, *stdev, true);
+  record.source = reader.read_text(fields.require("source"));
+  return record;
+}
+
+std::vector<PublishedRecord> read_records(const SpecReader& reader, const Located& where) {
+  std::vector<PublishedRecord> records;
+  for (const Located& entry : reader.read_sequence(where, "a list of record mappings"))
+    records.push_back(read_record(reader, entry));
+  return records;
+}
+
+// Where each problem field was written, so a rule broken by the whole problem points at one key.
+struct ProblemSites {
+  FieldSite input, out_channels, kernel, stride, padding, dilation, groups, output_padding;
+
+  Located locate(const ProblemIssue& issue) const {
+    switch (issue.field) {
+      case ProblemField::batch: return input.locate_entry(0);
+      case ProblemField::in_channels: return input.locate_entry(1);
+      case ProblemField::spatial_rank: return input.locate(-1);
+      case ProblemField::input: return input.locate(issue.spatial_dim);
+      case ProblemField::out_channels: return out_channels.locate(issue.spatial_dim);
+      case ProblemField::kernel: return kernel.locate(issue.spatial_dim);
+      case ProblemField::stride: return stride.locate(issue.spatial_dim);
+      case ProblemField::padding: return padding.locate(issue.spatial_dim);
+      case ProblemField::dilation: return dilation.locate(issue.spatial_dim);
+      case ProblemField::groups: return groups.locate(issue.spatial_dim);
+      case ProblemField::output_padding: return output_padding.locate(issue.spatial_dim);
+    }
+    return input.locate(-1);
+  }
+};
+
+FieldSite whole_value_site(const Located& where) { return FieldSite{where.path, where.position, {}, 0}; }
+
+// A per-dimension key: read it when present, else keep `defaults` and blame the mapping for any rule it breaks.
+Dims read_optional_per_dim(const SpecReader& reader, const MappingFields& fields, std::string_view key, int rank,
+                           std::int64_t min, Dims defaults, FieldSite& site) {
+  if (auto where = fields.find(key)) return read_per_dim(reader, *where, rank, min, defaults, site);
+  site = default_site(fields, key);
+  return defaults;
+}
+
+ConvProblem read_problem(const SpecReader& reader, const MappingFields& fields) {
+  ConvProblem problem;
+  ProblemSites sites;
+  problem.op = read_op(reader, fields.require("op"));
+  if (auto dtype = fields.find("dtype")) problem.dtype = read_dtype(reader, *dtype);
+
+  const InputShape shape = read_input_shape(reader, fields.require("input"), sites.input);
+  problem.spatial_rank = shape.spatial_rank;
+  problem.batch = shape.batch;
+  problem.in_channels = shape.channels;
+  problem.input = shape.spatial;
+  const int rank = shape.spatial_rank;
+
+  const Located out_channels = fields.require("out_channels");
+  sites.out_channels = whole_value_site(out_channels);
+  problem.out_channels = reader.read_integer(out_channels, 1, kMaxProblemDimension);
+
+  problem.kernel = read_per_dim(reader, fields.require("kernel"), rank, 1, Dims{}, sites.kernel);
+  problem.stride = read_optional_per_dim(reader, fields, "stride", rank, 1, Dims{}, sites.stride);
+  problem.dilation = read_optional_per_dim(reader, fields, "dilation", rank, 1, Dims{}, sites.dilation);
+
+  if (auto padding = fields.find("padding")) {
+    const Padding pads = read_padding(reader, *padding, rank, sites.padding);
+    problem.pad_before = pads.before;
+    problem.pad_after = pads.after;
+  } else {
+    sites.padding = default_site(fields, "padding");
+  }
+
+  if (auto groups = fields.find("groups")) {
+    sites.groups = whole_value_site(*groups);
+    problem.groups = reader.read_integer(*groups, 1, kMaxProblemDimension);
+  } else {
+    sites.groups = default_site(fields, "groups");
+  }
+
+  if (auto bias = fields.find("bias")) problem.bias = reader.read_bool(*bias);
+
+  if (auto output_padding = fields.find("output_padding")) {
+    // Refused even when 0: a conv given output_padding is most likely meant to be a conv_transpose.
+    if (!problem.transposed())
+      reader.fail(*output_padding, "output_padding applies only to op: conv_transpose; expected no output_padding "
+                                   "for op: conv (or op: conv_transpose)");
+    problem.output_padding =
+        read_per_dim(reader, *output_padding, rank, 0, Dims{{0, 0, 0}}, sites.output_padding);
+  } else {
+    sites.output_padding = default_site(fields, "output_padding");
+  }
+
+  if (const auto issue = find_problem_issue(problem)) reader.fail(sites.locate(*issue), issue->message);
+  return problem;
+}
+
+}  // namespace
+
+ReadWorkload read_workload(const SpecReader& reader, const Located& mapping) {
+  const MappingFields fields(reader, mapping, {kWorkloadKeys, kWorkloadKeyAliases}, "a workload mapping");
+  ReadWorkload read;
+  Workload& workload = read.workload;
+  const Located name = fields.require("name");
+  workload.name = read_name(reader, name);
+  read.name_position = name.position;
+  if (auto description = fields.find("description")) workload.description = reader.read_text(*description);
+  workload.problem = read_problem(reader, fields);
+  if (auto records = fields.find("records")) workload.records = read_records(reader, *records);
+  workload.source_file = reader.origin();
+  workload.source_line = mapping.position.line;
+  return read;
+}
+
+}  // namespace kbench::spec

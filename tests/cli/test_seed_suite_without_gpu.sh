@@ -1,0 +1,15 @@
+# The seed suite exits 0 on a machine without a GPU and reports all four workloads with their analysis.
+source "$(dirname "$0")/lib.sh"
+if "$KBENCH" info | grep -q "^device 0:"; then echo "a GPU is present: this test is for machines without one"; exit 0; fi
+"$KBENCH" run "$SRC/workloads/kernelbench/level1" --format json --seed 1 > "$WORK/out.json" 2> "$WORK/err.txt"
+status=$?
+[ $status -eq 0 ] || { cat "$WORK/err.txt"; fail "exit $status"; }
+grep -qi "no CUDA" "$WORK/err.txt" || fail "does not say that no CUDA device was found"
+json_check "$WORK/out.json" 'doc["schema"] == "kbench.results/1" and len(doc["workloads"]) == 4'
+json_check "$WORK/out.json" 'all(w["flops"] > 0 and w["floor"]["fp32"]["floor_s"] > 0 for w in doc["workloads"])'
+json_check "$WORK/out.json" 'doc["peaks"]["key"] == "h100-sxm" and doc["floors_for_target"] == True'
+# Each workload either ran on the reference or says why it was skipped: nothing is shrunk silently.
+json_check "$WORK/out.json" 'all(r["status"] in ("ok", "skipped") for r in doc["results"])'
+json_check "$WORK/out.json" 'all(r["reason"] for r in doc["results"] if r["status"] == "skipped")'
+json_check "$WORK/out.json" 'sorted(w["output_shape"] for w in doc["workloads"]) == sorted([[64,128,174758],[256,96,55,55],[64,128,254,510],[16,64,33,65,65]])'
+echo "ok"
