@@ -32,6 +32,10 @@ struct Verification {
   Comparison comparison;
   bool full = false;             // every output element checked, else a sample
   bool inputs_unchanged = true;  // the backend did not write its inputs
+  // A second check after timing, on fresh inputs from another seed, at sampled points: catches a
+  // backend that replays an earlier output or is only right the first time.
+  std::optional<Comparison> fresh_inputs;
+  std::uint64_t fresh_inputs_seed = 0;
   std::string against = "reference (fp64, CPU)";
 };
 

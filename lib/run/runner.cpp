@@ -8,6 +8,7 @@
 #include <fmt/ranges.h>
 
 #include "core/error.hpp"
+#include "data/counter_rng.hpp"
 #include "measure/measure.hpp"
 #include "reference/reference_conv.hpp"
 #include "run/cpu_rate.hpp"
@@ -163,6 +164,25 @@ Result run_one(const Workload& workload, Backend& backend, const BackendEntry& e
                                  c.first_mismatch_got, c.first_mismatch_expected));
     }
     if (entry.timed) result.timing = measure(*run, measure_opts);
+
+    // Fresh inputs after timing: the output must follow them (no replayed results, no state kept).
+    const std::uint64_t fresh_seed = data::mix64(config.seed ^ 0xf4e5'1234'abcd'0001ULL);
+    const auto points = choose_check_points(problem, std::min<std::int64_t>(config.verify_points, 1024), fresh_seed);
+    run->fill_inputs(fresh_seed);
+    run->poison_output();
+    run->run();
+    const auto fresh = compare_outputs(run->read_output(points), reference::convolve_at_seeded(problem, fresh_seed, points),
+                                       verification.tolerance);
+    result.verification->fresh_inputs = fresh;
+    result.verification->fresh_inputs_seed = fresh_seed;
+    if (!fresh.passed() || !run->inputs_unchanged()) {
+      result.timing.reset();
+      return give_up(ResultStatus::wrong,
+                     fmt::format("the output does not follow fresh inputs: {} of {} elements out of tolerance on the second "
+                                 "verification (seed {}){}",
+                                 fresh.mismatches, fresh.checked, fresh_seed,
+                                 run->inputs_unchanged() ? "" : "; the inputs were modified"));
+    }
     result.status = ResultStatus::ok;
   } catch (const std::exception& e) {
     return give_up(ResultStatus::failed, e.what());

@@ -1,0 +1,57 @@
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "core/error.hpp"
+#include "roofline/device_peaks.hpp"
+#include "roofline/floor.hpp"
+
+using namespace kbench;
+
+TEST_SUITE("roofline") {
+  TEST_CASE("the table knows the seeds' GPUs by key and by CUDA name") {
+    for (const char* key : {"h100-sxm", "h100-pcie", "h200", "a100-80gb", "a100-40gb"}) CHECK(find_device(key).has_value());
+    CHECK(find_device("NVIDIA H100 80GB HBM3")->key == "h100-sxm");
+    CHECK(find_device("nvidia h200")->key == "h200");
+    CHECK_FALSE(find_device("NVIDIA GeForce 256").has_value());
+    CHECK(find_device("h200")->bandwidth_Bps == doctest::Approx(4.8e12));
+  }
+
+  TEST_CASE("floor: the larger term binds; headroom is time over floor") {
+    ProblemMetrics m;
+    m.flops = 549.7e9;
+    m.input_bytes = 8.5898e9;
+    m.output_bytes = 5.7264e9;
+    m.weight_bytes = 98304;
+    const DevicePeaks h200 = *find_device("h200");
+    const Floor fp32 = compute_floor(m, h200, MathMode::fp32);
+    CHECK(fp32.binds == "compute");
+    CHECK(fp32.compute_s == doctest::Approx(8.204e-3).epsilon(1e-3));  // 549.7 G / 67 T
+    CHECK(fp32.memory_s == doctest::Approx(2.98e-3).epsilon(1e-2));    // 14.3 GB / 4.8 TB/s
+    const Floor tf32 = compute_floor(m, h200, MathMode::tf32);
+    CHECK(tf32.binds == "memory");
+    CHECK(tf32.floor_s == doctest::Approx(tf32.memory_s));
+    CHECK(headroom(2 * fp32.floor_s, fp32) == doctest::Approx(2.0));
+    // headroom-v1: input bytes only at datasheet bandwidth (H100 SXM: 2.56 ms for seed 76).
+    const Floor published = compute_floor(m, *find_device("h100-sxm"), MathMode::fp32);
+    CHECK(published.published_input_only_s == doctest::Approx(2.564e-3).epsilon(1e-3));
+  }
+
+  TEST_CASE("a peaks file overrides; bad files name the key") {
+    const std::string path = "kbench_test_peaks.json";
+    std::ofstream(path) << R"({"name": "lab GPU", "bandwidth_GBps": 4300, "fp32_TFLOPs": 60, "tf32_TFLOPs": 400})";
+    const DevicePeaks p = load_peaks_file(path);
+    CHECK(p.bandwidth_Bps == doctest::Approx(4.3e12));
+    CHECK(p.source == "file:" + path);
+    std::ofstream(path) << R"({"name": "lab GPU", "bandwidth_GBps": -1, "fp32_TFLOPs": 60, "tf32_TFLOPs": 400})";
+    CHECK_THROWS_WITH_AS(load_peaks_file(path), doctest::Contains("bandwidth_GBps"), InputError);
+    std::ofstream(path) << R"({"name": "x", "bandwidth": 1, "fp32_TFLOPs": 60, "tf32_TFLOPs": 400})";
+    CHECK_THROWS_WITH_AS(load_peaks_file(path), doctest::Contains("bandwidth: unknown key"), InputError);
+    std::ofstream(path) << "{not json";
+    CHECK_THROWS_AS(load_peaks_file(path), InputError);
+    std::remove(path.c_str());
+    CHECK_THROWS_AS(load_peaks_file("/no/such/peaks.json"), InputError);
+  }
+}

@@ -1,0 +1,213 @@
+#include <doctest/doctest.h>
+
+#include <atomic>
+
+#include "core/error.hpp"
+#include "fake_backend.hpp"
+#include "reference/reference_backend.hpp"
+#include "run/run_config.hpp"
+#include "run/runner.hpp"
+
+using namespace kbench;
+using testing::FakeBackend;
+using testing::FakeBackendConfig;
+using testing::Misbehaviour;
+
+namespace {
+
+Workload small_workload(const std::string& name = "small") {
+  Workload w;
+  w.name = name;
+  w.problem = testing::small_problem();
+  return w;
+}
+
+RunConfig quick_config(const std::string& backends) {
+  RunConfig config;
+  if (!backends.empty()) config.backends = parse_backend_list(backends);
+  config.seed = 42;
+  config.measure.warmups = 1;
+  config.measure.iterations = 3;
+  config.peaks = *find_device("h100-sxm");
+  return config;
+}
+
+Registry registry_with(std::vector<FakeBackendConfig> fakes) {
+  Registry registry;
+  registry.add(make_reference_backend());
+  for (auto& fake : fakes) registry.add(std::make_unique<FakeBackend>(fake));
+  return registry;
+}
+
+FakeBackendConfig fake(const std::string& name, Misbehaviour misbehaviour = Misbehaviour::none) {
+  FakeBackendConfig config;
+  config.name = name;
+  config.misbehaviour = misbehaviour;
+  return config;
+}
+
+const Result& only(const RunReport& report) {
+  REQUIRE(report.results.size() == 1);
+  return report.results.front();
+}
+
+}  // namespace
+
+TEST_SUITE("runner") {
+  TEST_CASE("a correct backend is verified in full and timed") {
+    const auto registry = registry_with({fake("good")});
+    const RunReport report = run_workloads({small_workload()}, registry, quick_config("good"));
+    const Result& r = only(report);
+    CHECK(r.status == ResultStatus::ok);
+    REQUIRE(r.verification.has_value());
+    CHECK(r.verification->full);
+    CHECK(r.verification->comparison.checked == testing::small_problem().output_elements());
+    CHECK(r.verification->comparison.passed());
+    REQUIRE(r.verification->fresh_inputs.has_value());
+    CHECK(r.verification->fresh_inputs->passed());
+    REQUIRE(r.timing.has_value());
+    CHECK(r.timing->samples_s.size() == 3);
+    CHECK(r.implementation == "fake_kernel");
+    CHECK(report.workloads.size() == 1);
+    CHECK(report.workloads[0].metrics.flops > 0);
+  }
+
+  TEST_CASE("cheating and broken backends are caught, and never timed") {
+    struct Case {
+      Misbehaviour misbehaviour;
+      ResultStatus status;
+      const char* reason_fragment;
+    };
+    const Case cases[] = {
+        {Misbehaviour::leave_output_unwritten, ResultStatus::wrong, "out of tolerance"},
+        {Misbehaviour::replay_first_output, ResultStatus::wrong, "fresh inputs"},
+        {Misbehaviour::modify_input, ResultStatus::wrong, "modified its inputs"},
+        {Misbehaviour::wrong_values, ResultStatus::wrong, "out of tolerance"},
+        {Misbehaviour::throw_in_run, ResultStatus::failed, "cudaErrorIllegalAddress"},
+        {Misbehaviour::throw_in_prepare, ResultStatus::failed, "out of memory"},
+    };
+    for (const auto& c : cases) {
+      CAPTURE(static_cast<int>(c.misbehaviour));
+      const auto registry = registry_with({fake("bad", c.misbehaviour)});
+      const RunReport report = run_workloads({small_workload()}, registry, quick_config("bad"));
+      const Result& r = only(report);
+      CHECK(r.status == c.status);
+      CAPTURE(r.reason);
+      CHECK(r.reason.find(c.reason_fragment) != std::string::npos);
+      CHECK_FALSE(r.timing.has_value());
+    }
+  }
+
+  TEST_CASE("one failing backend does not cost the others their results") {
+    const auto registry = registry_with({fake("a", Misbehaviour::throw_in_run), fake("b")});
+    const RunReport report = run_workloads({small_workload("w1"), small_workload("w2")}, registry, quick_config("a,b"));
+    REQUIRE(report.results.size() == 4);
+    for (const auto& r : report.results)
+      CHECK(r.status == (r.backend == "a" ? ResultStatus::failed : ResultStatus::ok));
+  }
+
+  TEST_CASE("unavailable, unsupported and too-large are statuses with reasons") {
+    FakeBackendConfig off = fake("off"), cannot = fake("cannot"), big = fake("big");
+    off.available = false;
+    cannot.supports = false;
+    big.fits = false;
+    const auto registry = registry_with({off, cannot, big});
+    const RunReport report = run_workloads({small_workload()}, registry, quick_config("off,cannot,big"));
+    REQUIRE(report.results.size() == 3);
+    CHECK(report.results[0].status == ResultStatus::unavailable);
+    CHECK(report.results[0].reason == "fake: no device");
+    CHECK(report.results[1].status == ResultStatus::unsupported);
+    CHECK(report.results[2].status == ResultStatus::skipped);
+    CHECK(report.results[2].reason.find("needs 2 GB") != std::string::npos);
+  }
+
+  TEST_CASE("without --backends: available GPU backends run; the reference is only the verifier") {
+    FakeBackendConfig off = fake("off");
+    off.available = false;
+    const auto registry = registry_with({fake("gpu"), off});
+    const RunReport report = run_workloads({small_workload()}, registry, quick_config(""));
+    const Result& r = only(report);
+    CHECK(r.backend == "gpu");
+  }
+
+  TEST_CASE("without --backends and no GPU backend: the CPU reference is timed, and the report says why") {
+    FakeBackendConfig off = fake("off");
+    off.available = false;
+    const auto registry = registry_with({off});
+    const RunReport report = run_workloads({small_workload()}, registry, quick_config(""));
+    const Result& r = only(report);
+    CHECK(r.backend == "reference");
+    CHECK(r.status == ResultStatus::ok);
+    CHECK(r.timing.has_value());
+    REQUIRE_FALSE(report.notes.empty());
+    CHECK(report.notes[0].find("no GPU backend") != std::string::npos);
+  }
+
+  TEST_CASE("the CPU reference is skipped with an estimate when it would blow the time budget") {
+    Workload huge = small_workload("huge");
+    huge.problem.batch = 8;  // ~150 GFLOP in ~300 MB: too slow for the budget, not too big for memory
+    huge.problem.in_channels = 256;
+    huge.problem.out_channels = 256;
+    huge.problem.groups = 1;
+    huge.problem.input = Dims{{128, 128, 1}};
+    huge.problem.stride = Dims{{1, 1, 1}};
+    RunConfig config = quick_config("reference");
+    config.measure.time_budget_s = 1;
+    const RunReport report = run_workloads({huge}, registry_with({}), config);
+    const Result& r = only(report);
+    CHECK(r.status == ResultStatus::skipped);
+    CHECK(r.reason.find("time-budget") != std::string::npos);
+  }
+
+  TEST_CASE("NAME:all expands to every variant; NAME:VARIANT runs one") {
+    FakeBackendConfig multi = fake("multi");
+    multi.variants = {"v1", "v2", "v3"};
+    const auto registry = registry_with({multi});
+    const RunReport all = run_workloads({small_workload()}, registry, quick_config("multi:all"));
+    REQUIRE(all.results.size() == 3);
+    CHECK(all.results[2].variant == "v3");
+    const RunReport one = run_workloads({small_workload()}, registry, quick_config("multi:v2"));
+    CHECK(only(one).variant == "v2");
+  }
+
+  TEST_CASE("math modes multiply the results; --batch overrides N and is recorded") {
+    const auto registry = registry_with({fake("good")});
+    RunConfig config = quick_config("good");
+    config.math_modes = {MathMode::fp32, MathMode::tf32};
+    config.batch = 1;
+    const RunReport report = run_workloads({small_workload()}, registry, config);
+    REQUIRE(report.results.size() == 2);
+    CHECK(report.results[1].math_requested == MathMode::tf32);
+    CHECK(report.workloads[0].batch_overridden);
+    CHECK(report.workloads[0].spec_batch == 2);
+    CHECK(report.workloads[0].workload.problem.batch == 1);
+  }
+
+  TEST_CASE("a stop request ends the run between results and marks it interrupted") {
+    const auto registry = registry_with({fake("good")});
+    struct StopAfterFirst : RunObserver {
+      std::atomic<bool> stop{false};
+      int results = 0;
+      void on_result(const RunReport&) override {
+        ++results;
+        stop = true;
+      }
+    } observer;
+    const RunReport report = run_workloads({small_workload("a"), small_workload("b")}, registry, quick_config("good"),
+                                           &observer, &observer.stop);
+    CHECK(report.interrupted);
+    CHECK(report.results.size() == 1);
+    CHECK(observer.results == 1);
+  }
+
+  TEST_CASE("unknown backends and malformed lists are input errors") {
+    const auto registry = registry_with({});
+    CHECK_THROWS_AS(run_workloads({small_workload()}, registry, quick_config("nope")), InputError);
+    CHECK_THROWS_AS(parse_backend_list("a,,b"), InputError);
+    CHECK_THROWS_AS(parse_backend_list(":x"), InputError);
+    const auto list = parse_backend_list("cuda,cudnn:all,cudnn:FFT");
+    REQUIRE(list.size() == 3);
+    CHECK(list[1].all_variants);
+    CHECK(list[2].variant == "FFT");
+  }
+}
