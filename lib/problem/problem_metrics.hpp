@@ -27,7 +27,7 @@ std::vector<std::int64_t> weight_shape(const ConvProblem& problem);
 std::vector<std::int64_t> output_shape(const ConvProblem& problem);
 std::string shape_string(const std::vector<std::int64_t>& shape);  // "[64, 128, 174758]"
 
-// One line for tables and logs: "conv2d 256x3x224x224 -> 96 k11 s4 p2 d1 g1 bias".
+// One line for tables and logs: "conv2d 256x3x224x224 -> 96 k11 s4 d1 p2 bias" (groups shown when != 1).
 std::string describe(const ConvProblem& problem);
 
 }  // namespace kbench

@@ -50,6 +50,7 @@ class ReferenceRun final : public PreparedRun {
   }
 
   void fill_inputs(std::uint64_t seed) override {
+    tensors_ = {};  // release the old inputs first: fits() counted one set, not two
     tensors_ = data::make_host_tensors(problem_, seed);
     checksum_ = tensor_checksum(tensors_);
     filled_ = true;
@@ -111,7 +112,8 @@ class ReferenceBackend final : public Backend {
 
   Support supports(const ConvProblem& problem, const BackendOptions&) const override {
     if (problem.dtype != DType::fp32)
-      return Support::no(fmt::format("the CPU reference computes fp32 problems only, not {}", to_string(problem.dtype)));
+      return Support::no(
+          fmt::format("the CPU reference computes fp32 problems only, not {}", to_string(problem.dtype)));
     const std::string reason = reference::why_not_computable(problem);
     if (!reason.empty()) return Support::no(reason);
     return Support::yes();  // a tf32 request is served in fp32 (math_used says so)
@@ -125,9 +127,10 @@ class ReferenceBackend final : public Backend {
     const std::optional<std::int64_t> available = reference::available_host_memory();
     if (!available) return Support::yes();  // cannot tell; let the allocation decide
     if (input_bytes + output_bytes <= static_cast<double>(*available)) return Support::yes();
-    return Support::no(fmt::format(
-        "needs {:.2f} GiB of host memory ({:.2f} GiB inputs + {:.2f} GiB output as fp64 and fp32), {:.2f} GiB available",
-        gib(input_bytes + output_bytes), gib(input_bytes), gib(output_bytes), gib(static_cast<double>(*available))));
+    return Support::no(fmt::format("needs {:.2f} GiB of host memory ({:.2f} GiB inputs + {:.2f} GiB output as fp64 "
+                                   "and fp32), {:.2f} GiB available",
+                                   gib(input_bytes + output_bytes), gib(input_bytes), gib(output_bytes),
+                                   gib(static_cast<double>(*available))));
   }
 
   std::unique_ptr<PreparedRun> prepare(const ConvProblem& problem, const BackendOptions& options) override {

@@ -28,9 +28,12 @@ struct HostValues {
 struct SeededValues {
   std::uint64_t seed;
   float bound;
-  double input(std::int64_t i) const { return data::draw(seed, data::TensorRole::input, static_cast<std::uint64_t>(i), bound); }
-  double weight(std::int64_t i) const { return data::draw(seed, data::TensorRole::weight, static_cast<std::uint64_t>(i), bound); }
-  double bias(std::int64_t i) const { return data::draw(seed, data::TensorRole::bias, static_cast<std::uint64_t>(i), bound); }
+  double input(std::int64_t i) const { return value(data::TensorRole::input, i); }
+  double weight(std::int64_t i) const { return value(data::TensorRole::weight, i); }
+  double bias(std::int64_t i) const { return value(data::TensorRole::bias, i); }
+  double value(data::TensorRole role, std::int64_t i) const {
+    return data::draw(seed, role, static_cast<std::uint64_t>(i), bound);
+  }
 };
 
 void require_indices_in_output(const ConvProblem& p, std::span<const std::int64_t> indices) {

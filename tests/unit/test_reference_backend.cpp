@@ -1,0 +1,147 @@
+// The CPU reference driven through the Backend / PreparedRun interfaces, as the pipeline drives it.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "core/error.hpp"
+#include "data/host_tensors.hpp"
+#include "reference/computable.hpp"
+#include "reference/host_memory.hpp"
+#include "reference/reference_backend.hpp"
+#include "reference/reference_conv.hpp"
+
+using kbench::ConvProblem;
+using kbench::Dims;
+
+namespace {
+
+ConvProblem small_conv() {
+  ConvProblem p;
+  p.batch = 2;
+  p.in_channels = 3;
+  p.out_channels = 4;
+  p.input = Dims{{9, 7, 1}};
+  p.kernel = Dims{{3, 2, 1}};
+  p.stride = Dims{{2, 1, 1}};
+  p.pad_before = p.pad_after = Dims{{1, 1, 0}};
+  p.bias = true;
+  return p;
+}
+
+std::string property(const kbench::PreparedRun& run, const std::string& key) {
+  for (const auto& [name, value] : run.properties())
+    if (name == key) return value;
+  return {};
+}
+
+}  // namespace
+
+TEST_SUITE("reference") {
+  TEST_CASE("backend: identity and support") {
+    const auto backend = kbench::make_reference_backend();
+    CHECK(backend->name() == "reference");
+    CHECK(backend->runs_on_cpu());
+    CHECK(backend->available());
+    CHECK_FALSE(backend->description().empty());
+    ConvProblem p = small_conv();
+    kbench::BackendOptions options;
+    CHECK(backend->supports(p, options));
+    options.math = kbench::MathMode::tf32;
+    CHECK(backend->supports(p, options));
+    p.dtype = kbench::DType::fp16;
+    const kbench::Support fp16 = backend->supports(p, options);
+    CHECK_FALSE(fp16);
+    CHECK(fp16.reason.find("fp16") != std::string::npos);
+    p = small_conv();
+    p.groups = 2;  // does not divide 3 input channels
+    CHECK_FALSE(backend->supports(p, options));
+    CHECK_THROWS_AS(backend->prepare(p, options), kbench::InputError);
+  }
+
+  TEST_CASE("backend: fits() weighs the problem against host memory") {
+    const auto backend = kbench::make_reference_backend();
+    CHECK(backend->fits(small_conv(), {}));
+    if (!kbench::reference::available_host_memory()) return;  // not Linux: fits() cannot tell
+    ConvProblem huge = small_conv();
+    huge.batch = std::int64_t{1} << 40;  // petabytes
+    const kbench::Support fits = backend->fits(huge, {});
+    CHECK_FALSE(fits);
+    CHECK(fits.reason.find("GiB available") != std::string::npos);
+  }
+
+  TEST_CASE("backend: a prepared run fills, poisons, runs, reads back") {
+    const auto backend = kbench::make_reference_backend();
+    const ConvProblem p = small_conv();
+    kbench::BackendOptions options;
+    options.math = kbench::MathMode::tf32;
+    const auto run = backend->prepare(p, options);
+    CHECK(run->implementation() == "cpu_direct_fp64");
+    CHECK(run->math_used() == kbench::MathMode::fp32);
+    CHECK(property(*run, "accumulation") == "fp64");
+    CHECK(property(*run, "math_note").find("tf32") != std::string::npos);
+
+    CHECK_THROWS_AS(run->run(), std::logic_error);  // no inputs yet
+    run->fill_inputs(5);
+    run->poison_output();
+    const std::vector<float> poisoned = run->read_output({});
+    CHECK(poisoned.size() == static_cast<std::size_t>(p.output_elements()));
+    CHECK(std::all_of(poisoned.begin(), poisoned.end(), [](float x) { return std::isnan(x); }));
+
+    run->run();
+    const std::vector<double> expected = kbench::reference::convolve(p, kbench::data::make_host_tensors(p, 5));
+    const std::vector<float> all = run->read_output({});
+    REQUIRE(all.size() == expected.size());
+    for (std::size_t i = 0; i < all.size(); ++i) CHECK(all[i] == static_cast<float>(expected[i]));
+    const std::vector<std::int64_t> some{7, 0, p.output_elements() - 1};
+    CHECK(run->read_output(some) == std::vector<float>{all[7], all[0], all.back()});
+    const std::vector<std::int64_t> outside{p.output_elements()};
+    CHECK_THROWS_AS(run->read_output(outside), std::out_of_range);
+    CHECK(run->inputs_unchanged());
+
+    const kbench::Sample sample = run->timed_run({});
+    CHECK(sample.seconds > 0);
+    CHECK_FALSE(sample.throttled);
+    CHECK(run->read_output({}) == all);
+
+    run->fill_inputs(6);  // new seed, new inputs, new output
+    run->run();
+    CHECK(run->read_output({}) != all);
+    CHECK(run->inputs_unchanged());
+  }
+
+  TEST_CASE("computable: reasons name the offending field") {
+    ConvProblem p = small_conv();
+    CHECK(kbench::reference::why_not_computable(p).empty());
+    p.spatial_rank = 4;
+    CHECK(kbench::reference::why_not_computable(p) == "spatial rank is 4, must be 1, 2 or 3");
+    p = small_conv();
+    p.out_channels = 5;
+    p.in_channels = 4;
+    p.groups = 2;
+    CHECK(kbench::reference::why_not_computable(p) == "groups (2) must divide out_channels (5)");
+    p = small_conv();
+    p.dilation = Dims{{1, 0, 1}};
+    CHECK(kbench::reference::why_not_computable(p) == "dilation[1] is 0, must be at least 1");
+    p = small_conv();
+    p.pad_after = Dims{{1, -1, 0}};
+    CHECK(kbench::reference::why_not_computable(p) == "pad_after[1] is -1, must be at least 0");
+    p = small_conv();
+    p.kernel = Dims{{12, 2, 1}};
+    CHECK(kbench::reference::why_not_computable(p).find("output extent along spatial dimension 0") == 0);
+  }
+
+  TEST_CASE("host memory: MemAvailable parsed from /proc/meminfo text") {
+    using kbench::reference::parse_mem_available;
+    CHECK(parse_mem_available("MemTotal:       24576000 kB\nMemFree:  100 kB\nMemAvailable:   2048 kB\n") ==
+          std::int64_t{2048} * 1024);
+    CHECK(parse_mem_available("MemAvailable: 1 kB") == 1024);
+    CHECK_FALSE(parse_mem_available("MemTotal: 5 kB\n").has_value());
+    CHECK_FALSE(parse_mem_available("MemAvailable: lots\n").has_value());
+    CHECK_FALSE(parse_mem_available("MemAvailable: 12 MB\n").has_value());
+    CHECK_FALSE(parse_mem_available("XMemAvailable: 12 kB\n").has_value());
+    const auto here = kbench::reference::available_host_memory();
+    if (here) CHECK(*here > 0);
+  }
+}
