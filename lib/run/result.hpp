@@ -51,6 +51,9 @@ struct Result {
   std::optional<Verification> verification;
   std::optional<Measurement> timing;  // only when verified and timed
   std::vector<std::pair<std::string, std::string>> properties;
+  // Things a reader must know about an ok result, e.g. faster than the floor allows (a timing or
+  // verification hole, not a fast kernel).
+  std::vector<std::string> warnings;
 
   // Rates from the median, or 0 without timing.
   double achieved_flops(const ProblemMetrics& metrics) const;

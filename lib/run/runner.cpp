@@ -107,8 +107,21 @@ MeasureOptions measure_options_for(const Backend& backend, const RunConfig& conf
   return options;
 }
 
+// No kernel beats max(bytes/BW, FLOPs/peak). A median clearly under it means the timing missed work
+// (another stream, an unsynchronised launch) or the peaks are wrong for this device.
+constexpr double kFloorMeasurementSlack = 0.9;
+
+void flag_if_faster_than_floor(Result& result, const Floor& floor) {
+  const double median = result.timing->stats.median;
+  if (floor.floor_s <= 0 || median >= kFloorMeasurementSlack * floor.floor_s) return;
+  result.warnings.push_back(fmt::format(
+      "suspicious: median {:.4g} ms is {:.0f}% below the roofline floor of {:.4g} ms ({}-bound); the timing may miss "
+      "work or the peaks may not match this device",
+      median * 1e3, (1 - median / floor.floor_s) * 100, floor.floor_s * 1e3, floor.binds));
+}
+
 Result run_one(const Workload& workload, Backend& backend, const BackendEntry& entry, const std::string& variant,
-               MathMode math, const RunConfig& config, ExpectedOutput& expected, WorkloadDump* dump) {
+               MathMode math, const RunConfig& config, ExpectedOutput& expected, WorkloadDump* dump, const Floor& floor) {
   Result result;
   result.workload = workload.name;
   result.backend = backend.name();
@@ -184,6 +197,7 @@ Result run_one(const Workload& workload, Backend& backend, const BackendEntry& e
                                  run->inputs_unchanged() ? "" : "; the inputs were modified"));
     }
     result.status = ResultStatus::ok;
+    if (result.timing) flag_if_faster_than_floor(result, floor);
   } catch (const std::exception& e) {
     return give_up(ResultStatus::failed, e.what());
   }
@@ -257,7 +271,7 @@ RunReport run_workloads(const std::vector<Workload>& workloads, const Registry& 
           const std::string label = entry.backend->name() + (variant.empty() ? "" : ":" + variant);
           if (observer) observer->on_start(index, count, label);
           report.results.push_back(run_one(workload, *entry.backend, entry, variant, math, config, expected,
-                                           dump ? &*dump : nullptr));
+                                           dump ? &*dump : nullptr, summary.floor_for(math)));
           if (observer) observer->on_result(report);
         }
       }

@@ -210,4 +210,17 @@ TEST_SUITE("runner") {
     CHECK(list[1].all_variants);
     CHECK(list[2].variant == "FFT");
   }
+
+  TEST_CASE("a result faster than the roofline floor is flagged as suspicious") {
+    FakeBackendConfig too_fast = fake("too_fast");
+    too_fast.sample_seconds = {1e-12};  // far below any floor of the small problem on an H100
+    FakeBackendConfig plausible = fake("plausible");
+    plausible.sample_seconds = {1.0};
+    const auto registry = registry_with({too_fast, plausible});
+    const RunReport report = run_workloads({small_workload()}, registry, quick_config("too_fast,plausible"));
+    REQUIRE(report.results.size() == 2);
+    REQUIRE(report.results[0].warnings.size() == 1);
+    CHECK(report.results[0].warnings[0].find("suspicious") != std::string::npos);
+    CHECK(report.results[1].warnings.empty());
+  }
 }
