@@ -13,6 +13,11 @@ if(KBENCH_ENABLE_CUDA)
       set(CMAKE_CUDA_ARCHITECTURES 90)  # the H200 / H100 the seeds target
     endif()
     enable_language(CUDA)
+    # CMake 3.25 does not know nvcc's C++20 flag; the kernels need C++20 (<span>, designated initialisers).
+    if(CMAKE_VERSION VERSION_LESS 3.26)
+      set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
+      set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
+    endif()
     set(CMAKE_CUDA_STANDARD 20)
     set(CMAKE_CUDA_STANDARD_REQUIRED ON)
     find_package(CUDAToolkit REQUIRED)

@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "report/format.hpp"
+#include "report/result_view.hpp"
 #include "report/table.hpp"
 
 namespace kbench {
@@ -67,16 +68,6 @@ std::string speedup_cell(const Result* r, const Result* base) {
   return report::format_ratio(*b / *t);
 }
 
-report::Tone tone_of(const Result* r) {
-  if (!r) return report::Tone::plain;
-  switch (r->status) {
-    case ResultStatus::ok: return report::Tone::good;
-    case ResultStatus::wrong:
-    case ResultStatus::failed: return report::Tone::bad;
-    default: return report::Tone::warn;
-  }
-}
-
 std::string csv_field(const std::string& text) {
   if (text.find_first_of(",\"\n") == std::string::npos) return text;
   std::string quoted = "\"";
@@ -123,7 +114,7 @@ void write_comparison(const RunReport& report, const std::string& baseline, Repo
   std::vector<std::vector<report::Cell>> cells;
   for (const auto& row : rows) {
     std::vector<report::Cell> line{{row.workload}, {std::string(to_string(row.math))}, {report::format_duration(row.floor_s)}};
-    for (const Result* r : row.results) line.push_back({time_cell(r, row.floor_s), tone_of(r)});
+    for (const Result* r : row.results) line.push_back({time_cell(r, row.floor_s), r ? report::tone_of(r->status) : report::Tone::plain});
     for (std::size_t i = 0; i < labels.size(); ++i)
       if (i != base_index) line.push_back({speedup_cell(row.results[i], row.results[base_index])});
     cells.push_back(std::move(line));

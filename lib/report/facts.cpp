@@ -75,7 +75,7 @@ std::vector<Fact> workload_facts(const RunReport& report, const WorkloadSummary&
   for (MathMode math : math_modes_for(report, summary.workload.name))
     facts.push_back({fmt::format("floor {}", to_string(math)), floor_text(summary.floor_for(math))});
   facts.push_back({std::string(kPublishedFloorLabel),
-                   fmt::format("{} (headroom-v1: input bytes only, no compute term)",
+                   fmt::format("{} (headroom-v1; no compute term)",
                                format_duration(summary.floor_fp32.published_input_only_s))});
   return facts;
 }

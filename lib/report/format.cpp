@@ -58,6 +58,7 @@ std::string format_significant(double value, int digits) {
   if (!std::isfinite(value)) return non_finite(value);
   digits = std::max(digits, 1);
   const Rounded rounded = round_significant(value, digits);
+  if (rounded.value == 0) return "0";  // no digits to be significant: "0", not "0.00"
   const int decimals = std::max(0, digits - 1 - rounded.exponent);
   return fmt::format("{:.{}f}", rounded.value, decimals);
 }
@@ -87,7 +88,7 @@ std::string format_bandwidth(double bytes_per_second) { return format_quantity(b
 std::string format_flop_rate(double flops_per_second) { return format_quantity(flops_per_second, "FLOP") + "/s"; }
 
 std::string format_count(std::int64_t count) {
-  if (count > -1000 && count < 1000) return fmt::format("{}", count);
+  if (count > -10000 && count < 10000) return fmt::format("{}", count);  // four digits fit any column
   const double value = static_cast<double>(count);
   const int index = decimal_prefix_index(value);
   return format_significant(value / std::pow(1000.0, index)) + std::string(kPrefixes[static_cast<std::size_t>(index)]);
@@ -124,6 +125,37 @@ std::string shorten_end(std::string_view text, std::size_t width) {
   std::string out(text.substr(0, starts[width - 1]));
   out += kEllipsis;
   return out;
+}
+
+std::vector<std::string> wrap_words(std::string_view text, std::size_t width, std::size_t first_line_width) {
+  std::vector<std::string> lines;
+  std::string line;
+  std::size_t line_width = 0;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    if (text[pos] == ' ') {
+      ++pos;
+      continue;
+    }
+    const std::size_t end = std::min(text.find(' ', pos), text.size());
+    const std::string_view word = text.substr(pos, end - pos);
+    const std::size_t word_width = display_width(word);
+    const std::size_t limit = lines.empty() ? first_line_width : width;
+    if (!line.empty() && line_width + 1 + word_width > limit) {
+      lines.push_back(std::move(line));
+      line.clear();
+      line_width = 0;
+    }
+    if (!line.empty()) {
+      line += ' ';
+      ++line_width;
+    }
+    line += word;
+    line_width += word_width;
+    pos = end;
+  }
+  if (!line.empty() || lines.empty()) lines.push_back(std::move(line));
+  return lines;
 }
 
 }  // namespace kbench::report

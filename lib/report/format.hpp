@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace kbench::report {
 
@@ -30,7 +31,7 @@ std::string format_bandwidth(double bytes_per_second);
 std::string format_flop_rate(double flops_per_second);
 // Quantities in decimal units: format_quantity(14.3e9, "B") == "14.3 GB", (550e9, "FLOP") == "550 GFLOP".
 std::string format_quantity(double value, std::string_view unit);
-// Counts for narrow columns: "512", "12.3k", "1.23M", "2.15G".
+// Counts for narrow columns: exact up to 9999 ("4096"), then "12.3k", "1.23M", "2.15G".
 std::string format_count(std::int64_t count);
 
 // time / floor as a multiplier: "1.42×"; and labelled for prose: "1.42× floor".
@@ -47,5 +48,13 @@ std::size_t display_width(std::string_view utf8);
 std::string shorten_middle(std::string_view text, std::size_t width);
 // `text` cut to at most `width` columns, ending in '…' when anything was dropped.
 std::string shorten_end(std::string_view text, std::size_t width);
+
+// `text` broken at spaces into lines of at most `width` columns; a word longer than that (a path,
+// say) gets a line of its own rather than being cut. Words are rejoined with single spaces.
+// `first_line_width` applies to the first line only (text that starts after a label).
+std::vector<std::string> wrap_words(std::string_view text, std::size_t width, std::size_t first_line_width);
+inline std::vector<std::string> wrap_words(std::string_view text, std::size_t width) {
+  return wrap_words(text, width, width);
+}
 
 }  // namespace kbench::report

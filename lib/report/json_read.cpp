@@ -164,15 +164,8 @@ WorkloadSummary read_workload(const Node& node) {
   return s;
 }
 
-Verification read_verification(const Node& node) {
-  Verification v;
-  v.against = node.at("against").text();
-  v.full = node.at("full").boolean();
-  v.inputs_unchanged = node.at("inputs_unchanged").boolean();
-  const Node tolerance = node.at("tolerance");
-  v.tolerance.atol = tolerance.at("atol").number();
-  v.tolerance.rtol = tolerance.at("rtol").number();
-  Comparison& c = v.comparison;
+Comparison read_comparison(const Node& node) {
+  Comparison c;
   c.checked = node.at("checked").integer();
   c.mismatches = node.at("mismatches").integer();
   c.max_abs_error = node.at("max_abs_error").number_or_nan();
@@ -182,6 +175,23 @@ Verification read_verification(const Node& node) {
     c.first_mismatch = first.at("index").integer();
     c.first_mismatch_got = first.at("got").number_or_nan();
     c.first_mismatch_expected = first.at("expected").number_or_nan();
+  }
+  return c;
+}
+
+Verification read_verification(const Node& node) {
+  Verification v;
+  v.against = node.at("against").text();
+  v.full = node.at("full").boolean();
+  v.inputs_unchanged = node.at("inputs_unchanged").boolean();
+  const Node tolerance = node.at("tolerance");
+  v.tolerance.atol = tolerance.at("atol").number();
+  v.tolerance.rtol = tolerance.at("rtol").number();
+  v.comparison = read_comparison(node);
+  const Node fresh = node.at("fresh_inputs");
+  if (!fresh.is_null()) {
+    v.fresh_inputs = read_comparison(fresh);
+    v.fresh_inputs_seed = fresh.at("seed").unsigned_integer();
   }
   return v;
 }
@@ -236,6 +246,7 @@ Result read_result(const Node& node) {
   if (!properties.value.is_object()) fail(properties.path, "expected an object of strings");
   for (const auto& [key, value] : properties.value.items())
     r.properties.emplace_back(key, Node{value, child(properties.path, key)}.text());
+  r.warnings = node.at("warnings").strings();
   return r;
 }
 

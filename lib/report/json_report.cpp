@@ -94,18 +94,13 @@ ojson workload_json(const WorkloadSummary& summary) {
   };
 }
 
-ojson verification_json(const Verification& v) {
-  const Comparison& c = v.comparison;
+ojson comparison_json(const Comparison& c) {
   ojson first = nullptr;
   if (c.first_mismatch >= 0)
     first = {{"index", c.first_mismatch},
              {"got", number_or_null(c.first_mismatch_got)},
              {"expected", number_or_null(c.first_mismatch_expected)}};
   return {
-      {"against", v.against},
-      {"full", v.full},
-      {"inputs_unchanged", v.inputs_unchanged},
-      {"tolerance", {{"atol", v.tolerance.atol}, {"rtol", v.tolerance.rtol}}},
       {"checked", c.checked},
       {"mismatches", c.mismatches},
       {"max_abs_error", number_or_null(c.max_abs_error)},
@@ -113,6 +108,19 @@ ojson verification_json(const Verification& v) {
       {"first_mismatch", first},
       {"passed", c.passed()},
   };
+}
+
+ojson verification_json(const Verification& v) {
+  ojson out = {
+      {"against", v.against},
+      {"full", v.full},
+      {"inputs_unchanged", v.inputs_unchanged},
+      {"tolerance", {{"atol", v.tolerance.atol}, {"rtol", v.tolerance.rtol}}},
+  };
+  out.update(comparison_json(v.comparison));
+  out["fresh_inputs"] = v.fresh_inputs ? comparison_json(*v.fresh_inputs) : ojson(nullptr);
+  if (v.fresh_inputs) out["fresh_inputs"]["seed"] = v.fresh_inputs_seed;
+  return out;
 }
 
 ojson timing_json(const Measurement& m) {
@@ -156,6 +164,7 @@ ojson result_json(const Result& r, const RunReport& report) {
       {"achieved", achieved},
       {"headroom", view.headroom ? ojson(*view.headroom) : ojson(nullptr)},
       {"properties", properties},
+      {"warnings", r.warnings},
   };
 }
 

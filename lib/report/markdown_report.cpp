@@ -43,13 +43,11 @@ void write_results(const RunReport& report, const std::vector<const Result*>& re
   }
   const std::vector<Column> columns = result_columns();
   out << '\n';
-  std::string header = "|";
-  std::string rule = "|";
-  for (const Column& column : columns) {
-    header += " " + escape_cell(column.header) + " |";
-    rule += column.align == Align::right ? " --: |" : " --- |";
-  }
-  out << header << '\n' << rule << '\n';
+  out << '|';
+  for (const Column& column : columns) out << ' ' << escape_cell(column.header) << " |";
+  out << "\n|";
+  for (const Column& column : columns) out << (column.align == Align::right ? " --: |" : " --- |");
+  out << '\n';
 
   std::vector<std::string> notes;
   for (const Result* result : results) {
@@ -60,9 +58,9 @@ void write_results(const RunReport& report, const std::vector<const Result*>& re
       row.cells.push_back(*row.tail);
       row.cells.resize(columns.size());
     }
-    std::string line = "|";
-    for (const Cell& cell : row.cells) line += " " + escape_cell(cell.text) + " |";
-    out << line << '\n';
+    out << '|';
+    for (const Cell& cell : row.cells) out << ' ' << escape_cell(cell.text) << " |";
+    out << '\n';
     for (std::string& note : result_notes(view)) notes.push_back(std::move(note));
   }
   if (!notes.empty()) {

@@ -118,9 +118,13 @@ std::string verification_text(const Verification& verification) {
   return fmt::format("{}/{}{}", error, format_count(c.checked), verification.full ? "" : "*");
 }
 
+// What ran, without a repeat of the backend column ("cudnn" + "cudnn:IMPLICIT_GEMM" shows as
+// "IMPLICIT_GEMM"): the implementation column is the one cut when the table is too wide.
 std::string implementation_text(const Result& result) {
-  if (!result.implementation.empty()) return result.implementation;
-  return result.variant;  // never prepared: the variant asked for, if any
+  const std::string& what = result.implementation.empty() ? result.variant : result.implementation;
+  const std::string prefix = result.backend + ":";
+  if (what.size() > prefix.size() && what.compare(0, prefix.size(), prefix) == 0) return what.substr(prefix.size());
+  return what;
 }
 
 }  // namespace
@@ -176,6 +180,10 @@ std::vector<std::string> result_notes(const ResultView& view) {
     if (m.budget_exhausted)
       notes.push_back(fmt::format("{}: the time budget ran out after {} samples", label, m.stats.count));
   }
+  if (r.verification && r.verification->fresh_inputs && r.status == ResultStatus::ok)
+    notes.push_back(fmt::format("{}: re-verified on fresh inputs after timing ({} elements)", label,
+                                r.verification->fresh_inputs->checked));
+  for (const auto& warning : r.warnings) notes.push_back(fmt::format("{}: {}", label, warning));
   if (!r.properties.empty()) {
     std::string text = label + ":";
     for (std::size_t i = 0; i < r.properties.size(); ++i)

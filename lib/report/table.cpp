@@ -44,11 +44,8 @@ void Table::add_row(std::vector<Cell> cells) {
 }
 
 void Table::add_row(std::vector<Cell> leading, Cell tail) {
-  if (leading.size() >= columns_.size()) {
-    leading.resize(columns_.size());
-    rows_.push_back({std::move(leading), false, {}});
-    return;
-  }
+  // The tail needs at least the last column: leading cells beyond that would push it off the table.
+  if (!columns_.empty() && leading.size() >= columns_.size()) leading.resize(columns_.size() - 1);
   rows_.push_back({std::move(leading), true, std::move(tail)});
 }
 

@@ -42,6 +42,7 @@ class Table {
   void add_row(std::vector<Cell> cells);
   // A row whose first cells fill the first columns and whose `tail` runs across all the others,
   // e.g. a status and its reason where the numbers would be. The tail never widens a column.
+  // At most (columns - 1) leading cells are kept, so the tail always has a column to start in.
   void add_row(std::vector<Cell> leading, Cell tail);
 
   // Lines prefixed by `indent`, at most `max_width` columns wide when the shrinkable columns allow.

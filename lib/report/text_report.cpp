@@ -21,14 +21,25 @@ using namespace report;
 constexpr std::size_t kWidth = 100;
 constexpr std::string_view kIndent = "  ";
 
-// "label      value", labels padded to `label_width`; a label too long for that gets a colon instead.
+// `text` after `first` on its first line, wrapped to the report width; later lines start at
+// column `hang`, so a value reads as one block beside its label.
+void write_wrapped(std::string_view first, std::size_t hang, std::string_view text, std::ostream& out) {
+  const auto room = [](std::size_t used) { return kWidth > used + 20 ? kWidth - used : std::size_t{20}; };
+  const std::vector<std::string> lines = wrap_words(text, room(hang), room(display_width(first)));
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    out << (i == 0 ? std::string(first) : std::string(hang, ' ')) << lines[i] << '\n';
+}
+
+// "label      value", labels padded to `label_width`; a label too long for that gets a colon
+// instead, and its value's later lines line up with the other values.
 void write_facts(const std::vector<Fact>& facts, std::size_t label_width, std::string_view indent, std::ostream& out) {
+  const std::size_t hang = display_width(indent) + label_width;
   for (const Fact& fact : facts) {
     const std::size_t width = display_width(fact.label);
-    if (width < label_width)
-      out << indent << fact.label << std::string(label_width - width, ' ') << fact.value << '\n';
-    else
-      out << indent << fact.label << ": " << fact.value << '\n';
+    const std::string first = width < label_width
+                                  ? fmt::format("{}{}{}", indent, fact.label, std::string(label_width - width, ' '))
+                                  : fmt::format("{}{}: ", indent, fact.label);
+    write_wrapped(first, hang, fact.value, out);
   }
 }
 
@@ -69,6 +80,7 @@ void write_workload_facts(const RunReport& report, const WorkloadSummary& summar
 
 void write_results(const RunReport& report, const std::vector<const Result*>& results, std::ostream& out,
                    const ReportStyle& style) {
+  out << '\n';
   if (results.empty()) {
     out << kIndent << "no results\n";
     return;
@@ -94,7 +106,7 @@ void write_results(const RunReport& report, const std::vector<const Result*>& re
   }
   for (const ResultView& view : views)
     for (std::string& note : result_notes(view)) notes.push_back(std::move(note));
-  for (const std::string& note : notes) out << kIndent << "- " << note << '\n';
+  for (const std::string& note : notes) write_wrapped(fmt::format("{}- ", kIndent), kIndent.size() + 2, note, out);
 }
 
 void write_legend(std::ostream& out) {

@@ -19,7 +19,7 @@ TEST_SUITE("roofline") {
     CHECK(find_device("h200")->bandwidth_Bps == doctest::Approx(4.8e12));
   }
 
-  TEST_CASE("floor: the larger term binds; headroom is time over floor") {
+  TEST_CASE("floor: the larger term binds, headroom is time over floor") {
     ProblemMetrics m;
     m.flops = 549.7e9;
     m.input_bytes = 8.5898e9;

@@ -1,0 +1,215 @@
+// The JSON report: its contract (numbers as numbers, no timing for a wrong result), the reader
+// that inverts it, and conformance with docs/kbench.results-1.schema.json checked by python3's
+// jsonschema (installed here and in CI; the test says so, loudly, if it is not).
+#include <doctest/doctest.h>
+
+#include <sys/wait.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+
+#include "core/error.hpp"
+#include "report/json_report.hpp"
+#include "report/reporter.hpp"
+#include "test_report_fixture.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+json document_of(const kbench::RunReport& report) {
+  std::ostringstream out;
+  kbench::write_json_report(report, out);
+  return json::parse(out.str());
+}
+
+const json& result_named(const json& document, const std::string& backend, const std::string& implementation) {
+  for (const json& result : document.at("results"))
+    if (result.at("backend") == backend && result.at("implementation") == implementation) return result;
+  FAIL("no result " << backend << "/" << implementation);
+  return document;
+}
+
+// A scratch directory removed when the test ends.
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    static int counter = 0;
+    path = fs::temp_directory_path() / ("kbench-report-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    fs::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    fs::remove_all(path, ignored);
+  }
+};
+
+int run_shell(const std::string& command) {
+  const int status = std::system(command.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+bool python_jsonschema_available() { return run_shell("python3 -c 'import jsonschema' >/dev/null 2>&1") == 0; }
+
+// 0 when `document` validates against the schema file; the validator's complaint lands in `log`.
+int validate_with_schema(const json& document, const TempDir& dir, std::string& log) {
+  const fs::path doc_path = dir.path / "report.json";
+  const fs::path log_path = dir.path / "validate.log";
+  std::ofstream(doc_path) << document.dump(2);
+  const fs::path schema = fs::path(KBENCH_SOURCE_DIR) / "docs" / "kbench.results-1.schema.json";
+  const std::string script =
+      "import json, sys, jsonschema\n"
+      "schema = json.load(open(sys.argv[1]))\n"
+      "validator = jsonschema.validators.validator_for(schema)\n"
+      "validator.check_schema(schema)\n"
+      "validator(schema).validate(json.load(open(sys.argv[2])))\n";
+  const int rc = run_shell("python3 -c '" + script + "' '" + schema.string() + "' '" + doc_path.string() + "' >'" +
+                           log_path.string() + "' 2>&1");
+  std::ifstream in(log_path);
+  log.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return rc;
+}
+
+}  // namespace
+
+TEST_SUITE("report") {
+  TEST_CASE("JSON: numbers are numbers, and a wrong result has no timing") {
+    const json doc = document_of(kbench::test::fixture_report());
+    CHECK(doc.at("schema") == "kbench.results/1");
+    CHECK(doc.at("peaks").at("bandwidth_Bps").is_number());
+    CHECK(doc.at("settings").at("seed") == 42);
+    const json& workload = doc.at("workloads").at(0);
+    CHECK(workload.at("flops").is_number());
+    CHECK(workload.at("output_shape") == json::array({64, 128, 174758}));
+    CHECK(workload.at("problem").at("dilation") == json::array({4}));
+    CHECK(workload.at("floor").at("fp32").at("binds") == "compute");
+    CHECK(workload.at("records").at(1).at("stdev_ms").is_null());
+
+    const json& ok = result_named(doc, "cudnn", "cudnn:IMPLICIT_PRECOMP_GEMM");
+    CHECK(ok.at("timing").at("stats").at("median").is_number());
+    CHECK(ok.at("timing").at("samples_s").size() == 20);
+    CHECK(ok.at("achieved").at("tflops").is_number());
+    CHECK(ok.at("headroom").get<double>() > 1.0);
+    CHECK(ok.at("properties").at("workspace_bytes") == "1048576");
+
+    const json& wrong = result_named(doc, "cuda", "rows_vectorized");
+    CHECK(wrong.at("status") == "wrong");
+    CHECK(wrong.at("timing").is_null());
+    CHECK(wrong.at("achieved").is_null());
+    CHECK(wrong.at("headroom").is_null());
+    // Non-finite comparison figures become null: JSON has no NaN.
+    CHECK(wrong.at("verification").at("max_abs_error").is_null());
+    CHECK(wrong.at("verification").at("first_mismatch").at("got").is_null());
+    CHECK(wrong.at("verification").at("first_mismatch").at("expected") == 0.1875);
+    CHECK(wrong.at("verification").at("passed") == false);
+
+    const json& skipped = result_named(doc, "reference", "");
+    CHECK(skipped.at("verification").is_null());
+    CHECK(skipped.at("timing").is_null());
+  }
+
+  TEST_CASE("JSON round trip: reading a report back and writing it gives the same document") {
+    const kbench::RunReport original = kbench::test::fixture_report();
+    const json first = document_of(original);
+    const kbench::RunReport read = kbench::read_json_report(first);
+    CHECK(document_of(read) == first);
+
+    CHECK(read.started_at == original.started_at);
+    CHECK(read.settings.seed == original.settings.seed);
+    CHECK(read.settings.math_modes == original.settings.math_modes);
+    REQUIRE(read.workloads.size() == 2);
+    CHECK(read.workloads[1].workload.problem == original.workloads[1].workload.problem);
+    CHECK(read.workloads[1].batch_overridden);
+    CHECK(read.workloads[1].spec_batch == 16);
+    CHECK(read.workloads[0].workload.records[1].stdev_ms < 0);
+    REQUIRE(read.results.size() == original.results.size());
+    const kbench::Result& ok = read.results[0];
+    REQUIRE(ok.timing.has_value());
+    CHECK(ok.timing->samples_s == original.results[0].timing->samples_s);
+    CHECK(ok.timing->stats.median == original.results[0].timing->stats.median);
+    const kbench::Result& wrong = read.results[2];
+    CHECK(wrong.status == kbench::ResultStatus::wrong);
+    CHECK_FALSE(wrong.timing.has_value());
+    REQUIRE(wrong.verification.has_value());
+    CHECK(std::isnan(wrong.verification->comparison.first_mismatch_got));
+    CHECK(wrong.verification->comparison.first_mismatch == 4095);
+    CHECK(read.results[1].math_requested == kbench::MathMode::tf32);
+    CHECK(read.results[1].math_used == kbench::MathMode::fp32);
+  }
+
+  TEST_CASE("JSON reader: bad documents fail with the path of the problem") {
+    const json good = document_of(kbench::test::fixture_report());
+    const auto message_for = [](const json& doc) -> std::string {
+      try {
+        kbench::read_json_report(doc);
+      } catch (const kbench::InputError& e) {
+        return e.what();
+      }
+      return "";
+    };
+
+    json wrong_schema = good;
+    wrong_schema["schema"] = "kbench.results/2";
+    CHECK(message_for(wrong_schema).find("/schema") != std::string::npos);
+
+    json missing = good;
+    missing["results"][0].erase("status");
+    CHECK(message_for(missing).find("/results/0/status: missing") != std::string::npos);
+
+    json string_number = good;
+    string_number["results"][0]["timing"]["stats"]["median"] = "0.01";
+    CHECK(message_for(string_number).find("/results/0/timing/stats/median: expected a number") != std::string::npos);
+
+    json timed_wrong = good;
+    timed_wrong["results"][2]["timing"] = good["results"][0]["timing"];
+    CHECK(message_for(timed_wrong).find("/results/2/timing") != std::string::npos);
+
+    json bad_rank = good;
+    bad_rank["workloads"][0]["problem"]["kernel"] = json::array({3, 3});
+    CHECK(message_for(bad_rank).find("/workloads/0/problem/kernel") != std::string::npos);
+
+    json bad_status = good;
+    bad_status["results"][1]["status"] = "fine";
+    CHECK(message_for(bad_status).find("unknown status 'fine'") != std::string::npos);
+
+    CHECK(message_for(json::array()).find("expected an object") != std::string::npos);
+  }
+
+  TEST_CASE("JSON output validates against docs/kbench.results-1.schema.json") {
+    if (!python_jsonschema_available()) {
+      MESSAGE("SKIPPED: python3 with the jsonschema module is needed (Debian: python3-jsonschema)");
+      return;
+    }
+    TempDir dir;
+    std::string log;
+    const json doc = document_of(kbench::test::fixture_report());
+    CHECK_MESSAGE(validate_with_schema(doc, dir, log) == 0, log);
+
+    kbench::RunReport empty;
+    empty.kbench_version = "0.1.0-test";
+    CHECK_MESSAGE(validate_with_schema(document_of(empty), dir, log) == 0, log);
+
+    // The schema is strict: each of these breaks it.
+    json string_number = doc;
+    string_number["results"][0]["timing"]["stats"]["median"] = "0.01";
+    CHECK(validate_with_schema(string_number, dir, log) != 0);
+    json missing_key = doc;
+    missing_key["workloads"][0].erase("floor");
+    CHECK(validate_with_schema(missing_key, dir, log) != 0);
+    json extra_key = doc;
+    extra_key["results"][0]["speed"] = 1;
+    CHECK(validate_with_schema(extra_key, dir, log) != 0);
+    json bad_status = doc;
+    bad_status["results"][0]["status"] = "fine";
+    CHECK(validate_with_schema(bad_status, dir, log) != 0);
+    json timed_wrong = doc;
+    timed_wrong["results"][2]["timing"] = doc["results"][0]["timing"];
+    CHECK(validate_with_schema(timed_wrong, dir, log) != 0);
+  }
+}
