@@ -116,7 +116,7 @@ int calibrate_and_store(int device) {
 
 #else  // built without CUDA
 
-GpuEnvironment detect_gpu(int) { return {false, "no CUDA in this build (KBENCH_ENABLE_CUDA=OFF or no nvcc)", {}, {}}; }
+GpuEnvironment detect_gpu(int) { return {false, "no CUDA device found: this build has no CUDA (KBENCH_ENABLE_CUDA=OFF or no nvcc)", {}, {}}; }
 
 void register_backends(Registry& registry) { registry.add(make_reference_backend()); }
 

@@ -189,7 +189,7 @@ int execute(RunFlags& flags, bool compare) {
                                                 write_file_atomically(flags.output, render(marked, format, false));
                                               });
 
-  if (!gpu.present) std::cerr << "kbench: no CUDA device found (" << gpu.description << "); GPU backends are unavailable\n";
+  if (!gpu.present) std::cerr << "kbench: " << gpu.description << "; GPU backends are unavailable\n";
   install_interrupt_handlers();
   RunReport report = run_workloads(workloads, registry, config, &observer, &interrupt_requested());
   progress.clear();

@@ -32,6 +32,14 @@ GpuPreparedRun::GpuPreparedRun(const ConvProblem& problem, int device)
       stop_(make_timing_event()),
       clock_probe_(std::make_unique<SmClockProbe>(device)) {}
 
+std::int64_t GpuPreparedRun::device_bytes_needed(const ConvProblem& problem, int device) {
+  int l2_bytes = 0;
+  KBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device));
+  const std::int64_t tensors =
+      problem.input_elements() + problem.weight_elements() + problem.bias_elements() + problem.output_elements();
+  return tensors * static_cast<std::int64_t>(sizeof(float)) + L2Flusher::flush_bytes(l2_bytes);
+}
+
 GpuPreparedRun::~GpuPreparedRun() {
   // Members are released on the device they were made on; errors cannot be acted upon here.
   (void)cudaSetDevice(device_);

@@ -36,6 +36,10 @@ class GpuPreparedRun : public PreparedRun {
   std::vector<float> read_output(std::span<const std::int64_t> indices) override;
   bool inputs_unchanged() override;
 
+  // Device memory a run of `problem` takes on `device`: x, w, b, y and the L2 flush buffer of
+  // cold sampling. A backend adds its own (a cuDNN workspace) and checks the sum in fits().
+  static std::int64_t device_bytes_needed(const ConvProblem& problem, int device);
+
  protected:
   // Launch one complete execution (all kernels, bias included) on `stream`; no synchronisation.
   virtual void enqueue(cudaStream_t stream) = 0;

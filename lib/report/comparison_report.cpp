@@ -107,9 +107,9 @@ void write_comparison(const RunReport& report, const std::string& baseline, Repo
   }
 
   std::vector<std::string> headers{"workload", "math", "floor"};
-  for (const auto& label : labels) headers.push_back(label + " (× floor)");
+  for (const auto& label : labels) headers.push_back(label);
   for (std::size_t i = 0; i < labels.size(); ++i)
-    if (i != base_index) headers.push_back(labels[i] + " vs " + base);
+    if (i != base_index) headers.push_back(labels[i] + " speedup");
 
   std::vector<std::vector<report::Cell>> cells;
   for (const auto& row : rows) {
@@ -137,7 +137,8 @@ void write_comparison(const RunReport& report, const std::string& baseline, Repo
     columns.push_back({headers[i], i < 2 ? report::Align::left : report::Align::right, i == 0, 16});
   report::Table table(columns);
   for (auto& line : cells) table.add_row(std::move(line));
-  out << fmt::format("Comparison (median of {} samples; × floor = median / roofline floor; speedup = {} median / backend median)\n",
+  out << fmt::format("Median of up to {} samples per backend, with (median / roofline floor); "
+                     "speedup = {} median / backend median\n",
                      report.settings.measure.iterations, base);
   out << table.render(100, style.color).text;
   for (const auto& r : report.results)

@@ -67,7 +67,8 @@ DurationUnit duration_unit(double seconds) {
   const double magnitude = std::fabs(round_significant(seconds, 3).value);
   if (magnitude == 0 || magnitude >= 1) return {"s", 1};
   if (magnitude >= 1e-3) return {"ms", 1e-3};
-  return {"µs", 1e-6};
+  if (magnitude >= 1e-6) return {"µs", 1e-6};
+  return {"ns", 1e-9};  // floors of tiny example problems
 }
 
 std::string format_duration(double seconds) {

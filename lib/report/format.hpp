@@ -13,14 +13,14 @@ namespace kbench::report {
 // Rounding happens before the digits are counted, so 9.996 becomes "10.0", not "10.00".
 std::string format_significant(double value, int digits = 3);
 
-// Seconds in µs, ms or s, whichever keeps the number readable: "46.0 µs", "12.2 ms", "1.50 s".
+// Seconds in ns, µs, ms or s, whichever keeps the number readable: "46.0 µs", "12.2 ms", "1.50 s".
 // The unit is chosen after rounding, so 0.99996 s prints "1.00 s", never "1000 ms".
 std::string format_duration(double seconds);
 
 // The unit format_duration would pick for `seconds`, as (suffix, seconds per unit), so a range can
 // be printed in the same unit as the value it sits beside.
 struct DurationUnit {
-  std::string_view suffix;  // "µs", "ms" or "s"
+  std::string_view suffix;  // "ns", "µs", "ms" or "s"
   double scale;             // seconds per unit
 };
 DurationUnit duration_unit(double seconds);

@@ -37,7 +37,7 @@ TEST_SUITE("report") {
     CHECK(format_significant(std::numeric_limits<double>::infinity()) == "inf");
   }
 
-  TEST_CASE("format_duration picks µs, ms or s by magnitude after rounding") {
+  TEST_CASE("format_duration picks ns, µs, ms or s by magnitude after rounding") {
     CHECK(format_duration(12.2e-3) == "12.2 ms");
     CHECK(format_duration(1.74e-3) == "1.74 ms");
     CHECK(format_duration(46e-6) == "46.0 µs");
@@ -46,7 +46,9 @@ TEST_SUITE("report") {
     CHECK(format_duration(123.4) == "123 s");
     CHECK(format_duration(0.99996) == "1.00 s");       // not "1000 ms"
     CHECK(format_duration(999.96e-6) == "1.00 ms");    // not "1000 µs"
-    CHECK(format_duration(5e-7) == "0.500 µs");
+    CHECK(format_duration(5e-7) == "500 ns");
+    CHECK(format_duration(5.76e-9) == "5.76 ns");
+    CHECK(format_duration(999.96e-9) == "1.00 µs");    // not "1000 ns"
     CHECK(format_duration(0) == "0 s");
     CHECK(format_duration(std::numeric_limits<double>::quiet_NaN()) == "n/a");
     CHECK(duration_unit(12.2e-3).suffix == "ms");

@@ -1,0 +1,188 @@
+#include "calibrate/calibrate_kernels.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <vector>
+
+#include "runtime/cuda_check.hpp"
+#include "runtime/cuda_handles.hpp"
+#include "runtime/device_buffer.hpp"
+
+namespace kbench::gpu {
+
+namespace {
+
+constexpr int kThreads = 256;
+
+// ---- copy ---------------------------------------------------------------------------------
+
+// Four independent 16-byte loads in flight per thread before the first store.
+__global__ void copy_kernel(const float4* __restrict__ in, float4* __restrict__ out, std::int64_t count) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  for (; i + 3 * stride < count; i += 4 * stride) {
+    const float4 a = in[i];
+    const float4 b = in[i + stride];
+    const float4 c = in[i + 2 * stride];
+    const float4 d = in[i + 3 * stride];
+    out[i] = a;
+    out[i + stride] = b;
+    out[i + 2 * stride] = c;
+    out[i + 3 * stride] = d;
+  }
+  for (; i < count; i += stride) out[i] = in[i];
+}
+
+// ---- FP32 FFMA ----------------------------------------------------------------------------
+
+constexpr int kFfmaChains = 8;         // independent dependency chains per thread
+constexpr int kFfmaIterations = 1 << 16;
+
+__global__ void ffma_kernel(float* sink, float seed) {
+  float acc[kFfmaChains];
+#pragma unroll
+  for (int c = 0; c < kFfmaChains; ++c) acc[c] = seed + static_cast<float>(threadIdx.x + c);
+  // acc = acc * m + a stays bounded (|m| < 1), so no value goes denormal or infinite.
+  const float m = 0.9999f;
+  const float a = 1e-3f * seed;
+  for (int i = 0; i < kFfmaIterations; ++i) {
+#pragma unroll
+    for (int c = 0; c < kFfmaChains; ++c) acc[c] = fmaf(acc[c], m, a);
+  }
+  float sum = 0;
+#pragma unroll
+  for (int c = 0; c < kFfmaChains; ++c) sum += acc[c];
+  // Never true for the seed used; keeps the compiler from removing the loop.
+  if (sum == -1.0f) *sink = sum;
+}
+
+// ---- TF32 mma.sync ------------------------------------------------------------------------
+
+constexpr int kMmaChains = 8;  // independent accumulator tiles per warp
+constexpr int kMmaIterations = 1 << 14;
+constexpr double kFlopsPerMma = 2.0 * 16 * 8 * 8;  // m16n8k8
+
+__global__ void tf32_mma_kernel(float* sink, float seed) {
+  const float a_value = seed * 1e-3f * static_cast<float>(1 + (threadIdx.x & 7));
+  const float b_value = seed * 1e-3f;
+  std::uint32_t a[4], b[2];
+  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(a[0]) : "f"(a_value));
+  a[1] = a[2] = a[3] = a[0];
+  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(b[0]) : "f"(b_value));
+  b[1] = b[0];
+  float acc[kMmaChains][4];
+#pragma unroll
+  for (int c = 0; c < kMmaChains; ++c)
+#pragma unroll
+    for (int j = 0; j < 4; ++j) acc[c][j] = 0.0f;
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+  __trap();  // TF32 mma needs sm_80 or later; calibrate_device skips it there
+#else
+  for (int i = 0; i < kMmaIterations; ++i) {
+#pragma unroll
+    for (int c = 0; c < kMmaChains; ++c) {
+      asm volatile(
+          "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
+          "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+          : "+f"(acc[c][0]), "+f"(acc[c][1]), "+f"(acc[c][2]), "+f"(acc[c][3])
+          : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+    }
+  }
+#endif
+  float sum = 0;
+#pragma unroll
+  for (int c = 0; c < kMmaChains; ++c) sum += acc[c][0] + acc[c][1] + acc[c][2] + acc[c][3];
+  if (sum == -1.0f) *sink = sum;
+}
+
+// ---- timing -------------------------------------------------------------------------------
+
+// Runs `launch` once untimed, then `repetitions` times between events; returns seconds each.
+std::vector<double> time_repetitions(const std::function<void(cudaStream_t)>& launch, int repetitions) {
+  const CudaStream stream = make_stream();
+  const CudaEvent start = make_timing_event();
+  const CudaEvent stop = make_timing_event();
+  launch(stream.get());  // warm-up: module load, clocks up
+  KBENCH_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+  std::vector<double> seconds;
+  for (int r = 0; r < repetitions; ++r) {
+    KBENCH_CUDA_CHECK(cudaEventRecord(start.get(), stream.get()));
+    launch(stream.get());
+    KBENCH_CUDA_CHECK(cudaEventRecord(stop.get(), stream.get()));
+    KBENCH_CUDA_CHECK(cudaEventSynchronize(stop.get()));
+    float ms = 0;
+    KBENCH_CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
+    seconds.push_back(static_cast<double>(ms) * 1e-3);
+  }
+  return seconds;
+}
+
+RateMeasurement rates(double work, std::vector<double> seconds) {
+  RateMeasurement m;
+  m.repetitions = static_cast<int>(seconds.size());
+  if (seconds.empty()) return m;
+  std::sort(seconds.begin(), seconds.end());
+  m.best = work / seconds.front();
+  m.median = work / seconds[seconds.size() / 2];
+  return m;
+}
+
+int current_device_attribute(cudaDeviceAttr attr) {
+  int device = 0;
+  KBENCH_CUDA_CHECK(cudaGetDevice(&device));
+  int value = 0;
+  KBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&value, attr, device));
+  return value;
+}
+
+// One full wave: as many blocks of kThreads as can be resident at once on every SM, given the
+// kernel's registers (the mma kernel's 42 registers allow fewer than 8 per SM). A second,
+// partial wave would run part of the time on idle SMs and understate the rate.
+template <class Kernel>
+unsigned int one_full_wave(Kernel kernel) {
+  int per_sm = 0;
+  KBENCH_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, 0));
+  const int sms = current_device_attribute(cudaDevAttrMultiProcessorCount);
+  return static_cast<unsigned int>(sms * std::max(1, per_sm));
+}
+
+}  // namespace
+
+RateMeasurement measure_copy_bandwidth(std::int64_t bytes, int repetitions) {
+  const std::int64_t vectors = bytes / static_cast<std::int64_t>(sizeof(float4));
+  DeviceBuffer<float4> in(vectors), out(vectors);
+  // Real data, not whatever the allocator left: some memory systems compress zeros.
+  KBENCH_CUDA_CHECK(cudaMemset(in.data(), 0x3c, in.bytes()));
+  const unsigned int blocks = one_full_wave(copy_kernel) * 4;  // grid-stride; several waves are fine here
+  const auto launch = [&](cudaStream_t stream) {
+    copy_kernel<<<blocks, kThreads, 0, stream>>>(in.data(), out.data(), vectors);
+    KBENCH_CUDA_CHECK_LAUNCH();
+  };
+  return rates(2.0 * static_cast<double>(in.bytes()), time_repetitions(launch, repetitions));
+}
+
+RateMeasurement measure_fp32_ffma_rate(int repetitions) {
+  DeviceBuffer<float> sink(1);
+  const unsigned int blocks = one_full_wave(ffma_kernel);
+  const auto launch = [&](cudaStream_t stream) {
+    ffma_kernel<<<blocks, kThreads, 0, stream>>>(sink.data(), 1.0f);
+    KBENCH_CUDA_CHECK_LAUNCH();
+  };
+  const double flops = 2.0 * kFfmaChains * kFfmaIterations * static_cast<double>(blocks) * kThreads;
+  return rates(flops, time_repetitions(launch, repetitions));
+}
+
+RateMeasurement measure_tf32_mma_rate(int repetitions) {
+  DeviceBuffer<float> sink(1);
+  const unsigned int blocks = one_full_wave(tf32_mma_kernel);
+  const auto launch = [&](cudaStream_t stream) {
+    tf32_mma_kernel<<<blocks, kThreads, 0, stream>>>(sink.data(), 1.0f);
+    KBENCH_CUDA_CHECK_LAUNCH();
+  };
+  const double warps = static_cast<double>(blocks) * (kThreads / 32);
+  const double flops = kFlopsPerMma * kMmaChains * kMmaIterations * warps;
+  return rates(flops, time_repetitions(launch, repetitions));
+}
+
+}  // namespace kbench::gpu

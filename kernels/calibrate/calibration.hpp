@@ -1,0 +1,30 @@
+#pragma once
+// `kbench calibrate`: measure a device's ceilings (copy bandwidth, FP32 FFMA rate, TF32 mma
+// rate) and keep them per device UUID, so later runs compute floors against what this very
+// card reaches rather than its datasheet.
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "roofline/device_peaks.hpp"
+
+namespace kbench::gpu {
+
+// Takes a few seconds; source = "measured (kbench calibrate)". Throws CudaError on failure.
+DevicePeaks calibrate_device(int device);
+
+// $XDG_CACHE_HOME/kbench, else $HOME/.cache/kbench; throws InputError when neither is set.
+std::filesystem::path calibration_directory();
+// calibration_directory() / "calibration-<uuid>.json".
+std::filesystem::path calibration_path(const std::string& uuid);
+
+// Writes the JSON file (creating the directory) and returns its path; throws std::runtime_error
+// naming the path when it cannot be written.
+std::filesystem::path save_calibration(const DevicePeaks& peaks, const std::string& uuid);
+
+// The saved peaks for this device, or nullopt when there is no file for `uuid` or it was written
+// for a device of another name. Throws InputError naming the file when it is unreadable or
+// malformed (delete it, or calibrate again).
+std::optional<DevicePeaks> load_calibration(const std::string& name, const std::string& uuid);
+
+}  // namespace kbench::gpu

@@ -1,0 +1,103 @@
+#include "cudnn/cudnn_backend.hpp"
+
+#include <map>
+#include <optional>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "cudnn/cudnn_algo_select.hpp"
+#include "cudnn/cudnn_algorithms.hpp"
+#include "cudnn/cudnn_descriptors.hpp"
+#include "cudnn/cudnn_prepared_run.hpp"
+#include "cudnn/cudnn_shape.hpp"
+#include "runtime/device_info.hpp"
+#include "runtime/gpu_prepared_run.hpp"
+
+namespace kbench::gpu {
+
+namespace {
+
+class CudnnBackend final : public Backend {
+ public:
+  std::string name() const override { return "cudnn"; }
+
+  std::string description() const override {
+    const std::size_t v = cudnnGetVersion();
+    return fmt::format("NVIDIA cuDNN {}.{}.{} (legacy API): forward convolution; transposed convolution as backward data",
+                       v / 10000, v / 100 % 100, v % 100);
+  }
+
+  Support available() const override {
+    if (!availability_) availability_ = probe_availability();
+    return *availability_;
+  }
+
+  Support supports(const ConvProblem& problem, const BackendOptions& options) const override {
+    if (Support s = cudnn_expressible(problem); !s) return s;
+    const bool backward = problem.transposed();
+    if (!options.variant.empty() && !parse_algorithm(backward, options.variant))
+      return Support::no(fmt::format("unknown cuDNN {} algorithm '{}'", backward ? "backward-data" : "forward",
+                                     options.variant));
+    // With a device, ask cuDNN itself whether the requested (or any) algorithm can run here.
+    // An exhaustive search is decided in prepare(), by running the algorithms.
+    const bool searches = options.algo_search == AlgoSearch::exhaustive && options.variant.empty();
+    if (!available() || searches) return Support::yes();
+    ConvDescriptors descs(cudnn_shape(problem), initial_math(options.math));
+    const Selection selection = select_without_running(handle(options.device)->get(), descs, options);
+    return selection.choice ? Support::yes() : Support::no(selection.reason);
+  }
+
+  Support fits(const ConvProblem& problem, const BackendOptions& options) const override {
+    if (Support s = available(); !s) return s;
+    if (Support s = cudnn_expressible(problem); !s) return s;
+    ConvDescriptors descs(cudnn_shape(problem), initial_math(options.math));
+    const cudnnHandle_t h = handle(options.device)->get();
+    std::int64_t workspace = 0;
+    if (options.algo_search == AlgoSearch::exhaustive && options.variant.empty()) {
+      workspace = static_cast<std::int64_t>(exhaustive_search_workspace(h, descs, options.workspace_limit_bytes));
+    } else if (const Selection selection = select_without_running(h, descs, options); selection.choice) {
+      workspace = static_cast<std::int64_t>(selection.choice->workspace_bytes);
+    }
+    return fits_in_device_memory(GpuPreparedRun::device_bytes_needed(problem, options.device) + workspace,
+                                 options.device);
+  }
+
+  std::vector<std::string> variants(const ConvProblem& problem, const BackendOptions&) const override {
+    return problem.transposed() ? backward_data_algorithm_names() : forward_algorithm_names();
+  }
+
+  std::unique_ptr<PreparedRun> prepare(const ConvProblem& problem, const BackendOptions& options) override {
+    // The runner asks supports() first; this keeps a direct caller from a confusing descriptor error.
+    if (Support s = cudnn_expressible(problem); !s) throw std::invalid_argument("cudnn: " + s.reason);
+    return std::make_unique<CudnnPreparedRun>(problem, options, handle(options.device));
+  }
+
+ private:
+  Support probe_availability() const {
+    if (Support s = cuda_status(); !s) return s;
+    try {
+      (void)handle(0);
+      return Support::yes();
+    } catch (const std::exception& e) {
+      return Support::no(fmt::format("cuDNN cannot start: {}", e.what()));
+    }
+  }
+
+  std::shared_ptr<CudnnHandle> handle(int device) const {
+    auto& slot = handles_[device];
+    if (!slot) slot = std::make_shared<CudnnHandle>(device);
+    return slot;
+  }
+
+  // Created on first use and kept: answering supports()/fits() needs a handle, and cudnnCreate
+  // is far too slow to repeat per problem.
+  mutable std::optional<Support> availability_;
+  mutable std::map<int, std::shared_ptr<CudnnHandle>> handles_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_cudnn_backend() { return std::make_unique<CudnnBackend>(); }
+
+}  // namespace kbench::gpu

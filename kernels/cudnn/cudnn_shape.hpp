@@ -1,0 +1,40 @@
+#pragma once
+// How a ConvProblem is expressed to cuDNN's legacy convolution API, as plain integers (no cuDNN
+// header, so it is tested on the host).
+//
+// A convolution is cuDNN's forward convolution: x -> y. A transposed convolution is cuDNN's
+// backward-data of the forward convolution that maps our *output* to our *input*, as PyTorch
+// runs it: PyTorch's transposed weight [C_in, C_out/g, k...] is exactly that forward
+// convolution's filter [K = C_in, C = C_out/g, k...], dy is our input and dx our output.
+// A 1D problem runs as 2D with a unit height ([N, C, 1, L], kernel [1, k]).
+#include <array>
+#include <string>
+#include <vector>
+
+#include "backend/backend.hpp"
+#include "problem/conv_problem.hpp"
+
+namespace kbench::gpu {
+
+struct CudnnConvShape {
+  int nb_dims = 4;                  // 4 (1D and 2D) or 5 (3D)
+  std::vector<int> forward_input;   // [N, C, spatial...] of the forward convolution's input
+  std::vector<int> filter;          // [K, C/groups, k...]
+  std::vector<int> forward_output;  // [N, K, spatial...]
+  std::vector<int> bias;            // [1, C_out, 1...] (used only with a bias)
+  std::vector<int> pad, stride, dilation;  // nb_dims - 2 entries each
+  int groups = 1;
+  bool backward_data = false;       // true for conv_transpose: our x is dy, our y is dx
+};
+
+// yes, or no with the reason, e.g. asymmetric padding cuDNN cannot express exactly, a dtype
+// kbench's cuDNN backend does not run, or a tensor beyond cuDNN's 32-bit sizes.
+Support cudnn_expressible(const ConvProblem& problem);
+
+// Precondition: cudnn_expressible(problem).
+CudnnConvShape cudnn_shape(const ConvProblem& problem);
+
+// Fully packed row-major strides of `dims`.
+std::vector<int> packed_strides(const std::vector<int>& dims);
+
+}  // namespace kbench::gpu

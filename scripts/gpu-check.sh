@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# gpu-check.sh [OUTDIR] - everything kbench wants to know from one short visit to a GPU machine.
+#
+# Expects an existing build (build/portable unless KBENCH_BUILD_DIR says otherwise) and runs, in
+# order, each step under `timeout` and logged to OUTDIR/<step>.log:
+#   nvidia-smi -q (before), the GPU tests (ctest -L gpu), kbench info, kbench calibrate,
+#   kbench compare cuda vs cudnn on the KernelBench level-1 seeds in fp32 and tf32 (seeds.json),
+#   every kernel variant and cuDNN algorithm (variants.json), compute-sanitizer memcheck and
+#   racecheck of our kernels on the small examples, nvidia-smi -q (after).
+# A failing step does not stop the others. The whole script keeps under KBENCH_CHECK_BUDGET_S
+# seconds (default 470, inside an 8-minute lease call); a step that would start with too little
+# time left is recorded as not run. A summary is printed last (and kept in OUTDIR/summary.txt);
+# the exit status is non-zero if any step failed or did not run.
+#
+# Environment:
+#   KBENCH_BUILD_DIR        build directory (default: build/portable under the repository)
+#   KBENCH_CHECK_BUDGET_S   total seconds for all steps (default 470)
+#   KBENCH_TIME_BUDGET      --time-budget of each `kbench run`, seconds of sampling per result (default 10)
+#   KBENCH_CHECK_BUNDLE=1   pack every file but summary.txt into OUTDIR/gpu-check.tar.gz at the end
+#                           (for machines that return only a few files from OUTDIR)
+set -u -o pipefail
+
+repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+outdir="${1:-$repo_root/gpu-check-results}"
+build_dir="${KBENCH_BUILD_DIR:-$repo_root/build/portable}"
+budget_s="${KBENCH_CHECK_BUDGET_S:-470}"
+run_time_budget="${KBENCH_TIME_BUDGET:-10}"
+seeds="$repo_root/workloads/kernelbench/level1"
+
+mkdir -p "$outdir" || { echo "gpu-check: cannot create $outdir" >&2; exit 2; }
+outdir="$(cd "$outdir" && pwd)"
+build_dir="$(cd "$build_dir" 2>/dev/null && pwd || echo "$build_dir")"
+kbench="$build_dir/apps/kbench/kbench"
+gpu_tests="$build_dir/tests/gpu/kbench_gpu_tests"
+
+start_s=$SECONDS
+summary=()
+failures=0
+
+# cuDNN from the image's Python wheels (nvidia-cudnn-*), when there is one: the portable build
+# links libcudnn.so.9 dynamically.
+if cudnn_dir="$(python3 -c 'import nvidia.cudnn as m; print(list(m.__path__)[0])' 2>/dev/null)" &&
+   [[ -d "$cudnn_dir/lib" ]]; then
+  export LD_LIBRARY_PATH="$cudnn_dir/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  cudnn_note="cuDNN from $cudnn_dir/lib"
+else
+  cudnn_note="cuDNN from the default library path (no nvidia.cudnn Python package found)"
+fi
+
+# step NAME MAX_SECONDS COMMAND...: run COMMAND with stdout and stderr in OUTDIR/NAME.log.
+step() {
+  local name="$1" max_s="$2"
+  shift 2
+  local log="$outdir/$name.log"
+  local left=$(( budget_s - (SECONDS - start_s) ))
+  local limit=$(( max_s < left ? max_s : left ))
+  if (( limit < 5 )); then
+    summary+=("$(printf '%-18s %-22s %6s  %s' "$name" "NOT RUN (out of time)" "-" "")")
+    failures=$((failures + 1))
+    echo "not run: the ${budget_s}s budget is spent" >"$log"
+    return
+  fi
+  echo "== $name (limit ${limit}s): $*"
+  local t0=$SECONDS
+  { echo "\$ $*"; echo "# limit ${limit}s, started $(date -u +%FT%TZ)"; } >"$log"
+  timeout --kill-after=5 "$limit" "$@" >>"$log" 2>&1
+  local rc=$?
+  local took=$(( SECONDS - t0 ))
+  local status
+  case $rc in
+    0) status="ok" ;;
+    124|137) status="TIMEOUT after ${limit}s"; failures=$((failures + 1)) ;;
+    *) status="FAILED (exit $rc)"; failures=$((failures + 1)) ;;
+  esac
+  echo "# exit $rc after ${took}s" >>"$log"
+  tail -n 3 "$log" | sed 's/^/   | /'
+  summary+=("$(printf '%-18s %-22s %5ss  %s' "$name" "$status" "$took" "$name.log")")
+}
+
+# The GPU tests. ctest needs the build's absolute paths to hold on this machine; a build made
+# elsewhere (another checkout path) runs its test program directly instead.
+build_home="$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build_dir/CMakeCache.txt" 2>/dev/null)"
+if [[ "$build_home" == "$repo_root" ]] && command -v ctest >/dev/null; then
+  gpu_tests_command=(ctest --test-dir "$build_dir" -L gpu --output-on-failure)
+else
+  gpu_tests_command=("$gpu_tests" --duration=true)
+fi
+
+missing=()
+[[ -x "$kbench" ]] || missing+=("$kbench")
+[[ -x "$gpu_tests" ]] || missing+=("$gpu_tests")
+if (( ${#missing[@]} )); then
+  echo "gpu-check: not built: ${missing[*]} (build with the 'portable' preset or set KBENCH_BUILD_DIR)"
+fi
+
+echo "gpu-check: build $build_dir, results $outdir, budget ${budget_s}s; $cudnn_note"
+step nvidia-smi-before 20 nvidia-smi -q
+step gpu-tests 150 "${gpu_tests_command[@]}"
+# Skipped GPU tests (exit 77, or ctest's "Skipped" with exit 0) mean no device was found: on a
+# GPU visit that is a failure. An exit of 77 was already counted as one by step().
+if grep -q -e '(Skipped)' -e '^# exit 77 ' "$outdir/gpu-tests.log"; then
+  grep -q '^# exit 0 ' "$outdir/gpu-tests.log" && failures=$((failures + 1))
+  summary[-1]="$(printf '%-18s %-22s %6s  %s' gpu-tests "SKIPPED (no device)" "-" gpu-tests.log)"
+fi
+step info 30 "$kbench" info
+step calibrate 60 "$kbench" calibrate
+# The headline: our kernels against cuDNN on the seeds, both math modes, one JSON document
+# (its stdout is the comparison table).
+step compare-seeds 200 "$kbench" compare "$seeds" --backends cuda,cudnn --baseline cudnn --math fp32,tf32 \
+  --time-budget "$run_time_budget" --format json --output "$outdir/seeds.json"
+# Every kernel family and every cuDNN algorithm, fewer samples: what to tune next.
+step variants 120 "$kbench" run "$seeds" --backends cuda:all,cudnn:all --math fp32,tf32 --iterations 20 \
+  --time-budget 3 --format json --output "$outdir/variants.json"
+# Our kernels under compute-sanitizer at small sizes (every family has an example in its envelope).
+if command -v compute-sanitizer >/dev/null; then
+  step memcheck 60 compute-sanitizer --tool memcheck --error-exitcode 9 "$kbench" run "$repo_root/workloads/examples" \
+    --backends cuda:all --iterations 1 --warmups 0 --hot
+  step racecheck 60 compute-sanitizer --tool racecheck --error-exitcode 9 "$kbench" run \
+    "$repo_root/workloads/examples" --backends cuda:all --iterations 1 --warmups 0 --hot
+fi
+step nvidia-smi-after 20 nvidia-smi -q
+
+{
+  echo "gpu-check summary ($(date -u +%FT%TZ), $((SECONDS - start_s))s of ${budget_s}s; $cudnn_note)"
+  printf '%s\n' "${summary[@]}"
+  if (( failures )); then echo "$failures step(s) failed or did not run; logs in $outdir"; else echo "all steps ok"; fi
+} | tee "$outdir/summary.txt"
+
+if [[ "${KBENCH_CHECK_BUNDLE:-0}" == 1 ]]; then
+  (cd "$outdir" && files=$(ls | grep -v -e '^summary.txt$' -e '^gpu-check.tar.gz$') &&
+     tar czf gpu-check.tar.gz $files && rm -f $files) &&
+    echo "bundled into $outdir/gpu-check.tar.gz"
+fi
+
+(( failures == 0 ))

@@ -1,0 +1,26 @@
+#include "spin_kernel.hpp"
+
+#include "runtime/cuda_check.hpp"
+
+namespace kbench::gpu::testing {
+
+namespace {
+
+__global__ void spin_kernel(std::int64_t cycles) {
+  const long long start = clock64();
+  while (clock64() - start < cycles) {
+  }
+}
+
+}  // namespace
+
+void launch_spin(std::int64_t cycles, cudaStream_t stream) {
+  int device = 0;
+  int sms = 0;
+  KBENCH_CUDA_CHECK(cudaGetDevice(&device));
+  KBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  spin_kernel<<<static_cast<unsigned int>(sms), 32, 0, stream>>>(cycles);
+  KBENCH_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace kbench::gpu::testing

@@ -1,0 +1,28 @@
+// `kbench calibrate` on the device: the measured ceilings must be positive and no higher than
+// what the device's own attributes allow (a FLOP or byte miscount shows up as a factor of 2).
+#include <doctest/doctest.h>
+
+#include "calibrate/calibration.hpp"
+#include "runtime/derived_peaks.hpp"
+#include "runtime/device_info.hpp"
+
+using namespace kbench::gpu;
+
+TEST_CASE("calibrate_device measures copy bandwidth, FFMA and TF32 mma rates within the device's limits") {
+  const DeviceInfo info = device_info(0);
+  const kbench::DevicePeaks derived = derived_peaks(info);
+  const kbench::DevicePeaks measured = calibrate_device(0);
+  MESSAGE(info.name << ": copy " << measured.bandwidth_Bps / 1e12 << " TB/s (theoretical "
+                    << derived.bandwidth_Bps / 1e12 << "), FP32 " << measured.fp32_flops / 1e12 << " TFLOP/s (peak "
+                    << derived.fp32_flops / 1e12 << "), TF32 mma.sync " << measured.tf32_flops / 1e12
+                    << " TFLOP/s (peak " << derived.tf32_flops / 1e12 << ")");
+  CHECK(measured.source == "measured (kbench calibrate)");
+  CHECK(measured.name == datasheet_or_derived_peaks(info).name);
+  CHECK(measured.sms == info.sms);
+  CHECK(measured.bandwidth_Bps > 0.3 * derived.bandwidth_Bps);
+  CHECK(measured.bandwidth_Bps < 1.05 * derived.bandwidth_Bps);
+  CHECK(measured.fp32_flops > 0.5 * derived.fp32_flops);
+  CHECK(measured.fp32_flops < 1.02 * derived.fp32_flops);
+  CHECK(measured.tf32_flops > 0.2 * derived.tf32_flops);
+  CHECK(measured.tf32_flops < 1.02 * derived.tf32_flops);
+}

@@ -1,0 +1,234 @@
+// The cuda backend's kernel families against kbench's fp64 reference, through the Backend interface:
+// each family forced by variant name on random small shapes inside and at the edges of its envelope,
+// in the math modes it runs under, plus the four seed workloads at full size on sampled outputs.
+// Every output is poisoned first, so an element a kernel forgets to write fails; inputs must be unchanged.
+// The 3xTF32 families are held to the fp32 tolerance: that is the claim that makes them fp32 kernels.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <memory>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cuda/cuda_backend.hpp"
+#include "reference/computable.hpp"
+#include "reference/reference_conv.hpp"
+#include "verify/check_points.hpp"
+#include "verify/compare.hpp"
+#include "verify/tolerance.hpp"
+
+namespace {
+
+using kbench::BackendOptions;
+using kbench::ConvProblem;
+using kbench::Dims;
+using kbench::MathMode;
+using kbench::OpKind;
+
+std::int64_t pick(std::mt19937_64& rng, std::int64_t lo, std::int64_t hi) {
+  return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+}
+
+// Runs `problem` on family `variant` and compares the outputs at `indices` (all when empty) with the reference.
+void check_family(const ConvProblem& problem, const std::string& variant, MathMode math, std::uint64_t seed,
+                  std::vector<std::int64_t> indices = {}) {
+  static const std::unique_ptr<kbench::Backend> backend = kbench::gpu::make_cuda_backend();
+  REQUIRE(backend->available());
+  BackendOptions options;
+  options.math = math;
+  options.variant = variant;
+  const kbench::Support supported = backend->supports(problem, options);
+  INFO("variant " << variant << ", math " << kbench::to_string(math));
+  REQUIRE_MESSAGE(supported.ok, supported.reason);
+  if (const kbench::Support fits = backend->fits(problem, options); !fits) {
+    MESSAGE("skipped, does not fit this device: " << fits.reason);
+    return;
+  }
+  const std::unique_ptr<kbench::PreparedRun> run = backend->prepare(problem, options);
+  INFO("implementation " << run->implementation());
+  CHECK(run->implementation().rfind(variant, 0) == 0);
+  run->fill_inputs(seed);
+  run->poison_output();
+  run->run();
+  if (indices.empty()) {
+    indices.resize(static_cast<std::size_t>(problem.output_elements()));
+    std::iota(indices.begin(), indices.end(), 0);
+  }
+  const std::vector<float> got = run->read_output(indices);
+  const std::vector<double> expected = kbench::reference::convolve_at_seeded(problem, seed, indices);
+  const kbench::Comparison c = kbench::compare_outputs(got, expected, kbench::default_tolerance(run->math_used()));
+  INFO("checked " << c.checked << ", mismatches " << c.mismatches << ", max abs error " << c.max_abs_error
+                  << ", first mismatch at output " << (c.first_mismatch >= 0 ? indices[static_cast<std::size_t>(c.first_mismatch)] : -1)
+                  << ": got " << c.first_mismatch_got << ", expected " << c.first_mismatch_expected);
+  CHECK(c.passed());
+  CHECK(run->inputs_unchanged());
+}
+
+ConvProblem random_problem(std::mt19937_64& rng, OpKind op, int rank, std::int64_t cin_pg, std::int64_t cout_pg) {
+  for (;;) {
+    ConvProblem p;
+    p.op = op;
+    p.spatial_rank = rank;
+    p.batch = pick(rng, 1, 3);
+    p.groups = pick(rng, 1, 3);
+    p.in_channels = p.groups * cin_pg;
+    p.out_channels = p.groups * cout_pg;
+    p.bias = pick(rng, 0, 1) == 1;
+    for (int d = 0; d < rank; ++d) {
+      p.kernel[d] = pick(rng, 1, rank == 3 ? 3 : 5);
+      p.stride[d] = pick(rng, 1, 3);
+      p.dilation[d] = pick(rng, 1, 3);
+      p.pad_before[d] = pick(rng, 0, 3);
+      p.pad_after[d] = pick(rng, 0, 3);
+      p.input[d] = pick(rng, 1, rank == 1 ? 300 : (rank == 2 ? 40 : 12));
+      if (op == OpKind::conv_transpose) p.output_padding[d] = pick(rng, 0, std::max(p.stride[d], p.dilation[d]) - 1);
+    }
+    if (kbench::reference::why_not_computable(p).empty()) return p;
+  }
+}
+
+ConvProblem make(OpKind op, int rank, std::int64_t n, std::int64_t cin, std::int64_t cout, std::int64_t groups,
+                 Dims input, Dims kernel, Dims stride, Dims dilation, Dims pad_before, Dims pad_after, bool bias,
+                 Dims output_padding = Dims{{0, 0, 0}}) {
+  ConvProblem p;
+  p.op = op;
+  p.spatial_rank = rank;
+  p.batch = n;
+  p.in_channels = cin;
+  p.out_channels = cout;
+  p.groups = groups;
+  p.input = input;
+  p.kernel = kernel;
+  p.stride = stride;
+  p.dilation = dilation;
+  p.pad_before = pad_before;
+  p.pad_after = pad_after;
+  p.output_padding = output_padding;
+  p.bias = bias;
+  return p;
+}
+
+// The family names for the GEMM maths, with the math mode each runs under.
+struct GemmVariant {
+  const char* suffix;
+  MathMode math;
+};
+constexpr GemmVariant kGemmVariants[] = {{"ffma", MathMode::fp32}, {"3xtf32", MathMode::fp32}, {"tf32", MathMode::tf32}};
+
+std::vector<std::int64_t> sampled(const ConvProblem& p) { return kbench::choose_check_points(p, 4096, 1234); }
+
+}  // namespace
+
+TEST_SUITE("cuda_kernels") {
+
+TEST_CASE("direct: random problems of every kind, both math modes") {
+  std::mt19937_64 rng(1);
+  for (int trial = 0; trial < 48; ++trial) {
+    const OpKind op = trial % 2 == 0 ? OpKind::conv : OpKind::conv_transpose;
+    const ConvProblem p = random_problem(rng, op, 1 + trial % 3, pick(rng, 1, 5), pick(rng, 1, 5));
+    CAPTURE(trial);
+    check_family(p, "direct", trial % 4 < 2 ? MathMode::fp32 : MathMode::tf32, 100 + static_cast<std::uint64_t>(trial));
+  }
+}
+
+TEST_CASE("depthwise2d: kernel sizes, paddings, segment and strip edges, store widths") {
+  using D = Dims;
+  const OpKind conv = OpKind::conv;
+  std::mt19937_64 rng(84);
+  int trial = 0;
+  for (const std::int64_t k : {3, 5, 7})
+    for (const std::int64_t centred : {0, 1})
+      for (const std::int64_t width : {4, 36, 512, 1028}) {
+        const std::int64_t pad_left = centred * (k - 1) / 2;
+        const std::int64_t pad_right = pick(rng, 0, k - 1);
+        const std::int64_t pad_top = pick(rng, 0, k - 1), pad_bottom = pick(rng, 0, k - 1);
+        const std::int64_t height = pick(rng, k, 75);  // up to three strips
+        const std::int64_t channels = pick(rng, 1, 4);
+        const ConvProblem p = make(conv, 2, pick(rng, 1, 2), channels, channels, channels, D{{height, width, 1}},
+                                   D{{k, k, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}}, D{{pad_top, pad_left, 0}},
+                                   D{{pad_bottom, pad_right, 0}}, pick(rng, 0, 1) == 1);
+        if (p.output_extent(0) < 1 || p.output_extent(1) < 1) continue;
+        CAPTURE(k);
+        CAPTURE(pad_left);
+        CAPTURE(width);
+        check_family(p, "depthwise2d", MathMode::fp32, 200 + static_cast<std::uint64_t>(++trial));
+      }
+  // Seed 84 in miniature: rows of 510 outputs from 512 inputs (8-byte stores).
+  check_family(make(conv, 2, 2, 3, 3, 3, D{{70, 512, 1}}, D{{3, 3, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}}, D{{0, 0, 0}},
+                    D{{0, 0, 0}}, false),
+               "depthwise2d", MathMode::fp32, 284);
+}
+
+TEST_CASE("implicit GEMM: every tile, both reduction orders, all three maths") {
+  std::mt19937_64 rng(50);
+  // (input channels per group, output channels per group): k_table (few channels) and channel blocks
+  // (16, 20: a partial last block), tiles 64 / 96 / 128 (and 130: two row tiles).
+  const std::int64_t shapes[][2] = {{3, 8}, {3, 96}, {16, 64}, {20, 80}, {4, 130}, {32, 128}, {1, 33}};
+  int trial = 0;
+  for (const auto& shape : shapes)
+    for (const GemmVariant& v : kGemmVariants) {
+      const ConvProblem p = random_problem(rng, OpKind::conv, 1 + trial % 3, shape[0], shape[1]);
+      CAPTURE(trial);
+      check_family(p, std::string("implicit_gemm_") + v.suffix, v.math, 300 + static_cast<std::uint64_t>(++trial));
+    }
+  // Seed 50 in miniature (k table, 96 rows, bias) and seed 76 in miniature (channel blocks, 128 rows).
+  using D = Dims;
+  const ConvProblem s50 = make(OpKind::conv, 2, 2, 3, 96, 1, D{{63, 59, 1}}, D{{11, 11, 1}}, D{{4, 4, 1}},
+                               D{{1, 1, 1}}, D{{2, 2, 0}}, D{{2, 2, 0}}, true);
+  const ConvProblem s76 = make(OpKind::conv, 1, 2, 64, 128, 1, D{{3000, 1, 1}}, D{{3, 1, 1}}, D{{3, 1, 1}},
+                               D{{4, 1, 1}}, D{{0, 0, 0}}, D{{0, 0, 0}}, false);
+  for (const GemmVariant& v : kGemmVariants) {
+    check_family(s50, std::string("implicit_gemm_") + v.suffix, v.math, 350);
+    check_family(s76, std::string("implicit_gemm_") + v.suffix, v.math, 376);
+  }
+}
+
+TEST_CASE("transposed by phases: tapped and untapped phases, output_padding, groups, all three maths") {
+  using D = Dims;
+  const OpKind tconv = OpKind::conv_transpose;
+  std::mt19937_64 rng(77);
+  int trial = 0;
+  for (const GemmVariant& v : kGemmVariants) {
+    for (int i = 0; i < 10; ++i) {
+      const ConvProblem p = random_problem(rng, tconv, 1 + i % 3, pick(rng, 1, 20), pick(rng, 1, 70));
+      CAPTURE(trial);
+      check_family(p, std::string("transposed_phase_") + v.suffix, v.math, 400 + static_cast<std::uint64_t>(++trial));
+    }
+    const std::string family = std::string("transposed_phase_") + v.suffix;
+    // Seed 77 in miniature: only odd coordinates tapped (88% untapped), the zero fill inside the GEMM launch.
+    check_family(make(tconv, 3, 2, 32, 64, 1, D{{4, 6, 5}}, D{{3, 3, 3}}, D{{2, 2, 2}}, D{{2, 2, 2}}, D{{1, 1, 1}},
+                      D{{1, 1, 1}}, false),
+                 family, v.math, 477);
+    // Stride 3, kernel 2: one phase of three untapped along each dimension, with bias.
+    check_family(make(tconv, 2, 2, 8, 16, 2, D{{7, 9, 1}}, D{{2, 2, 1}}, D{{3, 3, 1}}, D{{1, 1, 1}}, D{{0, 1, 0}},
+                      D{{1, 0, 0}}, true, D{{2, 1, 0}}),
+                 family, v.math, 478);
+    // Every output untapped (stride 4, dilation 4, one tap, padding 1): bias only, no GEMM at all.
+    check_family(make(tconv, 1, 2, 4, 8, 1, D{{1, 1, 1}}, D{{1, 1, 1}}, D{{4, 1, 1}}, D{{4, 1, 1}}, D{{1, 0, 0}},
+                      D{{0, 0, 0}}, true, D{{2, 0, 0}}),
+                 family, v.math, 479);
+  }
+}
+
+TEST_CASE("the four seed workloads at full size, default families, sampled outputs") {
+  using D = Dims;
+  const ConvProblem s76 = make(OpKind::conv, 1, 64, 64, 128, 1, D{{524280, 1, 1}}, D{{3, 1, 1}}, D{{3, 1, 1}},
+                               D{{4, 1, 1}}, D{{0, 0, 0}}, D{{0, 0, 0}}, false);
+  const ConvProblem s50 = make(OpKind::conv, 2, 256, 3, 96, 1, D{{224, 224, 1}}, D{{11, 11, 1}}, D{{4, 4, 1}},
+                               D{{1, 1, 1}}, D{{2, 2, 0}}, D{{2, 2, 0}}, true);
+  const ConvProblem s84 = make(OpKind::conv, 2, 64, 128, 128, 128, D{{256, 512, 1}}, D{{3, 3, 1}}, D{{1, 1, 1}},
+                               D{{1, 1, 1}}, D{{0, 0, 0}}, D{{0, 0, 0}}, false);
+  const ConvProblem s77 = make(OpKind::conv_transpose, 3, 16, 32, 64, 1, D{{16, 32, 32}}, D{{3, 3, 3}},
+                               D{{2, 2, 2}}, D{{2, 2, 2}}, D{{1, 1, 1}}, D{{1, 1, 1}}, false);
+  check_family(s84, "depthwise2d", MathMode::fp32, 84, sampled(s84));
+  for (const GemmVariant& v : kGemmVariants) {
+    // 76's input has 2^31 + elements: 64-bit offsets on the real shape.
+    check_family(s76, std::string("implicit_gemm_") + v.suffix, v.math, 76, sampled(s76));
+    check_family(s50, std::string("implicit_gemm_") + v.suffix, v.math, 50, sampled(s50));
+    check_family(s77, std::string("transposed_phase_") + v.suffix, v.math, 77, sampled(s77));
+  }
+}
+
+}  // TEST_SUITE

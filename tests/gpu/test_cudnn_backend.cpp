@@ -1,0 +1,251 @@
+// The cuDNN backend against kbench's fp64 CPU reference, on small problems of every kind it
+// accepts, in both math modes: the output must pass the mode's default tolerance, every poisoned
+// element must be overwritten, and the inputs must be left as they were.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <memory>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "cudnn/cudnn_backend.hpp"
+#include "reference/reference_conv.hpp"
+#include "verify/compare.hpp"
+#include "verify/tolerance.hpp"
+
+using kbench::BackendOptions;
+using kbench::ConvProblem;
+using kbench::Dims;
+using kbench::MathMode;
+using kbench::OpKind;
+
+namespace {
+
+struct NamedProblem {
+  const char* name;
+  ConvProblem problem;
+};
+
+ConvProblem make(OpKind op, int rank, std::int64_t n, std::int64_t cin, std::int64_t cout, std::int64_t groups,
+                 Dims input, Dims kernel, Dims stride, Dims dilation, Dims pad_before, Dims pad_after, bool bias,
+                 Dims output_padding = Dims{{0, 0, 0}}) {
+  ConvProblem p;
+  p.op = op;
+  p.spatial_rank = rank;
+  p.batch = n;
+  p.in_channels = cin;
+  p.out_channels = cout;
+  p.groups = groups;
+  p.input = input;
+  p.kernel = kernel;
+  p.stride = stride;
+  p.dilation = dilation;
+  p.pad_before = pad_before;
+  p.pad_after = pad_after;
+  p.output_padding = output_padding;
+  p.bias = bias;
+  return p;
+}
+
+std::vector<NamedProblem> problems() {
+  using D = Dims;
+  const OpKind conv = OpKind::conv;
+  const OpKind tconv = OpKind::conv_transpose;
+  return {
+      {"conv1d, stride 3, dilation 4 (seed 76 in miniature)",
+       make(conv, 1, 2, 3, 5, 1, D{{50, 1, 1}}, D{{3, 1, 1}}, D{{3, 1, 1}}, D{{4, 1, 1}}, D{{0, 0, 0}}, D{{0, 0, 0}}, false)},
+      {"conv1d, asymmetric padding cuDNN can express exactly",
+       make(conv, 1, 1, 2, 3, 1, D{{10, 1, 1}}, D{{3, 1, 1}}, D{{2, 1, 1}}, D{{1, 1, 1}}, D{{1, 0, 0}}, D{{0, 0, 0}}, true)},
+      {"conv2d, grouped, strided, dilated, padded, bias",
+       make(conv, 2, 2, 4, 6, 2, D{{9, 7, 1}}, D{{3, 2, 1}}, D{{2, 1, 1}}, D{{1, 2, 1}}, D{{1, 0, 0}}, D{{1, 0, 0}}, true)},
+      {"conv2d, 11x11 stride 4 padding 2 (seed 50 in miniature)",
+       make(conv, 2, 1, 3, 8, 1, D{{31, 29, 1}}, D{{11, 11, 1}}, D{{4, 4, 1}}, D{{1, 1, 1}}, D{{2, 2, 0}}, D{{2, 2, 0}}, true)},
+      {"conv2d, depthwise 3x3 (seed 84 in miniature)",
+       make(conv, 2, 2, 8, 8, 8, D{{12, 14, 1}}, D{{3, 3, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}}, D{{0, 0, 0}}, D{{0, 0, 0}}, false)},
+      {"conv3d, padded, uneven strides, bias",
+       make(conv, 3, 1, 2, 4, 1, D{{5, 6, 7}}, D{{3, 3, 3}}, D{{1, 2, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}}, true)},
+      {"conv_transpose1d, asymmetric padding expressible as backward data",
+       make(tconv, 1, 2, 3, 4, 1, D{{9, 1, 1}}, D{{3, 1, 1}}, D{{2, 1, 1}}, D{{1, 1, 1}}, D{{2, 0, 0}}, D{{1, 0, 0}}, true)},
+      {"conv_transpose2d, grouped, output_padding, bias",
+       make(tconv, 2, 2, 4, 6, 2, D{{5, 6, 1}}, D{{3, 3, 1}}, D{{2, 2, 1}}, D{{1, 1, 1}}, D{{1, 1, 0}}, D{{1, 1, 0}}, true,
+            D{{1, 0, 0}})},
+      {"conv_transpose3d, stride 2, padding 1, dilation 2 (seed 77 in miniature)",
+       make(tconv, 3, 1, 4, 2, 1, D{{4, 4, 4}}, D{{3, 3, 3}}, D{{2, 2, 2}}, D{{2, 2, 2}}, D{{1, 1, 1}}, D{{1, 1, 1}}, false)},
+  };
+}
+
+std::vector<std::int64_t> all_indices(const ConvProblem& p) {
+  std::vector<std::int64_t> indices(static_cast<std::size_t>(p.output_elements()));
+  std::iota(indices.begin(), indices.end(), 0);
+  return indices;
+}
+
+// Prepare, fill, poison, run, and compare the whole output with the reference.
+kbench::Comparison run_and_compare(kbench::Backend& backend, const ConvProblem& p, const BackendOptions& options,
+                                   const kbench::Tolerance& tolerance, std::unique_ptr<kbench::PreparedRun>* keep = nullptr) {
+  constexpr std::uint64_t seed = 1234;
+  std::unique_ptr<kbench::PreparedRun> run = backend.prepare(p, options);
+  run->fill_inputs(seed);
+  run->poison_output();
+  run->run();
+  const std::vector<float> got = run->read_output({});
+  const std::vector<double> expected = kbench::reference::convolve_at_seeded(p, seed, all_indices(p));
+  CHECK(run->inputs_unchanged());
+  const kbench::Comparison c = kbench::compare_outputs(got, expected, tolerance);
+  if (!c.passed())
+    MESSAGE(run->implementation() << ": " << c.mismatches << " of " << c.checked << " mismatch; first at "
+                                  << c.first_mismatch << ": got " << c.first_mismatch_got << ", expected "
+                                  << c.first_mismatch_expected << "; max rel error " << c.max_rel_error);
+  if (keep) *keep = std::move(run);
+  return c;
+}
+
+std::string property(const kbench::PreparedRun& run, const std::string& key) {
+  for (const auto& [k, v] : run.properties())
+    if (k == key) return v;
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("cuDNN matches the reference on every kind of problem, in both math modes") {
+  const std::unique_ptr<kbench::Backend> backend = kbench::gpu::make_cudnn_backend();
+  REQUIRE(backend->available().ok);
+  for (const NamedProblem& np : problems()) {
+    for (const MathMode math : {MathMode::fp32, MathMode::tf32}) {
+      CAPTURE(np.name);
+      CAPTURE(kbench::to_string(math));
+      BackendOptions options;
+      options.math = math;
+      const kbench::Support supported = backend->supports(np.problem, options);
+      INFO(supported.reason);
+      REQUIRE(supported.ok);
+      REQUIRE(backend->fits(np.problem, options).ok);
+      std::unique_ptr<kbench::PreparedRun> run;
+      const kbench::Comparison c = run_and_compare(*backend, np.problem, options, kbench::default_tolerance(math), &run);
+      CHECK(c.passed());
+      CHECK(run->implementation().rfind("cudnn:", 0) == 0);
+      if (math == MathMode::fp32) {
+        CHECK(run->math_used() == MathMode::fp32);
+        CHECK(property(*run, "math_type") == "CUDNN_FMA_MATH");
+      }
+      CHECK(property(*run, "cudnn_call") ==
+            (np.problem.transposed() ? "cudnnConvolutionBackwardData" : "cudnnConvolutionForward"));
+      if (np.problem.bias) CHECK(property(*run, "bias") == "separate cudnnAddTensor, timed");
+      MESSAGE(np.name << " [" << kbench::to_string(math) << "]: " << run->implementation() << ", "
+                      << property(*run, "math_type") << ", max rel error " << c.max_rel_error);
+    }
+  }
+}
+
+TEST_CASE("a forced algorithm runs as named; an unknown one is refused") {
+  const auto backend = kbench::gpu::make_cudnn_backend();
+  const ConvProblem conv = problems()[2].problem;
+  BackendOptions options;
+  options.variant = "IMPLICIT_GEMM";
+  REQUIRE(backend->supports(conv, options).ok);
+  std::unique_ptr<kbench::PreparedRun> run;
+  CHECK(run_and_compare(*backend, conv, options, kbench::default_tolerance(MathMode::fp32), &run).passed());
+  CHECK(run->implementation() == "cudnn:IMPLICIT_GEMM");
+  CHECK(property(*run, "algo_search") == "forced");
+
+  const ConvProblem transposed = problems()[7].problem;
+  options.variant = "ALGO_1";
+  REQUIRE(backend->supports(transposed, options).ok);
+  CHECK(run_and_compare(*backend, transposed, options, kbench::default_tolerance(MathMode::fp32), &run).passed());
+  CHECK(run->implementation() == "cudnn:ALGO_1");
+
+  options.variant = "NO_SUCH_ALGO";
+  const kbench::Support s = backend->supports(conv, options);
+  CHECK_FALSE(s.ok);
+  CHECK(s.reason.find("unknown cuDNN forward algorithm 'NO_SUCH_ALGO'") != std::string::npos);
+}
+
+TEST_CASE("every algorithm cuDNN accepts computes the convolution (cudnn:all)") {
+  // FFT and Winograd variants round differently from a direct sum, so this sweep checks at the
+  // TF32 tolerance (1e-2): loose for rounding, still far too tight for a wrong index.
+  const auto backend = kbench::gpu::make_cudnn_backend();
+  for (const std::size_t which : {std::size_t{3}, std::size_t{7}}) {
+    const ConvProblem p = problems()[which].problem;
+    BackendOptions options;
+    int ran = 0;
+    for (const std::string& variant : backend->variants(p, options)) {
+      CAPTURE(variant);
+      options.variant = variant;
+      const kbench::Support s = backend->supports(p, options);
+      if (!s) {
+        MESSAGE(variant << ": unsupported: " << s.reason);
+        CHECK_FALSE(s.reason.empty());
+        continue;
+      }
+      CHECK(run_and_compare(*backend, p, options, kbench::default_tolerance(MathMode::tf32)).passed());
+      ++ran;
+    }
+    CHECK(ran >= 1);
+  }
+}
+
+TEST_CASE("exhaustive search picks a measured algorithm that is correct") {
+  const auto backend = kbench::gpu::make_cudnn_backend();
+  for (const std::size_t which : {std::size_t{2}, std::size_t{8}}) {
+    const ConvProblem p = problems()[which].problem;
+    BackendOptions options;
+    options.algo_search = kbench::AlgoSearch::exhaustive;
+    REQUIRE(backend->supports(p, options).ok);
+    std::unique_ptr<kbench::PreparedRun> run;
+    CHECK(run_and_compare(*backend, p, options, kbench::default_tolerance(MathMode::fp32), &run).passed());
+    CHECK(property(*run, "algo_search") == "exhaustive");
+    CHECK_FALSE(property(*run, "search_time_ms").empty());
+  }
+}
+
+TEST_CASE("the workspace limit is honoured") {
+  const auto backend = kbench::gpu::make_cudnn_backend();
+  const ConvProblem p = problems()[3].problem;
+  BackendOptions options;
+  options.workspace_limit_bytes = 0;
+  const kbench::Support s = backend->supports(p, options);
+  if (s) {
+    std::unique_ptr<kbench::PreparedRun> run;
+    CHECK(run_and_compare(*backend, p, options, kbench::default_tolerance(MathMode::fp32), &run).passed());
+    CHECK(property(*run, "workspace_bytes") == "0");
+  } else {
+    CHECK(s.reason.find("workspace") != std::string::npos);
+  }
+}
+
+TEST_CASE("padding cuDNN cannot express is unsupported, with the reason") {
+  const auto backend = kbench::gpu::make_cudnn_backend();
+  ConvProblem p = problems()[0].problem;
+  p.stride = Dims{{1, 1, 1}};
+  p.pad_before = Dims{{0, 0, 0}};
+  p.pad_after = Dims{{1, 0, 0}};
+  const kbench::Support s = backend->supports(p, {});
+  CHECK_FALSE(s.ok);
+  CHECK(s.reason.find("asymmetric padding 0/1") != std::string::npos);
+}
+
+TEST_CASE("variants list cuDNN's algorithms for the call the problem uses") {
+  const auto backend = kbench::gpu::make_cudnn_backend();
+  CHECK(backend->variants(problems()[2].problem, {}).size() == 8);
+  CHECK(backend->variants(problems()[7].problem, {}).size() == 6);
+}
+
+TEST_CASE("graph replay of cuDNN (convolution and bias) times and computes the same result") {
+  const auto backend = kbench::gpu::make_cudnn_backend();
+  const ConvProblem p = problems()[7].problem;  // backward data + cudnnAddTensor
+  BackendOptions options;
+  std::unique_ptr<kbench::PreparedRun> run = backend->prepare(p, options);
+  run->fill_inputs(5);
+  for (const bool graph : {false, true}) {
+    CAPTURE(graph);
+    run->poison_output();
+    const kbench::Sample sample = run->timed_run({true, graph});
+    CHECK(sample.seconds > 0);
+    const std::vector<float> got = run->read_output({});
+    const std::vector<double> expected = kbench::reference::convolve_at_seeded(p, 5, all_indices(p));
+    CHECK(kbench::compare_outputs(got, expected, kbench::default_tolerance(MathMode::fp32)).passed());
+  }
+  CHECK(run->inputs_unchanged());
+}
