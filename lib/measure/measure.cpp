@@ -4,7 +4,7 @@
 
 namespace kbench {
 
-Measurement measure(PreparedRun& run, const MeasureOptions& options) {
+Measurement measure(PreparedRun& run, const MeasureOptions& options, const std::atomic<bool>* stop) {
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
   const auto elapsed = [&] { return std::chrono::duration<double>(clock::now() - start).count(); };
@@ -19,6 +19,7 @@ Measurement measure(PreparedRun& run, const MeasureOptions& options) {
     const Sample sample = run.timed_run(options.timing);
     m.samples_s.push_back(sample.seconds);
     if (sample.throttled) ++m.throttled_samples;
+    if (stop && stop->load()) break;
     if (elapsed() >= options.time_budget_s && static_cast<int>(m.samples_s.size()) < options.iterations) {
       m.budget_exhausted = true;
       break;

@@ -1,5 +1,6 @@
 #pragma once
 // The sampling loop: warm-ups, then timed runs until the iteration count or the time budget.
+#include <atomic>
 #include <vector>
 
 #include "backend/backend.hpp"
@@ -23,6 +24,7 @@ struct Measurement {
   double wall_s = 0;              // wall time of the whole loop, warm-ups included
 };
 
-Measurement measure(PreparedRun& run, const MeasureOptions& options);
+// `stop` (may be null) is polled between samples: an interrupted loop keeps the samples it has.
+Measurement measure(PreparedRun& run, const MeasureOptions& options, const std::atomic<bool>* stop = nullptr);
 
 }  // namespace kbench
