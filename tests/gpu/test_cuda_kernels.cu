@@ -212,7 +212,7 @@ TEST_CASE("transposed by phases: tapped and untapped phases, output_padding, gro
   }
 }
 
-TEST_CASE("the four seed workloads at full size, default families, sampled outputs") {
+TEST_CASE("the four seed workloads at full size, every family that serves them, sampled outputs") {
   using D = Dims;
   const ConvProblem s76 = make(OpKind::conv, 1, 64, 64, 128, 1, D{{524280, 1, 1}}, D{{3, 1, 1}}, D{{3, 1, 1}},
                                D{{4, 1, 1}}, D{{0, 0, 0}}, D{{0, 0, 0}}, false);

@@ -1,0 +1,53 @@
+#pragma once
+// Thin wrappers over the PTX the kernels rely on: asynchronous global->shared copies (sm_80+),
+// TF32 rounding and the m16n8k8 TF32 tensor-core product. Device code only.
+#include <cstdint>
+
+namespace kbench::gpu::conv {
+
+__device__ __forceinline__ unsigned shared_address(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
+// 4-byte copy through L1 (.ca: neighbouring taps re-read the same lines); zero-fills when !pred.
+// `src` must be a valid address even when !pred (no byte is read then).
+__device__ __forceinline__ void cp_async_4(float* dst, const float* src, bool pred) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(shared_address(dst)), "l"(src),
+               "r"(pred ? 4 : 0)
+               : "memory");
+}
+
+// 16-byte copy bypassing L1 (.cg); both addresses 16-byte aligned.
+__device__ __forceinline__ void cp_async_16(float* dst, const float* src) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(shared_address(dst)), "l"(src) : "memory");
+}
+
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+
+// Wait until at most `kPending` committed groups are still in flight.
+template <int kPending>
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
+}
+
+// fp32 -> TF32 with round-to-nearest (ties away), as the bit pattern the mma instruction takes.
+__device__ __forceinline__ std::uint32_t to_tf32(float v) {
+  std::uint32_t r;
+  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(v));
+  return r;
+}
+
+// d += a (16x8, row) * b (8x8, col), fp32 accumulation. Fragment layout (PTX ISA, mma.m16n8k8 .tf32),
+// gid = lane / 4, tig = lane % 4:
+//   a0 (gid, tig)  a1 (gid+8, tig)  a2 (gid, tig+4)  a3 (gid+8, tig+4)
+//   b0 (tig, gid)  b1 (tig+4, gid)
+//   d0 (gid, 2tig) d1 (gid, 2tig+1) d2 (gid+8, 2tig) d3 (gid+8, 2tig+1)
+__device__ __forceinline__ void mma_tf32(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2]) {
+  // Not volatile: the product has no side effect, so the compiler may schedule it freely.
+  asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+      "{%0,%1,%2,%3};\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+}  // namespace kbench::gpu::conv

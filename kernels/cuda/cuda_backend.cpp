@@ -1,0 +1,95 @@
+#include "cuda/cuda_backend.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "cuda/cuda_prepared_run.hpp"
+#include "cuda/direct/direct_launch.hpp"
+#include "cuda/kernel_plan.hpp"
+#include "cuda/kernel_selection.hpp"
+#include "runtime/device_info.hpp"
+#include "runtime/gpu_prepared_run.hpp"
+
+namespace kbench::gpu {
+
+namespace {
+
+std::string family_list() {
+  std::string names;
+  for (const conv::Family f : conv::kAllFamilies) {
+    if (!names.empty()) names += ", ";
+    names += conv::family_name(f);
+  }
+  return names;
+}
+
+class CudaBackend final : public Backend {
+ public:
+  std::string name() const override { return "cuda"; }
+
+  std::string description() const override {
+    return "kbench's own CUDA kernels: direct (any problem), depthwise 2-D, implicit GEMM (FFMA, 3xTF32, TF32), "
+           "transposed convolution by phase decomposition";
+  }
+
+  Support available() const override {
+    if (!availability_) availability_ = probe();
+    return *availability_;
+  }
+
+  Support supports(const ConvProblem& problem, const BackendOptions& options) const override {
+    if (Support s = conv::problem_supported(problem); !s) return s;
+    if (options.variant.empty()) return Support::yes();  // direct at least
+    const std::optional<conv::Family> family = conv::parse_family(options.variant);
+    if (!family)
+      return Support::no(fmt::format("unknown cuda kernel family '{}' (known: {})", options.variant, family_list()));
+    return conv::family_envelope(*family, problem, options.math);
+  }
+
+  Support fits(const ConvProblem& problem, const BackendOptions& options) const override {
+    if (Support s = available(); !s) return s;
+    if (Support s = supports(problem, options); !s) return s;
+    const std::int64_t bytes = GpuPreparedRun::device_bytes_needed(problem, options.device) +
+                               conv::plan_device_bytes(choose(problem, options), problem);
+    return fits_in_device_memory(bytes, options.device);
+  }
+
+  std::vector<std::string> variants(const ConvProblem& problem, const BackendOptions& options) const override {
+    std::vector<std::string> names;
+    for (const conv::Family f : conv::applicable_families(problem, options.math))
+      names.emplace_back(conv::family_name(f));
+    return names;
+  }
+
+  std::unique_ptr<PreparedRun> prepare(const ConvProblem& problem, const BackendOptions& options) override {
+    if (Support s = supports(problem, options); !s)
+      throw std::invalid_argument(fmt::format("cuda backend cannot prepare this problem: {}", s.reason));
+    return std::make_unique<CudaPreparedRun>(problem, options.device, choose(problem, options), options.math);
+  }
+
+ private:
+  // The forced variant, or the default family for the math mode. Call only after supports() said yes.
+  static conv::Family choose(const ConvProblem& problem, const BackendOptions& options) {
+    if (!options.variant.empty()) return *conv::parse_family(options.variant);
+    return conv::default_family(problem, options.math);
+  }
+
+  static Support probe() {
+    if (Support s = cuda_status(); !s) return s;
+    std::string reason;
+    if (!conv::kernel_image_loadable(&reason))
+      return Support::no(fmt::format("this build's kernels (sm_90) cannot load on the device: {}", reason));
+    return Support::yes();
+  }
+
+  mutable std::optional<Support> availability_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_cuda_backend() { return std::make_unique<CudaBackend>(); }
+
+}  // namespace kbench::gpu

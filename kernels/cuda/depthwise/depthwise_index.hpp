@@ -1,0 +1,101 @@
+#pragma once
+// Tiling of the depthwise 2-D kernel (seed 84), shared with the CPU tests.
+//
+// A block owns a strip of output rows of one (n, c) plane and a segment of 512 output columns; each of
+// its 128 threads owns 4 consecutive output columns [col_base, col_base + 4) and loads the input
+// float4 at the same columns. Output column ow with tap kw reads input column ow - pad_left + kw, so a
+// thread needs window slots s = j + kw (j < 4, kw < K), input column col_base - pad_left + s: K + 3
+// slots spanning its own float4 and those of lanes nearby ("neighbour" nb = floor((s - pad_left) / 4)).
+// Neighbours come by warp shuffle; at a warp's edge (lane + nb outside the warp) the lane loads
+// that float4 itself. Rows slide through registers: each input row is loaded once per strip.
+//
+// Envelope: stride 1, dilation 1, square kernel K in {3, 5, 7}, pad_left in {0, (K-1)/2},
+// pad_top <= K-1, input width a multiple of 4 (16-byte aligned rows).
+#include <cstdint>
+
+#include "core/host_device.hpp"
+#include "cuda/transposed/phase_index.hpp"
+
+namespace kbench::gpu::conv::depthwise {
+
+inline constexpr int kThreads = 128;
+inline constexpr int kColsPerThread = 4;
+inline constexpr int kSegmentCols = kThreads * kColsPerThread;  // 512
+inline constexpr int kStripRows = 32;
+
+// Lowest and highest neighbour a window slot can need (compile-time in the kernel).
+KBENCH_HD constexpr int lowest_neighbour(int pad_left) { return pad_left == 0 ? 0 : -((pad_left + 3) / 4); }
+KBENCH_HD constexpr int highest_neighbour(int kernel, int pad_left) { return (kernel + 2 - pad_left) / 4; }
+
+struct Tiling {
+  std::int64_t channels = 1;
+  std::int64_t planes = 1;  // batch * channels: plane = n * channels + c
+  std::int64_t in_h = 1, in_w = 4;
+  std::int64_t out_h = 1, out_w = 1;
+  std::int64_t pad_top = 0, pad_left = 0;
+  std::int64_t kernel = 3;
+  std::int64_t segments = 1;  // column segments per row
+  std::int64_t strips = 1;    // row strips per plane
+  std::int64_t blocks() const { return planes * strips * segments; }
+};
+
+inline Tiling make_tiling(std::int64_t batch, std::int64_t channels, std::int64_t in_h, std::int64_t in_w,
+                          std::int64_t out_h, std::int64_t out_w, std::int64_t pad_top, std::int64_t pad_left,
+                          std::int64_t kernel) {
+  Tiling t;
+  t.channels = channels;
+  t.planes = batch * channels;
+  t.in_h = in_h;
+  t.in_w = in_w;
+  t.out_h = out_h;
+  t.out_w = out_w;
+  t.pad_top = pad_top;
+  t.pad_left = pad_left;
+  t.kernel = kernel;
+  t.segments = ceil_div(out_w, kSegmentCols);
+  t.strips = ceil_div(out_h, kStripRows);
+  return t;
+}
+
+// Consecutive blocks walk the segments, then the strips of one plane, so strips sharing halo rows run together.
+struct BlockTile {
+  std::int64_t plane = 0;
+  std::int64_t row_begin = 0, row_end = 0;  // output rows
+  std::int64_t col_begin = 0;               // first output column of the segment
+};
+
+KBENCH_HD BlockTile block_tile(const Tiling& t, std::int64_t block) {
+  BlockTile b;
+  const std::int64_t segment = block % t.segments;
+  const std::int64_t strip = (block / t.segments) % t.strips;
+  b.plane = block / (t.segments * t.strips);
+  b.row_begin = strip * kStripRows;
+  b.row_end = b.row_begin + kStripRows < t.out_h ? b.row_begin + kStripRows : t.out_h;
+  b.col_begin = segment * kSegmentCols;
+  return b;
+}
+
+KBENCH_HD std::int64_t thread_col_base(const BlockTile& b, int thread) { return b.col_begin + kColsPerThread * thread; }
+
+// Where window slot s of a thread comes from: the float4 of lane + neighbour, component `component`.
+struct SlotSource {
+  int neighbour = 0;
+  int component = 0;
+};
+
+KBENCH_HD constexpr SlotSource slot_source(int pad_left, int slot) {
+  const int e = slot - pad_left;
+  const int nb = e >= 0 ? e / 4 : -((-e + 3) / 4);
+  return SlotSource{nb, e - 4 * nb};
+}
+
+// Input column of window slot s.
+KBENCH_HD std::int64_t slot_column(const Tiling& t, std::int64_t col_base, int slot) { return col_base - t.pad_left + slot; }
+
+// Input row read through tap kh by output row oh (may lie in the padding).
+KBENCH_HD std::int64_t input_row(const Tiling& t, std::int64_t oh, int kh) { return oh - t.pad_top + kh; }
+
+// Widest store whose alignment every (row, col_base) of this output width guarantees: 4, 2 or 1 floats.
+KBENCH_HD int store_width(std::int64_t out_w) { return out_w % 4 == 0 ? 4 : (out_w % 2 == 0 ? 2 : 1); }
+
+}  // namespace kbench::gpu::conv::depthwise

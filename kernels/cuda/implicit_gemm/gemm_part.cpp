@@ -1,0 +1,57 @@
+#include "cuda/implicit_gemm/gemm_part.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <fmt/format.h>
+
+#include "cuda/implicit_gemm/igemm_launch.hpp"
+#include "runtime/cuda_check.hpp"
+
+namespace kbench::gpu::conv::igemm {
+
+namespace {
+
+template <class T>
+DeviceBuffer<T> upload(const std::vector<T>& host) {
+  DeviceBuffer<T> buffer(static_cast<std::int64_t>(host.size()));
+  if (!host.empty())
+    KBENCH_CUDA_CHECK(cudaMemcpy(buffer.data(), host.data(), buffer.bytes(), cudaMemcpyHostToDevice));
+  return buffer;
+}
+
+}  // namespace
+
+GemmPart::GemmPart(const GemmConvDesc& desc, const std::vector<GemmTap>& taps, GemmMath math)
+    : desc_(desc), math_(math), tile_(choose_tile(desc.rows)) {
+  smem_bytes_ = smem_layout(tile_, math_, desc_).total_bytes;
+  taps_ = upload(taps);
+  if (desc_.order == KOrder::k_table) table_ = upload(make_k_table(desc_, taps));
+  a_big_ = DeviceBuffer<float>(packed_a_size(desc_));
+  if (math_ == GemmMath::tf32x3) a_small_ = DeviceBuffer<float>(packed_a_size(desc_));
+  configure_gemm(tile_, math_, desc_.order, smem_bytes_);
+}
+
+void GemmPart::pack(const float* w, cudaStream_t stream) {
+  launch_pack_a(desc_, math_, GemmDeviceData{taps_.data(), table_.data(), a_big_.data(), a_small_.data()}, w, stream);
+}
+
+void GemmPart::run(const Operands& ops, const ZeroFillDesc& zero, cudaStream_t stream) {
+  launch_gemm(tile_, math_, desc_, GemmDeviceData{taps_.data(), table_.data(), a_big_.data(), a_small_.data()}, ops,
+              zero, smem_bytes_, stream);
+}
+
+std::string GemmPart::tile_name() const {
+  const TileFacts f = tile_facts(tile_);
+  return fmt::format("{}x{}", f.bm, f.bn);
+}
+
+std::string GemmPart::order_name() const { return desc_.order == KOrder::k_table ? "k_table" : "channel_blocks"; }
+
+std::int64_t GemmPart::device_bytes(const GemmConvDesc& desc, std::size_t tap_count, GemmMath math) {
+  const std::int64_t packed = packed_a_size(desc) * static_cast<std::int64_t>(sizeof(float)) * a_planes(math);
+  const std::int64_t table =
+      desc.order == KOrder::k_table ? desc.chunks * kChunkRows * static_cast<std::int64_t>(sizeof(KEntry)) : 0;
+  return packed + table + static_cast<std::int64_t>(tap_count * sizeof(GemmTap));
+}
+
+}  // namespace kbench::gpu::conv::igemm

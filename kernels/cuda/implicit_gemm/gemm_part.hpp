@@ -1,0 +1,48 @@
+#pragma once
+// The device side of one implicit GEMM: its tap list and k table uploaded, its packed-A buffers, its
+// kernel instance configured for the shared memory it needs. Forward convolutions have one; a
+// transposed convolution one per tapped phase combination.
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cuda/common/operands.hpp"
+#include "cuda/implicit_gemm/igemm_config.hpp"
+#include "cuda/implicit_gemm/igemm_index.hpp"
+#include "cuda/transposed/zero_fill_index.hpp"
+#include "runtime/device_buffer.hpp"
+
+namespace kbench::gpu::conv::igemm {
+
+class GemmPart {
+ public:
+  GemmPart(const GemmConvDesc& desc, const std::vector<GemmTap>& taps, GemmMath math);
+
+  // Packs this run's weights into A (kernel launch on `stream`).
+  void pack(const float* w, cudaStream_t stream);
+  // The GEMM; `zero` (planes > 0) also writes a transposed convolution's untapped planes and rows.
+  void run(const Operands& ops, const ZeroFillDesc& zero, cudaStream_t stream);
+
+  const GemmConvDesc& desc() const { return desc_; }
+  TileKind tile() const { return tile_; }
+  std::size_t smem_bytes() const { return smem_bytes_; }
+  std::string tile_name() const;   // "128x128"
+  std::string order_name() const;  // "channel_blocks" or "k_table"
+
+  // Device bytes a part for `desc` allocates.
+  static std::int64_t device_bytes(const GemmConvDesc& desc, std::size_t tap_count, GemmMath math);
+
+ private:
+  GemmConvDesc desc_;
+  GemmMath math_;
+  TileKind tile_;
+  std::size_t smem_bytes_ = 0;
+  DeviceBuffer<GemmTap> taps_;
+  DeviceBuffer<KEntry> table_;
+  DeviceBuffer<float> a_big_, a_small_;
+};
+
+}  // namespace kbench::gpu::conv::igemm

@@ -1,0 +1,122 @@
+#pragma once
+// Block tiles and math policies of the implicit-GEMM kernel, visible to host code so the plan can
+// size shared memory and grids without including device code.
+//
+// A block has WARPS_M x WARPS_N warps; each warp computes 16*MFRAG rows x 64 columns:
+//   FFMA: lanes as 4 (rows) x 8 (columns), each thread 4*MFRAG rows x 8 columns of FMAs;
+//   TF32 mma.sync m16n8k8: MFRAG x 8 fragments of 16 x 8.
+// Shared-memory rows are padded by 8 floats: the fragment reads (rows tig, tig+4; columns gid) and
+// the epilogue's float2 stores then hit 32 distinct banks.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "cuda/implicit_gemm/igemm_index.hpp"
+
+namespace kbench::gpu::conv::igemm {
+
+// ffma: IEEE fp32 FMAs. tf32: one TF32 tensor-core product (round-to-nearest inputs).
+// tf32x3: split TF32 ("3xTF32"): each fp32 operand as a TF32 big part plus a TF32 remainder,
+// three products (small*big, big*small, big*big); error near fp32's, checked against the fp32 tolerance.
+enum class GemmMath { ffma, tf32, tf32x3 };
+
+inline std::string to_string(GemmMath m) {
+  switch (m) {
+    case GemmMath::ffma: return "ffma";
+    case GemmMath::tf32: return "tf32";
+    case GemmMath::tf32x3: return "3xtf32";
+  }
+  return "?";
+}
+
+template <int WARPS_M, int MFRAG, int WARPS_N>
+struct Tile {
+  static constexpr int kWarpsM = WARPS_M;
+  static constexpr int kWarpsN = WARPS_N;
+  static constexpr int kMFrag = MFRAG;
+  static constexpr int kThreads = 32 * WARPS_M * WARPS_N;
+  static constexpr int kWarpRows = 16 * MFRAG;
+  static constexpr int kBM = WARPS_M * kWarpRows;
+  static constexpr int kBN = WARPS_N * 64;
+  static constexpr int kBK = kChunkRows;
+  static constexpr int kPad = 8;
+  static constexpr int kAStride = kBM + kPad;
+  static constexpr int kBStride = kBN + kPad;
+  static constexpr int kCStride = kBN + kPad;
+  static constexpr int kStages = 3;
+  // B loader: each thread keeps one column for the whole reduction.
+  static constexpr int kRowsPerPass = kThreads / kBN;
+  static constexpr int kBLoads = kBK / kRowsPerPass;
+  // A loader: the chunk's BK x BM packed floats as 16-byte vectors.
+  static constexpr int kAVectors = kBK * kBM / 4;
+  static constexpr int kALoads = kAVectors / kThreads;
+  static_assert(kThreads % kBN == 0, "each thread loads one fixed column of B");
+  static_assert(kBK % kRowsPerPass == 0, "B rows split evenly over the passes");
+  static_assert(kAVectors % kThreads == 0, "A vectors split evenly over the threads");
+  static_assert(kBM % 32 == 0, "row padding keeps fragment reads conflict-free only for BM = 32j");
+};
+
+using Tile64 = Tile<2, 2, 2>;   // 64 x 128, 128 threads (seed 77: M = 64)
+using Tile96 = Tile<2, 3, 2>;   // 96 x 128, 128 threads (seed 50: M = 96)
+using Tile128 = Tile<4, 2, 2>;  // 128 x 128, 256 threads (seed 76: M = 128)
+
+enum class TileKind { m64, m96, m128 };
+
+inline TileKind choose_tile(std::int64_t rows) {
+  if (rows <= 64) return TileKind::m64;
+  if (rows <= 96) return TileKind::m96;
+  return TileKind::m128;
+}
+
+struct TileFacts {
+  int bm = 0, bn = 0, threads = 0, stages = 0;
+  int a_stride = 0, b_stride = 0, c_stride = 0;
+};
+
+template <class T>
+constexpr TileFacts facts_of() {
+  return TileFacts{T::kBM, T::kBN, T::kThreads, T::kStages, T::kAStride, T::kBStride, T::kCStride};
+}
+
+inline TileFacts tile_facts(TileKind k) {
+  switch (k) {
+    case TileKind::m64: return facts_of<Tile64>();
+    case TileKind::m96: return facts_of<Tile96>();
+    case TileKind::m128: return facts_of<Tile128>();
+  }
+  return {};
+}
+
+inline int a_planes(GemmMath m) { return m == GemmMath::tf32x3 ? 2 : 1; }
+
+// Shared memory: the tap list (channel_blocks) or the k table, then the pipeline stages, whose space
+// the epilogue reuses for the C tile.
+struct SmemLayout {
+  std::size_t prefix_bytes = 0;
+  std::size_t stage_floats = 0;
+  std::size_t total_bytes = 0;
+};
+
+KBENCH_HD std::size_t smem_prefix_bytes(const GemmConvDesc& d) {
+  const std::size_t raw = d.order == KOrder::channel_blocks
+                              ? static_cast<std::size_t>(d.taps) * sizeof(GemmTap)
+                              : static_cast<std::size_t>(d.chunks * kChunkRows) * sizeof(KEntry);
+  return (raw + 15) / 16 * 16;
+}
+
+inline SmemLayout smem_layout(TileKind kind, GemmMath math, const GemmConvDesc& d) {
+  const TileFacts f = tile_facts(kind);
+  SmemLayout s;
+  s.prefix_bytes = smem_prefix_bytes(d);
+  s.stage_floats = static_cast<std::size_t>(kChunkRows) *
+                   (static_cast<std::size_t>(a_planes(math)) * f.a_stride + static_cast<std::size_t>(f.b_stride));
+  const std::size_t pipeline = s.stage_floats * static_cast<std::size_t>(f.stages) * sizeof(float);
+  const std::size_t c_tile = static_cast<std::size_t>(f.bm) * f.c_stride * sizeof(float);
+  s.total_bytes = s.prefix_bytes + (pipeline > c_tile ? pipeline : c_tile);
+  return s;
+}
+
+// Hopper's opt-in limit per block (227 KB).
+inline constexpr std::size_t kMaxSmemBytes = 232448;
+
+}  // namespace kbench::gpu::conv::igemm

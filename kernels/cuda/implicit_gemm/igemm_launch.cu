@@ -1,0 +1,70 @@
+// Dispatch by math, and the kernel that packs the weights into A's chunk order.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "cuda/common/device_ops.cuh"
+#include "cuda/implicit_gemm/igemm_launch.hpp"
+#include "runtime/cuda_check.hpp"
+
+namespace kbench::gpu::conv::igemm {
+
+namespace {
+
+// One thread per packed element: the weight it copies (or a zero of the padding), rounded to TF32
+// for the tensor-core maths, or split into TF32 big part and remainder for tf32x3. Rounding here,
+// once per run, spares the GEMM's inner loop the conversions of A.
+__global__ void pack_a_kernel(const GemmConvDesc d, const GemmTap* __restrict__ taps, const float* __restrict__ w,
+                              GemmMath math, float* __restrict__ a_big, float* __restrict__ a_small) {
+  const std::int64_t total = packed_a_size(d);
+  for (std::int64_t idx = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; idx < total;
+       idx += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+    std::int64_t rest = idx;
+    const std::int64_t m = rest % d.rows_padded;
+    rest /= d.rows_padded;
+    const std::int64_t row = rest % kChunkRows;
+    rest /= kChunkRows;
+    const std::int64_t chunk = rest % d.chunks;
+    const std::int64_t group = rest / d.chunks;
+    const std::int64_t src = packed_a_source(d, taps, group, chunk, row, m);
+    const float v = src >= 0 ? w[src] : 0.0f;
+    if (math == GemmMath::ffma) {
+      a_big[idx] = v;
+    } else {
+      const std::uint32_t big = to_tf32(v);
+      a_big[idx] = __uint_as_float(big);
+      if (math == GemmMath::tf32x3) a_small[idx] = __uint_as_float(to_tf32(v - __uint_as_float(big)));
+    }
+  }
+}
+
+}  // namespace
+
+void configure_gemm(TileKind tile, GemmMath math, KOrder order, std::size_t smem_bytes) {
+  switch (math) {
+    case GemmMath::ffma: configure_gemm_ffma(tile, order, smem_bytes); break;
+    case GemmMath::tf32: configure_gemm_tf32(tile, order, smem_bytes); break;
+    case GemmMath::tf32x3: configure_gemm_tf32x3(tile, order, smem_bytes); break;
+  }
+}
+
+void launch_gemm(TileKind tile, GemmMath math, const GemmConvDesc& d, const GemmDeviceData& data,
+                 const Operands& ops, const ZeroFillDesc& zero, std::size_t smem_bytes, cudaStream_t stream) {
+  switch (math) {
+    case GemmMath::ffma: launch_gemm_ffma(tile, d, data, ops, zero, smem_bytes, stream); break;
+    case GemmMath::tf32: launch_gemm_tf32(tile, d, data, ops, zero, smem_bytes, stream); break;
+    case GemmMath::tf32x3: launch_gemm_tf32x3(tile, d, data, ops, zero, smem_bytes, stream); break;
+  }
+}
+
+void launch_pack_a(const GemmConvDesc& d, GemmMath math, const GemmDeviceData& data, const float* w,
+                   cudaStream_t stream) {
+  constexpr int kThreads = 256;
+  const std::int64_t total = packed_a_size(d);
+  const auto blocks = static_cast<unsigned>(std::min<std::int64_t>((total + kThreads - 1) / kThreads, 4096));
+  pack_a_kernel<<<blocks, kThreads, 0, stream>>>(d, data.taps, w, math, data.a_big, data.a_small);
+  KBENCH_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace kbench::gpu::conv::igemm

@@ -1,0 +1,45 @@
+#pragma once
+// Host entry points of the implicit-GEMM kernels (plain C++: callable from .cpp files).
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+
+#include "cuda/common/operands.hpp"
+#include "cuda/implicit_gemm/igemm_config.hpp"
+#include "cuda/implicit_gemm/igemm_index.hpp"
+#include "cuda/transposed/zero_fill_index.hpp"
+
+namespace kbench::gpu::conv::igemm {
+
+// Device-side data of one GEMM, owned by its plan.
+struct GemmDeviceData {
+  const GemmTap* taps = nullptr;
+  const KEntry* table = nullptr;  // k_table order only
+  float* a_big = nullptr;         // packed A (TF32-rounded for the tensor-core maths)
+  float* a_small = nullptr;       // packed A's TF32 remainders (tf32x3 only)
+};
+
+// Allows the kernel instance `smem_bytes` of dynamic shared memory. Once per plan, before any launch.
+void configure_gemm(TileKind tile, GemmMath math, KOrder order, std::size_t smem_bytes);
+
+// Packs (and for TF32 rounds, or splits) the weights into A's chunk order.
+void launch_pack_a(const GemmConvDesc& d, GemmMath math, const GemmDeviceData& data, const float* w,
+                   cudaStream_t stream);
+
+// One GEMM; `zero` (planes > 0) adds the transposed convolution's untapped planes and rows to its work.
+void launch_gemm(TileKind tile, GemmMath math, const GemmConvDesc& d, const GemmDeviceData& data,
+                 const Operands& ops, const ZeroFillDesc& zero, std::size_t smem_bytes, cudaStream_t stream);
+
+// Per-math halves of the above, one translation unit each (igemm_ffma.cu, igemm_tf32.cu, igemm_tf32x3.cu),
+// so the 18 kernel instances compile in parallel.
+void configure_gemm_ffma(TileKind tile, KOrder order, std::size_t smem_bytes);
+void configure_gemm_tf32(TileKind tile, KOrder order, std::size_t smem_bytes);
+void configure_gemm_tf32x3(TileKind tile, KOrder order, std::size_t smem_bytes);
+void launch_gemm_ffma(TileKind tile, const GemmConvDesc& d, const GemmDeviceData& data, const Operands& ops,
+                      const ZeroFillDesc& zero, std::size_t smem_bytes, cudaStream_t stream);
+void launch_gemm_tf32(TileKind tile, const GemmConvDesc& d, const GemmDeviceData& data, const Operands& ops,
+                      const ZeroFillDesc& zero, std::size_t smem_bytes, cudaStream_t stream);
+void launch_gemm_tf32x3(TileKind tile, const GemmConvDesc& d, const GemmDeviceData& data, const Operands& ops,
+                        const ZeroFillDesc& zero, std::size_t smem_bytes, cudaStream_t stream);
+
+}  // namespace kbench::gpu::conv::igemm

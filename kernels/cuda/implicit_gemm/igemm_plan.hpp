@@ -1,0 +1,13 @@
+#pragma once
+// Forward convolution as one implicit GEMM (families implicit_gemm_ffma / _3xtf32 / _tf32).
+#include <memory>
+
+#include "cuda/implicit_gemm/igemm_config.hpp"
+#include "cuda/kernel_plan.hpp"
+
+namespace kbench::gpu::conv {
+
+std::unique_ptr<KernelPlan> make_igemm_plan(Family family, const ConvProblem& problem);
+std::int64_t igemm_plan_device_bytes(Family family, const ConvProblem& problem);
+
+}  // namespace kbench::gpu::conv

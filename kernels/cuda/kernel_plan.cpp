@@ -1,0 +1,70 @@
+#include "cuda/kernel_plan.hpp"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "cuda/depthwise/depthwise_launch.hpp"
+#include "cuda/direct/direct_launch.hpp"
+#include "cuda/implicit_gemm/igemm_plan.hpp"
+#include "cuda/transposed/phase_plan.hpp"
+
+namespace kbench::gpu::conv {
+
+namespace {
+
+class DirectPlan final : public KernelPlan {
+ public:
+  explicit DirectPlan(const ConvProblem& problem) : desc_(make_direct_desc(problem)) {}
+  std::string implementation() const override { return "direct"; }
+  std::vector<std::pair<std::string, std::string>> properties() const override {
+    return {{"threads", "one per output element (grid-stride)"}, {"launches", "1"}};
+  }
+  void enqueue(const Operands& ops, cudaStream_t stream) override { launch_direct(desc_, ops, stream); }
+
+ private:
+  DirectDesc desc_;
+};
+
+class DepthwisePlan final : public KernelPlan {
+ public:
+  explicit DepthwisePlan(const ConvProblem& p)
+      : tiling_(depthwise::make_tiling(p.batch, p.in_channels, p.input[0], p.input[1], p.output_extent(0),
+                                       p.output_extent(1), p.pad_before[0], p.pad_before[1], p.kernel[0])) {}
+  std::string implementation() const override {
+    return fmt::format("depthwise2d/k{}{}", tiling_.kernel, tiling_.pad_left != 0 ? "_centred" : "");
+  }
+  std::vector<std::pair<std::string, std::string>> properties() const override {
+    return {{"block", fmt::format("{} threads, {} rows x {} columns", depthwise::kThreads, depthwise::kStripRows,
+                                  depthwise::kSegmentCols)},
+            {"blocks", std::to_string(tiling_.blocks())},
+            {"store_width_floats", std::to_string(depthwise::store_width(tiling_.out_w))},
+            {"launches", "1"}};
+  }
+  void enqueue(const Operands& ops, cudaStream_t stream) override {
+    depthwise::launch_depthwise2d(tiling_, ops, stream);
+  }
+
+ private:
+  depthwise::Tiling tiling_;
+};
+
+}  // namespace
+
+std::unique_ptr<KernelPlan> make_kernel_plan(Family family, const ConvProblem& problem, MathMode math) {
+  if (const Support s = family_envelope(family, problem, math); !s)
+    throw std::invalid_argument(fmt::format("cuda backend: {} cannot run this problem: {}", family_name(family),
+                                            s.reason));
+  if (family == Family::direct) return std::make_unique<DirectPlan>(problem);
+  if (family == Family::depthwise2d) return std::make_unique<DepthwisePlan>(problem);
+  if (is_implicit_gemm(family)) return make_igemm_plan(family, problem);
+  return make_phase_plan(family, problem);
+}
+
+std::int64_t plan_device_bytes(Family family, const ConvProblem& problem) {
+  if (is_implicit_gemm(family)) return igemm_plan_device_bytes(family, problem);
+  if (is_transposed_phase(family)) return phase_plan_device_bytes(family, problem);
+  return 0;
+}
+
+}  // namespace kbench::gpu::conv

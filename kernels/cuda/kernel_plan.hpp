@@ -1,0 +1,35 @@
+#pragma once
+// A problem set up for one kernel family: device tables and buffers built, kernels configured, ready
+// to be enqueued any number of times. Built by the cuda backend's prepared run, on its device.
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/types.hpp"
+#include "cuda/common/operands.hpp"
+#include "cuda/kernel_selection.hpp"
+#include "problem/conv_problem.hpp"
+
+namespace kbench::gpu::conv {
+
+class KernelPlan {
+ public:
+  virtual ~KernelPlan() = default;
+  // The kernel that runs, e.g. "implicit_gemm_tf32/k_table/96x128" (family/reduction order/tile).
+  virtual std::string implementation() const = 0;
+  virtual std::vector<std::pair<std::string, std::string>> properties() const = 0;
+  // Every kernel of one execution, on `stream`, no synchronisation.
+  virtual void enqueue(const Operands& ops, cudaStream_t stream) = 0;
+};
+
+// `family` must lie in its envelope for `problem` (family_envelope); throws std::invalid_argument otherwise.
+std::unique_ptr<KernelPlan> make_kernel_plan(Family family, const ConvProblem& problem, MathMode math);
+
+// Device memory a plan allocates beyond the problem's tensors (packed weights, index tables).
+std::int64_t plan_device_bytes(Family family, const ConvProblem& problem);
+
+}  // namespace kbench::gpu::conv

@@ -1,0 +1,201 @@
+#pragma once
+// Which of the cuda backend's kernel families can run a problem ("envelope"), and which one runs by
+// default. Plain C++ with no CUDA include, so it is unit-tested on the CPU (test_cuda_selection.cpp).
+//
+// Families, and the math each one performs:
+//   direct                   any valid fp32 problem; one thread per output, fp32 FMA
+//   depthwise2d              2-D depthwise (multiplier 1), stride 1, dilation 1, square 3/5/7 kernel; fp32 FMA
+//   implicit_gemm_ffma       forward convolutions; fp32 FFMA
+//   implicit_gemm_3xtf32     forward convolutions; split TF32 on tensor cores, fp32-level error
+//   implicit_gemm_tf32       forward convolutions; TF32 tensor cores (math tf32 only)
+//   transposed_phase_*       transposed convolutions, one GEMM per tapped phase; same three maths
+// The default is the fastest family expected for the math: TF32 where allowed; for fp32 the strict
+// FFMA GEMM (3xTF32 stays a variant until measurements show it passes the fp32 tolerance everywhere).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "backend/backend.hpp"
+#include "cuda/depthwise/depthwise_index.hpp"
+#include "cuda/implicit_gemm/igemm_config.hpp"
+#include "cuda/implicit_gemm/igemm_index.hpp"
+#include "cuda/transposed/phase_gemm_index.hpp"
+#include "problem/conv_problem.hpp"
+#include "reference/computable.hpp"
+#include "reference/rank3.hpp"
+
+namespace kbench::gpu::conv {
+
+enum class Family {
+  direct,
+  depthwise2d,
+  implicit_gemm_ffma,
+  implicit_gemm_3xtf32,
+  implicit_gemm_tf32,
+  transposed_phase_ffma,
+  transposed_phase_3xtf32,
+  transposed_phase_tf32,
+};
+
+inline constexpr Family kAllFamilies[] = {
+    Family::direct,           Family::depthwise2d,           Family::implicit_gemm_ffma,
+    Family::implicit_gemm_3xtf32, Family::implicit_gemm_tf32, Family::transposed_phase_ffma,
+    Family::transposed_phase_3xtf32, Family::transposed_phase_tf32,
+};
+
+inline std::string_view family_name(Family f) {
+  switch (f) {
+    case Family::direct: return "direct";
+    case Family::depthwise2d: return "depthwise2d";
+    case Family::implicit_gemm_ffma: return "implicit_gemm_ffma";
+    case Family::implicit_gemm_3xtf32: return "implicit_gemm_3xtf32";
+    case Family::implicit_gemm_tf32: return "implicit_gemm_tf32";
+    case Family::transposed_phase_ffma: return "transposed_phase_ffma";
+    case Family::transposed_phase_3xtf32: return "transposed_phase_3xtf32";
+    case Family::transposed_phase_tf32: return "transposed_phase_tf32";
+  }
+  return "?";
+}
+
+inline std::optional<Family> parse_family(std::string_view name) {
+  for (const Family f : kAllFamilies)
+    if (family_name(f) == name) return f;
+  return std::nullopt;
+}
+
+inline bool is_implicit_gemm(Family f) {
+  return f == Family::implicit_gemm_ffma || f == Family::implicit_gemm_3xtf32 || f == Family::implicit_gemm_tf32;
+}
+inline bool is_transposed_phase(Family f) {
+  return f == Family::transposed_phase_ffma || f == Family::transposed_phase_3xtf32 ||
+         f == Family::transposed_phase_tf32;
+}
+
+// The GEMM math of a GEMM family.
+inline igemm::GemmMath gemm_math(Family f) {
+  if (f == Family::implicit_gemm_tf32 || f == Family::transposed_phase_tf32) return igemm::GemmMath::tf32;
+  if (f == Family::implicit_gemm_3xtf32 || f == Family::transposed_phase_3xtf32) return igemm::GemmMath::tf32x3;
+  return igemm::GemmMath::ffma;
+}
+
+// What the family computes in: only the plain TF32 GEMMs round to TF32.
+inline MathMode family_math(Family f) {
+  return gemm_math(f) == igemm::GemmMath::tf32 ? MathMode::tf32 : MathMode::fp32;
+}
+
+// Coordinates, offsets and extents stay below 2^30 so the kernels' 32-bit coordinate arithmetic
+// (and its unsigned bounds test) cannot overflow; element counts and offsets are 64-bit throughout.
+inline constexpr std::int64_t kMaxExtent = std::int64_t{1} << 30;
+
+// Whether the backend computes this problem at all (then `direct` always can).
+inline Support problem_supported(const ConvProblem& p) {
+  if (p.dtype != DType::fp32) return Support::no(fmt::format("the cuda backend computes fp32 only, not {}", to_string(p.dtype)));
+  if (const std::string why = reference::why_not_computable(p); !why.empty()) return Support::no(why);
+  for (int d = 0; d < p.spatial_rank; ++d) {
+    const std::int64_t reach = p.dilation[d] * (p.kernel[d] - 1) + p.pad_before[d] + p.pad_after[d];
+    if (p.input[d] >= kMaxExtent || p.output_extent(d) >= kMaxExtent || reach >= kMaxExtent)
+      return Support::no(fmt::format("spatial dimension {} reaches 2^30 or more", d));
+  }
+  return Support::yes();
+}
+
+inline Support depthwise2d_envelope(const ConvProblem& p) {
+  namespace dw = depthwise;
+  if (p.transposed()) return Support::no("depthwise2d: forward convolutions only");
+  if (p.spatial_rank != 2) return Support::no("depthwise2d: 2-D only");
+  if (p.groups != p.in_channels || p.out_channels != p.in_channels)
+    return Support::no("depthwise2d: needs groups == in_channels == out_channels");
+  const std::int64_t k = p.kernel[0];
+  if (p.kernel[1] != k || (k != 3 && k != 5 && k != 7)) return Support::no("depthwise2d: square 3x3, 5x5 or 7x7 kernels only");
+  if (p.stride[0] != 1 || p.stride[1] != 1 || p.dilation[0] != 1 || p.dilation[1] != 1)
+    return Support::no("depthwise2d: stride 1 and dilation 1 only");
+  if (p.pad_before[1] != 0 && p.pad_before[1] != (k - 1) / 2)
+    return Support::no("depthwise2d: left padding must be 0 or (kernel - 1) / 2");
+  if (p.pad_before[0] > k - 1) return Support::no("depthwise2d: top padding must be below the kernel size");
+  if (p.input[1] % 4 != 0) return Support::no("depthwise2d: input width must be a multiple of 4 (16-byte rows)");
+  const dw::Tiling t = dw::make_tiling(p.batch, p.in_channels, p.input[0], p.input[1], p.output_extent(0),
+                                       p.output_extent(1), p.pad_before[0], p.pad_before[1], k);
+  if (t.blocks() > 0x7fffffff) return Support::no("depthwise2d: too many blocks for one launch");
+  return Support::yes();
+}
+
+// Limits every GEMM descriptor must meet: the grid, the shared memory, 32-bit chunk counts.
+inline Support gemm_desc_fits(const igemm::GemmConvDesc& d, igemm::GemmMath math, std::string_view family) {
+  const igemm::TileKind tile = igemm::choose_tile(d.rows);
+  const igemm::TileFacts f = igemm::tile_facts(tile);
+  if (d.order == igemm::KOrder::channel_blocks && d.taps > igemm::kMaxTaps)
+    return Support::no(fmt::format("{}: {} taps, at most {}", family, d.taps, igemm::kMaxTaps));
+  if ((d.columns + f.bn - 1) / f.bn > 0x7fffffff || d.rows_padded / f.bm > 65535 || d.groups > 65535)
+    return Support::no(fmt::format("{}: the problem needs more blocks than one launch has", family));
+  if (d.chunks * igemm::kChunkRows > 0x7fffffff) return Support::no(fmt::format("{}: reduction too long", family));
+  if (igemm::smem_layout(tile, math, d).total_bytes > igemm::kMaxSmemBytes)
+    return Support::no(fmt::format("{}: needs more shared memory than a block has", family));
+  return Support::yes();
+}
+
+inline igemm::GemmConvDesc forward_gemm_desc(const ConvProblem& p3) {
+  const igemm::KOrder order = igemm::choose_k_order(p3.in_channels_per_group(), p3.kernel_volume());
+  const igemm::TileFacts f = igemm::tile_facts(igemm::choose_tile(p3.out_channels_per_group()));
+  return igemm::make_forward_desc(p3, order, f.bm);
+}
+
+inline std::vector<PhaseGemm> transposed_gemms(const ConvProblem& p3) {
+  const igemm::TileFacts f = igemm::tile_facts(igemm::choose_tile(p3.out_channels_per_group()));
+  return make_phase_gemms(p3, f.bm);
+}
+
+// Largest stride (phase bit masks are 64-bit) and number of phase GEMMs (one launch each).
+inline constexpr std::int64_t kMaxPhaseStride = 64;
+inline constexpr std::int64_t kMaxPhaseGemms = 256;
+
+inline Support family_envelope(Family f, const ConvProblem& p, MathMode math) {
+  if (Support s = problem_supported(p); !s) return s;
+  const std::string_view name = family_name(f);
+  if (family_math(f) == MathMode::tf32 && math != MathMode::tf32)
+    return Support::no(fmt::format("{} rounds to TF32, which math fp32 forbids", name));
+  if (f == Family::direct) return Support::yes();
+  if (f == Family::depthwise2d) return depthwise2d_envelope(p);
+  const ConvProblem p3 = reference::as_rank3(p);
+  if (is_implicit_gemm(f)) {
+    if (p.transposed()) return Support::no(fmt::format("{}: forward convolutions only", name));
+    return gemm_desc_fits(forward_gemm_desc(p3), gemm_math(f), name);
+  }
+  // transposed_phase_*
+  if (!p.transposed()) return Support::no(fmt::format("{}: transposed convolutions only", name));
+  for (int d = 0; d < 3; ++d)
+    if (p3.stride[d] > kMaxPhaseStride) return Support::no(fmt::format("{}: stride above {}", name, kMaxPhaseStride));
+  if (tapped_phase_combinations(p3) > kMaxPhaseGemms)
+    return Support::no(fmt::format("{}: more than {} phase combinations", name, kMaxPhaseGemms));
+  for (const PhaseGemm& g : transposed_gemms(p3))
+    if (Support s = gemm_desc_fits(g.desc, gemm_math(f), name); !s) return s;
+  return Support::yes();
+}
+
+inline std::vector<Family> applicable_families(const ConvProblem& p, MathMode math) {
+  std::vector<Family> out;
+  for (const Family f : kAllFamilies)
+    if (family_envelope(f, p, math)) out.push_back(f);
+  return out;
+}
+
+// A GEMM pays off once both its M (output channels per group) and its reduction have some length.
+inline bool gemm_worthwhile(const ConvProblem& p) {
+  return p.out_channels_per_group() >= 8 && p.in_channels_per_group() * p.kernel_volume() >= 8;
+}
+
+inline Family default_family(const ConvProblem& p, MathMode math) {
+  const bool tf32 = math == MathMode::tf32;
+  if (p.transposed()) {
+    const Family f = tf32 ? Family::transposed_phase_tf32 : Family::transposed_phase_ffma;
+    return gemm_worthwhile(p) && family_envelope(f, p, math) ? f : Family::direct;
+  }
+  if (family_envelope(Family::depthwise2d, p, math)) return Family::depthwise2d;
+  const Family f = tf32 ? Family::implicit_gemm_tf32 : Family::implicit_gemm_ffma;
+  return gemm_worthwhile(p) && family_envelope(f, p, math) ? f : Family::direct;
+}
+
+}  // namespace kbench::gpu::conv

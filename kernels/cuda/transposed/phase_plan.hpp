@@ -1,0 +1,14 @@
+#pragma once
+// Transposed convolution by phase decomposition (families transposed_phase_ffma / _3xtf32 / _tf32):
+// one implicit GEMM per tapped phase combination, computing only taps that land; untapped outputs
+// written as the bias by the first GEMM launch (or a stand-alone fill when no phase has work).
+#include <memory>
+
+#include "cuda/kernel_plan.hpp"
+
+namespace kbench::gpu::conv {
+
+std::unique_ptr<KernelPlan> make_phase_plan(Family family, const ConvProblem& problem);
+std::int64_t phase_plan_device_bytes(Family family, const ConvProblem& problem);
+
+}  // namespace kbench::gpu::conv

@@ -1,0 +1,71 @@
+#pragma once
+// Which outputs of a transposed convolution receive no tap at all and are written as the bias (or
+// zero) without computing anything, in whole contiguous spans.
+//
+// An output is computed (by the GEMM of its phase combination) when its coordinate has taps along
+// every dimension. Of the rest:
+//   - along the last dimension, untapped positions of a row whose other coordinates have taps are
+//     written by the GEMM epilogue (GemmConvDesc::tail / lead), next to the values it stores;
+//   - everything else forms whole planes (dimension 0 untapped, or no tapped position along the last
+//     dimension at all) and whole rows (dimension 1 untapped): the "zero fill" below, done in the
+//     same launch as the GEMM (seed 77: 76% of the output as whole planes and rows, 12% as epilogue tails).
+// Work is handed out by plane (batch, channel, coordinate along dimension 0).
+#include <cstdint>
+
+#include "core/host_device.hpp"
+#include "cuda/transposed/phase_index.hpp"
+#include "problem/conv_problem.hpp"
+
+namespace kbench::gpu::conv {
+
+struct ZeroFillDesc {
+  std::int64_t planes = 0;  // batch * out_channels * out_extent[0]; 0 = nothing to fill
+  std::int64_t out_channels = 1;
+  std::int64_t out_extent[3] = {1, 1, 1};
+  PhaseDim dim[3];
+  bool last_dim_tapped = true;  // some coordinate along the last dimension has taps
+};
+
+// p3: rank 3, transposed.
+inline ZeroFillDesc make_zero_fill_desc(const ConvProblem& p3) {
+  ZeroFillDesc z;
+  z.out_channels = p3.out_channels;
+  for (int i = 0; i < 3; ++i) {
+    z.out_extent[i] = p3.output_extent(i);
+    z.dim[i] = make_phase_dim(p3, i);
+  }
+  z.last_dim_tapped = first_tapped_position(z.dim[2]) < z.out_extent[2];
+  z.planes = p3.batch * p3.out_channels * z.out_extent[0];
+  return z;
+}
+
+struct PlaneCoord {
+  std::int64_t channel = 0;
+  std::int64_t coord0 = 0;  // along dimension 0
+  std::int64_t offset = 0;  // output index of the plane's first element
+};
+
+KBENCH_HD PlaneCoord plane_coord(const ZeroFillDesc& z, std::int64_t plane) {
+  PlaneCoord c;
+  c.coord0 = plane % z.out_extent[0];
+  c.channel = (plane / z.out_extent[0]) % z.out_channels;
+  c.offset = plane * z.out_extent[1] * z.out_extent[2];
+  return c;
+}
+
+// True when the whole plane is untapped.
+KBENCH_HD bool plane_untapped(const ZeroFillDesc& z, std::int64_t coord0) {
+  return !z.last_dim_tapped || !position_has_taps(z.dim[0], coord0);
+}
+
+// In a plane that is not wholly untapped: the untapped rows are those of the untapped phases of
+// dimension 1, enumerated phase by phase (no per-row test). rows_of_phase gives their range.
+KBENCH_HD bool row_phase_untapped(const ZeroFillDesc& z, std::int64_t ph1) { return !phase_has_taps(z.dim[1], ph1); }
+
+KBENCH_HD PhaseRange rows_of_phase(const ZeroFillDesc& z, std::int64_t ph1) { return phase_positions(z.dim[1], ph1); }
+
+KBENCH_HD std::int64_t row_of_phase(const ZeroFillDesc& z, std::int64_t ph1, std::int64_t q) {
+  return phase_position(z.dim[1], ph1, q);
+}
+
+}  // namespace kbench::gpu::conv

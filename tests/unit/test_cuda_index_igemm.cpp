@@ -1,0 +1,220 @@
+// Implicit-GEMM index arithmetic (forward convolutions and the phase GEMMs of transposed ones) and the
+// zero fill of untapped outputs, against brute force: every output written exactly once, and each
+// computed output sums exactly the (input, weight) pairs that feed it.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <set>
+#include <vector>
+
+#include "cuda/implicit_gemm/igemm_index.hpp"
+#include "cuda/transposed/phase_gemm_index.hpp"
+#include "cuda/transposed/zero_fill_index.hpp"
+#include "test_cuda_index_support.hpp"
+
+namespace kbench {
+namespace {
+
+namespace ig = gpu::conv::igemm;
+
+struct Tally {
+  std::vector<int> hits;
+  std::int64_t computed = 0;
+  std::int64_t bias_only = 0;  // written without computing
+  std::int64_t pairs = 0;
+};
+
+// The (input, weight) pairs the GEMM sums for row m of column n, walking the reduction as the kernel does.
+std::vector<test::Pair> gemm_pairs(const ig::GemmConvDesc& d, const std::vector<ig::GemmTap>& taps,
+                                   const std::vector<ig::KEntry>& table, std::int64_t g, std::int64_t n,
+                                   std::int64_t m) {
+  const ig::ColumnState cs = ig::column_state(d, g, n);
+  std::vector<test::Pair> pairs;
+  for (std::int64_t j = 0; j < d.chunks; ++j)
+    for (std::int64_t r = 0; r < ig::kChunkRows; ++r) {
+      const ig::ReductionSlot slot = ig::reduction_slot(d, j, r);
+      const std::int64_t w = ig::packed_a_source(d, taps.data(), g, j, r, m);
+      REQUIRE((w >= 0) == slot.valid);
+      if (!slot.valid) continue;
+      const std::int64_t x = ig::b_source(d, cs, taps[static_cast<std::size_t>(slot.tap)], slot.channel);
+      if (d.order == ig::KOrder::k_table) {
+        // The kernel adds the table's delta to the column offset, gated by the table's tap offsets.
+        const ig::KEntry& e = table[static_cast<std::size_t>(j * ig::kChunkRows + r)];
+        REQUIRE(e.valid == 1);
+        const bool inside = ig::tap_in_input(d, cs, e.offset);
+        REQUIRE(inside == (x >= 0));
+        if (inside) REQUIRE(cs.offset + e.delta == x);
+      }
+      if (x >= 0) pairs.emplace_back(x, w);
+    }
+  std::sort(pairs.begin(), pairs.end());
+  return pairs;
+}
+
+// Runs every (group, column, row) of one GEMM: output position, pairs, and (transposed) owned untapped outputs.
+void run_gemm(const ConvProblem& p3, const ig::GemmConvDesc& d, const std::vector<ig::GemmTap>& taps, Tally& t) {
+  const std::vector<ig::KEntry> table = ig::make_k_table(d, taps);
+  REQUIRE(static_cast<std::int64_t>(table.size()) == d.chunks * ig::kChunkRows);
+  for (std::int64_t g = 0; g < d.groups; ++g)
+    for (std::int64_t n = 0; n < d.columns; ++n) {
+      const ig::OutputState os = ig::output_state(d, g, n);
+      REQUIRE(os.valid);
+      for (std::int64_t m = 0; m < d.rows; ++m) {
+        const std::int64_t out = os.offset + m * d.out_volume;
+        REQUIRE(out >= 0);
+        REQUIRE(out < p3.output_elements());
+        ++t.hits[static_cast<std::size_t>(out)];
+        ++t.computed;
+        const std::vector<test::Pair> got = gemm_pairs(d, taps, table, g, n, m);
+        CHECK(got == test::brute_force_pairs(p3, out));
+        t.pairs += static_cast<std::int64_t>(got.size());
+        const std::int64_t tail = ig::tail_length(d, os.last_coord);
+        for (std::int64_t i = 1; i <= tail; ++i) {
+          ++t.hits[static_cast<std::size_t>(out + i)];
+          ++t.bias_only;
+          CHECK(test::brute_force_pairs(p3, out + i).empty());
+        }
+        if (os.first_in_row)
+          for (std::int64_t pos = 0; pos < d.lead; ++pos) {
+            const std::int64_t o = out - os.last_coord + pos;
+            ++t.hits[static_cast<std::size_t>(o)];
+            ++t.bias_only;
+            CHECK(test::brute_force_pairs(p3, o).empty());
+          }
+      }
+    }
+  // Packed A: a bijection onto [0, size).
+  std::set<std::int64_t> seen;
+  for (std::int64_t g = 0; g < d.groups; ++g)
+    for (std::int64_t j = 0; j < d.chunks; ++j)
+      for (std::int64_t r = 0; r < ig::kChunkRows; ++r)
+        for (std::int64_t m = 0; m < d.rows_padded; ++m) seen.insert(ig::packed_a_index(d, g, j, r, m));
+  CHECK(static_cast<std::int64_t>(seen.size()) == ig::packed_a_size(d));
+  CHECK(*seen.begin() == 0);
+  CHECK(*seen.rbegin() == ig::packed_a_size(d) - 1);
+}
+
+void run_zero_fill(const ConvProblem& p3, Tally& t) {
+  const gpu::conv::ZeroFillDesc z = gpu::conv::make_zero_fill_desc(p3);
+  const std::int64_t row = z.out_extent[2], plane_size = z.out_extent[1] * z.out_extent[2];
+  const auto mark = [&](std::int64_t begin, std::int64_t count) {
+    for (std::int64_t o = begin; o < begin + count; ++o) {
+      ++t.hits[static_cast<std::size_t>(o)];
+      ++t.bias_only;
+      CHECK(test::brute_force_pairs(p3, o).empty());
+    }
+  };
+  for (std::int64_t plane = 0; plane < z.planes; ++plane) {
+    const gpu::conv::PlaneCoord pc = gpu::conv::plane_coord(z, plane);
+    const geometry::TensorCoord first = geometry::unflatten(pc.offset, p3.out_channels, p3.output(), 3);
+    CHECK(first.c == pc.channel);
+    CHECK(first.pos[0] == pc.coord0);
+    if (gpu::conv::plane_untapped(z, pc.coord0)) {
+      mark(pc.offset, plane_size);
+      continue;
+    }
+    for (std::int64_t ph = 0; ph < z.dim[1].stride; ++ph) {
+      if (!gpu::conv::row_phase_untapped(z, ph)) continue;
+      const gpu::conv::PhaseRange rows = gpu::conv::rows_of_phase(z, ph);
+      for (std::int64_t q = rows.q_begin; q < rows.q_begin + rows.count; ++q)
+        mark(pc.offset + gpu::conv::row_of_phase(z, ph, q) * row, row);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_SUITE("cuda_index") {
+
+TEST_CASE("implicit GEMM of forward convolutions: exact coverage and exact pairs, both reduction orders") {
+  std::mt19937_64 rng(50);
+  Tally total;
+  for (int trial = 0; trial < 120; ++trial) {
+    const ConvProblem p3 = reference::as_rank3(test::random_problem(rng, OpKind::conv));
+    for (const ig::KOrder order : {ig::KOrder::channel_blocks, ig::KOrder::k_table}) {
+      const std::vector<ig::GemmTap> taps = ig::forward_taps(p3);
+      const ig::GemmConvDesc d = ig::make_forward_desc(p3, order, 32);
+      REQUIRE(d.columns == p3.batch * p3.output_spatial_volume());
+      Tally t;
+      t.hits.assign(static_cast<std::size_t>(p3.output_elements()), 0);
+      run_gemm(p3, d, taps, t);
+      CHECK(std::all_of(t.hits.begin(), t.hits.end(), [](int h) { return h == 1; }));
+      CHECK(t.bias_only == 0);
+      total.computed += t.computed;
+      total.pairs += t.pairs;
+    }
+  }
+  CHECK(total.computed > 10000);
+  CHECK(total.pairs > 10000);
+}
+
+TEST_CASE("transposed convolutions: phase GEMMs plus zero fill write every output once, computing only tapped ones") {
+  std::mt19937_64 rng(77);
+  std::int64_t computed = 0, bias_only = 0, gemms = 0;
+  for (int trial = 0; trial < 150; ++trial) {
+    const ConvProblem p3 = reference::as_rank3(test::random_problem(rng, OpKind::conv_transpose));
+    Tally t;
+    t.hits.assign(static_cast<std::size_t>(p3.output_elements()), 0);
+    const std::vector<gpu::conv::PhaseGemm> phase_gemms = gpu::conv::make_phase_gemms(p3, 32);
+    CHECK(static_cast<std::int64_t>(phase_gemms.size()) == gpu::conv::tapped_phase_combinations(p3));
+    for (const gpu::conv::PhaseGemm& g : phase_gemms) {
+      // Only outputs with taps along every dimension are computed.
+      for (int d = 0; d < 3; ++d) CHECK(gpu::conv::phase_tap_count(gpu::conv::make_phase_dim(p3, d), g.phase[d]) > 0);
+      run_gemm(p3, g.desc, g.taps, t);
+    }
+    run_zero_fill(p3, t);
+    for (std::size_t o = 0; o < t.hits.size(); ++o) {
+      INFO("output " << o << " of " << t.hits.size());
+      REQUIRE(t.hits[o] == 1);
+    }
+    computed += t.computed;
+    bias_only += t.bias_only;
+    gemms += static_cast<std::int64_t>(phase_gemms.size());
+  }
+  CHECK(computed > 5000);
+  CHECK(bias_only > 5000);
+  CHECK(gemms > 150);
+}
+
+TEST_CASE("seed 77's shape: one phase GEMM (M 64, K 32 x 27, N 262144); 88% of the output never computed") {
+  ConvProblem p;
+  p.op = OpKind::conv_transpose;
+  p.spatial_rank = 3;
+  p.batch = 16;
+  p.in_channels = 32;
+  p.out_channels = 64;
+  for (int d = 0; d < 3; ++d) {
+    p.kernel[d] = 3;
+    p.stride[d] = 2;
+    p.dilation[d] = 2;
+    p.pad_before[d] = 1;
+    p.pad_after[d] = 1;
+  }
+  p.input = Dims{{16, 32, 32}};
+  const std::vector<gpu::conv::PhaseGemm> g = gpu::conv::make_phase_gemms(p, 64);
+  REQUIRE(g.size() == 1);
+  CHECK(g[0].desc.rows == 64);
+  CHECK(g[0].desc.taps == 27);
+  CHECK(g[0].desc.order == ig::KOrder::channel_blocks);
+  CHECK(g[0].desc.chunks == 2 * 27);
+  CHECK(g[0].desc.columns == 16 * 16 * 32 * 32);
+  CHECK(g[0].desc.tail == 1);
+  CHECK(g[0].desc.lead == 1);
+  const double computed = static_cast<double>(g[0].desc.columns * 64);
+  CHECK(computed / static_cast<double>(p.output_elements()) == doctest::Approx(0.1176).epsilon(0.01));
+}
+
+TEST_CASE("reduction order: channel blocks unless they would be mostly zero rows") {
+  CHECK(ig::choose_k_order(64, 3) == ig::KOrder::channel_blocks);    // seed 76
+  CHECK(ig::choose_k_order(3, 121) == ig::KOrder::k_table);          // seed 50
+  CHECK(ig::choose_k_order(32, 27) == ig::KOrder::channel_blocks);   // seed 77
+  CHECK(ig::choose_k_order(3, 2048) == ig::KOrder::channel_blocks);  // table too large
+  CHECK(ig::chunk_count(3, 121, ig::KOrder::k_table) == 23);
+  CHECK(ig::chunk_count(64, 3, ig::KOrder::channel_blocks) == 12);
+}
+
+}  // TEST_SUITE
+
+}  // namespace kbench

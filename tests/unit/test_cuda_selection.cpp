@@ -1,0 +1,148 @@
+// The cuda backend's kernel families: envelopes and the default choice per problem and math mode.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+
+#include "cuda/kernel_selection.hpp"
+#include "test_cuda_index_support.hpp"
+
+namespace kbench {
+namespace {
+
+using gpu::conv::Family;
+
+ConvProblem seed76() {
+  ConvProblem p;
+  p.spatial_rank = 1;
+  p.batch = 64;
+  p.in_channels = 64;
+  p.out_channels = 128;
+  p.input[0] = 524280;
+  p.kernel[0] = 3;
+  p.stride[0] = 3;
+  p.dilation[0] = 4;
+  return p;
+}
+
+ConvProblem seed50() {
+  ConvProblem p;
+  p.batch = 256;
+  p.in_channels = 3;
+  p.out_channels = 96;
+  p.input = Dims{{224, 224, 1}};
+  p.kernel = Dims{{11, 11, 1}};
+  p.stride = Dims{{4, 4, 1}};
+  p.pad_before = p.pad_after = Dims{{2, 2, 0}};
+  p.bias = true;
+  return p;
+}
+
+ConvProblem seed84() {
+  ConvProblem p;
+  p.batch = 64;
+  p.in_channels = p.out_channels = p.groups = 128;
+  p.input = Dims{{256, 512, 1}};
+  p.kernel = Dims{{3, 3, 1}};
+  return p;
+}
+
+ConvProblem seed77() {
+  ConvProblem p;
+  p.op = OpKind::conv_transpose;
+  p.spatial_rank = 3;
+  p.batch = 16;
+  p.in_channels = 32;
+  p.out_channels = 64;
+  p.input = Dims{{16, 32, 32}};
+  p.kernel = Dims{{3, 3, 3}};
+  p.stride = Dims{{2, 2, 2}};
+  p.dilation = Dims{{2, 2, 2}};
+  p.pad_before = p.pad_after = Dims{{1, 1, 1}};
+  return p;
+}
+
+bool lists(const std::vector<Family>& v, Family f) { return std::find(v.begin(), v.end(), f) != v.end(); }
+
+}  // namespace
+
+TEST_SUITE("cuda_index") {
+
+TEST_CASE("family names round-trip") {
+  for (const Family f : gpu::conv::kAllFamilies) CHECK(gpu::conv::parse_family(gpu::conv::family_name(f)) == f);
+  CHECK_FALSE(gpu::conv::parse_family("winograd").has_value());
+  CHECK(gpu::conv::family_math(Family::implicit_gemm_tf32) == MathMode::tf32);
+  CHECK(gpu::conv::family_math(Family::implicit_gemm_3xtf32) == MathMode::fp32);
+  CHECK(gpu::conv::family_math(Family::transposed_phase_ffma) == MathMode::fp32);
+  CHECK(gpu::conv::family_math(Family::direct) == MathMode::fp32);
+}
+
+TEST_CASE("defaults for the four seeds, per math mode") {
+  CHECK(gpu::conv::default_family(seed84(), MathMode::fp32) == Family::depthwise2d);
+  CHECK(gpu::conv::default_family(seed84(), MathMode::tf32) == Family::depthwise2d);
+  CHECK(gpu::conv::default_family(seed76(), MathMode::fp32) == Family::implicit_gemm_ffma);
+  CHECK(gpu::conv::default_family(seed76(), MathMode::tf32) == Family::implicit_gemm_tf32);
+  CHECK(gpu::conv::default_family(seed50(), MathMode::fp32) == Family::implicit_gemm_ffma);
+  CHECK(gpu::conv::default_family(seed50(), MathMode::tf32) == Family::implicit_gemm_tf32);
+  CHECK(gpu::conv::default_family(seed77(), MathMode::fp32) == Family::transposed_phase_ffma);
+  CHECK(gpu::conv::default_family(seed77(), MathMode::tf32) == Family::transposed_phase_tf32);
+  // Seed 50's reduction (3 channels x 121 taps) takes the few-channel k table; 76's 64 channels take blocks.
+  CHECK(gpu::conv::forward_gemm_desc(reference::as_rank3(seed50())).order == gpu::conv::igemm::KOrder::k_table);
+  CHECK(gpu::conv::forward_gemm_desc(reference::as_rank3(seed76())).order ==
+        gpu::conv::igemm::KOrder::channel_blocks);
+  // 76: 11.2 M GEMM columns (87,382 blocks of 128) over an input of 2^31 + elements: 64-bit offsets.
+  CHECK(gpu::conv::forward_gemm_desc(reference::as_rank3(seed76())).columns == 64 * 174758);
+}
+
+TEST_CASE("envelopes: math, op and shape limits") {
+  CHECK_FALSE(gpu::conv::family_envelope(Family::implicit_gemm_tf32, seed76(), MathMode::fp32));
+  CHECK(gpu::conv::family_envelope(Family::implicit_gemm_3xtf32, seed76(), MathMode::fp32));
+  CHECK(gpu::conv::family_envelope(Family::implicit_gemm_ffma, seed76(), MathMode::tf32));
+  CHECK_FALSE(gpu::conv::family_envelope(Family::implicit_gemm_ffma, seed77(), MathMode::fp32));
+  CHECK_FALSE(gpu::conv::family_envelope(Family::transposed_phase_ffma, seed76(), MathMode::fp32));
+  CHECK_FALSE(gpu::conv::family_envelope(Family::depthwise2d, seed50(), MathMode::fp32));
+
+  ConvProblem p = seed84();
+  p.input[1] = 510;  // rows no longer 16-byte aligned
+  const Support s = gpu::conv::family_envelope(Family::depthwise2d, p, MathMode::fp32);
+  CHECK_FALSE(s);
+  CHECK(s.reason.find("multiple of 4") != std::string::npos);
+  p = seed84();
+  p.stride[0] = 2;
+  CHECK_FALSE(gpu::conv::family_envelope(Family::depthwise2d, p, MathMode::fp32));
+  p = seed84();
+  p.pad_before[1] = 2;  // neither 0 nor (k-1)/2
+  CHECK_FALSE(gpu::conv::family_envelope(Family::depthwise2d, p, MathMode::fp32));
+  p = seed84();
+  p.pad_before = p.pad_after = Dims{{1, 1, 0}};
+  CHECK(gpu::conv::family_envelope(Family::depthwise2d, p, MathMode::fp32));
+
+  ConvProblem half = seed50();
+  half.dtype = DType::fp16;
+  CHECK_FALSE(gpu::conv::problem_supported(half));
+  CHECK_FALSE(gpu::conv::family_envelope(Family::direct, half, MathMode::fp32));
+  ConvProblem bad = seed50();
+  bad.groups = 2;  // does not divide 3 input channels
+  CHECK_FALSE(gpu::conv::problem_supported(bad));
+}
+
+TEST_CASE("every valid random problem has direct, and its default family is in its envelope") {
+  std::mt19937_64 rng(7);
+  for (int trial = 0; trial < 300; ++trial) {
+    const OpKind op = trial % 2 == 0 ? OpKind::conv : OpKind::conv_transpose;
+    const ConvProblem p = test::random_problem(rng, op);
+    for (const MathMode math : {MathMode::fp32, MathMode::tf32}) {
+      const std::vector<Family> families = gpu::conv::applicable_families(p, math);
+      CHECK(lists(families, Family::direct));
+      const Family chosen = gpu::conv::default_family(p, math);
+      CHECK(lists(families, chosen));
+      if (math == MathMode::fp32) CHECK(gpu::conv::family_math(chosen) == MathMode::fp32);
+      CHECK(lists(families, op == OpKind::conv ? Family::implicit_gemm_ffma : Family::transposed_phase_ffma));
+    }
+  }
+}
+
+}  // TEST_SUITE
+
+}  // namespace kbench
