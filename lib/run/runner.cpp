@@ -14,6 +14,7 @@
 #include "run/cpu_rate.hpp"
 #include "run/dump.hpp"
 #include "run/run_metadata.hpp"
+#include "spec/problem_validation.hpp"
 #include "verify/check_points.hpp"
 
 namespace kbench {
@@ -255,6 +256,8 @@ RunReport run_workloads(const std::vector<Workload>& workloads, const Registry& 
     WorkloadSummary summary = summarize_workload(workload, config.peaks);
     if (config.batch) {
       workload.problem.batch = *config.batch;
+      if (const auto issue = find_problem_issue(workload.problem))
+        throw InputError(fmt::format("--batch {}: {}: {}", *config.batch, workload.name, issue->message));
       summary = summarize_workload(workload, config.peaks);
       summary.batch_overridden = true;
       summary.spec_batch = workloads[static_cast<std::size_t>(index)].problem.batch;

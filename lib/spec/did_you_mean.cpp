@@ -56,7 +56,13 @@ std::optional<std::string> closest_match(std::string_view word, std::span<const 
       best_distance = distance;
     }
   }
-  return best;
+  if (best) return best;
+  // A truncated word ("stdev" for "stdev_ms", "output_pad") is too far by edits but plainly meant.
+  constexpr std::size_t min_prefix = 3;
+  if (folded.size() >= min_prefix)
+    for (std::string_view candidate : candidates)
+      if (candidate.starts_with(folded)) return std::string(candidate);
+  return std::nullopt;
 }
 
 std::string did_you_mean_suffix(std::string_view word, std::span<const std::string_view> candidates,

@@ -20,7 +20,8 @@ struct KnownAlias {
 };
 
 // The candidate `word` most plausibly meant: an alias first (case-insensitive), then the nearest
-// candidate by edit distance when that distance is small for the word's length. nullopt when nothing is close.
+// candidate by edit distance when that distance is small for the word's length, then a candidate the word
+// is a prefix of (at least 3 letters). nullopt when nothing is close.
 std::optional<std::string> closest_match(std::string_view word, std::span<const std::string_view> candidates,
                                          std::span<const KnownAlias> aliases = {});
 

@@ -9,6 +9,7 @@ namespace kbench::spec {
 namespace {
 
 std::string dims_word(int rank) { return rank == 1 ? "1 spatial dim" : fmt::format("{} spatial dims", rank); }
+std::string entries_word(int count) { return count == 1 ? "1 entry" : fmt::format("{} entries", count); }
 
 // Padding may be written as any integer so that a negative one gets PyTorch's own wording, not a range.
 std::int64_t read_pad(const SpecReader& reader, const Located& where) {
@@ -71,8 +72,8 @@ Dims read_per_dim(const SpecReader& reader, const Located& where, int rank, std:
   const auto entries = reader.read_sequence(where, "");
   if (static_cast<int>(entries.size()) != rank)
     reader.fail(where, fmt::format("got {} entries but input has {}; expected one integer per spatial dim "
-                                   "({} entries) or a single integer for all of them",
-                                   entries.size(), dims_word(rank), rank));
+                                   "({}) or a single integer for all of them",
+                                   entries.size(), dims_word(rank), entries_word(rank)));
   for (int d = 0; d < rank; ++d) {
     site.entries.push_back(entries[d].position);
     values[d] = reader.read_integer(entries[d], min, kMaxProblemDimension);
@@ -93,9 +94,9 @@ Padding read_padding(const SpecReader& reader, const Located& where, int rank, F
     // [1, 2] on a 1D problem usually means one [before, after] pair: say how to write that.
     const std::string hint =
         rank == 1 && entries.size() == 2 ? " (for different before/after padding write [[before, after]])" : "";
-    reader.fail(where, fmt::format("got {} entries but input has {}; expected one entry per spatial dim ({} entries), "
+    reader.fail(where, fmt::format("got {} entries but input has {}; expected one entry per spatial dim ({}), "
                                    "each an integer or a [before, after] pair, or a single integer for all{}",
-                                   entries.size(), dims_word(rank), rank, hint));
+                                   entries.size(), dims_word(rank), entries_word(rank), hint));
   }
   for (int d = 0; d < rank; ++d) {
     site.entries.push_back(entries[d].position);

@@ -13,11 +13,11 @@ inline constexpr std::array<std::string_view, 14> kWorkloadKeys = {
     "stride",  "padding",     "dilation", "groups", "bias",  "output_padding", "records",
 };
 
-inline constexpr std::array<KnownAlias, 16> kWorkloadKeyAliases = {{
+inline constexpr std::array<KnownAlias, 15> kWorkloadKeyAliases = {{
     {"kernel_size", "kernel"},   {"in_channels", "input"},    {"batch", "input"},      {"batch_size", "input"},
     {"shape", "input"},          {"input_shape", "input"},    {"transposed", "op"},    {"type", "op"},
     {"operation", "op"},         {"precision", "dtype"},      {"data_type", "dtype"},  {"pad", "padding"},
-    {"pads", "padding"},         {"timings", "records"},      {"baselines", "records"}, {"output_pad", "output_padding"},
+    {"pads", "padding"},         {"timings", "records"},      {"baselines", "records"},
 }};
 
 inline constexpr std::array<std::string_view, 5> kRecordKeys = {"hardware", "implementation", "ms", "stdev_ms",

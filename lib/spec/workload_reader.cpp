@@ -1,8 +1,11 @@
 #include "spec/workload_reader.hpp"
 
-#include <cmath>
-
 #include <fmt/format.h>
+
+#include <cctype>
+#include <cmath>
+#include <string_view>
+#include <vector>
 
 #include "spec/problem_validation.hpp"
 #include "spec/spatial_fields.hpp"
@@ -14,8 +17,7 @@ namespace {
 
 // Names end up in file names, table rows and --filter patterns: keep them to a safe alphabet.
 bool is_name_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
-         c == '-';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
 }
 
 std::string read_name(const SpecReader& reader, const Located& where) {
@@ -63,11 +65,15 @@ PublishedRecord read_record(const SpecReader& reader, const Located& where) {
   const MappingFields fields(reader, where, {kRecordKeys, kRecordKeyAliases},
                              "a record mapping {hardware, implementation, ms, stdev_ms, source}");
   PublishedRecord record;
-  record.hardware = reader.read_text(fields.require("hardware"));
-  record.implementation = reader.read_text(fields.require("implementation"));
-  record.ms = read_milliseconds(reader, fields.require("ms"), false);
+  record.hardware =
+      reader.read_text(fields.require("hardware", "the GPU it was timed on, e.g. hardware: NVIDIA H100 80GB HBM3"));
+  record.implementation =
+      reader.read_text(fields.require("implementation", "what was timed, e.g. implementation: PyTorch eager"));
+  record.ms =
+      read_milliseconds(reader, fields.require("ms", "the published time in milliseconds, e.g. ms: 1.25"), false);
   if (auto stdev = fields.find("stdev_ms")) record.stdev_ms = read_milliseconds(reader, *stdev, true);
-  record.source = reader.read_text(fields.require("source"));
+  record.source =
+      reader.read_text(fields.require("source", "where the number was published, e.g. source: a paper or URL"));
   return record;
 }
 
@@ -84,17 +90,28 @@ struct ProblemSites {
 
   Located locate(const ProblemIssue& issue) const {
     switch (issue.field) {
-      case ProblemField::batch: return input.locate_entry(0);
-      case ProblemField::in_channels: return input.locate_entry(1);
-      case ProblemField::spatial_rank: return input.locate(-1);
-      case ProblemField::input: return input.locate(issue.spatial_dim);
-      case ProblemField::out_channels: return out_channels.locate(issue.spatial_dim);
-      case ProblemField::kernel: return kernel.locate(issue.spatial_dim);
-      case ProblemField::stride: return stride.locate(issue.spatial_dim);
-      case ProblemField::padding: return padding.locate(issue.spatial_dim);
-      case ProblemField::dilation: return dilation.locate(issue.spatial_dim);
-      case ProblemField::groups: return groups.locate(issue.spatial_dim);
-      case ProblemField::output_padding: return output_padding.locate(issue.spatial_dim);
+      case ProblemField::batch:
+        return input.locate_entry(0);
+      case ProblemField::in_channels:
+        return input.locate_entry(1);
+      case ProblemField::spatial_rank:
+        return input.locate(-1);
+      case ProblemField::input:
+        return input.locate(issue.spatial_dim);
+      case ProblemField::out_channels:
+        return out_channels.locate(issue.spatial_dim);
+      case ProblemField::kernel:
+        return kernel.locate(issue.spatial_dim);
+      case ProblemField::stride:
+        return stride.locate(issue.spatial_dim);
+      case ProblemField::padding:
+        return padding.locate(issue.spatial_dim);
+      case ProblemField::dilation:
+        return dilation.locate(issue.spatial_dim);
+      case ProblemField::groups:
+        return groups.locate(issue.spatial_dim);
+      case ProblemField::output_padding:
+        return output_padding.locate(issue.spatial_dim);
     }
     return input.locate(-1);
   }
@@ -110,24 +127,52 @@ Dims read_optional_per_dim(const SpecReader& reader, const MappingFields& fields
   return defaults;
 }
 
+// The spatial rank comes from `input`; every per-dim list must agree with it. When two or more lists agree
+// with each other but not with input, input is the odd one out and is blamed; otherwise the list that
+// disagrees is (reported when it is read).
+void check_rank_consensus(const SpecReader& reader, const MappingFields& fields, const Located& input, int rank) {
+  std::vector<std::string_view> listed;
+  std::size_t common_length = 0;
+  for (std::string_view key : {"kernel", "stride", "dilation", "padding", "output_padding"}) {
+    const auto where = fields.find(key);
+    if (!where || !where->node.IsSequence()) continue;
+    if (!listed.empty() && where->node.size() != common_length) return;  // lists disagree among themselves
+    common_length = where->node.size();
+    listed.push_back(key);
+  }
+  const bool plausible_rank = common_length >= 1 && common_length <= static_cast<std::size_t>(kMaxSpatialRank);
+  if (listed.size() < 2 || !plausible_rank || common_length == static_cast<std::size_t>(rank)) return;
+  std::string names;
+  for (std::size_t i = 0; i < listed.size(); ++i)
+    names += fmt::format("{}{}", i == 0 ? "" : (i + 1 == listed.size() ? " and " : ", "), listed[i]);
+  reader.fail(input, fmt::format("got {} spatial size{} but {} all have {} entries; expected [N, C] and {} spatial "
+                                 "sizes ({} entries) to match them, or those lists with {} entr{}",
+                                 rank, rank == 1 ? "" : "s", names, common_length, common_length, common_length + 2,
+                                 rank, rank == 1 ? "y" : "ies"));
+}
+
 ConvProblem read_problem(const SpecReader& reader, const MappingFields& fields) {
   ConvProblem problem;
   ProblemSites sites;
-  problem.op = read_op(reader, fields.require("op"));
+  problem.op = read_op(reader, fields.require("op", "op: conv or op: conv_transpose"));
   if (auto dtype = fields.find("dtype")) problem.dtype = read_dtype(reader, *dtype);
 
-  const InputShape shape = read_input_shape(reader, fields.require("input"), sites.input);
+  const Located input = fields.require("input", "the input shape [N, C, spatial...], e.g. input: [8, 3, 32, 32]");
+  const InputShape shape = read_input_shape(reader, input, sites.input);
+  check_rank_consensus(reader, fields, input, shape.spatial_rank);
   problem.spatial_rank = shape.spatial_rank;
   problem.batch = shape.batch;
   problem.in_channels = shape.channels;
   problem.input = shape.spatial;
   const int rank = shape.spatial_rank;
 
-  const Located out_channels = fields.require("out_channels");
+  const Located out_channels = fields.require("out_channels", "the number of output channels, e.g. out_channels: 64");
   sites.out_channels = whole_value_site(out_channels);
   problem.out_channels = reader.read_integer(out_channels, 1, kMaxProblemDimension);
 
-  problem.kernel = read_per_dim(reader, fields.require("kernel"), rank, 1, Dims{}, sites.kernel);
+  problem.kernel = read_per_dim(
+      reader, fields.require("kernel", "the kernel size, one integer or one per spatial dim, e.g. kernel: 3"), rank, 1,
+      Dims{}, sites.kernel);
   problem.stride = read_optional_per_dim(reader, fields, "stride", rank, 1, Dims{}, sites.stride);
   problem.dilation = read_optional_per_dim(reader, fields, "dilation", rank, 1, Dims{}, sites.dilation);
 
@@ -151,10 +196,10 @@ ConvProblem read_problem(const SpecReader& reader, const MappingFields& fields) 
   if (auto output_padding = fields.find("output_padding")) {
     // Refused even when 0: a conv given output_padding is most likely meant to be a conv_transpose.
     if (!problem.transposed())
-      reader.fail(*output_padding, "output_padding applies only to op: conv_transpose; expected no output_padding "
-                                   "for op: conv (or op: conv_transpose)");
-    problem.output_padding =
-        read_per_dim(reader, *output_padding, rank, 0, Dims{{0, 0, 0}}, sites.output_padding);
+      reader.fail(*output_padding,
+                  "output_padding applies only to op: conv_transpose; expected no output_padding "
+                  "for op: conv (or op: conv_transpose)");
+    problem.output_padding = read_per_dim(reader, *output_padding, rank, 0, Dims{{0, 0, 0}}, sites.output_padding);
   } else {
     sites.output_padding = default_site(fields, "output_padding");
   }
@@ -169,7 +214,7 @@ ReadWorkload read_workload(const SpecReader& reader, const Located& mapping) {
   const MappingFields fields(reader, mapping, {kWorkloadKeys, kWorkloadKeyAliases}, "a workload mapping");
   ReadWorkload read;
   Workload& workload = read.workload;
-  const Located name = fields.require("name");
+  const Located name = fields.require("name", "a unique workload name, e.g. name: my-conv2d");
   workload.name = read_name(reader, name);
   read.name_position = name.position;
   if (auto description = fields.find("description")) workload.description = reader.read_text(*description);

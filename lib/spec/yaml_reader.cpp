@@ -94,16 +94,16 @@ std::vector<Located> SpecReader::read_sequence(const Located& where, std::string
   return elements;
 }
 
-MappingFields::MappingFields(const SpecReader& reader, const Located& mapping, KeySet keys,
-                             std::string_view expected)
+MappingFields::MappingFields(const SpecReader& reader, const Located& mapping, KeySet keys, std::string_view expected)
     : reader_(reader), path_(mapping.path), position_(mapping.position) {
   if (!mapping.node.IsMap()) {
     const std::string shown_path = mapping.path.empty() ? "(top level)" : mapping.path;
-    reader.fail(mapping.position, shown_path, fmt::format("got {}; expected {}", describe_node(mapping.node), expected));
+    reader.fail(mapping.position, shown_path,
+                fmt::format("got {}; expected {}", describe_node(mapping.node), expected));
   }
   for (auto it = mapping.node.begin(); it != mapping.node.end(); ++it) {
-    const YAML::Node& key = it->first;
-    const YAML::Node& value = it->second;
+    const YAML::Node key = it->first;  // copies: it-> yields a temporary pair
+    const YAML::Node value = it->second;
     const SourcePosition key_position = position_of(key.Mark());
     if (!key.IsScalar())
       reader.fail(key_position, path_.empty() ? "(key)" : path_,
@@ -113,7 +113,8 @@ MappingFields::MappingFields(const SpecReader& reader, const Located& mapping, K
     bool known = false;
     for (std::string_view allowed : keys.allowed) known = known || allowed == name;
     if (!known) {
-      std::string problem = fmt::format("unknown key '{}'{}", name, did_you_mean_suffix(name, keys.allowed, keys.aliases));
+      std::string problem =
+          fmt::format("unknown key '{}'{}", name, did_you_mean_suffix(name, keys.allowed, keys.aliases));
       problem += "; expected one of:";
       for (std::size_t i = 0; i < keys.allowed.size(); ++i)
         problem += fmt::format("{} {}", i == 0 ? "" : ",", keys.allowed[i]);
@@ -121,9 +122,9 @@ MappingFields::MappingFields(const SpecReader& reader, const Located& mapping, K
     }
     for (const auto& [seen_name, seen] : fields_)
       if (seen_name == name)
-        reader.fail(key_position, path,
-                    fmt::format("key '{}' appears twice (first at line {}); expected each key once", name,
-                                seen.key_line));
+        reader.fail(
+            key_position, path,
+            fmt::format("key '{}' appears twice (first at line {}); expected each key once", name, seen.key_line));
     // An empty value (`stride:`) has no position of its own: yaml-cpp marks the next token. Point at the key.
     const SourcePosition value_position = value.IsNull() ? key_position : position_of(value.Mark());
     fields_.push_back({name, Field{Located{value, path, value_position}, key_position.line}});
@@ -136,9 +137,9 @@ std::optional<Located> MappingFields::find(std::string_view key) const {
   return std::nullopt;
 }
 
-Located MappingFields::require(std::string_view key) const {
+Located MappingFields::require(std::string_view key, std::string_view expected) const {
   if (auto field = find(key)) return *field;
-  reader_.fail(position_, path_of(key), fmt::format("missing required key '{}'; expected it in this mapping", key));
+  reader_.fail(position_, path_of(key), fmt::format("missing required key '{}'; expected {}", key, expected));
 }
 
 }  // namespace kbench::spec

@@ -72,8 +72,8 @@ class MappingFields {
   MappingFields(const SpecReader& reader, const Located& mapping, KeySet keys, std::string_view expected);
 
   std::optional<Located> find(std::string_view key) const;
-  // Missing -> error at the mapping's position.
-  Located require(std::string_view key) const;
+  // Missing -> error at the mapping's position: "missing required key 'K'; expected <expected>".
+  Located require(std::string_view key, std::string_view expected) const;
 
   SourcePosition position() const { return position_; }
   const std::string& path() const { return path_; }
