@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "problem_factory.hpp"
 #include "cuda/cuda_backend.hpp"
 #include "reference/computable.hpp"
 #include "reference/reference_conv.hpp"
@@ -26,6 +27,7 @@ using kbench::ConvProblem;
 using kbench::Dims;
 using kbench::MathMode;
 using kbench::OpKind;
+using kbench::gpu_tests::make_problem;
 
 std::int64_t pick(std::mt19937_64& rng, std::int64_t lo, std::int64_t hi) {
   return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
@@ -89,26 +91,6 @@ ConvProblem random_problem(std::mt19937_64& rng, OpKind op, int rank, std::int64
   }
 }
 
-ConvProblem make(OpKind op, int rank, std::int64_t n, std::int64_t cin, std::int64_t cout, std::int64_t groups,
-                 Dims input, Dims kernel, Dims stride, Dims dilation, Dims pad_before, Dims pad_after, bool bias,
-                 Dims output_padding = Dims{{0, 0, 0}}) {
-  ConvProblem p;
-  p.op = op;
-  p.spatial_rank = rank;
-  p.batch = n;
-  p.in_channels = cin;
-  p.out_channels = cout;
-  p.groups = groups;
-  p.input = input;
-  p.kernel = kernel;
-  p.stride = stride;
-  p.dilation = dilation;
-  p.pad_before = pad_before;
-  p.pad_after = pad_after;
-  p.output_padding = output_padding;
-  p.bias = bias;
-  return p;
-}
 
 // The family names for the GEMM maths, with the math mode each runs under.
 struct GemmVariant {
@@ -146,7 +128,7 @@ TEST_CASE("depthwise2d: kernel sizes, paddings, segment and strip edges, store w
         const std::int64_t pad_top = pick(rng, 0, k - 1), pad_bottom = pick(rng, 0, k - 1);
         const std::int64_t height = pick(rng, k, 75);  // up to three strips
         const std::int64_t channels = pick(rng, 1, 4);
-        const ConvProblem p = make(conv, 2, pick(rng, 1, 2), channels, channels, channels, D{{height, width, 1}},
+        const ConvProblem p = make_problem(conv, 2, pick(rng, 1, 2), channels, channels, channels, D{{height, width, 1}},
                                    D{{k, k, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}}, D{{pad_top, pad_left, 0}},
                                    D{{pad_bottom, pad_right, 0}}, pick(rng, 0, 1) == 1);
         if (p.output_extent(0) < 1 || p.output_extent(1) < 1) continue;
@@ -156,7 +138,7 @@ TEST_CASE("depthwise2d: kernel sizes, paddings, segment and strip edges, store w
         check_family(p, "depthwise2d", MathMode::fp32, 200 + static_cast<std::uint64_t>(++trial));
       }
   // Seed 84 in miniature: rows of 510 outputs from 512 inputs (8-byte stores).
-  check_family(make(conv, 2, 2, 3, 3, 3, D{{70, 512, 1}}, D{{3, 3, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}}, D{{0, 0, 0}},
+  check_family(make_problem(conv, 2, 2, 3, 3, 3, D{{70, 512, 1}}, D{{3, 3, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}}, D{{0, 0, 0}},
                     D{{0, 0, 0}}, false),
                "depthwise2d", MathMode::fp32, 284);
 }
@@ -175,9 +157,9 @@ TEST_CASE("implicit GEMM: every tile, both reduction orders, all three maths") {
     }
   // Seed 50 in miniature (k table, 96 rows, bias) and seed 76 in miniature (channel blocks, 128 rows).
   using D = Dims;
-  const ConvProblem s50 = make(OpKind::conv, 2, 2, 3, 96, 1, D{{63, 59, 1}}, D{{11, 11, 1}}, D{{4, 4, 1}},
+  const ConvProblem s50 = make_problem(OpKind::conv, 2, 2, 3, 96, 1, D{{63, 59, 1}}, D{{11, 11, 1}}, D{{4, 4, 1}},
                                D{{1, 1, 1}}, D{{2, 2, 0}}, D{{2, 2, 0}}, true);
-  const ConvProblem s76 = make(OpKind::conv, 1, 2, 64, 128, 1, D{{3000, 1, 1}}, D{{3, 1, 1}}, D{{3, 1, 1}},
+  const ConvProblem s76 = make_problem(OpKind::conv, 1, 2, 64, 128, 1, D{{3000, 1, 1}}, D{{3, 1, 1}}, D{{3, 1, 1}},
                                D{{4, 1, 1}}, D{{0, 0, 0}}, D{{0, 0, 0}}, false);
   for (const GemmVariant& v : kGemmVariants) {
     check_family(s50, std::string("implicit_gemm_") + v.suffix, v.math, 350);
@@ -198,15 +180,15 @@ TEST_CASE("transposed by phases: tapped and untapped phases, output_padding, gro
     }
     const std::string family = std::string("transposed_phase_") + v.suffix;
     // Seed 77 in miniature: only odd coordinates tapped (88% untapped), the zero fill inside the GEMM launch.
-    check_family(make(tconv, 3, 2, 32, 64, 1, D{{4, 6, 5}}, D{{3, 3, 3}}, D{{2, 2, 2}}, D{{2, 2, 2}}, D{{1, 1, 1}},
+    check_family(make_problem(tconv, 3, 2, 32, 64, 1, D{{4, 6, 5}}, D{{3, 3, 3}}, D{{2, 2, 2}}, D{{2, 2, 2}}, D{{1, 1, 1}},
                       D{{1, 1, 1}}, false),
                  family, v.math, 477);
     // Stride 3, kernel 2: one phase of three untapped along each dimension, with bias.
-    check_family(make(tconv, 2, 2, 8, 16, 2, D{{7, 9, 1}}, D{{2, 2, 1}}, D{{3, 3, 1}}, D{{1, 1, 1}}, D{{0, 1, 0}},
+    check_family(make_problem(tconv, 2, 2, 8, 16, 2, D{{7, 9, 1}}, D{{2, 2, 1}}, D{{3, 3, 1}}, D{{1, 1, 1}}, D{{0, 1, 0}},
                       D{{1, 0, 0}}, true, D{{2, 1, 0}}),
                  family, v.math, 478);
     // Every output untapped (stride 4, dilation 4, one tap, padding 1): bias only, no GEMM at all.
-    check_family(make(tconv, 1, 2, 4, 8, 1, D{{1, 1, 1}}, D{{1, 1, 1}}, D{{4, 1, 1}}, D{{4, 1, 1}}, D{{1, 0, 0}},
+    check_family(make_problem(tconv, 1, 2, 4, 8, 1, D{{1, 1, 1}}, D{{1, 1, 1}}, D{{4, 1, 1}}, D{{4, 1, 1}}, D{{1, 0, 0}},
                       D{{0, 0, 0}}, true, D{{2, 0, 0}}),
                  family, v.math, 479);
   }
@@ -214,13 +196,13 @@ TEST_CASE("transposed by phases: tapped and untapped phases, output_padding, gro
 
 TEST_CASE("the four seed workloads at full size, every family that serves them, sampled outputs") {
   using D = Dims;
-  const ConvProblem s76 = make(OpKind::conv, 1, 64, 64, 128, 1, D{{524280, 1, 1}}, D{{3, 1, 1}}, D{{3, 1, 1}},
+  const ConvProblem s76 = make_problem(OpKind::conv, 1, 64, 64, 128, 1, D{{524280, 1, 1}}, D{{3, 1, 1}}, D{{3, 1, 1}},
                                D{{4, 1, 1}}, D{{0, 0, 0}}, D{{0, 0, 0}}, false);
-  const ConvProblem s50 = make(OpKind::conv, 2, 256, 3, 96, 1, D{{224, 224, 1}}, D{{11, 11, 1}}, D{{4, 4, 1}},
+  const ConvProblem s50 = make_problem(OpKind::conv, 2, 256, 3, 96, 1, D{{224, 224, 1}}, D{{11, 11, 1}}, D{{4, 4, 1}},
                                D{{1, 1, 1}}, D{{2, 2, 0}}, D{{2, 2, 0}}, true);
-  const ConvProblem s84 = make(OpKind::conv, 2, 64, 128, 128, 128, D{{256, 512, 1}}, D{{3, 3, 1}}, D{{1, 1, 1}},
+  const ConvProblem s84 = make_problem(OpKind::conv, 2, 64, 128, 128, 128, D{{256, 512, 1}}, D{{3, 3, 1}}, D{{1, 1, 1}},
                                D{{1, 1, 1}}, D{{0, 0, 0}}, D{{0, 0, 0}}, false);
-  const ConvProblem s77 = make(OpKind::conv_transpose, 3, 16, 32, 64, 1, D{{16, 32, 32}}, D{{3, 3, 3}},
+  const ConvProblem s77 = make_problem(OpKind::conv_transpose, 3, 16, 32, 64, 1, D{{16, 32, 32}}, D{{3, 3, 3}},
                                D{{2, 2, 2}}, D{{2, 2, 2}}, D{{1, 1, 1}}, D{{1, 1, 1}}, false);
   check_family(s84, "depthwise2d", MathMode::fp32, 84, sampled(s84));
   for (const GemmVariant& v : kGemmVariants) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "problem_factory.hpp"
 #include "cudnn/cudnn_backend.hpp"
 #include "reference/reference_conv.hpp"
 #include "verify/compare.hpp"
@@ -19,6 +20,7 @@ using kbench::ConvProblem;
 using kbench::Dims;
 using kbench::MathMode;
 using kbench::OpKind;
+using kbench::gpu_tests::make_problem;
 
 namespace {
 
@@ -27,26 +29,6 @@ struct NamedProblem {
   ConvProblem problem;
 };
 
-ConvProblem make(OpKind op, int rank, std::int64_t n, std::int64_t cin, std::int64_t cout, std::int64_t groups,
-                 Dims input, Dims kernel, Dims stride, Dims dilation, Dims pad_before, Dims pad_after, bool bias,
-                 Dims output_padding = Dims{{0, 0, 0}}) {
-  ConvProblem p;
-  p.op = op;
-  p.spatial_rank = rank;
-  p.batch = n;
-  p.in_channels = cin;
-  p.out_channels = cout;
-  p.groups = groups;
-  p.input = input;
-  p.kernel = kernel;
-  p.stride = stride;
-  p.dilation = dilation;
-  p.pad_before = pad_before;
-  p.pad_after = pad_after;
-  p.output_padding = output_padding;
-  p.bias = bias;
-  return p;
-}
 
 std::vector<NamedProblem> problems() {
   using D = Dims;
@@ -54,24 +36,24 @@ std::vector<NamedProblem> problems() {
   const OpKind tconv = OpKind::conv_transpose;
   return {
       {"conv1d, stride 3, dilation 4 (seed 76 in miniature)",
-       make(conv, 1, 2, 3, 5, 1, D{{50, 1, 1}}, D{{3, 1, 1}}, D{{3, 1, 1}}, D{{4, 1, 1}}, D{{0, 0, 0}}, D{{0, 0, 0}}, false)},
+       make_problem(conv, 1, 2, 3, 5, 1, D{{50, 1, 1}}, D{{3, 1, 1}}, D{{3, 1, 1}}, D{{4, 1, 1}}, D{{0, 0, 0}}, D{{0, 0, 0}}, false)},
       {"conv1d, asymmetric padding cuDNN can express exactly",
-       make(conv, 1, 1, 2, 3, 1, D{{10, 1, 1}}, D{{3, 1, 1}}, D{{2, 1, 1}}, D{{1, 1, 1}}, D{{1, 0, 0}}, D{{0, 0, 0}}, true)},
+       make_problem(conv, 1, 1, 2, 3, 1, D{{10, 1, 1}}, D{{3, 1, 1}}, D{{2, 1, 1}}, D{{1, 1, 1}}, D{{1, 0, 0}}, D{{0, 0, 0}}, true)},
       {"conv2d, grouped, strided, dilated, padded, bias",
-       make(conv, 2, 2, 4, 6, 2, D{{9, 7, 1}}, D{{3, 2, 1}}, D{{2, 1, 1}}, D{{1, 2, 1}}, D{{1, 0, 0}}, D{{1, 0, 0}}, true)},
+       make_problem(conv, 2, 2, 4, 6, 2, D{{9, 7, 1}}, D{{3, 2, 1}}, D{{2, 1, 1}}, D{{1, 2, 1}}, D{{1, 0, 0}}, D{{1, 0, 0}}, true)},
       {"conv2d, 11x11 stride 4 padding 2 (seed 50 in miniature)",
-       make(conv, 2, 1, 3, 8, 1, D{{31, 29, 1}}, D{{11, 11, 1}}, D{{4, 4, 1}}, D{{1, 1, 1}}, D{{2, 2, 0}}, D{{2, 2, 0}}, true)},
+       make_problem(conv, 2, 1, 3, 8, 1, D{{31, 29, 1}}, D{{11, 11, 1}}, D{{4, 4, 1}}, D{{1, 1, 1}}, D{{2, 2, 0}}, D{{2, 2, 0}}, true)},
       {"conv2d, depthwise 3x3 (seed 84 in miniature)",
-       make(conv, 2, 2, 8, 8, 8, D{{12, 14, 1}}, D{{3, 3, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}}, D{{0, 0, 0}}, D{{0, 0, 0}}, false)},
+       make_problem(conv, 2, 2, 8, 8, 8, D{{12, 14, 1}}, D{{3, 3, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}}, D{{0, 0, 0}}, D{{0, 0, 0}}, false)},
       {"conv3d, padded, uneven strides, bias",
-       make(conv, 3, 1, 2, 4, 1, D{{5, 6, 7}}, D{{3, 3, 3}}, D{{1, 2, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}}, true)},
+       make_problem(conv, 3, 1, 2, 4, 1, D{{5, 6, 7}}, D{{3, 3, 3}}, D{{1, 2, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}}, true)},
       {"conv_transpose1d, asymmetric padding expressible as backward data",
-       make(tconv, 1, 2, 3, 4, 1, D{{9, 1, 1}}, D{{3, 1, 1}}, D{{2, 1, 1}}, D{{1, 1, 1}}, D{{2, 0, 0}}, D{{1, 0, 0}}, true)},
+       make_problem(tconv, 1, 2, 3, 4, 1, D{{9, 1, 1}}, D{{3, 1, 1}}, D{{2, 1, 1}}, D{{1, 1, 1}}, D{{2, 0, 0}}, D{{1, 0, 0}}, true)},
       {"conv_transpose2d, grouped, output_padding, bias",
-       make(tconv, 2, 2, 4, 6, 2, D{{5, 6, 1}}, D{{3, 3, 1}}, D{{2, 2, 1}}, D{{1, 1, 1}}, D{{1, 1, 0}}, D{{1, 1, 0}}, true,
+       make_problem(tconv, 2, 2, 4, 6, 2, D{{5, 6, 1}}, D{{3, 3, 1}}, D{{2, 2, 1}}, D{{1, 1, 1}}, D{{1, 1, 0}}, D{{1, 1, 0}}, true,
             D{{1, 0, 0}})},
       {"conv_transpose3d, stride 2, padding 1, dilation 2 (seed 77 in miniature)",
-       make(tconv, 3, 1, 4, 2, 1, D{{4, 4, 4}}, D{{3, 3, 3}}, D{{2, 2, 2}}, D{{2, 2, 2}}, D{{1, 1, 1}}, D{{1, 1, 1}}, false)},
+       make_problem(tconv, 3, 1, 4, 2, 1, D{{4, 4, 4}}, D{{3, 3, 3}}, D{{2, 2, 2}}, D{{2, 2, 2}}, D{{1, 1, 1}}, D{{1, 1, 1}}, false)},
   };
 }
 

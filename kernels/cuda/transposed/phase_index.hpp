@@ -15,17 +15,15 @@
 #include <cstdint>
 
 #include "core/host_device.hpp"
+#include "problem/conv_geometry.hpp"
 #include "problem/conv_problem.hpp"
 
 namespace kbench::gpu::conv {
 
-// Floor division and modulo for b > 0 (C++'s / and % round toward zero).
-KBENCH_HD std::int64_t floor_div(std::int64_t a, std::int64_t b) {
-  const std::int64_t q = a / b;
-  return (a % b != 0 && a < 0) ? q - 1 : q;
-}
+using geometry::ceil_div;
+using geometry::floor_div;
+// Modulo for b > 0 that is never negative (C++'s % rounds toward zero).
 KBENCH_HD std::int64_t floor_mod(std::int64_t a, std::int64_t b) { return a - floor_div(a, b) * b; }
-KBENCH_HD std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return -floor_div(-a, b); }
 
 KBENCH_HD std::int64_t gcd(std::int64_t a, std::int64_t b) {
   while (b != 0) {
