@@ -4,7 +4,8 @@
 set -euo pipefail
 
 packages=(cmake ninja-build ccache g++ pkg-config libcli11-dev libfmt-dev nlohmann-json3-dev libyaml-cpp-dev
-          doctest-dev python3 python3-jsonschema)
+          doctest-dev python3 python3-jsonschema
+          chromium)  # headless browser: tests/cli/test_html_chromium.sh renders the HTML report
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

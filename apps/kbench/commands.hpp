@@ -14,5 +14,7 @@ Command add_compare_command(CLI::App& app);  // kbench compare
 Command add_list_command(CLI::App& app);     // kbench list
 Command add_info_command(CLI::App& app);     // kbench info
 Command add_calibrate_command(CLI::App& app);  // kbench calibrate
+Command add_diff_command(CLI::App& app);       // kbench diff
+Command add_report_command(CLI::App& app);     // kbench report
 
 }  // namespace kbench::cli

@@ -24,6 +24,8 @@ int main(int argc, char** argv) {
   add("list", "List workloads, backends and known GPUs", kbench::cli::add_list_command);
   add("info", "Show the build configuration and the devices found", kbench::cli::add_info_command);
   add("calibrate", "Measure this GPU's copy bandwidth and FP32/TF32 rates and store them", kbench::cli::add_calibrate_command);
+  add("diff", "Compare two results files: faster, slower, same or unclear per result", kbench::cli::add_diff_command);
+  add("report", "Render results files as an HTML report (--html) or in another format", kbench::cli::add_report_command);
 
   try {
     app.parse(argc, argv);

@@ -61,7 +61,7 @@ void add_common_flags(CLI::App& app, RunFlags& f) {
   app.add_option("--math", f.math, "Math mode(s): fp32 (strict IEEE) and/or tf32; comma-separated")
       ->delimiter(',')->capture_default_str()->check(CLI::IsMember({"fp32", "tf32"}));
   app.add_option("--format", f.format, "Output format")->capture_default_str()
-      ->check(CLI::IsMember({"text", "json", "csv", "markdown", "md"}));
+      ->check(CLI::IsMember({"text", "json", "csv", "markdown", "md", "gbench", "bencher", "github-action-benchmark"}));
   app.add_option("--output,-o", f.output, "Write the report here (rewritten after every result); a text table still goes to stdout");
   app.add_option("--seed", f.seed, "Seed of the random inputs (default: a fresh one, recorded in the report)");
   app.add_option("--dump", f.dump_dir, "Write inputs and outputs as .npy files into this directory");
@@ -166,7 +166,9 @@ int execute(RunFlags& flags, bool compare) {
   // or crashed run still leaves a valid report of everything that finished.
   const auto render = [&](const RunReport& report, ReportFormat as, bool color) {
     std::ostringstream text;
-    if (compare && as != ReportFormat::json)
+    // The comparison is a table: machine formats (JSON, gbench, bencher) carry every result instead.
+    const bool table_format = as == ReportFormat::text || as == ReportFormat::markdown || as == ReportFormat::csv;
+    if (compare && table_format)
       write_comparison(report, flags.baseline, as, text, ReportStyle{color});
     else
       write_report(report, as, text, ReportStyle{color});

@@ -8,6 +8,8 @@ std::string_view to_string(ReportFormat format) {
     case ReportFormat::json: return "json";
     case ReportFormat::csv: return "csv";
     case ReportFormat::markdown: return "markdown";
+    case ReportFormat::gbench: return "gbench";
+    case ReportFormat::bencher: return "bencher";
   }
   return "?";
 }
@@ -17,6 +19,8 @@ std::optional<ReportFormat> parse_report_format(std::string_view text) {
   if (text == "json") return ReportFormat::json;
   if (text == "csv") return ReportFormat::csv;
   if (text == "markdown" || text == "md") return ReportFormat::markdown;
+  if (text == "gbench") return ReportFormat::gbench;
+  if (text == "bencher" || text == "github-action-benchmark") return ReportFormat::bencher;
   return std::nullopt;
 }
 
@@ -26,6 +30,8 @@ void write_report(const RunReport& report, ReportFormat format, std::ostream& ou
     case ReportFormat::json: write_json_report(report, out); return;
     case ReportFormat::csv: write_csv_report(report, out); return;
     case ReportFormat::markdown: write_markdown_report(report, out); return;
+    case ReportFormat::gbench: write_gbench_report(report, out); return;
+    case ReportFormat::bencher: write_bencher_report(report, out); return;
   }
 }
 

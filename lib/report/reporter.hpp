@@ -1,7 +1,8 @@
 #pragma once
 // Rendering a RunReport: one entry point, one implementation file per format (text_report.cpp,
-// json_report.cpp, csv_report.cpp, markdown_report.cpp), in the manner of google/benchmark's
-// Reporter family. Reporters only format: every number they print is already in the RunReport.
+// json_report.cpp, csv_report.cpp, markdown_report.cpp, gbench_report.cpp, bencher_report.cpp),
+// in the manner of google/benchmark's Reporter family. Reporters only format: every number they
+// print is already in the RunReport.
 //
 // One rule holds in every format: a time is shown only for a result whose status is ok, i.e. whose
 // output passed verification. A wrong result's time is never printed, whatever its `timing` holds.
@@ -13,10 +14,13 @@
 
 namespace kbench {
 
-enum class ReportFormat { text, json, csv, markdown };
+// gbench: google/benchmark's JSON output schema; bencher: github-action-benchmark's
+// customSmallerIsBetter list (docs/diff-and-reports.md describes both mappings).
+enum class ReportFormat { text, json, csv, markdown, gbench, bencher };
 
 std::string_view to_string(ReportFormat format);
-// "text", "json", "csv", "markdown" (also "md"); nullopt for anything else.
+// "text", "json", "csv", "markdown" (also "md"), "gbench", "bencher" (also "github-action-benchmark");
+// nullopt for anything else.
 std::optional<ReportFormat> parse_report_format(std::string_view text);
 
 struct ReportStyle {
@@ -30,5 +34,7 @@ void write_text_report(const RunReport& report, std::ostream& out, const ReportS
 void write_json_report(const RunReport& report, std::ostream& out);
 void write_csv_report(const RunReport& report, std::ostream& out);
 void write_markdown_report(const RunReport& report, std::ostream& out);
+void write_gbench_report(const RunReport& report, std::ostream& out);
+void write_bencher_report(const RunReport& report, std::ostream& out);
 
 }  // namespace kbench

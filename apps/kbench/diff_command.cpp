@@ -1,0 +1,90 @@
+// `kbench diff BASE.json NEW.json`: two runs' results matched and given verdicts; the exit status
+// is the contract CI relies on (docs/exit-codes.md): 0 nothing slower, 1 something slower or newly
+// wrong/failed, 2 unusable input.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "core/error.hpp"
+#include "diff/diff.hpp"
+#include "diff/diff_render.hpp"
+#include "diff/results_file.hpp"
+#include "run/atomic_file.hpp"
+
+namespace kbench::cli {
+
+namespace {
+
+struct DiffFlags {
+  std::string base;
+  std::string current;
+  std::string threshold = "5";
+  double alpha = 0.05;
+  std::string format = "text";
+  std::string output;
+};
+
+// "5" and "5%" both mean five percent; a fraction like 0.05 would be 0.05%, so it is taken as typed.
+double parse_threshold(std::string text) {
+  if (!text.empty() && text.back() == '%') text.pop_back();
+  try {
+    std::size_t used = 0;
+    const double percent = std::stod(text, &used);
+    if (used == text.size() && percent >= 0 && percent < 1000) return percent / 100;
+  } catch (const std::exception&) {
+  }
+  throw InputError(fmt::format("--threshold: expected a percentage such as 5 or 5%, got '{}'", text));
+}
+
+bool stdout_wants_color() { return isatty(fileno(stdout)) && std::getenv("NO_COLOR") == nullptr; }
+
+int execute(const DiffFlags& flags) {
+  const diff::VerdictOptions options{parse_threshold(flags.threshold), flags.alpha};
+  const auto format = *diff::parse_diff_format(flags.format);
+  const RunReport base = load_results_file(flags.base);
+  const RunReport current = load_results_file(flags.current);
+  const diff::DiffReport report = diff::diff_reports(base, current, options);
+  const diff::DiffSources sources{flags.base, flags.current};
+
+  if (!flags.output.empty()) {
+    std::ostringstream document;
+    diff::write_diff(report, sources, format, document);
+    write_file_atomically(flags.output, document.str());
+    diff::write_diff(report, sources, diff::DiffFormat::text, std::cout, stdout_wants_color());
+  } else {
+    diff::write_diff(report, sources, format, std::cout, format == diff::DiffFormat::text && stdout_wants_color());
+  }
+  const int code = diff::diff_exit_code(report);
+  if (code == exit_bad_input)
+    std::cerr << "kbench: error: nothing to compare: no result of " << flags.base << " matches one of " << flags.current
+              << " (same workload, backend, variant and math mode)\n";
+  return code;
+}
+
+}  // namespace
+
+Command add_diff_command(CLI::App& app) {
+  auto flags = std::make_shared<DiffFlags>();
+  app.add_option("base", flags->base, "Results of the baseline run (kbench run --format json)")->required();
+  app.add_option("new", flags->current, "Results of the run to judge")->required();
+  app.add_option("--threshold", flags->threshold,
+                 "Smallest change of the median, in percent, that can be called faster or slower")
+      ->capture_default_str();
+  app.add_option("--alpha", flags->alpha, "Significance level of the Mann-Whitney U test on the samples")
+      ->capture_default_str()
+      ->check(CLI::Range(1e-9, 0.5));
+  app.add_option("--format", flags->format, "Output format")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"text", "markdown", "md", "json"}));
+  app.add_option("--output,-o", flags->output, "Write the diff here in --format; a text summary still goes to stdout");
+  return [flags] { return execute(*flags); };
+}
+
+}  // namespace kbench::cli

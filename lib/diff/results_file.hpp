@@ -1,0 +1,13 @@
+#pragma once
+// Reading a kbench.results/1 file for `kbench diff` and `kbench report`: every way it can be
+// unusable (missing, unreadable, not JSON, another schema, a missing key) is an InputError that
+// names the file, so the commands exit 2 with a message a person can act on.
+#include <string>
+
+#include "run/result.hpp"
+
+namespace kbench {
+
+RunReport load_results_file(const std::string& path);
+
+}  // namespace kbench

@@ -1,0 +1,102 @@
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "html/escape.hpp"
+#include "html/page_sections.hpp"
+#include "html/roofline_chart.hpp"
+#include "html/workload_chart.hpp"
+#include "report/facts.hpp"
+#include "report/format.hpp"
+
+namespace kbench::html {
+
+namespace {
+
+std::string peaks_line(const DevicePeaks& p) {
+  std::string text = fmt::format("memory {} · fp32 {} · tf32 {}", report::format_bandwidth(p.bandwidth_Bps),
+                                 report::format_flop_rate(p.fp32_flops), report::format_flop_rate(p.tf32_flops));
+  if (p.sms > 0) text += fmt::format(" · {} SMs", p.sms);
+  return text;
+}
+
+std::string runs_of(const DeviceGroup& device) {
+  std::string text;
+  for (std::size_t d : device.documents) text += fmt::format("{}#{}", text.empty() ? "" : ", ", d + 1);
+  return text;
+}
+
+// The report the workload's facts are read from: the first of the device's runs that has it.
+const RunReport* report_with(const PageModel& model, const DeviceGroup& device, const std::string& workload) {
+  for (std::size_t d : device.documents) {
+    const RunReport& report = (*model.sources)[d].report;
+    if (report.find_workload(workload)) return &report;
+  }
+  return nullptr;
+}
+
+std::string untimed_list(const std::vector<const PageEntry*>& entries) {
+  std::string items;
+  for (const PageEntry* e : entries) {
+    if (e->plotted) continue;
+    const Result& r = *e->view.result;
+    std::string text = fmt::format("{}: {}", e->label, to_string(r.status));
+    if (r.status == ResultStatus::ok) text += r.timing ? " (timed, but no rate can be computed)" : " (verified, not timed)";
+    if (!r.reason.empty()) text += ": " + r.reason;
+    items += fmt::format("<li class=\"status-{}\">{}</li>", to_string(r.status), escape(text));
+  }
+  return items.empty() ? "" : "<p class=\"muted\">Not on the charts:</p><ul class=\"untimed\">" + items + "</ul>";
+}
+
+std::string workload_html(const PageModel& model, const DeviceGroup& device, const WorkloadSummary& summary,
+                          std::size_t number) {
+  const Workload& w = summary.workload;
+  std::vector<const PageEntry*> all, plotted;
+  for (const PageEntry* e : model.entries_of(device)) {
+    if (e->view.result->workload != w.name) continue;
+    all.push_back(e);
+    if (e->plotted) plotted.push_back(e);
+  }
+  std::string out = fmt::format("<section class=\"workload\"><h3>W{} · {}</h3>", number, escape(w.name));
+  if (!w.description.empty()) out += fmt::format("<p class=\"muted\">{}</p>", escape(w.description));
+  if (const RunReport* report = report_with(model, device, w.name)) {
+    out += "<table class=\"facts\">";
+    for (const report::Fact& fact : report::workload_facts(*report, summary))
+      out += fmt::format("<tr><th>{}</th><td>{}</td></tr>", escape(fact.label), escape(fact.value));
+    out += "</table>";
+  }
+  out += workload_svg(model, summary, plotted);
+  out += untimed_list(all);
+  out += "</section>";
+  return out;
+}
+
+}  // namespace
+
+std::string legend_html(const PageModel& model) {
+  std::string out = "<div class=\"legend\">";
+  for (const auto& [backend, color] : model.palette.assigned())
+    out += fmt::format("<span><span class=\"swatch\" style=\"background:{}\"></span>{}</span>", color, escape(backend));
+  out += "<span><span class=\"swatch\" style=\"background:#777\"></span>fp32</span>"
+         "<span><span class=\"swatch square\" style=\"background:#777\"></span>tf32</span>"
+         "<span>◆ published record</span></div>";
+  return out;
+}
+
+std::string device_section_html(const PageModel& model, const DeviceGroup& device, std::size_t device_number) {
+  std::string out = fmt::format("<section class=\"device\" id=\"device-{}\"><h2>Device {}: {}</h2>", device_number,
+                                device_number, escape(device_title(device.peaks)));
+  out += fmt::format("<p class=\"muted\">{} · runs {}</p>", escape(peaks_line(device.peaks)), runs_of(device));
+  out += roofline_svg(model, device);
+  out += legend_html(model);
+  out += "<p class=\"muted\">Each point is a verified, timed result at its workload's arithmetic intensity "
+         "(W<i>n</i> below the axis); its height is the FLOP rate its median achieves. Below, per workload: "
+         "each result's median (mark) and spread (bar) against the floor's memory and compute terms; nothing can "
+         "run in the shaded region below the floor.</p>";
+  const std::vector<const WorkloadSummary*> workloads = model.workloads_of(device);
+  for (std::size_t w = 0; w < workloads.size(); ++w) out += workload_html(model, device, *workloads[w], w + 1);
+  out += "</section>";
+  return out;
+}
+
+}  // namespace kbench::html

@@ -1,0 +1,123 @@
+// The HTML report as text: one roofline point and one median mark per verified, timed result and
+// none for any other, nothing fetched from the network, every string from the results escaped,
+// a chart per device. tests/cli/test_html_chromium.sh renders it in a browser.
+#include <doctest/doctest.h>
+
+#include <sstream>
+#include <string>
+
+#include "html/escape.hpp"
+#include "html/html_report.hpp"
+#include "report/format.hpp"
+#include "test_report_fixture.hpp"
+
+namespace {
+
+using kbench::html::HtmlSource;
+
+std::string render(const std::vector<HtmlSource>& sources) {
+  std::ostringstream out;
+  kbench::html::write_html_report(sources, out);
+  return out.str();
+}
+
+std::size_t occurrences(const std::string& text, const std::string& needle) {
+  std::size_t count = 0;
+  for (std::size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + needle.size())) ++count;
+  return count;
+}
+
+std::size_t marks_for(const std::string& html, const std::string& css_class, const std::string& id) {
+  return occurrences(html, "class=\"" + css_class + "\" data-result=\"" + id + "\"");
+}
+
+}  // namespace
+
+TEST_CASE("html: every verified, timed result with known metrics is one roofline point and one median mark") {
+  const kbench::RunReport report = kbench::test::fixture_report();
+  const std::string html = render({{"fixture.json", report}});
+  std::size_t plotted = 0;
+  for (std::size_t i = 0; i < report.results.size(); ++i) {
+    const kbench::Result& r = report.results[i];
+    // On the charts: ok, timed, and its workload is described (the ghost workload is not).
+    const bool expected = r.status == kbench::ResultStatus::ok && r.timing && report.find_workload(r.workload);
+    const std::string id = "r0-" + std::to_string(i);
+    CAPTURE(id);
+    CHECK(marks_for(html, "roofline-point", id) == (expected ? 1u : 0u));
+    CHECK(marks_for(html, "median-mark", id) == (expected ? 1u : 0u));
+    CHECK(occurrences(html, "<tr data-result=\"" + id + "\" data-plotted=\"" + (expected ? "1" : "0") + "\"") == 1);
+    if (expected) ++plotted;
+  }
+  CHECK(plotted == 3);
+  CHECK(occurrences(html, "class=\"roofline-point\"") == plotted);
+  CHECK(occurrences(html, "<tr data-result=") == report.results.size());
+}
+
+TEST_CASE("html: the page is self-contained") {
+  kbench::RunReport report = kbench::test::fixture_report();
+  report.workloads[0].workload.records[0].source = "https://example.com/leaderboard";
+  const std::string html = render({{"fixture.json", report}});
+  CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
+  for (const char* fetch : {"src=", "href=", "url(", "@import", "<link", "<iframe", "<img"}) {
+    CAPTURE(fetch);
+    CHECK(html.find(fetch) == std::string::npos);
+  }
+  CHECK(occurrences(html, "<svg") == 1 + report.workloads.size());  // a roofline and a chart per workload
+  CHECK(html.find("id=\"kbench-selfcheck\"") != std::string::npos);
+}
+
+TEST_CASE("html: strings from the results file are text, never markup") {
+  kbench::RunReport report = kbench::test::fixture_report();
+  report.results[3].reason = "<script>alert('reason')</script>";
+  report.workloads[0].workload.description = "<img onerror=x>";
+  report.device = "GPU \"quoted\" & <b>bold</b>";
+  const std::string html = render({{"<evil>.json", report}});
+  CHECK(html.find("<script>alert") == std::string::npos);
+  CHECK(html.find("&lt;script&gt;alert(&#39;reason&#39;)&lt;/script&gt;") != std::string::npos);
+  CHECK(html.find("<img onerror") == std::string::npos);
+  CHECK(html.find("<b>bold") == std::string::npos);
+  CHECK(html.find("&lt;evil&gt;.json") != std::string::npos);
+  CHECK(kbench::html::escape("a&b<c>\"d'") == "a&amp;b&lt;c&gt;&quot;d&#39;");
+}
+
+TEST_CASE("html: a wrong result's time never appears") {
+  const std::string html = render({{"fixture.json", kbench::test::fixture_report()}});
+  CHECK(html.find(kbench::report::format_duration(kbench::test::kWrongResultMedian_s)) == std::string::npos);
+}
+
+TEST_CASE("html: the floor's memory and compute terms and the published records are drawn") {
+  const kbench::RunReport report = kbench::test::fixture_report();
+  const std::string html = render({{"fixture.json", report}});
+  const kbench::Floor& floor = report.workloads[0].floor_fp32;
+  CHECK(html.find("memory " + kbench::report::format_duration(floor.memory_s)) != std::string::npos);
+  CHECK(html.find("fp32 compute " + kbench::report::format_duration(floor.compute_s)) != std::string::npos);
+  CHECK(occurrences(html, "class=\"record-mark\"") == report.workloads[0].workload.records.size());
+  CHECK(html.find("class=\"roof roof-fp32\"") != std::string::npos);
+  CHECK(html.find("class=\"roof roof-tf32\"") != std::string::npos);  // a tf32 result was timed
+}
+
+TEST_CASE("html: several runs share a device's roofline; another device gets its own") {
+  const kbench::RunReport first = kbench::test::fixture_report();
+  kbench::RunReport same_device = first;
+  kbench::RunReport other_device = first;
+  other_device.peaks.name = "Other GPU";
+  other_device.peaks.bandwidth_Bps = 2e12;
+
+  const std::string shared = render({{"a.json", first}, {"b.json", same_device}});
+  CHECK(occurrences(shared, "class=\"chart roofline\"") == 1);
+  CHECK(occurrences(shared, "class=\"roofline-point\"") == 6);
+  CHECK(shared.find("data-result=\"r1-0\"") != std::string::npos);
+  CHECK(shared.find("#2 cudnn/IMPLICIT_PRECOMP_GEMM fp32") != std::string::npos);
+
+  const std::string separate = render({{"a.json", first}, {"c.json", other_device}});
+  CHECK(occurrences(separate, "class=\"chart roofline\"") == 2);
+  CHECK(separate.find("Device 2: Other GPU") != std::string::npos);
+}
+
+TEST_CASE("html: a report without results still renders") {
+  kbench::RunReport empty;
+  empty.peaks = kbench::test::fixture_peaks();
+  const std::string html = render({{"empty.json", empty}});
+  CHECK(html.find("no timed results") != std::string::npos);
+  CHECK(html.find("</html>") != std::string::npos);
+}
