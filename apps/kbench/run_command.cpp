@@ -6,13 +6,14 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <random>
+#include <chrono>
 #include <sstream>
 
 #include <fmt/format.h>
 
 #include "commands.hpp"
 #include "core/error.hpp"
+#include "data/counter_rng.hpp"
 #include "gpu_environment.hpp"
 #include "interrupt.hpp"
 #include "progress.hpp"
@@ -81,9 +82,11 @@ void add_common_flags(CLI::App& app, RunFlags& f) {
   app.add_option("--rtol", f.rtol, "Relative tolerance (default 1e-4 for fp32, 1e-2 for tf32)")->check(CLI::NonNegativeNumber);
 }
 
+// Clock and process id, mixed: fresh per run. Not std::random_device, whose static libstdc++ pulls in
+// glibc 2.36's arc4random and would keep the portable binary off older GPU machines.
 std::uint64_t fresh_seed() {
-  std::random_device device;
-  return (static_cast<std::uint64_t>(device()) << 32) ^ device();
+  const auto now = static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
+  return data::mix64(now ^ (static_cast<std::uint64_t>(getpid()) << 40));
 }
 
 RunConfig make_config(const RunFlags& f, const GpuEnvironment& gpu) {
