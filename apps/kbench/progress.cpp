@@ -14,6 +14,12 @@ void ProgressLine::start(int workload_index, int workload_count, const std::stri
   index_ = workload_index;
   count_ = workload_count;
   label_ = label;
+  samples_ = 0;
+  draw();
+}
+
+void ProgressLine::sample_taken(int samples) {
+  samples_ = samples;
   draw();
 }
 
@@ -29,7 +35,8 @@ void ProgressLine::clear() {
 void ProgressLine::draw() {
   if (!enabled_) return;
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
-  fmt::print(stderr, "\r\033[2K[workload {}/{}] {} · {} results · {:.0f} s", index_ + 1, count_, label_, finished_, elapsed);
+  fmt::print(stderr, "\r\033[2K[workload {}/{}] {} · {} samples · {} results done · {:.0f} s", index_ + 1, count_, label_,
+             samples_, finished_, elapsed);
   std::fflush(stderr);
 }
 

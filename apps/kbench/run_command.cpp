@@ -183,6 +183,7 @@ int execute(RunFlags& flags, bool compare) {
     std::function<void(const RunReport&)> persist;
     Observer(ProgressLine& p, std::function<void(const RunReport&)> f) : progress(p), persist(std::move(f)) {}
     void on_start(int index, int count, const std::string& label) override { progress.start(index, count, label); }
+    void on_sample(int taken) override { progress.sample_taken(taken); }
     void on_result(const RunReport& report) override {
       progress.finish_result();
       if (persist) persist(report);

@@ -4,7 +4,8 @@
 
 namespace kbench {
 
-Measurement measure(PreparedRun& run, const MeasureOptions& options, const std::atomic<bool>* stop) {
+Measurement measure(PreparedRun& run, const MeasureOptions& options, const std::atomic<bool>* stop,
+                    const SampleCallback& on_sample) {
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
   const auto elapsed = [&] { return std::chrono::duration<double>(clock::now() - start).count(); };
@@ -19,6 +20,7 @@ Measurement measure(PreparedRun& run, const MeasureOptions& options, const std::
     const Sample sample = run.timed_run(options.timing);
     m.samples_s.push_back(sample.seconds);
     if (sample.throttled) ++m.throttled_samples;
+    if (on_sample) on_sample(static_cast<int>(m.samples_s.size()));
     if (stop && stop->load()) break;
     if (elapsed() >= options.time_budget_s && static_cast<int>(m.samples_s.size()) < options.iterations) {
       m.budget_exhausted = true;

@@ -1,6 +1,7 @@
 #pragma once
 // The sampling loop: warm-ups, then timed runs until the iteration count or the time budget.
 #include <atomic>
+#include <functional>
 #include <vector>
 
 #include "backend/backend.hpp"
@@ -24,7 +25,11 @@ struct Measurement {
   double wall_s = 0;              // wall time of the whole loop, warm-ups included
 };
 
+// Called after each kept sample with the number taken so far (progress displays).
+using SampleCallback = std::function<void(int samples_taken)>;
+
 // `stop` (may be null) is polled between samples: an interrupted loop keeps the samples it has.
-Measurement measure(PreparedRun& run, const MeasureOptions& options, const std::atomic<bool>* stop = nullptr);
+Measurement measure(PreparedRun& run, const MeasureOptions& options, const std::atomic<bool>* stop = nullptr,
+                    const SampleCallback& on_sample = {});
 
 }  // namespace kbench

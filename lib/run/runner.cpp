@@ -123,7 +123,7 @@ void flag_if_faster_than_floor(Result& result, const Floor& floor) {
 
 Result run_one(const Workload& workload, Backend& backend, const BackendEntry& entry, const std::string& variant,
                MathMode math, const RunConfig& config, ExpectedOutput& expected, WorkloadDump* dump, const Floor& floor,
-               const std::atomic<bool>* stop) {
+               const std::atomic<bool>* stop, RunObserver* observer) {
   Result result;
   result.workload = workload.name;
   result.backend = backend.name();
@@ -178,7 +178,10 @@ Result run_one(const Workload& workload, Backend& backend, const BackendEntry& e
                                  c.mismatches, c.checked, verification.tolerance.atol, verification.tolerance.rtol, where,
                                  c.first_mismatch_got, c.first_mismatch_expected));
     }
-    if (entry.timed) result.timing = measure(*run, measure_opts, stop);
+    if (entry.timed)
+      result.timing = measure(*run, measure_opts, stop, [observer](int taken) {
+        if (observer) observer->on_sample(taken);
+      });
 
     // Fresh inputs after timing: the output must follow them (no replayed results, no state kept).
     const std::uint64_t fresh_seed = data::mix64(config.seed ^ 0xf4e5'1234'abcd'0001ULL);
@@ -275,7 +278,7 @@ RunReport run_workloads(const std::vector<Workload>& workloads, const Registry& 
           const std::string label = entry.backend->name() + (variant.empty() ? "" : ":" + variant);
           if (observer) observer->on_start(index, count, label);
           report.results.push_back(run_one(workload, *entry.backend, entry, variant, math, config, expected,
-                                           dump ? &*dump : nullptr, summary.floor_for(math), stop));
+                                           dump ? &*dump : nullptr, summary.floor_for(math), stop, observer));
           if (observer) observer->on_result(report);
         }
       }

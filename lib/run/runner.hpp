@@ -17,6 +17,8 @@ class RunObserver {
   virtual ~RunObserver() = default;
   // Before each result's work starts: workload i of n (0-based), backend label, math mode.
   virtual void on_start(int /*workload_index*/, int /*workload_count*/, const std::string& /*label*/) {}
+  // After each timed sample of the current result.
+  virtual void on_sample(int /*samples_taken*/) {}
   // After each result is added to `report`, so the caller can persist partial reports.
   virtual void on_result(const RunReport& /*report*/) {}
 };
