@@ -2,6 +2,7 @@
 // Index arithmetic shared by the CPU reference, the verifier and the CUDA kernels: which input
 // element and tap feed an output element, and how flat indices map to coordinates.
 // Every function is host/device and is tested on the CPU (tests/unit/test_conv_geometry.cpp).
+#include <algorithm>
 #include <cstdint>
 
 #include "problem/conv_problem.hpp"
@@ -61,23 +62,68 @@ KBENCH_HD std::int64_t weight_index(const ConvProblem& p, std::int64_t dim0, std
   return flat;
 }
 
+namespace detail {
+
+// 128-bit intermediates: n*(n-1)/2*(a/m) overflows 64 bits for 2^31-tap kernels. A GCC/Clang extension.
+__extension__ typedef unsigned __int128 uint128;
+
+// sum_{j < n} floor((a*j + b) / m) in O(log) steps (the classic floor-sum reduction); all arguments >= 0, m > 0.
+inline uint128 floor_sum(uint128 n, uint128 m, uint128 a, uint128 b) {
+  uint128 total = 0;
+  while (n != 0) {
+    if (a >= m) {
+      total += n * (n - 1) / 2 * (a / m);
+      a %= m;
+    }
+    if (b >= m) {
+      total += n * (b / m);
+      b %= m;
+    }
+    const uint128 y = a * n + b;
+    if (y < m) break;
+    n = y / m;
+    b = y % m;
+    const uint128 t = m;
+    m = a;
+    a = t;
+  }
+  return total;
+}
+
+// #{(i, k) : 0 <= i < inputs, 0 <= k < taps, i*stride + k*dilation < x}, without looping over taps:
+// a 2^31-tap kernel is a valid spec and must not take seconds to describe.
+inline std::int64_t pairs_below(std::int64_t x, std::int64_t inputs, std::int64_t taps, std::int64_t stride,
+                                std::int64_t dilation) {
+  if (x <= 0) return 0;
+  const auto ceil_pos = [](std::int64_t a, std::int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); };
+  // Taps k < k_end reach some i (x - k*dil >= 1); for k < k_full every one of the inputs qualifies.
+  const std::int64_t k_end = std::min(taps, ceil_pos(x, dilation));
+  std::int64_t k_full = ceil_pos(x - (inputs - 1) * stride, dilation);
+  k_full = k_full < 0 ? 0 : (k_full > k_end ? k_end : k_full);
+  uint128 total = static_cast<uint128>(inputs) * static_cast<uint128>(k_full);
+  // For k in [k_full, k_end): ceil((x - k*dil) / stride) inputs; with j = k_end - 1 - k that is
+  // floor((dil*j + x - (k_end-1)*dil + stride - 1) / stride), a floor sum over j < k_end - k_full.
+  if (k_end > k_full)
+    total += floor_sum(static_cast<uint128>(k_end - k_full), static_cast<uint128>(stride),
+                       static_cast<uint128>(dilation),
+                       static_cast<uint128>(x - (k_end - 1) * dilation + stride - 1));
+  return static_cast<std::int64_t>(total);
+}
+
+}  // namespace detail
+
 // Number of (input, tap) pairs along dimension d that land inside the output. For a forward
 // convolution every tap of every output counts (padding included, as cuDNN and PyTorch compute them);
-// for a transposed one only the taps whose target survives the cropping.
-KBENCH_HD std::int64_t landed_pairs(const ConvProblem& p, int d) {
+// for a transposed one only the taps whose target, i*stride - pad + k*dil, survives the cropping.
+// Host only (metrics); closed form, so huge kernels cost nothing.
+inline std::int64_t landed_pairs(const ConvProblem& p, int d) {
   if (!p.transposed()) return p.output_extent(d) * p.kernel[d];
   const std::int64_t out_extent = p.output_extent(d);
-  std::int64_t pairs = 0;
-  for (std::int64_t k = 0; k < p.kernel[d]; ++k) {
-    // i*s - pb + k*dil in [0, out): i in [ceil((pb - k*dil)/s), ceil((out + pb - k*dil)/s)) ∩ [0, in)
-    const std::int64_t base = p.pad_before[d] - k * p.dilation[d];
-    std::int64_t lo = base <= 0 ? 0 : (base + p.stride[d] - 1) / p.stride[d];
-    const std::int64_t hi_num = out_extent + base;
-    std::int64_t hi = hi_num <= 0 ? 0 : (hi_num + p.stride[d] - 1) / p.stride[d];
-    if (hi > p.input[d]) hi = p.input[d];
-    if (hi > lo) pairs += hi - lo;
-  }
-  return pairs;
+  if (out_extent <= 0) return 0;
+  const auto below = [&](std::int64_t x) {
+    return detail::pairs_below(x, p.input[d], p.kernel[d], p.stride[d], p.dilation[d]);
+  };
+  return below(p.pad_before[d] + out_extent) - below(p.pad_before[d]);
 }
 
 // Integer division rounding toward -infinity / +infinity, for b > 0 (C++ '/' truncates toward zero,
