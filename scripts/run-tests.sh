@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The whole test suite on a fresh machine: install, build (CUDA code too, where nvcc is found), run ctest.
-# GPU tests skip (ctest "Not Run", skip code 77) where no device is present.
+# The whole test suite on a fresh machine: install, build (CUDA code too, where nvcc is found), run ctest;
+# then the CPU suite again under AddressSanitizer + UndefinedBehaviorSanitizer (scripts/run-sanitizers.sh,
+# about 10 minutes on 2 cores from a cold cache). GPU tests skip (ctest "Skipped", code 77) without a GPU.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 bash scripts/build.sh default
 ctest --preset default --output-on-failure -j "$(nproc)"
+bash scripts/run-sanitizers.sh --output-on-failure
