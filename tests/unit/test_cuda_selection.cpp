@@ -6,62 +6,17 @@
 #include <string>
 
 #include "cuda/kernel_selection.hpp"
+#include "seed_problems.hpp"
 #include "test_cuda_index_support.hpp"
 
 namespace kbench {
 namespace {
 
 using gpu::conv::Family;
-
-ConvProblem seed76() {
-  ConvProblem p;
-  p.spatial_rank = 1;
-  p.batch = 64;
-  p.in_channels = 64;
-  p.out_channels = 128;
-  p.input[0] = 524280;
-  p.kernel[0] = 3;
-  p.stride[0] = 3;
-  p.dilation[0] = 4;
-  return p;
-}
-
-ConvProblem seed50() {
-  ConvProblem p;
-  p.batch = 256;
-  p.in_channels = 3;
-  p.out_channels = 96;
-  p.input = Dims{{224, 224, 1}};
-  p.kernel = Dims{{11, 11, 1}};
-  p.stride = Dims{{4, 4, 1}};
-  p.pad_before = p.pad_after = Dims{{2, 2, 0}};
-  p.bias = true;
-  return p;
-}
-
-ConvProblem seed84() {
-  ConvProblem p;
-  p.batch = 64;
-  p.in_channels = p.out_channels = p.groups = 128;
-  p.input = Dims{{256, 512, 1}};
-  p.kernel = Dims{{3, 3, 1}};
-  return p;
-}
-
-ConvProblem seed77() {
-  ConvProblem p;
-  p.op = OpKind::conv_transpose;
-  p.spatial_rank = 3;
-  p.batch = 16;
-  p.in_channels = 32;
-  p.out_channels = 64;
-  p.input = Dims{{16, 32, 32}};
-  p.kernel = Dims{{3, 3, 3}};
-  p.stride = Dims{{2, 2, 2}};
-  p.dilation = Dims{{2, 2, 2}};
-  p.pad_before = p.pad_after = Dims{{1, 1, 1}};
-  return p;
-}
+using testing::seed50;
+using testing::seed76;
+using testing::seed77;
+using testing::seed84;
 
 bool lists(const std::vector<Family>& v, Family f) { return std::find(v.begin(), v.end(), f) != v.end(); }
 
