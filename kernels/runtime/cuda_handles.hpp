@@ -43,11 +43,12 @@ using CudaEvent = UniqueCudaHandle<cudaEvent_t, cudaEventDestroy>;
 using CudaGraph = UniqueCudaHandle<cudaGraph_t, cudaGraphDestroy>;
 using CudaGraphExec = UniqueCudaHandle<cudaGraphExec_t, cudaGraphExecDestroy>;
 
-// A stream that does not synchronise with the legacy default stream, so nothing another
-// library queues there can slip into a timed region.
+// A blocking stream: it synchronises with the legacy default stream, where the timing events are
+// recorded, so the timed region covers this stream's work and that of any other blocking stream a
+// backend pushes work to (it cannot hide work from the timer by moving it elsewhere).
 inline CudaStream make_stream() {
   cudaStream_t stream = nullptr;
-  KBENCH_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  KBENCH_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamDefault));
   return CudaStream(stream);
 }
 
