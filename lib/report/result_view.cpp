@@ -87,7 +87,7 @@ std::string result_label(const Result& result) {
 
 std::vector<Column> result_columns() {
   return {
-      {"backend", Align::left, true, 8},
+      {"backend", Align::left, true, 9},  // "reference" stays whole
       {"implementation", Align::left, true, 14},
       {"math", Align::left, false, 4},
       {"status", Align::left, false, 6},
