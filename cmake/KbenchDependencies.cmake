@@ -1,11 +1,16 @@
 # Host dependencies, all from Debian packages (see README.md for the install line).
 find_package(Threads REQUIRED)
-find_package(fmt REQUIRED)
-find_package(nlohmann_json 3.10 REQUIRED)
-find_package(yaml-cpp REQUIRED)
-find_package(CLI11 REQUIRED)
-if(KBENCH_BUILD_TESTS)
-  find_package(doctest REQUIRED)
+set(KBENCH_DEPS_DIR "" CACHE PATH "Dependencies collected by scripts/vendor-deps.sh, for machines without the -dev packages")
+if(KBENCH_DEPS_DIR)
+  include(KbenchVendoredDependencies)
+else()
+  find_package(fmt REQUIRED)
+  find_package(nlohmann_json 3.10 REQUIRED)
+  find_package(yaml-cpp REQUIRED)
+  find_package(CLI11 REQUIRED)
+  if(KBENCH_BUILD_TESTS)
+    find_package(doctest REQUIRED)
+  endif()
 endif()
 
 # kbench::fmt / kbench::yaml pick the linkage the build asks for: the portable build takes
