@@ -43,10 +43,12 @@ class CudaBackend final : public Backend {
   Support supports(const ConvProblem& problem, const BackendOptions& options) const override {
     if (Support s = conv::problem_supported(problem); !s) return s;
     if (options.variant.empty()) return Support::yes();  // direct at least
-    const std::optional<conv::Family> family = conv::parse_family(options.variant);
-    if (!family)
-      return Support::no(fmt::format("unknown cuda kernel family '{}' (known: {})", options.variant, family_list()));
-    return conv::family_envelope(*family, problem, options.math);
+    const std::optional<conv::KernelChoice> choice = conv::parse_variant(options.variant);
+    if (!choice)
+      return Support::no(fmt::format("unknown cuda kernel variant '{}' (known: {}, each implicit_gemm family "
+                                     "optionally with /channel_blocks, /k_table or /input_patch)",
+                                     options.variant, family_list()));
+    return conv::choice_envelope(*choice, problem, options.math);
   }
 
   Support fits(const ConvProblem& problem, const BackendOptions& options) const override {
@@ -59,8 +61,8 @@ class CudaBackend final : public Backend {
 
   std::vector<std::string> variants(const ConvProblem& problem, const BackendOptions& options) const override {
     std::vector<std::string> names;
-    for (const conv::Family f : conv::applicable_families(problem, options.math))
-      names.emplace_back(conv::family_name(f));
+    for (const conv::KernelChoice& c : conv::applicable_variants(problem, options.math))
+      names.push_back(conv::variant_name(c));
     return names;
   }
 
@@ -72,9 +74,9 @@ class CudaBackend final : public Backend {
 
  private:
   // The forced variant, or the default family for the math mode. Call only after supports() said yes.
-  static conv::Family choose(const ConvProblem& problem, const BackendOptions& options) {
-    if (!options.variant.empty()) return *conv::parse_family(options.variant);
-    return conv::default_family(problem, options.math);
+  static conv::KernelChoice choose(const ConvProblem& problem, const BackendOptions& options) {
+    if (!options.variant.empty()) return *conv::parse_variant(options.variant);
+    return conv::KernelChoice{conv::default_family(problem, options.math), std::nullopt};
   }
 
   static Support probe() {

@@ -3,11 +3,12 @@
 namespace kbench::gpu {
 
 // The base constructor made `device` current, so the plan's buffers and kernel settings land on it.
-CudaPreparedRun::CudaPreparedRun(const ConvProblem& problem, int device, conv::Family family, MathMode requested)
-    : GpuPreparedRun(problem, device), family_(family), plan_(conv::make_kernel_plan(family, problem, requested)) {}
+CudaPreparedRun::CudaPreparedRun(const ConvProblem& problem, int device, const conv::KernelChoice& choice,
+                                 MathMode requested)
+    : GpuPreparedRun(problem, device), choice_(choice), plan_(conv::make_kernel_plan(choice, problem, requested)) {}
 
 std::vector<std::pair<std::string, std::string>> CudaPreparedRun::properties() const {
-  std::vector<std::pair<std::string, std::string>> props = {{"kernel_family", std::string(conv::family_name(family_))}};
+  std::vector<std::pair<std::string, std::string>> props = {{"kernel_family", std::string(conv::family_name(choice_.family))}};
   for (auto& p : plan_->properties()) props.push_back(std::move(p));
   return props;
 }

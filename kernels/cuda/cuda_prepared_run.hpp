@@ -12,17 +12,17 @@ namespace kbench::gpu {
 
 class CudaPreparedRun final : public GpuPreparedRun {
  public:
-  CudaPreparedRun(const ConvProblem& problem, int device, conv::Family family, MathMode requested);
+  CudaPreparedRun(const ConvProblem& problem, int device, const conv::KernelChoice& choice, MathMode requested);
 
   std::string implementation() const override { return plan_->implementation(); }
-  MathMode math_used() const override { return conv::family_math(family_); }
+  MathMode math_used() const override { return conv::family_math(choice_.family); }
   std::vector<std::pair<std::string, std::string>> properties() const override;
 
  protected:
   void enqueue(cudaStream_t stream) override;
 
  private:
-  conv::Family family_;
+  conv::KernelChoice choice_;
   std::unique_ptr<conv::KernelPlan> plan_;
 };
 

@@ -51,19 +51,20 @@ class DepthwisePlan final : public KernelPlan {
 
 }  // namespace
 
-std::unique_ptr<KernelPlan> make_kernel_plan(Family family, const ConvProblem& problem, MathMode math) {
-  if (const Support s = family_envelope(family, problem, math); !s)
-    throw std::invalid_argument(fmt::format("cuda backend: {} cannot run this problem: {}", family_name(family),
+std::unique_ptr<KernelPlan> make_kernel_plan(const KernelChoice& choice, const ConvProblem& problem, MathMode math) {
+  if (const Support s = choice_envelope(choice, problem, math); !s)
+    throw std::invalid_argument(fmt::format("cuda backend: {} cannot run this problem: {}", variant_name(choice),
                                             s.reason));
+  const Family family = choice.family;
   if (family == Family::direct) return std::make_unique<DirectPlan>(problem);
   if (family == Family::depthwise2d) return std::make_unique<DepthwisePlan>(problem);
-  if (is_implicit_gemm(family)) return make_igemm_plan(family, problem);
+  if (is_implicit_gemm(family)) return make_igemm_plan(choice, problem);
   return make_phase_plan(family, problem);
 }
 
-std::int64_t plan_device_bytes(Family family, const ConvProblem& problem) {
-  if (is_implicit_gemm(family)) return igemm_plan_device_bytes(family, problem);
-  if (is_transposed_phase(family)) return phase_plan_device_bytes(family, problem);
+std::int64_t plan_device_bytes(const KernelChoice& choice, const ConvProblem& problem) {
+  if (is_implicit_gemm(choice.family)) return igemm_plan_device_bytes(choice, problem);
+  if (is_transposed_phase(choice.family)) return phase_plan_device_bytes(choice.family, problem);
   return 0;
 }
 

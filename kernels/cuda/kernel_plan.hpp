@@ -26,10 +26,10 @@ class KernelPlan {
   virtual void enqueue(const Operands& ops, cudaStream_t stream) = 0;
 };
 
-// `family` must lie in its envelope for `problem` (family_envelope); throws std::invalid_argument otherwise.
-std::unique_ptr<KernelPlan> make_kernel_plan(Family family, const ConvProblem& problem, MathMode math);
+// `choice` must lie in its envelope for `problem` (choice_envelope); throws std::invalid_argument otherwise.
+std::unique_ptr<KernelPlan> make_kernel_plan(const KernelChoice& choice, const ConvProblem& problem, MathMode math);
 
 // Device memory a plan allocates beyond the problem's tensors (packed weights, index tables).
-std::int64_t plan_device_bytes(Family family, const ConvProblem& problem);
+std::int64_t plan_device_bytes(const KernelChoice& choice, const ConvProblem& problem);
 
 }  // namespace kbench::gpu::conv

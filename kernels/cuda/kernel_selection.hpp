@@ -23,6 +23,7 @@
 #include "cuda/depthwise/depthwise_index.hpp"
 #include "cuda/implicit_gemm/igemm_config.hpp"
 #include "cuda/implicit_gemm/igemm_index.hpp"
+#include "cuda/implicit_gemm/igemm_patch_index.hpp"
 #include "cuda/transposed/phase_gemm_index.hpp"
 #include "problem/conv_problem.hpp"
 #include "reference/computable.hpp"
@@ -132,15 +133,51 @@ inline Support gemm_desc_fits(const igemm::GemmConvDesc& d, igemm::GemmMath math
   if ((d.columns + f.bn - 1) / f.bn > 0x7fffffff || d.rows_padded / f.bm > 65535 || d.groups > 65535)
     return Support::no(fmt::format("{}: the problem needs more blocks than one launch has", family));
   if (d.chunks * igemm::kChunkRows > 0x7fffffff) return Support::no(fmt::format("{}: reduction too long", family));
+  if (d.order == igemm::KOrder::input_patch && d.batch * d.patch.tiles_per_image > 0x7fffffff)
+    return Support::no(fmt::format("{}: the problem needs more blocks than one launch has", family));
   if (igemm::smem_layout(tile, math, d).total_bytes > igemm::kMaxSmemBytes)
     return Support::no(fmt::format("{}: needs more shared memory than a block has", family));
   return Support::yes();
 }
 
-inline igemm::GemmConvDesc forward_gemm_desc(const ConvProblem& p3) {
-  const igemm::KOrder order = igemm::choose_k_order(p3.in_channels_per_group(), p3.kernel_volume());
+// A forward convolution's GEMM descriptor in one reduction order, or why that order cannot run it.
+struct ForwardGemm {
+  igemm::GemmConvDesc desc;
+  std::string why_not;
+};
+
+inline ForwardGemm forward_gemm_in(const ConvProblem& p3, igemm::KOrder order) {
   const igemm::TileFacts f = igemm::tile_facts(igemm::choose_tile(p3.out_channels_per_group()));
-  return igemm::make_forward_desc(p3, order, f.bm);
+  ForwardGemm g{igemm::make_forward_desc(p3, order, f.bm), {}};
+  if (igemm::dense_reduction(order) && g.desc.chunks * igemm::kChunkRows > igemm::kMaxTableRows)
+    g.why_not = fmt::format("{}: reduction of {} rows, a table holds at most {}", igemm::order_name(order),
+                            g.desc.cin_per_group * g.desc.taps, igemm::kMaxTableRows);
+  if (order == igemm::KOrder::input_patch && g.why_not.empty()) {
+    const igemm::PatchPlan plan = igemm::make_patch_plan(g.desc, igemm::forward_taps(p3), f.bn);
+    g.desc.patch = plan.desc;
+    g.why_not = plan.why_not;
+  }
+  return g;
+}
+
+// The order forced by a variant, or the default: input_patch where the k_table order would be
+// chosen (few channels) and the patch leaves room for two blocks per SM in every math; else
+// choose_k_order's.
+inline ForwardGemm forward_gemm(const ConvProblem& p3, std::optional<igemm::KOrder> forced = std::nullopt) {
+  if (forced) return forward_gemm_in(p3, *forced);
+  const igemm::KOrder order = igemm::choose_k_order(p3.in_channels_per_group(), p3.kernel_volume());
+  if (order == igemm::KOrder::k_table) {
+    ForwardGemm patch = forward_gemm_in(p3, igemm::KOrder::input_patch);
+    const igemm::TileKind tile = igemm::choose_tile(p3.out_channels_per_group());
+    if (patch.why_not.empty() &&
+        igemm::smem_layout(tile, igemm::GemmMath::tf32x3, patch.desc).total_bytes <= igemm::kMaxSmemBytes / 2)
+      return patch;
+  }
+  return forward_gemm_in(p3, order);
+}
+
+inline igemm::GemmConvDesc forward_gemm_desc(const ConvProblem& p3, std::optional<igemm::KOrder> forced = std::nullopt) {
+  return forward_gemm(p3, forced).desc;
 }
 
 inline std::vector<PhaseGemm> transposed_gemms(const ConvProblem& p3) {
@@ -152,9 +189,38 @@ inline std::vector<PhaseGemm> transposed_gemms(const ConvProblem& p3) {
 inline constexpr std::int64_t kMaxPhaseStride = 64;
 inline constexpr std::int64_t kMaxPhaseGemms = 256;
 
-inline Support family_envelope(Family f, const ConvProblem& p, MathMode math) {
+// What the cuda backend runs: a family and, for the forward implicit GEMMs, optionally a reduction
+// order forced instead of the default one. `--variant` names it "family" or "family/order".
+struct KernelChoice {
+  Family family = Family::direct;
+  std::optional<igemm::KOrder> order;
+};
+
+inline std::string variant_name(const KernelChoice& c) {
+  std::string name(family_name(c.family));
+  if (c.order) name += fmt::format("/{}", igemm::order_name(*c.order));
+  return name;
+}
+
+inline std::optional<KernelChoice> parse_variant(std::string_view name) {
+  const std::size_t slash = name.find('/');
+  const std::optional<Family> family = parse_family(name.substr(0, slash));
+  if (!family) return std::nullopt;
+  KernelChoice c{*family, std::nullopt};
+  if (slash == std::string_view::npos) return c;
+  const std::string_view order = name.substr(slash + 1);
+  for (const igemm::KOrder o : {igemm::KOrder::channel_blocks, igemm::KOrder::k_table, igemm::KOrder::input_patch})
+    if (order == igemm::order_name(o)) c.order = o;
+  if (!c.order) return std::nullopt;
+  return c;
+}
+
+inline Support choice_envelope(const KernelChoice& c, const ConvProblem& p, MathMode math) {
   if (Support s = problem_supported(p); !s) return s;
+  const Family f = c.family;
   const std::string_view name = family_name(f);
+  if (c.order && !is_implicit_gemm(f))
+    return Support::no(fmt::format("{}: a reduction order can be chosen for the implicit_gemm families only", name));
   if (family_math(f) == MathMode::tf32 && math != MathMode::tf32)
     return Support::no(fmt::format("{} rounds to TF32, which math fp32 forbids", name));
   if (f == Family::direct) return Support::yes();
@@ -162,7 +228,9 @@ inline Support family_envelope(Family f, const ConvProblem& p, MathMode math) {
   const ConvProblem p3 = reference::as_rank3(p);
   if (is_implicit_gemm(f)) {
     if (p.transposed()) return Support::no(fmt::format("{}: forward convolutions only", name));
-    return gemm_desc_fits(forward_gemm_desc(p3), gemm_math(f), name);
+    const ForwardGemm g = forward_gemm(p3, c.order);
+    if (!g.why_not.empty()) return Support::no(fmt::format("{}: {}", name, g.why_not));
+    return gemm_desc_fits(g.desc, gemm_math(f), name);
   }
   // transposed_phase_*
   if (!p.transposed()) return Support::no(fmt::format("{}: transposed convolutions only", name));
@@ -175,10 +243,28 @@ inline Support family_envelope(Family f, const ConvProblem& p, MathMode math) {
   return Support::yes();
 }
 
+inline Support family_envelope(Family f, const ConvProblem& p, MathMode math) {
+  return choice_envelope(KernelChoice{f, std::nullopt}, p, math);
+}
+
 inline std::vector<Family> applicable_families(const ConvProblem& p, MathMode math) {
   std::vector<Family> out;
   for (const Family f : kAllFamilies)
     if (family_envelope(f, p, math)) out.push_back(f);
+  return out;
+}
+
+// Every variant that can run the problem: each applicable family with its default order, and for
+// the forward implicit GEMMs each other order that applies ("implicit_gemm_tf32/k_table").
+inline std::vector<KernelChoice> applicable_variants(const ConvProblem& p, MathMode math) {
+  std::vector<KernelChoice> out;
+  for (const Family f : applicable_families(p, math)) {
+    out.push_back(KernelChoice{f, std::nullopt});
+    if (!is_implicit_gemm(f)) continue;
+    const igemm::KOrder preferred = forward_gemm_desc(reference::as_rank3(p)).order;
+    for (const igemm::KOrder o : {igemm::KOrder::channel_blocks, igemm::KOrder::k_table, igemm::KOrder::input_patch})
+      if (o != preferred && choice_envelope(KernelChoice{f, o}, p, math)) out.push_back(KernelChoice{f, o});
+  }
   return out;
 }
 

@@ -167,6 +167,33 @@ TEST_CASE("implicit GEMM: every tile, both reduction orders, all three maths") {
   }
 }
 
+TEST_CASE("implicit GEMM with each reduction order forced; input_patch at the edges of its envelope") {
+  using D = Dims;
+  std::mt19937_64 rng(5050);
+  int trial = 0;
+  // input_patch: 1-D and 2-D, rows a multiple of 4 floats; random stride, dilation, padding (beyond
+  // the 4-float alignment too), groups and bias; reductions that end in a partial chunk.
+  for (const GemmVariant& v : kGemmVariants)
+    for (int i = 0; i < 8; ++i) {
+      ConvProblem p;
+      do {
+        p = random_problem(rng, OpKind::conv, 1 + i % 2, pick(rng, 1, 6), pick(rng, 1, 100));
+        p.input[p.spatial_rank - 1] = 4 * pick(rng, 1, p.spatial_rank == 1 ? 75 : 12);
+        p.pad_before[p.spatial_rank - 1] = pick(rng, 0, 6);
+      } while (!kbench::reference::why_not_computable(p).empty());
+      CAPTURE(trial);
+      check_family(p, std::string("implicit_gemm_") + v.suffix + "/input_patch", v.math,
+                   500 + static_cast<std::uint64_t>(++trial));
+    }
+  // Seed 50 in miniature with 16-byte rows, several images (tiles never straddle two) and a last tile
+  // of each image that is partial: every order, every math.
+  const ConvProblem s50 = make_problem(OpKind::conv, 2, 3, 3, 96, 1, D{{63, 60, 1}}, D{{11, 11, 1}}, D{{4, 4, 1}},
+                                       D{{1, 1, 1}}, D{{2, 2, 0}}, D{{2, 2, 0}}, true);
+  for (const GemmVariant& v : kGemmVariants)
+    for (const char* order : {"channel_blocks", "k_table", "input_patch"})
+      check_family(s50, std::string("implicit_gemm_") + v.suffix + "/" + order, v.math, 550);
+}
+
 TEST_CASE("transposed by phases: tapped and untapped phases, output_padding, groups, all three maths") {
   using D = Dims;
   const OpKind tconv = OpKind::conv_transpose;
@@ -208,7 +235,8 @@ TEST_CASE("the four seed workloads at full size, every family that serves them, 
   for (const GemmVariant& v : kGemmVariants) {
     // 76's input has 2^31 + elements: 64-bit offsets on the real shape.
     check_family(s76, std::string("implicit_gemm_") + v.suffix, v.math, 76, sampled(s76));
-    check_family(s50, std::string("implicit_gemm_") + v.suffix, v.math, 50, sampled(s50));
+    check_family(s50, std::string("implicit_gemm_") + v.suffix, v.math, 50, sampled(s50));  // input_patch
+    check_family(s50, std::string("implicit_gemm_") + v.suffix + "/k_table", v.math, 50, sampled(s50));
     check_family(s77, std::string("transposed_phase_") + v.suffix, v.math, 77, sampled(s77));
   }
 }

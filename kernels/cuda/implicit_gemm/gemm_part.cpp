@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "cuda/implicit_gemm/igemm_launch.hpp"
+#include "cuda/implicit_gemm/igemm_patch_index.hpp"
 #include "runtime/cuda_check.hpp"
 
 namespace kbench::gpu::conv::igemm {
@@ -26,17 +27,22 @@ GemmPart::GemmPart(const GemmConvDesc& desc, const std::vector<GemmTap>& taps, G
   smem_bytes_ = smem_layout(tile_, math_, desc_).total_bytes;
   taps_ = upload(taps);
   if (desc_.order == KOrder::k_table) table_ = upload(make_k_table(desc_, taps));
+  if (desc_.order == KOrder::input_patch) koffs_ = upload(make_patch_koffs(desc_, taps));
   a_big_ = DeviceBuffer<float>(packed_a_size(desc_));
   if (math_ == GemmMath::tf32x3) a_small_ = DeviceBuffer<float>(packed_a_size(desc_));
   configure_gemm(tile_, math_, desc_.order, smem_bytes_);
 }
 
+GemmDeviceData GemmPart::device_data() const {
+  return GemmDeviceData{taps_.data(), table_.data(), koffs_.data(), a_big_.data(), a_small_.data()};
+}
+
 void GemmPart::pack(const float* w, cudaStream_t stream) {
-  launch_pack_a(desc_, math_, GemmDeviceData{taps_.data(), table_.data(), a_big_.data(), a_small_.data()}, w, stream);
+  launch_pack_a(desc_, math_, device_data(), w, stream);
 }
 
 void GemmPart::run(const Operands& ops, const ZeroFillDesc& zero, cudaStream_t stream) {
-  launch_gemm(tile_, math_, desc_, GemmDeviceData{taps_.data(), table_.data(), a_big_.data(), a_small_.data()}, ops,
+  launch_gemm(tile_, math_, desc_, device_data(), ops,
               zero, smem_bytes_, stream);
 }
 
@@ -45,12 +51,14 @@ std::string GemmPart::tile_name() const {
   return fmt::format("{}x{}", f.bm, f.bn);
 }
 
-std::string GemmPart::order_name() const { return desc_.order == KOrder::k_table ? "k_table" : "channel_blocks"; }
+std::string GemmPart::order_name() const { return igemm::order_name(desc_.order); }
 
 std::int64_t GemmPart::device_bytes(const GemmConvDesc& desc, std::size_t tap_count, GemmMath math) {
   const std::int64_t packed = packed_a_size(desc) * static_cast<std::int64_t>(sizeof(float)) * a_planes(math);
-  const std::int64_t table =
-      desc.order == KOrder::k_table ? desc.chunks * kChunkRows * static_cast<std::int64_t>(sizeof(KEntry)) : 0;
+  const std::int64_t k_rows = desc.chunks * kChunkRows;
+  std::int64_t table = 0;
+  if (desc.order == KOrder::k_table) table = k_rows * static_cast<std::int64_t>(sizeof(KEntry));
+  if (desc.order == KOrder::input_patch) table = k_rows * static_cast<std::int64_t>(sizeof(std::int32_t));
   return packed + table + static_cast<std::int64_t>(tap_count * sizeof(GemmTap));
 }
 

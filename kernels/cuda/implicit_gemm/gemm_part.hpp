@@ -12,6 +12,7 @@
 #include "cuda/common/operands.hpp"
 #include "cuda/implicit_gemm/igemm_config.hpp"
 #include "cuda/implicit_gemm/igemm_index.hpp"
+#include "cuda/implicit_gemm/igemm_launch.hpp"
 #include "cuda/transposed/zero_fill_index.hpp"
 #include "runtime/device_buffer.hpp"
 
@@ -30,18 +31,21 @@ class GemmPart {
   TileKind tile() const { return tile_; }
   std::size_t smem_bytes() const { return smem_bytes_; }
   std::string tile_name() const;   // "128x128"
-  std::string order_name() const;  // "channel_blocks" or "k_table"
+  std::string order_name() const;  // "channel_blocks", "k_table" or "input_patch"
 
   // Device bytes a part for `desc` allocates.
   static std::int64_t device_bytes(const GemmConvDesc& desc, std::size_t tap_count, GemmMath math);
 
  private:
+  GemmDeviceData device_data() const;
+
   GemmConvDesc desc_;
   GemmMath math_;
   TileKind tile_;
   std::size_t smem_bytes_ = 0;
   DeviceBuffer<GemmTap> taps_;
   DeviceBuffer<KEntry> table_;
+  DeviceBuffer<std::int32_t> koffs_;
   DeviceBuffer<float> a_big_, a_small_;
 };
 

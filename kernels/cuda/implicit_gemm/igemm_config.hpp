@@ -7,6 +7,7 @@
 //   TF32 mma.sync m16n8k8: MFRAG x 8 fragments of 16 x 8.
 // Shared-memory rows are padded by 8 floats: the fragment reads (rows tig, tig+4; columns gid) and
 // the epilogue's float2 stores then hit 32 distinct banks.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -89,30 +90,43 @@ inline TileFacts tile_facts(TileKind k) {
 
 inline int a_planes(GemmMath m) { return m == GemmMath::tf32x3 ? 2 : 1; }
 
-// Shared memory: the tap list (channel_blocks) or the k table, then the pipeline stages, whose space
-// the epilogue reuses for the C tile.
+// Shared memory: the tap list (channel_blocks), the k table (k_table) or the per-k patch offsets
+// (input_patch); then the input patch (input_patch only) and the pipeline stages. The epilogue
+// reuses the space after the prefix (patch and stages) for the C tile.
 struct SmemLayout {
   std::size_t prefix_bytes = 0;
+  std::size_t patch_bytes = 0;
   std::size_t stage_floats = 0;
   std::size_t total_bytes = 0;
 };
 
 KBENCH_HD std::size_t smem_prefix_bytes(const GemmConvDesc& d) {
-  const std::size_t raw = d.order == KOrder::channel_blocks
-                              ? static_cast<std::size_t>(d.taps) * sizeof(GemmTap)
-                              : static_cast<std::size_t>(d.chunks * kChunkRows) * sizeof(KEntry);
+  const auto k_rows = static_cast<std::size_t>(d.chunks * kChunkRows);
+  std::size_t raw = 0;
+  switch (d.order) {
+    case KOrder::channel_blocks: raw = static_cast<std::size_t>(d.taps) * sizeof(GemmTap); break;
+    case KOrder::k_table: raw = k_rows * sizeof(KEntry); break;
+    case KOrder::input_patch: raw = k_rows * sizeof(std::int32_t); break;
+  }
   return (raw + 15) / 16 * 16;
+}
+
+KBENCH_HD std::size_t smem_patch_bytes(const GemmConvDesc& d) {
+  return d.order == KOrder::input_patch ? static_cast<std::size_t>(d.patch.floats) * sizeof(float) : 0;
 }
 
 inline SmemLayout smem_layout(TileKind kind, GemmMath math, const GemmConvDesc& d) {
   const TileFacts f = tile_facts(kind);
   SmemLayout s;
   s.prefix_bytes = smem_prefix_bytes(d);
+  s.patch_bytes = smem_patch_bytes(d);
+  // input_patch stages only A: B is read from the patch.
+  const std::size_t b_stride = d.order == KOrder::input_patch ? 0 : static_cast<std::size_t>(f.b_stride);
   s.stage_floats = static_cast<std::size_t>(kChunkRows) *
-                   (static_cast<std::size_t>(a_planes(math)) * f.a_stride + static_cast<std::size_t>(f.b_stride));
+                   (static_cast<std::size_t>(a_planes(math)) * f.a_stride + b_stride);
   const std::size_t pipeline = s.stage_floats * static_cast<std::size_t>(f.stages) * sizeof(float);
   const std::size_t c_tile = static_cast<std::size_t>(f.bm) * f.c_stride * sizeof(float);
-  s.total_bytes = s.prefix_bytes + (pipeline > c_tile ? pipeline : c_tile);
+  s.total_bytes = s.prefix_bytes + std::max(s.patch_bytes + pipeline, c_tile);
   return s;
 }
 

@@ -1,4 +1,4 @@
-// Implicit-GEMM kernel instances with GemmMath::ffma (three tiles x two reduction orders).
+// Implicit-GEMM kernel instances with GemmMath::ffma (three tiles x three reduction orders).
 #include "cuda/implicit_gemm/igemm_instances.cuh"
 
 namespace kbench::gpu::conv::igemm {

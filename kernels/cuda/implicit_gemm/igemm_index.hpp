@@ -31,7 +31,32 @@ namespace kbench::gpu::conv::igemm {
 
 inline constexpr int kChunkRows = 16;
 
-enum class KOrder : std::int32_t { channel_blocks = 0, k_table = 1 };
+// input_patch: the k_table's dense reduction, but B is not gathered per chunk: each block copies the
+//              input patch its columns read into shared memory once and reads B from it through a
+//              table of per-k offsets (igemm_patch_index.hpp). 1-D/2-D forward convolutions with few
+//              channels (seed 50).
+enum class KOrder : std::int32_t { channel_blocks = 0, k_table = 1, input_patch = 2 };
+
+inline const char* order_name(KOrder o) {
+  switch (o) {
+    case KOrder::channel_blocks: return "channel_blocks";
+    case KOrder::k_table: return "k_table";
+    case KOrder::input_patch: return "input_patch";
+  }
+  return "?";
+}
+
+// Geometry of the input_patch order (zero for the others), see igemm_patch_index.hpp.
+struct PatchDesc {
+  std::int32_t tiles_per_image = 0;  // column tiles of one image (tiles never straddle two images)
+  std::int32_t image_columns = 0;    // columns of one image: output rows x output columns
+  std::int32_t rows = 0;             // input rows a patch holds (per channel)
+  std::int32_t stride = 0;           // floats per patch row in shared memory, a multiple of 4
+  std::int32_t channel_floats = 0;   // rows * stride
+  std::int32_t floats = 0;           // channels of the group x channel_floats
+  std::int32_t data_col = 0;         // patch column of input column 0, a multiple of 4
+  std::int32_t load_vectors = 0;     // 16-byte vectors copied per input row
+};
 
 // One tap of the GEMM's tap list: input coordinate offsets and the tap's flat index in the weight's [k...] block.
 struct GemmTap {
@@ -81,14 +106,19 @@ struct GemmConvDesc {
   // (its bias): the `tail` positions right after it, and [0, lead) for the column with P[2] == 0.
   std::int64_t tail = 0;
   std::int64_t lead = 0;
+
+  PatchDesc patch;  // input_patch order only
 };
 
 // ---------------------------------------------------------------- reduction order
 
 KBENCH_HD std::int64_t channel_blocks_of(const GemmConvDesc& d) { return (d.cin_per_group + kChunkRows - 1) / kChunkRows; }
 
+// Whether the reduction is the dense k = c*taps + t (k_table and input_patch) rather than channel blocks.
+KBENCH_HD bool dense_reduction(KOrder order) { return order != KOrder::channel_blocks; }
+
 KBENCH_HD std::int64_t chunk_count(std::int64_t cin_per_group, std::int64_t taps, KOrder order) {
-  if (order == KOrder::channel_blocks) return (cin_per_group + kChunkRows - 1) / kChunkRows * taps;
+  if (!dense_reduction(order)) return (cin_per_group + kChunkRows - 1) / kChunkRows * taps;
   return (cin_per_group * taps + kChunkRows - 1) / kChunkRows;
 }
 
@@ -100,7 +130,7 @@ struct ReductionSlot {
 
 KBENCH_HD ReductionSlot reduction_slot(const GemmConvDesc& d, std::int64_t chunk, std::int64_t row) {
   ReductionSlot s;
-  if (d.order == KOrder::channel_blocks) {
+  if (!dense_reduction(d.order)) {
     s.tap = chunk % d.taps;
     s.channel = (chunk / d.taps) * kChunkRows + row;
     s.valid = s.channel < d.cin_per_group;

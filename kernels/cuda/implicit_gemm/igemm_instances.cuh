@@ -1,9 +1,10 @@
 #pragma once
-// Instantiates and launches the kernel for one math across the three tiles and two reduction orders.
+// Instantiates and launches the kernel for one math across the three tiles and three reduction orders.
 // Included by exactly one .cu per math.
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 
 #include "cuda/implicit_gemm/igemm_kernel.cuh"
 #include "cuda/implicit_gemm/igemm_launch.hpp"
@@ -19,10 +20,13 @@ struct Instance {
   }
   static void launch(const GemmConvDesc& d, const GemmDeviceData& data, const Operands& ops, const ZeroFillDesc& zero,
                      std::size_t smem_bytes, cudaStream_t stream) {
-    const dim3 grid(static_cast<unsigned>((d.columns + T::kBN - 1) / T::kBN),
+    const std::int64_t column_tiles = ORDER == KOrder::input_patch
+                                          ? d.batch * d.patch.tiles_per_image  // tiles never straddle images
+                                          : (d.columns + T::kBN - 1) / T::kBN;
+    const dim3 grid(static_cast<unsigned>(column_tiles),
                     static_cast<unsigned>(d.rows_padded / T::kBM), static_cast<unsigned>(d.groups));
     igemm_conv_kernel<T, MATH, ORDER><<<grid, T::kThreads, smem_bytes, stream>>>(
-        d, ops.x, data.a_big, data.a_small, ops.bias, ops.y, data.taps, data.table, zero);
+        d, ops.x, data.a_big, data.a_small, ops.bias, ops.y, data.taps, data.table, data.koffs, zero);
     KBENCH_CUDA_CHECK_LAUNCH();
   }
 };
@@ -32,10 +36,10 @@ template <GemmMath MATH, class F>
 void with_instance(TileKind tile, KOrder order, F&& f) {
   const auto pick = [&](auto tile_tag) {
     using T = decltype(tile_tag);
-    if (order == KOrder::channel_blocks) {
-      f(Instance<T, MATH, KOrder::channel_blocks>{});
-    } else {
-      f(Instance<T, MATH, KOrder::k_table>{});
+    switch (order) {
+      case KOrder::channel_blocks: f(Instance<T, MATH, KOrder::channel_blocks>{}); break;
+      case KOrder::k_table: f(Instance<T, MATH, KOrder::k_table>{}); break;
+      case KOrder::input_patch: f(Instance<T, MATH, KOrder::input_patch>{}); break;
     }
   };
   switch (tile) {

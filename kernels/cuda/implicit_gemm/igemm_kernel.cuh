@@ -2,10 +2,12 @@
 // The implicit-GEMM convolution kernel (forward convolutions and the phase GEMMs of transposed ones).
 //
 // Block (BM x BN tile of group blockIdx.z): a 3-stage cp.async pipeline over reduction chunks of 16 rows.
-//   A chunk: BK x BM floats of packed A (igemm_pack.cu), 16-byte copies, no masks.
+//   A chunk: BK x BM floats of packed A (pack_a_kernel in igemm_launch.cu), 16-byte copies, no masks.
 //   B chunk: BK x BN input elements gathered with 4-byte zero-filling copies; each thread owns one
 //            column for the whole reduction and decoded it once (ColumnState), so per element it only
 //            adds a row offset (channel_blocks) or a table delta (k_table) and checks the bounds.
+//            input_patch instead copies the block's input patch into shared memory once (16-byte copies,
+//            zeros for the padding) and reads B from it in the math loop (igemm_patch_index.hpp).
 // Math: FFMA (thread tile 4*MFRAG x 8, float4 fragment loads) or mma.sync m16n8k8 TF32 (1 or 3 products).
 // Epilogue: accumulators -> shared C tile -> each thread stores its column (coalesced along the output
 // row), bias added, and for transposed phases the owned untapped neighbours written with the bias.
@@ -13,8 +15,10 @@
 #include <cstdint>
 
 #include "cuda/common/device_ops.cuh"
+#include "cuda/common/tf32_bits.hpp"
 #include "cuda/implicit_gemm/igemm_config.hpp"
 #include "cuda/implicit_gemm/igemm_index.hpp"
+#include "cuda/implicit_gemm/igemm_patch_index.hpp"
 #include "cuda/implicit_gemm/igemm_tile_index.hpp"
 #include "cuda/transposed/zero_fill.cuh"
 
@@ -42,12 +46,94 @@ struct Accumulators<T, GemmMath::tf32x3> {
   float v[T::kMFrag][8][4];
 };
 
-// ---------------------------------------------------------------- math on one staged chunk
+// ---------------------------------------------------------------- where B comes from
 // Every shared-memory position below comes from igemm_tile_index.hpp (tested on the CPU); with the
 // loop indices unrolled they fold to constants plus the lane's base.
 
+// B staged per chunk as Bs[k][n] (channel_blocks and k_table).
 template <class T>
-__device__ __forceinline__ void chunk_ffma(Accumulators<T, GemmMath::ffma>& acc, const float* As, const float* Bs,
+struct StagedB {
+  const float* Bs;
+
+  // FFMA: the 8 columns of the lane's thread tile at reduction row k (two float4 loads).
+  __device__ __forceinline__ void ffma_row(int k, int warp, int lane, float (&b)[8]) const {
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const TileCoord at = ffma_coord<T>(warp, lane, 0, 4 * h);  // columns at.col .. at.col + 3
+      const float4 v = *reinterpret_cast<const float4*>(Bs + k * T::kBStride + at.col);
+      b[4 * h + 0] = v.x;
+      b[4 * h + 1] = v.y;
+      b[4 * h + 2] = v.z;
+      b[4 * h + 3] = v.w;
+    }
+  }
+  // mma: element e of n-fragment f's B fragment at k-step ks.
+  __device__ __forceinline__ float mma_element(int ks, int f, int e, int warp, int lane) const {
+    const TileCoord at = mma_b_coord<T>(warp, lane, f, e, ks);  // {k, n}
+    return Bs[at.row * T::kBStride + at.col];
+  }
+};
+
+// B read from the block's input patch (input_patch, igemm_patch_index.hpp): B[k][n] = patch[koff[k] +
+// noff[n]], with koff the chunk's slice of the per-k offsets and noff the patch offsets of the 8
+// columns this lane reads (its FFMA thread-tile columns, or its mma n-fragments' column). MASKED:
+// the reduction's last, partial chunk, whose rows at or past `valid_rows` read as zeros (their A
+// rows are zero too, but a zero times a non-finite input would not be).
+template <class T, bool MASKED>
+struct PatchB {
+  const float* patch;
+  const std::int32_t* koff;
+  std::int32_t noff[8];
+  int valid_rows;
+
+  __device__ __forceinline__ float at(int k, int column) const {
+    const float v = patch[koff[k] + noff[column]];
+    if constexpr (MASKED) return k < valid_rows ? v : 0.0f;
+    return v;
+  }
+  __device__ __forceinline__ void ffma_row(int k, int, int, float (&b)[8]) const {
+#pragma unroll
+    for (int c = 0; c < 8; ++c) b[c] = at(k, c);
+  }
+  __device__ __forceinline__ float mma_element(int ks, int f, int e, int, int lane) const {
+    return at(ks + lane % 4 + 4 * e, f);  // the k of mma_b_coord; its column is noff[f]
+  }
+};
+
+// The patch offsets of the 8 columns a lane reads (see PatchB), for the block's tile.
+template <class T, GemmMath MATH>
+__device__ __forceinline__ void patch_column_offsets(const GemmConvDesc& d, const PatchTile& tile, int warp,
+                                                     int lane, std::int32_t (&noff)[8]) {
+#pragma unroll
+  for (int c = 0; c < 8; ++c) {
+    const int col = MATH == GemmMath::ffma ? ffma_coord<T>(warp, lane, 0, c).col : mma_b_coord<T>(warp, lane, c, 0, 0).col;
+    noff[c] = patch_column(d, tile, col, T::kBN).noff;
+  }
+}
+
+// Copies the block's input patch into shared memory: 16-byte cp.async copies for input rows, zeros
+// for the padding. The copies join the caller's next cp.async group; the zeros need a barrier.
+template <class T>
+__device__ __forceinline__ void load_patch(const GemmConvDesc& d, const PatchTile& tile, std::int64_t group,
+                                           const float* __restrict__ x, float* patch, int tid) {
+  const int vectors_per_row = d.patch.stride / 4;
+  const int vectors = d.patch.floats / 4;
+  for (int i = tid; i < vectors; i += T::kThreads) {
+    const int row = i / vectors_per_row;
+    const std::int64_t src = patch_vector_source(d, tile, group, row, i % vectors_per_row);
+    float* dst = patch + 4 * i;
+    if (src >= 0) {
+      cp_async_16(dst, x + src);
+    } else {
+      *reinterpret_cast<float4*>(dst) = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    }
+  }
+}
+
+// ---------------------------------------------------------------- math on one chunk
+
+template <class T, class B>
+__device__ __forceinline__ void chunk_ffma(Accumulators<T, GemmMath::ffma>& acc, const float* As, const B& bsrc,
                                            int warp, int lane) {
 #pragma unroll
   for (int k = 0; k < T::kBK; ++k) {
@@ -61,15 +147,7 @@ __device__ __forceinline__ void chunk_ffma(Accumulators<T, GemmMath::ffma>& acc,
       a[4 * i + 2] = v.z;
       a[4 * i + 3] = v.w;
     }
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const TileCoord at = ffma_coord<T>(warp, lane, 0, 4 * h);  // columns at.col .. at.col + 3
-      const float4 v = *reinterpret_cast<const float4*>(Bs + k * T::kBStride + at.col);
-      b[4 * h + 0] = v.x;
-      b[4 * h + 1] = v.y;
-      b[4 * h + 2] = v.z;
-      b[4 * h + 3] = v.w;
-    }
+    bsrc.ffma_row(k, warp, lane, b);
 #pragma unroll
     for (int r = 0; r < 4 * T::kMFrag; ++r)
 #pragma unroll
@@ -77,11 +155,36 @@ __device__ __forceinline__ void chunk_ffma(Accumulators<T, GemmMath::ffma>& acc,
   }
 }
 
-// As holds TF32 bit patterns already (packed A is rounded on the device); B is rounded here.
-// With MATH == tf32x3, As_small holds A's TF32 remainders and B is split likewise.
+// The products of one n-fragment f with the warp's MFRAG A fragments, given its two B elements.
+// B is handed over as raw fp32 bits (the tensor core truncates them to TF32, tf32_bits.hpp); for
+// tf32x3 it is split into big part and remainder, and A's remainders (a_small) join in.
 template <class T, GemmMath MATH>
+__device__ __forceinline__ void mma_b_column(Accumulators<T, MATH>& acc, const std::uint32_t (&a)[T::kMFrag][4],
+                                             const std::uint32_t (&a_small)[T::kMFrag][4], int f, float b0,
+                                             float b1) {
+  if constexpr (MATH == GemmMath::tf32x3) {
+    const Tf32Split s0 = split_tf32(b0), s1 = split_tf32(b1);
+    const std::uint32_t big[2] = {s0.big, s1.big};
+    const std::uint32_t small[2] = {s0.small, s1.small};
+#pragma unroll
+    for (int i = 0; i < T::kMFrag; ++i) {
+      // Small products first, so they are not absorbed by the big one's rounding.
+      mma_tf32(acc.v[i][f], a_small[i], big);
+      mma_tf32(acc.v[i][f], a[i], small);
+      mma_tf32(acc.v[i][f], a[i], big);
+    }
+  } else {
+    const std::uint32_t raw[2] = {float_bits(b0), float_bits(b1)};
+#pragma unroll
+    for (int i = 0; i < T::kMFrag; ++i) mma_tf32(acc.v[i][f], a[i], raw);
+  }
+}
+
+// As holds TF32 bit patterns already (packed A is rounded on the device); B goes to mma_b_column.
+// With MATH == tf32x3, As_small holds A's TF32 remainders.
+template <class T, GemmMath MATH, class B>
 __device__ __forceinline__ void chunk_mma(Accumulators<T, MATH>& acc, const float* As, const float* As_small,
-                                          const float* Bs, int warp, int lane) {
+                                          const B& bsrc, int warp, int lane) {
 #pragma unroll
   for (int ks = 0; ks < T::kBK; ks += 8) {
     std::uint32_t a[T::kMFrag][4];
@@ -95,26 +198,19 @@ __device__ __forceinline__ void chunk_mma(Accumulators<T, MATH>& acc, const floa
         if constexpr (MATH == GemmMath::tf32x3) a_small[i][e] = __float_as_uint(As_small[at.col * T::kAStride + at.row]);
       }
 #pragma unroll
-    for (int f = 0; f < 8; ++f) {
-      const TileCoord at0 = mma_b_coord<T>(warp, lane, f, 0, ks);  // {k, n}
-      const TileCoord at1 = mma_b_coord<T>(warp, lane, f, 1, ks);
-      const float b0 = Bs[at0.row * T::kBStride + at0.col];
-      const float b1 = Bs[at1.row * T::kBStride + at1.col];
-      const std::uint32_t big[2] = {to_tf32(b0), to_tf32(b1)};
-      if constexpr (MATH == GemmMath::tf32x3) {
-        const std::uint32_t small[2] = {to_tf32(b0 - __uint_as_float(big[0])), to_tf32(b1 - __uint_as_float(big[1]))};
-#pragma unroll
-        for (int i = 0; i < T::kMFrag; ++i) {
-          // Small products first, so they are not absorbed by the big one's rounding.
-          mma_tf32(acc.v[i][f], a_small[i], big);
-          mma_tf32(acc.v[i][f], a[i], small);
-          mma_tf32(acc.v[i][f], a[i], big);
-        }
-      } else {
-#pragma unroll
-        for (int i = 0; i < T::kMFrag; ++i) mma_tf32(acc.v[i][f], a[i], big);
-      }
-    }
+    for (int f = 0; f < 8; ++f)
+      mma_b_column<T, MATH>(acc, a, a_small, f, bsrc.mma_element(ks, f, 0, warp, lane),
+                            bsrc.mma_element(ks, f, 1, warp, lane));
+  }
+}
+
+template <class T, GemmMath MATH, class B>
+__device__ __forceinline__ void chunk_math(Accumulators<T, MATH>& acc, const float* As, const B& bsrc, int warp,
+                                           int lane) {
+  if constexpr (MATH == GemmMath::ffma) {
+    chunk_ffma<T>(acc, As, bsrc, warp, lane);
+  } else {
+    chunk_mma<T, MATH>(acc, As, As + T::kBK * T::kAStride, bsrc, warp, lane);
   }
 }
 
@@ -151,36 +247,51 @@ __global__ void __launch_bounds__(T::kThreads)
     igemm_conv_kernel(const GemmConvDesc d, const float* __restrict__ x, const float* __restrict__ a_big,
                       const float* __restrict__ a_small, const float* __restrict__ bias, float* __restrict__ y,
                       const GemmTap* __restrict__ taps_global, const KEntry* __restrict__ table_global,
-                      const ZeroFillDesc zero) {
+                      const std::int32_t* __restrict__ koffs_global, const ZeroFillDesc zero) {
+  constexpr bool kPatch = ORDER == KOrder::input_patch;
   extern __shared__ __align__(16) unsigned char smem[];
   const int tid = static_cast<int>(threadIdx.x);
   const int lane = tid % 32, warp = tid / 32;
   const std::int64_t group = blockIdx.z;
   const std::int64_t m0 = static_cast<std::int64_t>(blockIdx.y) * T::kBM;
-  const std::int64_t n0 = static_cast<std::int64_t>(blockIdx.x) * T::kBN;
   const int chunks = static_cast<int>(d.chunks);
 
-  // Tap list or k table, once per block.
+  // Tap list, k table or patch offsets, once per block.
   auto* s_taps = reinterpret_cast<GemmTap*>(smem);
   auto* s_table = reinterpret_cast<KEntry*>(smem);
+  auto* s_koffs = reinterpret_cast<std::int32_t*>(smem);
   if constexpr (ORDER == KOrder::channel_blocks) {
     for (int i = tid; i < static_cast<int>(d.taps); i += T::kThreads) s_taps[i] = taps_global[i];
-  } else {
+  } else if constexpr (ORDER == KOrder::k_table) {
     for (int i = tid; i < chunks * T::kBK; i += T::kThreads) s_table[i] = table_global[i];
+  } else {
+    for (int i = tid; i < chunks * T::kBK; i += T::kThreads) s_koffs[i] = koffs_global[i];
   }
-  float* stages = reinterpret_cast<float*>(smem + smem_prefix_bytes(d));
+  float* body = reinterpret_cast<float*>(smem + smem_prefix_bytes(d));  // patch, then stages; later the C tile
+  float* patch = body;
+  float* stages = body + (kPatch ? d.patch.floats : 0);
   constexpr int kAPlane = T::kBK * T::kAStride;
-  constexpr int kStageFloats = (MATH == GemmMath::tf32x3 ? 2 : 1) * kAPlane + T::kBK * T::kBStride;
-  __syncthreads();
+  constexpr int kAPlanes = MATH == GemmMath::tf32x3 ? 2 : 1;
+  constexpr int kStageFloats = kAPlanes * kAPlane + (kPatch ? 0 : T::kBK * T::kBStride);
 
+  // The block's columns: a run of BN GEMM columns (gathered orders), or BN positions of one image (patch).
   const int col = b_load_slot<T>(tid, 0).col;
   const int row_group = b_load_slot<T>(tid, 0).row;
-  const ColumnState cs = column_state(d, group, n0 + col);
+  PatchTile tile;
+  std::int64_t column = static_cast<std::int64_t>(blockIdx.x) * T::kBN + col;
+  if constexpr (kPatch) {
+    tile = patch_tile(d, blockIdx.x, T::kBN);
+    column = patch_column(d, tile, col, T::kBN).n;
+    load_patch<T>(d, tile, group, x, patch, tid);  // joins the first cp.async group below
+  }
+  __syncthreads();  // the tables are in place
+
+  const ColumnState cs = column_state(d, group, column);
   ChunkCursor cursor;
 
   const auto load_chunk = [&](int chunk, int stage) {
     float* As = stages + stage * kStageFloats;
-    float* Bs = As + (MATH == GemmMath::tf32x3 ? 2 : 1) * kAPlane;
+    float* Bs = As + kAPlanes * kAPlane;
 #pragma unroll
     for (int i = 0; i < T::kALoads; ++i) {
       const TileCoord at = a_load_slot<T>(tid, i);
@@ -204,7 +315,7 @@ __global__ void __launch_bounds__(T::kThreads)
         cursor.tap = 0;
         ++cursor.channel_block;
       }
-    } else {
+    } else if constexpr (ORDER == KOrder::k_table) {
 #pragma unroll
       for (int i = 0; i < T::kBLoads; ++i) {
         const int r = b_load_slot<T>(tid, i).row;
@@ -243,28 +354,36 @@ __global__ void __launch_bounds__(T::kThreads)
         for (int e = 0; e < 4; ++e) acc.v[i][f][e] = 0.0f;
   }
 
+  std::int32_t noff[8] = {};
+  if constexpr (kPatch) patch_column_offsets<T, MATH>(d, tile, warp, lane, noff);
+  const int last_rows = static_cast<int>(d.cin_per_group * d.taps - (d.chunks - 1) * T::kBK);  // rows of the last chunk
+
   for (int chunk = 0; chunk < chunks; ++chunk) {
     cp_async_wait<T::kStages - 2>();
-    __syncthreads();  // chunk's copies visible to all; everyone is done with the stage reloaded next
+    __syncthreads();  // chunk's copies (and the patch) visible to all; everyone is done with the stage reloaded next
     const int next = chunk + T::kStages - 1;
     if (next < chunks) load_chunk(next, next % T::kStages);
     cp_async_commit();
     const float* As = stages + (chunk % T::kStages) * kStageFloats;
-    if constexpr (MATH == GemmMath::ffma) {
-      chunk_ffma<T>(acc, As, As + kAPlane, warp, lane);
+    if constexpr (kPatch) {
+      const std::int32_t* koff = s_koffs + chunk * T::kBK;
+      if (chunk + 1 < chunks || last_rows == T::kBK) {
+        chunk_math<T, MATH>(acc, As, PatchB<T, false>{patch, koff, {noff[0], noff[1], noff[2], noff[3], noff[4], noff[5], noff[6], noff[7]}, T::kBK}, warp, lane);
+      } else {
+        chunk_math<T, MATH>(acc, As, PatchB<T, true>{patch, koff, {noff[0], noff[1], noff[2], noff[3], noff[4], noff[5], noff[6], noff[7]}, last_rows}, warp, lane);
+      }
     } else {
-      const float* Bs = As + (MATH == GemmMath::tf32x3 ? 2 : 1) * kAPlane;
-      chunk_mma<T, MATH>(acc, As, As + kAPlane, Bs, warp, lane);
+      chunk_math<T, MATH>(acc, As, StagedB<T>{As + kAPlanes * kAPlane}, warp, lane);
     }
   }
   cp_async_wait<0>();
-  __syncthreads();  // pipeline drained: its space becomes the C tile
+  __syncthreads();  // pipeline drained: the patch and stages become the C tile
 
-  float* Cs = stages;
+  float* Cs = body;
   stage_accumulators<T, MATH>(acc, Cs, warp, lane);
   __syncthreads();
 
-  const OutputState os = output_state(d, group, n0 + col);
+  const OutputState os = output_state(d, group, column);
   if (!os.valid) return;
   const std::int64_t tail = tail_length(d, os.last_coord);
   const std::int64_t lead = os.first_in_row ? d.lead : 0;

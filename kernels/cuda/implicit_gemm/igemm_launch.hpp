@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <cstdint>
 
 #include "cuda/common/operands.hpp"
 #include "cuda/implicit_gemm/igemm_config.hpp"
@@ -15,6 +16,7 @@ namespace kbench::gpu::conv::igemm {
 struct GemmDeviceData {
   const GemmTap* taps = nullptr;
   const KEntry* table = nullptr;  // k_table order only
+  const std::int32_t* koffs = nullptr;  // input_patch order only: patch offset per reduction row
   float* a_big = nullptr;         // packed A (TF32-rounded for the tensor-core maths)
   float* a_small = nullptr;       // packed A's TF32 remainders (tf32x3 only)
 };
@@ -31,7 +33,7 @@ void launch_gemm(TileKind tile, GemmMath math, const GemmConvDesc& d, const Gemm
                  const Operands& ops, const ZeroFillDesc& zero, std::size_t smem_bytes, cudaStream_t stream);
 
 // Per-math halves of the above, one translation unit each (igemm_ffma.cu, igemm_tf32.cu, igemm_tf32x3.cu),
-// so the 18 kernel instances compile in parallel.
+// so the 27 kernel instances compile in parallel.
 void configure_gemm_ffma(TileKind tile, KOrder order, std::size_t smem_bytes);
 void configure_gemm_tf32(TileKind tile, KOrder order, std::size_t smem_bytes);
 void configure_gemm_tf32x3(TileKind tile, KOrder order, std::size_t smem_bytes);

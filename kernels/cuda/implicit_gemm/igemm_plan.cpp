@@ -9,10 +9,17 @@ namespace kbench::gpu::conv {
 
 namespace {
 
+std::string patch_summary(const igemm::GemmConvDesc& d) {
+  if (d.order != igemm::KOrder::input_patch) return "none";
+  return fmt::format("{} channel(s) x {} rows x {} floats per block ({} bytes), {} column tiles per image",
+                     d.cin_per_group, d.patch.rows, d.patch.stride, d.patch.floats * 4, d.patch.tiles_per_image);
+}
+
 class IgemmPlan final : public KernelPlan {
  public:
-  IgemmPlan(Family family, const ConvProblem& p3)
-      : family_(family), part_(forward_gemm_desc(p3), igemm::forward_taps(p3), gemm_math(family)) {}
+  IgemmPlan(const KernelChoice& choice, const ConvProblem& p3)
+      : family_(choice.family),
+        part_(forward_gemm_desc(p3, choice.order), igemm::forward_taps(p3), gemm_math(choice.family)) {}
 
   std::string implementation() const override {
     return fmt::format("{}/{}/{}", family_name(family_), part_.order_name(), part_.tile_name());
@@ -24,6 +31,7 @@ class IgemmPlan final : public KernelPlan {
                                  d.cin_per_group * d.taps, d.taps, d.groups)},
             {"tile", fmt::format("{}x{}", part_.tile_name(), igemm::kChunkRows)},
             {"reduction_order", part_.order_name()},
+            {"input_patch", patch_summary(part_.desc())},
             {"threads_per_block", std::to_string(igemm::tile_facts(part_.tile()).threads)},
             {"smem_bytes", std::to_string(part_.smem_bytes())},
             {"launches", "2 (pack weights, GEMM)"}};
@@ -41,14 +49,14 @@ class IgemmPlan final : public KernelPlan {
 
 }  // namespace
 
-std::unique_ptr<KernelPlan> make_igemm_plan(Family family, const ConvProblem& problem) {
-  return std::make_unique<IgemmPlan>(family, reference::as_rank3(problem));
+std::unique_ptr<KernelPlan> make_igemm_plan(const KernelChoice& choice, const ConvProblem& problem) {
+  return std::make_unique<IgemmPlan>(choice, reference::as_rank3(problem));
 }
 
-std::int64_t igemm_plan_device_bytes(Family family, const ConvProblem& problem) {
+std::int64_t igemm_plan_device_bytes(const KernelChoice& choice, const ConvProblem& problem) {
   const ConvProblem p3 = reference::as_rank3(problem);
-  return igemm::GemmPart::device_bytes(forward_gemm_desc(p3), static_cast<std::size_t>(p3.kernel_volume()),
-                                       gemm_math(family));
+  return igemm::GemmPart::device_bytes(forward_gemm_desc(p3, choice.order),
+                                       static_cast<std::size_t>(p3.kernel_volume()), gemm_math(choice.family));
 }
 
 }  // namespace kbench::gpu::conv

@@ -7,7 +7,7 @@
 
 namespace kbench::gpu::conv {
 
-std::unique_ptr<KernelPlan> make_igemm_plan(Family family, const ConvProblem& problem);
-std::int64_t igemm_plan_device_bytes(Family family, const ConvProblem& problem);
+std::unique_ptr<KernelPlan> make_igemm_plan(const KernelChoice& choice, const ConvProblem& problem);
+std::int64_t igemm_plan_device_bytes(const KernelChoice& choice, const ConvProblem& problem);
 
 }  // namespace kbench::gpu::conv

@@ -1,0 +1,199 @@
+// The input_patch order of the implicit GEMM (igemm_patch_index.hpp), against the gathered B that
+// the other tests check against brute force: the patch is loaded on the CPU exactly as the kernel's
+// loader does it, and every (k, column) the math loop reads must hold B[k][n] (or zero in padding).
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cuda/implicit_gemm/igemm_config.hpp"
+#include "cuda/implicit_gemm/igemm_index.hpp"
+#include "cuda/implicit_gemm/igemm_patch_index.hpp"
+#include "cuda/kernel_selection.hpp"
+#include "seed_problems.hpp"
+#include "test_cuda_index_support.hpp"
+
+namespace kbench {
+namespace {
+
+namespace ig = gpu::conv::igemm;
+using gpu::conv::Family;
+using gpu::conv::KernelChoice;
+
+// A random 1-D or 2-D forward problem whose input rows are a multiple of 4 floats.
+ConvProblem patch_problem(std::mt19937_64& rng) {
+  for (;;) {
+    ConvProblem p = test::random_problem(rng, OpKind::conv, static_cast<int>(test::pick(rng, 1, 2)));
+    p.input[p.spatial_rank - 1] = 4 * test::pick(rng, 1, 4);
+    if (reference::why_not_computable(p).empty()) return p;
+  }
+}
+
+struct Counts {
+  std::int64_t reads = 0;
+  std::int64_t padding_reads = 0;
+  std::int64_t columns = 0;
+};
+
+// Loads every patch of descriptor d like load_patch<T> (values: input index + 1, 0 for zeros), then
+// checks every read of the math loop against b_source. `bn` plays the block's column count.
+void check_patch(const ConvProblem& p3, const ig::GemmConvDesc& d, const std::vector<ig::GemmTap>& taps, int bn,
+                 Counts& counts) {
+  const std::vector<std::int32_t> koffs = ig::make_patch_koffs(d, taps);
+  REQUIRE(static_cast<std::int64_t>(koffs.size()) == d.chunks * ig::kChunkRows);
+  REQUIRE(d.patch.stride % 4 == 0);
+  REQUIRE(d.patch.data_col % 4 == 0);
+  REQUIRE(d.patch.floats == d.cin_per_group * d.patch.channel_floats);
+  const std::int64_t input_elements = p3.input_elements();
+  std::set<std::int64_t> columns_seen;
+  for (std::int64_t g = 0; g < d.groups; ++g)
+    for (std::int64_t block = 0; block < d.batch * d.patch.tiles_per_image; ++block) {
+      const ig::PatchTile tile = ig::patch_tile(d, block, bn);
+      std::vector<std::int64_t> patch(static_cast<std::size_t>(d.patch.floats), -7);  // -7: never written
+      const int vectors_per_row = d.patch.stride / 4;
+      for (int i = 0; i < d.patch.floats / 4; ++i) {
+        const std::int64_t src = ig::patch_vector_source(d, tile, g, i / vectors_per_row, i % vectors_per_row);
+        if (src >= 0) {
+          REQUIRE(src % 4 == 0);  // 16-byte aligned source
+          REQUIRE(src + 3 < input_elements);
+        }
+        for (int e = 0; e < 4; ++e) patch[static_cast<std::size_t>(4 * i + e)] = src >= 0 ? src + e + 1 : 0;
+      }
+      for (int n_local = 0; n_local < bn; ++n_local) {
+        const ig::PatchColumn pc = ig::patch_column(d, tile, n_local, bn);
+        if (!pc.valid) {
+          CHECK(pc.n == d.columns);
+          continue;
+        }
+        if (g == 0) {
+          CHECK(columns_seen.insert(pc.n).second);  // each GEMM column in exactly one tile
+        }
+        ++counts.columns;
+        const ig::ColumnState cs = ig::column_state(d, g, pc.n);
+        REQUIRE(cs.valid);
+        for (std::int64_t k = 0; k < d.chunks * ig::kChunkRows; ++k) {
+          const std::int64_t cell = static_cast<std::int64_t>(koffs[static_cast<std::size_t>(k)]) + pc.noff;
+          REQUIRE(cell >= 0);
+          REQUIRE(cell < d.patch.floats);  // reads stay inside the patch, padding rows of the reduction too
+          if (k >= d.cin_per_group * d.taps) continue;  // masked in the kernel's last chunk
+          const std::int64_t expected = ig::b_source(d, cs, taps[static_cast<std::size_t>(k % d.taps)], k / d.taps);
+          const std::int64_t got = patch[static_cast<std::size_t>(cell)];
+          INFO("group " << g << " block " << block << " column " << n_local << " k " << k);
+          REQUIRE(got == expected + 1);  // expected -1 (padding) reads a zero
+          ++counts.reads;
+          if (expected < 0) ++counts.padding_reads;
+        }
+      }
+    }
+  CHECK(static_cast<std::int64_t>(columns_seen.size()) == d.columns);
+}
+
+}  // namespace
+
+TEST_SUITE("cuda_index") {
+
+TEST_CASE("input_patch: every B element the math loop reads is the gathered one, for random 1-D/2-D problems") {
+  std::mt19937_64 rng(5050);
+  Counts counts;
+  int planned = 0;
+  for (int trial = 0; trial < 150; ++trial) {
+    const ConvProblem p3 = reference::as_rank3(patch_problem(rng));
+    const std::vector<ig::GemmTap> taps = ig::forward_taps(p3);
+    ig::GemmConvDesc d = ig::make_forward_desc(p3, ig::KOrder::input_patch, 32);
+    for (const int bn : {4, 7, 16, 128}) {
+      const ig::PatchPlan plan = ig::make_patch_plan(d, taps, bn);
+      REQUIRE_MESSAGE(plan.why_not.empty(), plan.why_not);
+      d.patch = plan.desc;
+      check_patch(p3, d, taps, bn, counts);
+      ++planned;
+    }
+  }
+  CHECK(planned == 600);
+  CHECK(counts.reads > 100000);
+  CHECK(counts.padding_reads > 1000);
+  CHECK(counts.columns > 10000);
+}
+
+TEST_CASE("input_patch: seed 50's geometry") {
+  const ConvProblem p3 = reference::as_rank3(testing::seed50());
+  const gpu::conv::ForwardGemm g = gpu::conv::forward_gemm(p3);
+  REQUIRE(g.why_not.empty());
+  const ig::GemmConvDesc& d = g.desc;
+  CHECK(d.order == ig::KOrder::input_patch);  // the default for seed 50
+  CHECK(d.patch.tiles_per_image == 24);       // 3025 positions in tiles of 128
+  CHECK(d.patch.image_columns == 55 * 55);
+  CHECK(d.patch.rows == 23);                  // 4 output rows x stride 4 + 11 - 4
+  CHECK(d.patch.data_col == 4);               // 2 columns of left padding, rounded up for 16-byte copies
+  CHECK(d.patch.stride == 232);               // 4 + 224 + 2 right padding, rounded up to 4
+  CHECK(d.patch.load_vectors == 56);          // whole input rows
+  CHECK(d.patch.floats == 3 * 23 * 232);
+  CHECK(d.chunks == 23);
+  // Two blocks per SM in every math.
+  const ig::SmemLayout tf32x3 = ig::smem_layout(ig::TileKind::m96, ig::GemmMath::tf32x3, d);
+  CHECK(tf32x3.total_bytes <= ig::kMaxSmemBytes / 2);
+  CHECK(tf32x3.patch_bytes == 3 * 23 * 232 * 4);
+  CHECK(ig::smem_layout(ig::TileKind::m96, ig::GemmMath::tf32, d).total_bytes < tf32x3.total_bytes);
+  // The whole patch of the first tile of image 0: rows -2 .. 20 (two padding rows on top).
+  const ig::PatchTile first = ig::patch_tile(d, 0, 128);
+  CHECK(first.first_in_row == -2);
+  CHECK(ig::patch_row_source(d, first, 0, 0, 0) == -1);
+  CHECK(ig::patch_row_source(d, first, 0, 0, 2) == 0);
+  // Tile 23 of image 1 (positions 2944 .. 3024, the last 81 of the image) starts at output row 53.
+  const ig::PatchTile last = ig::patch_tile(d, 24 + 23, 128);
+  CHECK(last.image == 1);
+  CHECK(last.first_out_row == 53);
+  CHECK(ig::patch_column(d, last, 80, 128).valid);
+  CHECK_FALSE(ig::patch_column(d, last, 81, 128).valid);
+}
+
+TEST_CASE("input_patch: envelope") {
+  std::mt19937_64 rng(7);
+  // 3-D problems, and rows that are not a multiple of 4 floats, are refused with a reason.
+  ConvProblem p = test::random_problem(rng, OpKind::conv, 3);
+  p.input = Dims{{3, 4, 8}};
+  p.kernel = Dims{{2, 1, 1}};
+  REQUIRE(reference::why_not_computable(p).empty());
+  ConvProblem p3 = reference::as_rank3(p);
+  CHECK(ig::make_patch_plan(ig::make_forward_desc(p3, ig::KOrder::input_patch, 32), ig::forward_taps(p3), 128)
+            .why_not.find("1-D and 2-D") != std::string::npos);
+  ConvProblem odd = testing::seed50();
+  odd.input = Dims{{224, 222, 1}};
+  p3 = reference::as_rank3(odd);
+  CHECK_FALSE(gpu::conv::forward_gemm(p3, ig::KOrder::input_patch).why_not.empty());
+  CHECK(gpu::conv::forward_gemm(p3).desc.order == ig::KOrder::k_table);  // the default falls back
+  // Many channels: channel blocks stay the default, the patch is only a forced variant.
+  CHECK(gpu::conv::forward_gemm(reference::as_rank3(testing::seed76())).desc.order == ig::KOrder::channel_blocks);
+}
+
+TEST_CASE("variants name a family and optionally a reduction order") {
+  const auto parsed = gpu::conv::parse_variant("implicit_gemm_tf32/k_table");
+  REQUIRE(parsed);
+  CHECK(parsed->family == Family::implicit_gemm_tf32);
+  CHECK(parsed->order == ig::KOrder::k_table);
+  CHECK(gpu::conv::variant_name(*parsed) == "implicit_gemm_tf32/k_table");
+  CHECK(gpu::conv::parse_variant("direct")->family == Family::direct);
+  CHECK_FALSE(gpu::conv::parse_variant("direct")->order);
+  CHECK_FALSE(gpu::conv::parse_variant("implicit_gemm_tf32/bogus"));
+  CHECK_FALSE(gpu::conv::parse_variant("bogus/k_table"));
+  CHECK_FALSE(gpu::conv::parse_variant("implicit_gemm_tf32/"));
+
+  const ConvProblem s50 = testing::seed50();
+  CHECK_FALSE(gpu::conv::choice_envelope(KernelChoice{Family::direct, ig::KOrder::k_table}, s50, MathMode::tf32));
+  CHECK(gpu::conv::choice_envelope(KernelChoice{Family::implicit_gemm_tf32, ig::KOrder::k_table}, s50, MathMode::tf32));
+  std::set<std::string> names;
+  for (const KernelChoice& c : gpu::conv::applicable_variants(s50, MathMode::tf32))
+    names.insert(gpu::conv::variant_name(c));
+  CHECK(names.count("implicit_gemm_tf32") == 1);  // input_patch, the default
+  CHECK(names.count("implicit_gemm_tf32/k_table") == 1);
+  CHECK(names.count("implicit_gemm_tf32/channel_blocks") == 1);
+  CHECK(names.count("implicit_gemm_tf32/input_patch") == 0);  // the default is not listed twice
+  CHECK(names.count("implicit_gemm_3xtf32/k_table") == 1);
+  CHECK(names.count("direct") == 1);
+}
+
+}  // TEST_SUITE
+
+}  // namespace kbench

@@ -1,0 +1,63 @@
+// TF32 operands as the tensor-core kernels form them (tf32_bits.hpp): truncation of raw fp32 bits for
+// plain TF32, and the big + small split of 3xTF32, with the error bounds their comments promise.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+
+#include "cuda/common/tf32_bits.hpp"
+
+namespace kbench {
+namespace {
+
+namespace conv = gpu::conv;
+
+// fp32 -> TF32 round to nearest, ties away (cvt.rna.tf32.f32, what the weight packing uses).
+float round_tf32(float v) {
+  return conv::tf32_value_of(conv::float_bits(v) + conv::kTf32HalfUnit);
+}
+
+}  // namespace
+
+TEST_SUITE("cuda_index") {
+
+TEST_CASE("TF32 operands: truncation, split and the 3xTF32 product stay within their error bounds") {
+  std::mt19937_64 rng(32);
+  std::uniform_real_distribution<float> mantissa(1.0f, 2.0f);
+  std::uniform_int_distribution<int> exponent(-60, 60);
+  double worst_truncation = 0, worst_split = 0, worst_product = 0;
+  for (int i = 0; i < 200000; ++i) {
+    const float sign = (i % 2 == 0) ? 1.0f : -1.0f;
+    const float v = sign * std::ldexp(mantissa(rng), exponent(rng));
+    const float w = -sign * std::ldexp(mantissa(rng), exponent(rng) / 4);
+
+    const float truncated = conv::tf32_value_of(conv::float_bits(v));
+    CHECK(std::fabs(truncated) <= std::fabs(v));
+    worst_truncation = std::max(worst_truncation, std::fabs((double(v) - truncated) / v));
+
+    const conv::Tf32Split s = conv::split_tf32(v);
+    CHECK(conv::tf32_value_of(s.big) == conv::bits_float(s.big));  // big is exactly a TF32 value
+    const double big = conv::tf32_value_of(s.big), small = conv::tf32_value_of(s.small);
+    worst_split = std::max(worst_split, std::fabs((double(v) - (big + small)) / v));
+
+    // What the three products sum (A rounded to nearest at packing, its remainder rounded too).
+    const float a_big = round_tf32(w);
+    const float a_small = round_tf32(w - a_big);
+    const double product = double(a_small) * big + double(a_big) * small + double(a_big) * big;
+    worst_product = std::max(worst_product, std::fabs((product - double(w) * v) / (double(w) * v)));
+  }
+  CHECK(worst_truncation < std::ldexp(1.0, -10));
+  CHECK(worst_truncation > std::ldexp(1.0, -11));  // the bound is reached, not loose
+  CHECK(worst_split <= std::ldexp(1.0, -21));
+  CHECK(worst_product < std::ldexp(1.0, -19));     // fp32-level: 1e-4 tolerance has a 50,000x margin
+  // Zeros split into zeros, whatever the sign.
+  CHECK(conv::tf32_value_of(conv::split_tf32(0.0f).small) == 0.0f);
+  CHECK(conv::tf32_value_of(conv::split_tf32(-0.0f).big) == 0.0f);
+  // A carry out of the mantissa rounds up into the exponent.
+  CHECK(round_tf32(std::nextafter(2.0f, 0.0f)) == 2.0f);
+}
+
+}  // TEST_SUITE
+
+}  // namespace kbench
