@@ -36,11 +36,11 @@ TEST_CASE("family names round-trip") {
 TEST_CASE("defaults for the four seeds, per math mode") {
   CHECK(gpu::conv::default_family(seed84(), MathMode::fp32) == Family::depthwise2d);
   CHECK(gpu::conv::default_family(seed84(), MathMode::tf32) == Family::depthwise2d);
-  CHECK(gpu::conv::default_family(seed76(), MathMode::fp32) == Family::implicit_gemm_ffma);
+  CHECK(gpu::conv::default_family(seed76(), MathMode::fp32) == Family::implicit_gemm_3xtf32);
   CHECK(gpu::conv::default_family(seed76(), MathMode::tf32) == Family::implicit_gemm_tf32);
-  CHECK(gpu::conv::default_family(seed50(), MathMode::fp32) == Family::implicit_gemm_ffma);
+  CHECK(gpu::conv::default_family(seed50(), MathMode::fp32) == Family::implicit_gemm_3xtf32);
   CHECK(gpu::conv::default_family(seed50(), MathMode::tf32) == Family::implicit_gemm_tf32);
-  CHECK(gpu::conv::default_family(seed77(), MathMode::fp32) == Family::transposed_phase_ffma);
+  CHECK(gpu::conv::default_family(seed77(), MathMode::fp32) == Family::transposed_phase_3xtf32);
   CHECK(gpu::conv::default_family(seed77(), MathMode::tf32) == Family::transposed_phase_tf32);
   // Seed 50's reduction (3 channels x 121 taps) takes the few-channel k table; 76's 64 channels take blocks.
   CHECK(gpu::conv::forward_gemm_desc(reference::as_rank3(seed50())).order == gpu::conv::igemm::KOrder::input_patch);

@@ -288,6 +288,10 @@ __global__ void __launch_bounds__(T::kThreads)
 
   const ColumnState cs = column_state(d, group, column);
   ChunkCursor cursor;
+  // Per B element the loaders below do one 64-bit add, one compare and the copy: the column's input
+  // pointer and the channel step between a thread's loads are formed once here.
+  const float* const x_column = x + cs.offset;
+  const std::int64_t channel_step = static_cast<std::int64_t>(T::kRowsPerPass) * d.in_volume;
 
   const auto load_chunk = [&](int chunk, int stage) {
     float* As = stages + stage * kStageFloats;
@@ -303,13 +307,14 @@ __global__ void __launch_bounds__(T::kThreads)
       const GemmTap tap = s_taps[cursor.tap];
       const bool inside = tap_in_input(d, cs, tap.offset);
       const int first_channel = cursor.channel_block * T::kBK + row_group;
-      const std::int64_t src0 = cs.offset + spatial_offset(d, tap.offset) + first_channel * d.in_volume;
+      const int channels_left = static_cast<int>(d.cin_per_group) - first_channel;  // may be <= 0
+      const float* src = x_column + spatial_offset(d, tap.offset) + static_cast<std::int64_t>(first_channel) * d.in_volume;
 #pragma unroll
       for (int i = 0; i < T::kBLoads; ++i) {
-        const int r = b_load_slot<T>(tid, i).row;  // channel first_channel + (r - row_group)
-        const bool pred = inside && first_channel + (r - row_group) < d.cin_per_group;
-        const float* src = pred ? x + src0 + static_cast<std::int64_t>(r - row_group) * d.in_volume : x;
-        cp_async_4(Bs + r * T::kBStride + col, src, pred);
+        // Row r = b_load_slot(tid, i).row = row_group + i * kRowsPerPass: channel first_channel + i * kRowsPerPass.
+        const bool pred = inside && i * T::kRowsPerPass < channels_left;
+        cp_async_4(Bs + b_load_slot<T>(tid, i).row * T::kBStride + col, pred ? src : x, pred);
+        src += channel_step;
       }
       if (++cursor.tap == static_cast<int>(d.taps)) {
         cursor.tap = 0;
@@ -321,7 +326,7 @@ __global__ void __launch_bounds__(T::kThreads)
         const int r = b_load_slot<T>(tid, i).row;
         const KEntry e = s_table[chunk * T::kBK + r];
         const bool pred = e.valid != 0 && tap_in_input(d, cs, e.offset);
-        cp_async_4(Bs + r * T::kBStride + col, pred ? x + cs.offset + e.delta : x, pred);
+        cp_async_4(Bs + r * T::kBStride + col, pred ? x_column + e.delta : x, pred);
       }
     }
   };
