@@ -6,7 +6,8 @@
 #   nvidia-smi -q (before), the GPU tests (ctest -L gpu), kbench info, kbench calibrate,
 #   kbench compare cuda vs cudnn on the KernelBench level-1 seeds in fp32 and tf32 (seeds.json),
 #   every kernel variant and cuDNN algorithm (variants.json), compute-sanitizer memcheck and
-#   racecheck of our kernels on the small examples, nvidia-smi -q (after).
+#   racecheck of our kernels on the small examples, Nsight Compute counters of our default kernels
+#   on the seeds (scripts/gpu-profile.sh), nvidia-smi -q (after).
 # A failing step does not stop the others. The whole script keeps under KBENCH_CHECK_BUDGET_S
 # seconds (default 470, inside an 8-minute lease call); a step that would start with too little
 # time left is recorded as not run. A summary is printed last (and kept in OUTDIR/summary.txt);
@@ -118,6 +119,8 @@ if command -v compute-sanitizer >/dev/null; then
   step racecheck 60 compute-sanitizer --tool racecheck --error-exitcode 9 "$kbench" run \
     "$repo_root/workloads/examples" --backends cuda:all --iterations 1 --warmups 0 --hot
 fi
+# Hardware counters of our default kernels on the seeds (needs a runtime where ncu reads them).
+step profile 75 bash "$repo_root/scripts/gpu-profile.sh" "$kbench" "$outdir"
 step nvidia-smi-after 20 nvidia-smi -q
 
 {

@@ -164,15 +164,17 @@ inline ForwardGemm forward_gemm_in(const ConvProblem& p3, igemm::KOrder order) {
 }
 
 // The order forced by a variant, or the default: input_patch where the k_table order would be
-// chosen (few channels) and the patch leaves room for two blocks per SM in every math; else
-// choose_k_order's.
+// chosen (few channels), the patch holds fewer floats than the block's gathered B (it copies whole
+// input rows: a long 1-D row under a 128-column tile would be mostly waste) and it leaves room for
+// two blocks per SM in every math; else choose_k_order's.
 inline ForwardGemm forward_gemm(const ConvProblem& p3, std::optional<igemm::KOrder> forced = std::nullopt) {
   if (forced) return forward_gemm_in(p3, *forced);
   const igemm::KOrder order = igemm::choose_k_order(p3.in_channels_per_group(), p3.kernel_volume());
   if (order == igemm::KOrder::k_table) {
     ForwardGemm patch = forward_gemm_in(p3, igemm::KOrder::input_patch);
     const igemm::TileKind tile = igemm::choose_tile(p3.out_channels_per_group());
-    if (patch.why_not.empty() &&
+    const std::int64_t gathered = igemm::tile_facts(tile).bn * patch.desc.cin_per_group * patch.desc.taps;
+    if (patch.why_not.empty() && patch.desc.patch.floats < gathered &&
         igemm::smem_layout(tile, igemm::GemmMath::tf32x3, patch.desc).total_bytes <= igemm::kMaxSmemBytes / 2)
       return patch;
   }

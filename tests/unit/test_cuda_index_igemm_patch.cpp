@@ -164,6 +164,18 @@ TEST_CASE("input_patch: envelope") {
   p3 = reference::as_rank3(odd);
   CHECK_FALSE(gpu::conv::forward_gemm(p3, ig::KOrder::input_patch).why_not.empty());
   CHECK(gpu::conv::forward_gemm(p3).desc.order == ig::KOrder::k_table);  // the default falls back
+  // A long 1-D row with few channels: the patch would copy the whole row for 128 outputs, so the
+  // default stays k_table; forced, it runs.
+  ConvProblem long_row;
+  long_row.spatial_rank = 1;
+  long_row.batch = 2;
+  long_row.in_channels = 3;
+  long_row.out_channels = 32;
+  long_row.input = Dims{{4096, 1, 1}};
+  long_row.kernel = Dims{{3, 1, 1}};
+  p3 = reference::as_rank3(long_row);
+  CHECK(gpu::conv::forward_gemm(p3).desc.order == ig::KOrder::k_table);
+  CHECK(gpu::conv::forward_gemm(p3, ig::KOrder::input_patch).why_not.empty());
   // Many channels: channel blocks stay the default, the patch is only a forced variant.
   CHECK(gpu::conv::forward_gemm(reference::as_rank3(testing::seed76())).desc.order == ig::KOrder::channel_blocks);
 }

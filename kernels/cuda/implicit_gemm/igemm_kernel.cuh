@@ -81,13 +81,14 @@ struct StagedB {
 // rows are zero too, but a zero times a non-finite input would not be).
 template <class T, bool MASKED>
 struct PatchB {
-  const float* patch;
-  const std::int32_t* koff;
-  std::int32_t noff[8];
+  const char* patch;
+  const std::int32_t* koff;  // bytes
+  std::int32_t noff[8];      // bytes
   int valid_rows;
 
+  // Offsets are kept in bytes so each element costs one add and the shared load.
   __device__ __forceinline__ float at(int k, int column) const {
-    const float v = patch[koff[k] + noff[column]];
+    const float v = *reinterpret_cast<const float*>(patch + (koff[k] + noff[column]));
     if constexpr (MASKED) return k < valid_rows ? v : 0.0f;
     return v;
   }
@@ -100,14 +101,14 @@ struct PatchB {
   }
 };
 
-// The patch offsets of the 8 columns a lane reads (see PatchB), for the block's tile.
+// The patch offsets of the 8 columns a lane reads (see PatchB), in bytes, for the block's tile.
 template <class T, GemmMath MATH>
 __device__ __forceinline__ void patch_column_offsets(const GemmConvDesc& d, const PatchTile& tile, int warp,
                                                      int lane, std::int32_t (&noff)[8]) {
 #pragma unroll
   for (int c = 0; c < 8; ++c) {
     const int col = MATH == GemmMath::ffma ? ffma_coord<T>(warp, lane, 0, c).col : mma_b_coord<T>(warp, lane, c, 0, 0).col;
-    noff[c] = patch_column(d, tile, col, T::kBN).noff;
+    noff[c] = patch_column(d, tile, col, T::kBN).noff * static_cast<std::int32_t>(sizeof(float));
   }
 }
 
@@ -265,7 +266,7 @@ __global__ void __launch_bounds__(T::kThreads)
   } else if constexpr (ORDER == KOrder::k_table) {
     for (int i = tid; i < chunks * T::kBK; i += T::kThreads) s_table[i] = table_global[i];
   } else {
-    for (int i = tid; i < chunks * T::kBK; i += T::kThreads) s_koffs[i] = koffs_global[i];
+    for (int i = tid; i < chunks * T::kBK; i += T::kThreads) s_koffs[i] = koffs_global[i] * static_cast<std::int32_t>(sizeof(float));
   }
   float* body = reinterpret_cast<float*>(smem + smem_prefix_bytes(d));  // patch, then stages; later the C tile
   float* patch = body;
@@ -373,9 +374,9 @@ __global__ void __launch_bounds__(T::kThreads)
     if constexpr (kPatch) {
       const std::int32_t* koff = s_koffs + chunk * T::kBK;
       if (chunk + 1 < chunks || last_rows == T::kBK) {
-        chunk_math<T, MATH>(acc, As, PatchB<T, false>{patch, koff, {noff[0], noff[1], noff[2], noff[3], noff[4], noff[5], noff[6], noff[7]}, T::kBK}, warp, lane);
+        chunk_math<T, MATH>(acc, As, PatchB<T, false>{reinterpret_cast<const char*>(patch), koff, {noff[0], noff[1], noff[2], noff[3], noff[4], noff[5], noff[6], noff[7]}, T::kBK}, warp, lane);
       } else {
-        chunk_math<T, MATH>(acc, As, PatchB<T, true>{patch, koff, {noff[0], noff[1], noff[2], noff[3], noff[4], noff[5], noff[6], noff[7]}, last_rows}, warp, lane);
+        chunk_math<T, MATH>(acc, As, PatchB<T, true>{reinterpret_cast<const char*>(patch), koff, {noff[0], noff[1], noff[2], noff[3], noff[4], noff[5], noff[6], noff[7]}, last_rows}, warp, lane);
       }
     } else {
       chunk_math<T, MATH>(acc, As, StagedB<T>{As + kAPlanes * kAPlane}, warp, lane);
