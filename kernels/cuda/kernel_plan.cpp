@@ -64,7 +64,7 @@ std::unique_ptr<KernelPlan> make_kernel_plan(const KernelChoice& choice, const C
 
 std::int64_t plan_device_bytes(const KernelChoice& choice, const ConvProblem& problem) {
   if (is_implicit_gemm(choice.family)) return igemm_plan_device_bytes(choice, problem);
-  if (is_transposed_phase(choice.family)) return phase_plan_device_bytes(choice.family, problem);
+  if (is_transposed_phase(choice.family)) return phase_plan_device_bytes(problem);
   return 0;
 }
 

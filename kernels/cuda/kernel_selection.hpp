@@ -128,9 +128,8 @@ inline Support depthwise2d_envelope(const ConvProblem& p) {
 }
 
 // Limits every GEMM descriptor must meet: the grid, the shared memory, 32-bit chunk counts.
-inline Support gemm_desc_fits(const igemm::GemmConvDesc& d, igemm::GemmMath math, std::string_view family) {
-  const igemm::TileKind tile = igemm::choose_tile(d.rows);
-  const igemm::TileFacts f = igemm::tile_facts(tile);
+inline Support gemm_desc_fits(const igemm::GemmConvDesc& d, std::string_view family) {
+  const igemm::TileFacts f = igemm::tile_facts(igemm::choose_tile(d.rows, d.order));
   if (d.order == igemm::KOrder::channel_blocks && d.taps > igemm::kMaxTaps)
     return Support::no(fmt::format("{}: {} taps, at most {}", family, d.taps, igemm::kMaxTaps));
   if ((d.columns + f.bn - 1) / f.bn > 0x7fffffff || d.rows_padded / f.bm > 65535 || d.groups > 65535)
@@ -138,7 +137,7 @@ inline Support gemm_desc_fits(const igemm::GemmConvDesc& d, igemm::GemmMath math
   if (d.chunks * igemm::kChunkRows > 0x7fffffff) return Support::no(fmt::format("{}: reduction too long", family));
   if (d.order == igemm::KOrder::input_patch && d.batch * d.patch.tiles_per_image > 0x7fffffff)
     return Support::no(fmt::format("{}: the problem needs more blocks than one launch has", family));
-  if (igemm::smem_layout(tile, math, d).total_bytes > igemm::kMaxSmemBytes)
+  if (igemm::smem_layout(d).total_bytes > igemm::kMaxSmemBytes)
     return Support::no(fmt::format("{}: needs more shared memory than a block has", family));
   return Support::yes();
 }
@@ -150,7 +149,7 @@ struct ForwardGemm {
 };
 
 inline ForwardGemm forward_gemm_in(const ConvProblem& p3, igemm::KOrder order) {
-  const igemm::TileFacts f = igemm::tile_facts(igemm::choose_tile(p3.out_channels_per_group()));
+  const igemm::TileFacts f = igemm::tile_facts(igemm::choose_tile(p3.out_channels_per_group(), order));
   ForwardGemm g{igemm::make_forward_desc(p3, order, f.bm), {}};
   if (igemm::dense_reduction(order) && g.desc.chunks * igemm::kChunkRows > igemm::kMaxTableRows)
     g.why_not = fmt::format("{}: reduction of {} rows, a table holds at most {}", igemm::order_name(order),
@@ -165,17 +164,17 @@ inline ForwardGemm forward_gemm_in(const ConvProblem& p3, igemm::KOrder order) {
 
 // The order forced by a variant, or the default: input_patch where the k_table order would be
 // chosen (few channels), the patch holds fewer floats than the block's gathered B (it copies whole
-// input rows: a long 1-D row under a 128-column tile would be mostly waste) and it leaves room for
-// two blocks per SM in every math; else choose_k_order's.
+// input rows: a long 1-D row under one tile would be mostly waste) and it leaves room for two
+// blocks per SM (one loads its patch while the other computes); else choose_k_order's.
 inline ForwardGemm forward_gemm(const ConvProblem& p3, std::optional<igemm::KOrder> forced = std::nullopt) {
   if (forced) return forward_gemm_in(p3, *forced);
   const igemm::KOrder order = igemm::choose_k_order(p3.in_channels_per_group(), p3.kernel_volume());
   if (order == igemm::KOrder::k_table) {
     ForwardGemm patch = forward_gemm_in(p3, igemm::KOrder::input_patch);
-    const igemm::TileKind tile = igemm::choose_tile(p3.out_channels_per_group());
+    const igemm::TileKind tile = igemm::choose_tile(p3.out_channels_per_group(), igemm::KOrder::input_patch);
     const std::int64_t gathered = igemm::tile_facts(tile).bn * patch.desc.cin_per_group * patch.desc.taps;
     if (patch.why_not.empty() && patch.desc.patch.floats < gathered &&
-        igemm::smem_layout(tile, igemm::GemmMath::tf32x3, patch.desc).total_bytes <= igemm::kMaxSmemBytes / 2)
+        igemm::smem_layout(patch.desc).total_bytes <= igemm::kMaxSmemBytes / 2)
       return patch;
   }
   return forward_gemm_in(p3, order);
@@ -186,7 +185,8 @@ inline igemm::GemmConvDesc forward_gemm_desc(const ConvProblem& p3, std::optiona
 }
 
 inline std::vector<PhaseGemm> transposed_gemms(const ConvProblem& p3) {
-  const igemm::TileFacts f = igemm::tile_facts(igemm::choose_tile(p3.out_channels_per_group()));
+  const igemm::TileFacts f =
+      igemm::tile_facts(igemm::choose_tile(p3.out_channels_per_group(), igemm::KOrder::channel_blocks));
   return make_phase_gemms(p3, f.bm);
 }
 
@@ -235,7 +235,7 @@ inline Support choice_envelope(const KernelChoice& c, const ConvProblem& p, Math
     if (p.transposed()) return Support::no(fmt::format("{}: forward convolutions only", name));
     const ForwardGemm g = forward_gemm(p3, c.order);
     if (!g.why_not.empty()) return Support::no(fmt::format("{}: {}", name, g.why_not));
-    return gemm_desc_fits(g.desc, gemm_math(f), name);
+    return gemm_desc_fits(g.desc, name);
   }
   // transposed_phase_*
   if (!p.transposed()) return Support::no(fmt::format("{}: transposed convolutions only", name));
@@ -244,7 +244,7 @@ inline Support choice_envelope(const KernelChoice& c, const ConvProblem& p, Math
   if (tapped_phase_combinations(p3) > kMaxPhaseGemms)
     return Support::no(fmt::format("{}: more than {} phase combinations", name, kMaxPhaseGemms));
   for (const PhaseGemm& g : transposed_gemms(p3))
-    if (Support s = gemm_desc_fits(g.desc, gemm_math(f), name); !s) return s;
+    if (Support s = gemm_desc_fits(g.desc, name); !s) return s;
   return Support::yes();
 }
 

@@ -123,30 +123,30 @@ TEST_CASE("input_patch: seed 50's geometry") {
   REQUIRE(g.why_not.empty());
   const ig::GemmConvDesc& d = g.desc;
   CHECK(d.order == ig::KOrder::input_patch);  // the default for seed 50
-  CHECK(d.patch.tiles_per_image == 24);       // 3025 positions in tiles of 128
+  CHECK(d.patch.tiles_per_image == 12);       // 3025 positions in tiles of 256
   CHECK(d.patch.image_columns == 55 * 55);
-  CHECK(d.patch.rows == 23);                  // 4 output rows x stride 4 + 11 - 4
+  CHECK(d.patch.rows == 31);                  // 6 output rows x stride 4 + 11 - 4
   CHECK(d.patch.data_col == 4);               // 2 columns of left padding, rounded up for 16-byte copies
   CHECK(d.patch.stride == 232);               // 4 + 224 + 2 right padding, rounded up to 4
   CHECK(d.patch.load_vectors == 56);          // whole input rows
-  CHECK(d.patch.floats == 3 * 23 * 232);
+  CHECK(d.patch.floats == 3 * 31 * 232);
   CHECK(d.chunks == 23);
-  // Two blocks per SM in every math.
-  const ig::SmemLayout tf32x3 = ig::smem_layout(ig::TileKind::m96, ig::GemmMath::tf32x3, d);
-  CHECK(tf32x3.total_bytes <= ig::kMaxSmemBytes / 2);
-  CHECK(tf32x3.patch_bytes == 3 * 23 * 232 * 4);
-  CHECK(ig::smem_layout(ig::TileKind::m96, ig::GemmMath::tf32, d).total_bytes < tf32x3.total_bytes);
-  // The whole patch of the first tile of image 0: rows -2 .. 20 (two padding rows on top).
-  const ig::PatchTile first = ig::patch_tile(d, 0, 128);
+  CHECK(ig::choose_tile(d.rows, d.order) == ig::TileKind::m96_wide);
+  // Two blocks per SM (the same layout serves every math: A is one plane).
+  const ig::SmemLayout layout = ig::smem_layout(d);
+  CHECK(layout.total_bytes <= ig::kMaxSmemBytes / 2);
+  CHECK(layout.patch_bytes == 3 * 31 * 232 * 4);
+  // The whole patch of the first tile of image 0: rows -2 .. 28 (two padding rows on top).
+  const ig::PatchTile first = ig::patch_tile(d, 0, 256);
   CHECK(first.first_in_row == -2);
   CHECK(ig::patch_row_source(d, first, 0, 0, 0) == -1);
   CHECK(ig::patch_row_source(d, first, 0, 0, 2) == 0);
-  // Tile 23 of image 1 (positions 2944 .. 3024, the last 81 of the image) starts at output row 53.
-  const ig::PatchTile last = ig::patch_tile(d, 24 + 23, 128);
+  // Tile 11 of image 1 (positions 2816 .. 3024, the last 209 of the image) starts at output row 51.
+  const ig::PatchTile last = ig::patch_tile(d, 12 + 11, 256);
   CHECK(last.image == 1);
-  CHECK(last.first_out_row == 53);
-  CHECK(ig::patch_column(d, last, 80, 128).valid);
-  CHECK_FALSE(ig::patch_column(d, last, 81, 128).valid);
+  CHECK(last.first_out_row == 51);
+  CHECK(ig::patch_column(d, last, 208, 256).valid);
+  CHECK_FALSE(ig::patch_column(d, last, 209, 256).valid);
 }
 
 TEST_CASE("input_patch: envelope") {

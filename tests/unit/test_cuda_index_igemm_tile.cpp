@@ -63,6 +63,7 @@ void check_loaders() {
   std::vector<int> a(static_cast<std::size_t>(T::kBK * T::kBM), 0);
   for (int tid = 0; tid < T::kThreads; ++tid)
     for (int i = 0; i < T::kALoads; ++i) {
+      if (!ig::a_load_valid<T>(tid, i)) continue;
       const ig::TileCoord at = ig::a_load_slot<T>(tid, i);
       CHECK(at.col % 4 == 0);  // 16-byte aligned vectors
       REQUIRE(at.row < T::kBK);
@@ -250,18 +251,36 @@ TEST_CASE("implicit GEMM tile 128x128: loads, FFMA and mma fragments, banks") {
   check_tile<ig::Tile128>(rng);
 }
 
+TEST_CASE("implicit GEMM tile 64x256 (input_patch): loads, FFMA and mma fragments, banks") {
+  std::mt19937_64 rng(642);
+  check_tile<ig::Tile64W>(rng);
+}
+
+TEST_CASE("implicit GEMM tile 96x256 (input_patch): loads (a partial last A pass), FFMA and mma fragments, banks") {
+  std::mt19937_64 rng(962);
+  check_tile<ig::Tile96W>(rng);
+  CHECK(ig::Tile96W::kAVectors % ig::Tile96W::kThreads != 0);  // the partial pass is exercised
+}
+
 TEST_CASE("shared memory fits: seed shapes' tiles and layouts") {
   ig::GemmConvDesc d;
+  d.rows = 96;
   d.order = ig::KOrder::k_table;
-  d.chunks = 23;  // seed 50: 3 x 121 taps
-  CHECK(ig::smem_layout(ig::TileKind::m96, ig::GemmMath::tf32x3, d).total_bytes <= ig::kMaxSmemBytes);
+  d.chunks = 23;  // 3 x 121 taps
+  CHECK(ig::smem_layout(d).total_bytes <= ig::kMaxSmemBytes / 2);
+  d.rows = 64;
   d.order = ig::KOrder::channel_blocks;
   d.taps = 27;  // seed 77
-  CHECK(ig::smem_layout(ig::TileKind::m64, ig::GemmMath::tf32x3, d).total_bytes <= 100 * 1024);
-  CHECK(ig::choose_tile(64) == ig::TileKind::m64);
-  CHECK(ig::choose_tile(96) == ig::TileKind::m96);
-  CHECK(ig::choose_tile(128) == ig::TileKind::m128);
-  CHECK(ig::choose_tile(200) == ig::TileKind::m128);
+  CHECK(ig::smem_layout(d).total_bytes <= 100 * 1024);
+  for (const ig::KOrder gathered : {ig::KOrder::channel_blocks, ig::KOrder::k_table}) {
+    CHECK(ig::choose_tile(64, gathered) == ig::TileKind::m64);
+    CHECK(ig::choose_tile(96, gathered) == ig::TileKind::m96);
+    CHECK(ig::choose_tile(128, gathered) == ig::TileKind::m128);
+    CHECK(ig::choose_tile(200, gathered) == ig::TileKind::m128);
+  }
+  CHECK(ig::choose_tile(8, ig::KOrder::input_patch) == ig::TileKind::m64_wide);
+  CHECK(ig::choose_tile(96, ig::KOrder::input_patch) == ig::TileKind::m96_wide);
+  CHECK(ig::choose_tile(128, ig::KOrder::input_patch) == ig::TileKind::m128);
 }
 
 }  // TEST_SUITE

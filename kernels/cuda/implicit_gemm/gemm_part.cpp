@@ -23,18 +23,17 @@ DeviceBuffer<T> upload(const std::vector<T>& host) {
 }  // namespace
 
 GemmPart::GemmPart(const GemmConvDesc& desc, const std::vector<GemmTap>& taps, GemmMath math)
-    : desc_(desc), math_(math), tile_(choose_tile(desc.rows)) {
-  smem_bytes_ = smem_layout(tile_, math_, desc_).total_bytes;
+    : desc_(desc), math_(math), tile_(choose_tile(desc.rows, desc.order)) {
+  smem_bytes_ = smem_layout(desc_).total_bytes;
   taps_ = upload(taps);
   if (desc_.order == KOrder::k_table) table_ = upload(make_k_table(desc_, taps));
   if (desc_.order == KOrder::input_patch) koffs_ = upload(make_patch_koffs(desc_, taps));
-  a_big_ = DeviceBuffer<float>(packed_a_size(desc_));
-  if (math_ == GemmMath::tf32x3) a_small_ = DeviceBuffer<float>(packed_a_size(desc_));
+  a_packed_ = DeviceBuffer<float>(packed_a_size(desc_));
   configure_gemm(tile_, math_, desc_.order, smem_bytes_);
 }
 
 GemmDeviceData GemmPart::device_data() const {
-  return GemmDeviceData{taps_.data(), table_.data(), koffs_.data(), a_big_.data(), a_small_.data()};
+  return GemmDeviceData{taps_.data(), table_.data(), koffs_.data(), a_packed_.data()};
 }
 
 void GemmPart::pack(const float* w, cudaStream_t stream) {
@@ -53,8 +52,8 @@ std::string GemmPart::tile_name() const {
 
 std::string GemmPart::order_name() const { return igemm::order_name(desc_.order); }
 
-std::int64_t GemmPart::device_bytes(const GemmConvDesc& desc, std::size_t tap_count, GemmMath math) {
-  const std::int64_t packed = packed_a_size(desc) * static_cast<std::int64_t>(sizeof(float)) * a_planes(math);
+std::int64_t GemmPart::device_bytes(const GemmConvDesc& desc, std::size_t tap_count) {
+  const std::int64_t packed = packed_a_size(desc) * static_cast<std::int64_t>(sizeof(float));
   const std::int64_t k_rows = desc.chunks * kChunkRows;
   std::int64_t table = 0;
   if (desc.order == KOrder::k_table) table = k_rows * static_cast<std::int64_t>(sizeof(KEntry));

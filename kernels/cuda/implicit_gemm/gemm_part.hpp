@@ -34,7 +34,7 @@ class GemmPart {
   std::string order_name() const;  // "channel_blocks", "k_table" or "input_patch"
 
   // Device bytes a part for `desc` allocates.
-  static std::int64_t device_bytes(const GemmConvDesc& desc, std::size_t tap_count, GemmMath math);
+  static std::int64_t device_bytes(const GemmConvDesc& desc, std::size_t tap_count);
 
  private:
   GemmDeviceData device_data() const;
@@ -46,7 +46,7 @@ class GemmPart {
   DeviceBuffer<GemmTap> taps_;
   DeviceBuffer<KEntry> table_;
   DeviceBuffer<std::int32_t> koffs_;
-  DeviceBuffer<float> a_big_, a_small_;
+  DeviceBuffer<float> a_packed_;
 };
 
 }  // namespace kbench::gpu::conv::igemm

@@ -30,8 +30,12 @@ inline std::string to_string(GemmMath m) {
   return "?";
 }
 
-template <int WARPS_M, int MFRAG, int WARPS_N>
+template <int WARPS_M, int MFRAG, int WARPS_N, int MIN_BLOCKS = 1>
 struct Tile {
+  // Blocks per SM the registers must allow under the tf32 math (__launch_bounds__): two wide blocks,
+  // so one computes while the other loads its patch, fit in 128 registers (8 bytes of spill outside
+  // the main loop); 3xTF32 and FFMA would spill hundreds of bytes there and run one 8-warp block.
+  static constexpr int kMinBlocksTf32 = MIN_BLOCKS;
   static constexpr int kWarpsM = WARPS_M;
   static constexpr int kWarpsN = WARPS_N;
   static constexpr int kMFrag = MFRAG;
@@ -48,24 +52,32 @@ struct Tile {
   // B loader: each thread keeps one column for the whole reduction.
   static constexpr int kRowsPerPass = kThreads / kBN;
   static constexpr int kBLoads = kBK / kRowsPerPass;
-  // A loader: the chunk's BK x BM packed floats as 16-byte vectors.
+  // A loader: the chunk's BK x BM packed floats as 16-byte vectors; the last pass may be partial
+  // (96 x 256: 384 vectors over 256 threads), see a_load_valid.
   static constexpr int kAVectors = kBK * kBM / 4;
-  static constexpr int kALoads = kAVectors / kThreads;
+  static constexpr int kALoads = (kAVectors + kThreads - 1) / kThreads;
   static_assert(kThreads % kBN == 0, "each thread loads one fixed column of B");
   static_assert(kBK % kRowsPerPass == 0, "B rows split evenly over the passes");
-  static_assert(kAVectors % kThreads == 0, "A vectors split evenly over the threads");
   static_assert(kBM % 32 == 0, "row padding keeps fragment reads conflict-free only for BM = 32j");
 };
 
 using Tile64 = Tile<2, 2, 2>;   // 64 x 128, 128 threads (seed 77: M = 64)
-using Tile96 = Tile<2, 3, 2>;   // 96 x 128, 128 threads (seed 50: M = 96)
+using Tile96 = Tile<2, 3, 2>;   // 96 x 128, 128 threads
 using Tile128 = Tile<4, 2, 2>;  // 128 x 128, 256 threads (seed 76: M = 128)
+// The input_patch order's tiles: 256 columns, so each packed-A chunk fetched from L2 serves twice
+// the columns (seed 50: A is 141 KB per block, more than its patch) and the patch rows shared by
+// consecutive output rows are loaded once for more of them.
+using Tile64W = Tile<2, 2, 4, 2>;  // 64 x 256, 256 threads, two blocks per SM
+using Tile96W = Tile<2, 3, 4, 2>;  // 96 x 256, 256 threads, two blocks per SM (seed 50: M = 96)
 
-enum class TileKind { m64, m96, m128 };
+enum class TileKind { m64, m96, m128, m64_wide, m96_wide };
 
-inline TileKind choose_tile(std::int64_t rows) {
-  if (rows <= 64) return TileKind::m64;
-  if (rows <= 96) return TileKind::m96;
+// The block tile for M = rows in a reduction order: wide tiles for input_patch (128 x 128 stays,
+// a 128 x 256 block would need all of an SM's registers).
+inline TileKind choose_tile(std::int64_t rows, KOrder order) {
+  const bool wide = order == KOrder::input_patch;
+  if (rows <= 64) return wide ? TileKind::m64_wide : TileKind::m64;
+  if (rows <= 96) return wide ? TileKind::m96_wide : TileKind::m96;
   return TileKind::m128;
 }
 
@@ -84,11 +96,12 @@ inline TileFacts tile_facts(TileKind k) {
     case TileKind::m64: return facts_of<Tile64>();
     case TileKind::m96: return facts_of<Tile96>();
     case TileKind::m128: return facts_of<Tile128>();
+    case TileKind::m64_wide: return facts_of<Tile64W>();
+    case TileKind::m96_wide: return facts_of<Tile96W>();
   }
   return {};
 }
 
-inline int a_planes(GemmMath m) { return m == GemmMath::tf32x3 ? 2 : 1; }
 
 // Shared memory: the tap list (channel_blocks), the k table (k_table) or the per-k patch offsets
 // (input_patch); then the input patch (input_patch only) and the pipeline stages. The epilogue
@@ -115,15 +128,14 @@ KBENCH_HD std::size_t smem_patch_bytes(const GemmConvDesc& d) {
   return d.order == KOrder::input_patch ? static_cast<std::size_t>(d.patch.floats) * sizeof(float) : 0;
 }
 
-inline SmemLayout smem_layout(TileKind kind, GemmMath math, const GemmConvDesc& d) {
-  const TileFacts f = tile_facts(kind);
+inline SmemLayout smem_layout(const GemmConvDesc& d) {
+  const TileFacts f = tile_facts(choose_tile(d.rows, d.order));
   SmemLayout s;
   s.prefix_bytes = smem_prefix_bytes(d);
   s.patch_bytes = smem_patch_bytes(d);
   // input_patch stages only A: B is read from the patch.
   const std::size_t b_stride = d.order == KOrder::input_patch ? 0 : static_cast<std::size_t>(f.b_stride);
-  s.stage_floats = static_cast<std::size_t>(kChunkRows) *
-                   (static_cast<std::size_t>(a_planes(math)) * f.a_stride + b_stride);
+  s.stage_floats = static_cast<std::size_t>(kChunkRows) * (static_cast<std::size_t>(f.a_stride) + b_stride);
   const std::size_t pipeline = s.stage_floats * static_cast<std::size_t>(f.stages) * sizeof(float);
   const std::size_t c_tile = static_cast<std::size_t>(f.bm) * f.c_stride * sizeof(float);
   s.total_bytes = s.prefix_bytes + std::max(s.patch_bytes + pipeline, c_tile);

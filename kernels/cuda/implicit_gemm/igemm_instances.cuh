@@ -1,10 +1,11 @@
 #pragma once
-// Instantiates and launches the kernel for one math across the three tiles and three reduction orders.
+// Instantiates and launches the kernel for one math: three tiles x two gathered orders, three tiles x input_patch.
 // Included by exactly one .cu per math.
 #include <cuda_runtime.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 
 #include "cuda/implicit_gemm/igemm_kernel.cuh"
 #include "cuda/implicit_gemm/igemm_launch.hpp"
@@ -14,8 +15,15 @@ namespace kbench::gpu::conv::igemm {
 
 template <class T, GemmMath MATH, KOrder ORDER>
 struct Instance {
+  static constexpr auto kernel() {
+    if constexpr (MATH == GemmMath::tf32 && T::kMinBlocksTf32 == 2) {
+      return &igemm_conv_kernel_2_blocks<T, MATH, ORDER>;
+    } else {
+      return &igemm_conv_kernel<T, MATH, ORDER>;
+    }
+  }
   static void configure(std::size_t smem_bytes) {
-    KBENCH_CUDA_CHECK(cudaFuncSetAttribute(igemm_conv_kernel<T, MATH, ORDER>,
+    KBENCH_CUDA_CHECK(cudaFuncSetAttribute(kernel(),
                                            cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem_bytes)));
   }
   static void launch(const GemmConvDesc& d, const GemmDeviceData& data, const Operands& ops, const ZeroFillDesc& zero,
@@ -25,28 +33,37 @@ struct Instance {
                                           : (d.columns + T::kBN - 1) / T::kBN;
     const dim3 grid(static_cast<unsigned>(column_tiles),
                     static_cast<unsigned>(d.rows_padded / T::kBM), static_cast<unsigned>(d.groups));
-    igemm_conv_kernel<T, MATH, ORDER><<<grid, T::kThreads, smem_bytes, stream>>>(
-        d, ops.x, data.a_big, data.a_small, ops.bias, ops.y, data.taps, data.table, data.koffs, zero);
+    kernel()<<<grid, T::kThreads, smem_bytes, stream>>>(
+        d, ops.x, data.a_packed, ops.bias, ops.y, data.taps, data.table, data.koffs, zero);
     KBENCH_CUDA_CHECK_LAUNCH();
   }
 };
 
-// Calls F::template run<Instance<...>>() for the instance selected at run time.
+// Calls f(Instance<...>{}) for the instance selected at run time: the narrow tiles for the gathered
+// orders, the wide ones (and 128 x 128) for input_patch, as choose_tile pairs them; 9 per math.
 template <GemmMath MATH, class F>
 void with_instance(TileKind tile, KOrder order, F&& f) {
+  if (order == KOrder::input_patch) {
+    switch (tile) {
+      case TileKind::m64_wide: return f(Instance<Tile64W, MATH, KOrder::input_patch>{});
+      case TileKind::m96_wide: return f(Instance<Tile96W, MATH, KOrder::input_patch>{});
+      case TileKind::m128: return f(Instance<Tile128, MATH, KOrder::input_patch>{});
+      default: break;
+    }
+    throw std::logic_error("implicit GEMM: input_patch has no instance for this tile");
+  }
   const auto pick = [&](auto tile_tag) {
     using T = decltype(tile_tag);
-    switch (order) {
-      case KOrder::channel_blocks: f(Instance<T, MATH, KOrder::channel_blocks>{}); break;
-      case KOrder::k_table: f(Instance<T, MATH, KOrder::k_table>{}); break;
-      case KOrder::input_patch: f(Instance<T, MATH, KOrder::input_patch>{}); break;
-    }
+    if (order == KOrder::channel_blocks) return f(Instance<T, MATH, KOrder::channel_blocks>{});
+    return f(Instance<T, MATH, KOrder::k_table>{});
   };
   switch (tile) {
-    case TileKind::m64: pick(Tile64{}); break;
-    case TileKind::m96: pick(Tile96{}); break;
-    case TileKind::m128: pick(Tile128{}); break;
+    case TileKind::m64: return pick(Tile64{});
+    case TileKind::m96: return pick(Tile96{});
+    case TileKind::m128: return pick(Tile128{});
+    default: break;
   }
+  throw std::logic_error("implicit GEMM: a gathered order has no instance for a wide tile");
 }
 
 template <GemmMath MATH>

@@ -158,7 +158,7 @@ __device__ __forceinline__ void chunk_ffma(Accumulators<T, GemmMath::ffma>& acc,
 
 // The products of one n-fragment f with the warp's MFRAG A fragments, given its two B elements.
 // B is handed over as raw fp32 bits (the tensor core truncates them to TF32, tf32_bits.hpp); for
-// tf32x3 it is split into big part and remainder, and A's remainders (a_small) join in.
+// tf32x3 it is split into big part and remainder, as A was (a, a_small).
 template <class T, GemmMath MATH>
 __device__ __forceinline__ void mma_b_column(Accumulators<T, MATH>& acc, const std::uint32_t (&a)[T::kMFrag][4],
                                              const std::uint32_t (&a_small)[T::kMFrag][4], int f, float b0,
@@ -181,11 +181,12 @@ __device__ __forceinline__ void mma_b_column(Accumulators<T, MATH>& acc, const s
   }
 }
 
-// As holds TF32 bit patterns already (packed A is rounded on the device); B goes to mma_b_column.
-// With MATH == tf32x3, As_small holds A's TF32 remainders.
+// For tf32, As holds TF32 values already (packed A is rounded to nearest once per run); for tf32x3
+// it holds the fp32 weights, split here like B: one plane of A in shared memory and in L2 traffic
+// instead of two, for three instructions per A element. B goes to mma_b_column.
 template <class T, GemmMath MATH, class B>
-__device__ __forceinline__ void chunk_mma(Accumulators<T, MATH>& acc, const float* As, const float* As_small,
-                                          const B& bsrc, int warp, int lane) {
+__device__ __forceinline__ void chunk_mma(Accumulators<T, MATH>& acc, const float* As, const B& bsrc, int warp,
+                                          int lane) {
 #pragma unroll
   for (int ks = 0; ks < T::kBK; ks += 8) {
     std::uint32_t a[T::kMFrag][4];
@@ -195,8 +196,14 @@ __device__ __forceinline__ void chunk_mma(Accumulators<T, MATH>& acc, const floa
 #pragma unroll
       for (int e = 0; e < 4; ++e) {
         const TileCoord at = mma_a_coord<T>(warp, lane, i, e, ks);  // {m, k}
-        a[i][e] = __float_as_uint(As[at.col * T::kAStride + at.row]);
-        if constexpr (MATH == GemmMath::tf32x3) a_small[i][e] = __float_as_uint(As_small[at.col * T::kAStride + at.row]);
+        const float v = As[at.col * T::kAStride + at.row];
+        if constexpr (MATH == GemmMath::tf32x3) {
+          const Tf32Split s = split_tf32(v);
+          a[i][e] = s.big;
+          a_small[i][e] = s.small;
+        } else {
+          a[i][e] = float_bits(v);
+        }
       }
 #pragma unroll
     for (int f = 0; f < 8; ++f)
@@ -211,7 +218,7 @@ __device__ __forceinline__ void chunk_math(Accumulators<T, MATH>& acc, const flo
   if constexpr (MATH == GemmMath::ffma) {
     chunk_ffma<T>(acc, As, bsrc, warp, lane);
   } else {
-    chunk_mma<T, MATH>(acc, As, As + T::kBK * T::kAStride, bsrc, warp, lane);
+    chunk_mma<T, MATH>(acc, As, bsrc, warp, lane);
   }
 }
 
@@ -244,11 +251,12 @@ __device__ __forceinline__ void stage_accumulators(const Accumulators<T, MATH>& 
 // ---------------------------------------------------------------- the kernel
 
 template <class T, GemmMath MATH, KOrder ORDER>
-__global__ void __launch_bounds__(T::kThreads)
-    igemm_conv_kernel(const GemmConvDesc d, const float* __restrict__ x, const float* __restrict__ a_big,
-                      const float* __restrict__ a_small, const float* __restrict__ bias, float* __restrict__ y,
-                      const GemmTap* __restrict__ taps_global, const KEntry* __restrict__ table_global,
-                      const std::int32_t* __restrict__ koffs_global, const ZeroFillDesc zero) {
+__device__ __forceinline__ void igemm_conv_body(const GemmConvDesc& d, const float* __restrict__ x,
+                                                const float* __restrict__ a_packed, const float* __restrict__ bias,
+                                                float* __restrict__ y, const GemmTap* __restrict__ taps_global,
+                                                const KEntry* __restrict__ table_global,
+                                                const std::int32_t* __restrict__ koffs_global,
+                                                const ZeroFillDesc& zero) {
   constexpr bool kPatch = ORDER == KOrder::input_patch;
   extern __shared__ __align__(16) unsigned char smem[];
   const int tid = static_cast<int>(threadIdx.x);
@@ -272,8 +280,7 @@ __global__ void __launch_bounds__(T::kThreads)
   float* patch = body;
   float* stages = body + (kPatch ? d.patch.floats : 0);
   constexpr int kAPlane = T::kBK * T::kAStride;
-  constexpr int kAPlanes = MATH == GemmMath::tf32x3 ? 2 : 1;
-  constexpr int kStageFloats = kAPlanes * kAPlane + (kPatch ? 0 : T::kBK * T::kBStride);
+  constexpr int kStageFloats = kAPlane + (kPatch ? 0 : T::kBK * T::kBStride);
 
   // The block's columns: a run of BN GEMM columns (gathered orders), or BN positions of one image (patch).
   const int col = b_load_slot<T>(tid, 0).col;
@@ -296,13 +303,13 @@ __global__ void __launch_bounds__(T::kThreads)
 
   const auto load_chunk = [&](int chunk, int stage) {
     float* As = stages + stage * kStageFloats;
-    float* Bs = As + kAPlanes * kAPlane;
+    float* Bs = As + kAPlane;
 #pragma unroll
     for (int i = 0; i < T::kALoads; ++i) {
+      if (T::kAVectors % T::kThreads != 0 && !a_load_valid<T>(tid, i)) continue;
       const TileCoord at = a_load_slot<T>(tid, i);
       const std::int64_t src = packed_a_index(d, group, chunk, at.row, m0 + at.col);
-      cp_async_16(As + at.row * T::kAStride + at.col, a_big + src);
-      if constexpr (MATH == GemmMath::tf32x3) cp_async_16(As + kAPlane + at.row * T::kAStride + at.col, a_small + src);
+      cp_async_16(As + at.row * T::kAStride + at.col, a_packed + src);
     }
     if constexpr (ORDER == KOrder::channel_blocks) {
       const GemmTap tap = s_taps[cursor.tap];
@@ -379,7 +386,7 @@ __global__ void __launch_bounds__(T::kThreads)
         chunk_math<T, MATH>(acc, As, PatchB<T, true>{reinterpret_cast<const char*>(patch), koff, {noff[0], noff[1], noff[2], noff[3], noff[4], noff[5], noff[6], noff[7]}, last_rows}, warp, lane);
       }
     } else {
-      chunk_math<T, MATH>(acc, As, StagedB<T>{As + kAPlanes * kAPlane}, warp, lane);
+      chunk_math<T, MATH>(acc, As, StagedB<T>{As + kAPlane}, warp, lane);
     }
   }
   cp_async_wait<0>();
@@ -402,6 +409,26 @@ __global__ void __launch_bounds__(T::kThreads)
     for (std::int64_t t = 1; t <= tail; ++t) __stcs(out + t, b);
     for (std::int64_t p = 0; p < lead; ++p) __stcs(out - os.last_coord + p, b);
   }
+}
+
+// The kernel, with the register budget ptxas picks for one block of T::kThreads ...
+template <class T, GemmMath MATH, KOrder ORDER>
+__global__ void __launch_bounds__(T::kThreads)
+    igemm_conv_kernel(const GemmConvDesc d, const float* __restrict__ x, const float* __restrict__ a_packed,
+                      const float* __restrict__ bias, float* __restrict__ y, const GemmTap* __restrict__ taps_global,
+                      const KEntry* __restrict__ table_global, const std::int32_t* __restrict__ koffs_global,
+                      const ZeroFillDesc zero) {
+  igemm_conv_body<T, MATH, ORDER>(d, x, a_packed, bias, y, taps_global, table_global, koffs_global, zero);
+}
+
+// ... or with at most 128 registers, so two blocks share an SM (Tile::kMinBlocksTf32).
+template <class T, GemmMath MATH, KOrder ORDER>
+__global__ void __launch_bounds__(T::kThreads, 2)
+    igemm_conv_kernel_2_blocks(const GemmConvDesc d, const float* __restrict__ x, const float* __restrict__ a_packed,
+                               const float* __restrict__ bias, float* __restrict__ y,
+                               const GemmTap* __restrict__ taps_global, const KEntry* __restrict__ table_global,
+                               const std::int32_t* __restrict__ koffs_global, const ZeroFillDesc zero) {
+  igemm_conv_body<T, MATH, ORDER>(d, x, a_packed, bias, y, taps_global, table_global, koffs_global, zero);
 }
 
 }  // namespace kbench::gpu::conv::igemm

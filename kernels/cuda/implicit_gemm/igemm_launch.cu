@@ -13,10 +13,10 @@ namespace kbench::gpu::conv::igemm {
 namespace {
 
 // One thread per packed element: the weight it copies (or a zero of the padding), rounded to TF32
-// for the tensor-core maths, or split into TF32 big part and remainder for tf32x3. Rounding here,
-// once per run, spares the GEMM's inner loop the conversions of A.
+// to nearest for the tf32 math (once per run, sparing the GEMM's inner loop). tf32x3 keeps fp32
+// weights: the GEMM splits them in registers, which halves A's shared memory and L2 traffic.
 __global__ void pack_a_kernel(const GemmConvDesc d, const GemmTap* __restrict__ taps, const float* __restrict__ w,
-                              GemmMath math, float* __restrict__ a_big, float* __restrict__ a_small) {
+                              GemmMath math, float* __restrict__ a_packed) {
   const std::int64_t total = packed_a_size(d);
   for (std::int64_t idx = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; idx < total;
        idx += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
@@ -29,13 +29,7 @@ __global__ void pack_a_kernel(const GemmConvDesc d, const GemmTap* __restrict__ 
     const std::int64_t group = rest / d.chunks;
     const std::int64_t src = packed_a_source(d, taps, group, chunk, row, m);
     const float v = src >= 0 ? w[src] : 0.0f;
-    if (math == GemmMath::ffma) {
-      a_big[idx] = v;
-    } else {
-      const std::uint32_t big = to_tf32(v);
-      a_big[idx] = __uint_as_float(big);
-      if (math == GemmMath::tf32x3) a_small[idx] = __uint_as_float(to_tf32(v - __uint_as_float(big)));
-    }
+    a_packed[idx] = math == GemmMath::tf32 ? __uint_as_float(to_tf32(v)) : v;
   }
 }
 
@@ -63,7 +57,7 @@ void launch_pack_a(const GemmConvDesc& d, GemmMath math, const GemmDeviceData& d
   constexpr int kThreads = 256;
   const std::int64_t total = packed_a_size(d);
   const auto blocks = static_cast<unsigned>(std::min<std::int64_t>((total + kThreads - 1) / kThreads, 4096));
-  pack_a_kernel<<<blocks, kThreads, 0, stream>>>(d, data.taps, w, math, data.a_big, data.a_small);
+  pack_a_kernel<<<blocks, kThreads, 0, stream>>>(d, data.taps, w, math, data.a_packed);
   KBENCH_CUDA_CHECK_LAUNCH();
 }
 

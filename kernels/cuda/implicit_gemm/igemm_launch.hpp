@@ -17,14 +17,13 @@ struct GemmDeviceData {
   const GemmTap* taps = nullptr;
   const KEntry* table = nullptr;  // k_table order only
   const std::int32_t* koffs = nullptr;  // input_patch order only: patch offset per reduction row
-  float* a_big = nullptr;         // packed A (TF32-rounded for the tensor-core maths)
-  float* a_small = nullptr;       // packed A's TF32 remainders (tf32x3 only)
+  float* a_packed = nullptr;      // packed A (rounded to TF32 for the tf32 math)
 };
 
 // Allows the kernel instance `smem_bytes` of dynamic shared memory. Once per plan, before any launch.
 void configure_gemm(TileKind tile, GemmMath math, KOrder order, std::size_t smem_bytes);
 
-// Packs (and for TF32 rounds, or splits) the weights into A's chunk order.
+// Packs (and for the tf32 math rounds) the weights into A's chunk order.
 void launch_pack_a(const GemmConvDesc& d, GemmMath math, const GemmDeviceData& data, const float* w,
                    cudaStream_t stream);
 

@@ -56,7 +56,7 @@ std::unique_ptr<KernelPlan> make_igemm_plan(const KernelChoice& choice, const Co
 std::int64_t igemm_plan_device_bytes(const KernelChoice& choice, const ConvProblem& problem) {
   const ConvProblem p3 = reference::as_rank3(problem);
   return igemm::GemmPart::device_bytes(forward_gemm_desc(p3, choice.order),
-                                       static_cast<std::size_t>(p3.kernel_volume()), gemm_math(choice.family));
+                                       static_cast<std::size_t>(p3.kernel_volume()));
 }
 
 }  // namespace kbench::gpu::conv

@@ -29,7 +29,12 @@ KBENCH_HD TileCoord b_load_slot(int tid, int i) {
   return TileCoord{tid / T::kBN + i * T::kRowsPerPass, tid % T::kBN};
 }
 
-// A loader: 16-byte copy i of thread tid fills As[row][col .. col + 3].
+// A loader: 16-byte copy i of thread tid fills As[row][col .. col + 3], if a_load_valid (the last
+// pass may have fewer vectors than threads).
+template <class T>
+KBENCH_HD bool a_load_valid(int tid, int i) {
+  return tid + i * T::kThreads < T::kAVectors;
+}
 template <class T>
 KBENCH_HD TileCoord a_load_slot(int tid, int i) {
   const int v = tid + i * T::kThreads;

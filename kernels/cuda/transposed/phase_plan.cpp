@@ -73,10 +73,10 @@ std::unique_ptr<KernelPlan> make_phase_plan(Family family, const ConvProblem& pr
   return std::make_unique<PhasePlan>(family, reference::as_rank3(problem));
 }
 
-std::int64_t phase_plan_device_bytes(Family family, const ConvProblem& problem) {
+std::int64_t phase_plan_device_bytes(const ConvProblem& problem) {
   std::int64_t bytes = 0;
   for (const PhaseGemm& g : transposed_gemms(reference::as_rank3(problem)))
-    bytes += igemm::GemmPart::device_bytes(g.desc, g.taps.size(), gemm_math(family));
+    bytes += igemm::GemmPart::device_bytes(g.desc, g.taps.size());
   return bytes;
 }
 
