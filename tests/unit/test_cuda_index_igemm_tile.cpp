@@ -246,7 +246,7 @@ TEST_CASE("implicit GEMM tile 96x128: loads, FFMA and mma fragments, banks") {
   check_tile<ig::Tile96>(rng);
 }
 
-TEST_CASE("implicit GEMM tile 128x128: loads, FFMA and mma fragments, banks") {
+TEST_CASE("implicit GEMM tile 128x256: loads, FFMA and mma fragments, banks") {
   std::mt19937_64 rng(128);
   check_tile<ig::Tile128>(rng);
 }

@@ -30,7 +30,7 @@ class GemmPart {
   const GemmConvDesc& desc() const { return desc_; }
   TileKind tile() const { return tile_; }
   std::size_t smem_bytes() const { return smem_bytes_; }
-  std::string tile_name() const;   // "128x128"
+  std::string tile_name() const;   // "96x256"
   std::string order_name() const;  // "channel_blocks", "k_table" or "input_patch"
 
   // Device bytes a part for `desc` allocates.

@@ -63,7 +63,10 @@ struct Tile {
 
 using Tile64 = Tile<2, 2, 2>;   // 64 x 128, 128 threads (seed 77: M = 64)
 using Tile96 = Tile<2, 3, 2>;   // 96 x 128, 128 threads
-using Tile128 = Tile<4, 2, 2>;  // 128 x 128, 256 threads (seed 76: M = 128)
+// 128 x 256, 512 threads (16 warps at <= 128 registers: one block fills an SM). 256 columns halve
+// the packed-A traffic from L2 per output against 128 (seed 76: A is 98 KB per block; with 128
+// columns, 8.6 GB of L2 reads beside the 8.6 GB input).
+using Tile128 = Tile<4, 2, 4>;
 // The input_patch order's tiles: 256 columns, so each packed-A chunk fetched from L2 serves twice
 // the columns (seed 50: A is 141 KB per block, more than its patch) and the patch rows shared by
 // consecutive output rows are loaded once for more of them.
@@ -72,8 +75,8 @@ using Tile96W = Tile<2, 3, 4, 2>;  // 96 x 256, 256 threads, two blocks per SM (
 
 enum class TileKind { m64, m96, m128, m64_wide, m96_wide };
 
-// The block tile for M = rows in a reduction order: wide tiles for input_patch (128 x 128 stays,
-// a 128 x 256 block would need all of an SM's registers).
+// The block tile for M = rows in a reduction order: 256 columns for input_patch, 128 for the
+// gathered orders below 128 rows.
 inline TileKind choose_tile(std::int64_t rows, KOrder order) {
   const bool wide = order == KOrder::input_patch;
   if (rows <= 64) return wide ? TileKind::m64_wide : TileKind::m64;

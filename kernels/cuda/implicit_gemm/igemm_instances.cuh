@@ -40,7 +40,7 @@ struct Instance {
 };
 
 // Calls f(Instance<...>{}) for the instance selected at run time: the narrow tiles for the gathered
-// orders, the wide ones (and 128 x 128) for input_patch, as choose_tile pairs them; 9 per math.
+// orders, the 256-column ones for input_patch, as choose_tile pairs them; 9 per math.
 template <GemmMath MATH, class F>
 void with_instance(TileKind tile, KOrder order, F&& f) {
   if (order == KOrder::input_patch) {
