@@ -113,20 +113,23 @@ __device__ __forceinline__ void patch_column_offsets(const GemmConvDesc& d, cons
 }
 
 // Copies the block's input patch into shared memory: 16-byte cp.async copies for input rows, zeros
-// for the padding. The copies join the caller's next cp.async group; the zeros need a barrier.
+// for the padding (patch_vector_source, split so a warp decodes each of its rows once and its lanes
+// walk the row's vectors). The copies join the caller's next cp.async group; the zeros need a barrier.
 template <class T>
 __device__ __forceinline__ void load_patch(const GemmConvDesc& d, const PatchTile& tile, std::int64_t group,
-                                           const float* __restrict__ x, float* patch, int tid) {
+                                           const float* __restrict__ x, float* patch, int warp, int lane) {
   const int vectors_per_row = d.patch.stride / 4;
-  const int vectors = d.patch.floats / 4;
-  for (int i = tid; i < vectors; i += T::kThreads) {
-    const int row = i / vectors_per_row;
-    const std::int64_t src = patch_vector_source(d, tile, group, row, i % vectors_per_row);
-    float* dst = patch + 4 * i;
-    if (src >= 0) {
-      cp_async_16(dst, x + src);
-    } else {
-      *reinterpret_cast<float4*>(dst) = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  const int rows = static_cast<int>(d.cin_per_group) * d.patch.rows;
+  for (int row = warp; row < rows; row += T::kThreads / 32) {
+    const std::int64_t base = patch_row_source(d, tile, group, row / d.patch.rows, row % d.patch.rows);
+    float* dst = patch + static_cast<std::int64_t>(row) * d.patch.stride;
+    for (int v = lane; v < vectors_per_row; v += 32) {
+      const int col = patch_vector_column(d, v);
+      if (base >= 0 && col >= 0) {
+        cp_async_16(dst + 4 * v, x + base + col);
+      } else {
+        *reinterpret_cast<float4*>(dst + 4 * v) = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+      }
     }
   }
 }
@@ -290,7 +293,7 @@ __device__ __forceinline__ void igemm_conv_body(const GemmConvDesc& d, const flo
   if constexpr (kPatch) {
     tile = patch_tile(d, blockIdx.x, T::kBN);
     column = patch_column(d, tile, col, T::kBN).n;
-    load_patch<T>(d, tile, group, x, patch, tid);  // joins the first cp.async group below
+    load_patch<T>(d, tile, group, x, patch, warp, lane);  // joins the first cp.async group below
   }
   __syncthreads();  // the tables are in place
 

@@ -82,14 +82,20 @@ KBENCH_HD std::int64_t patch_row_source(const GemmConvDesc& d, const PatchTile& 
   return ((t.image * d.in_channels + group * d.cin_per_group + c) * d.in_volume) + ih * d.in_extent[2];
 }
 
-// What the loader does with 16-byte vector v (patch columns 4v .. 4v+3) of patch row `row`
-// (row = c * rows + r): copy input index `source` .. +3, or store zeros (source = -1).
+// The input column that 16-byte vector v (patch columns 4v .. 4v+3) of any patch row starts at, or
+// -1 for a vector of padding.
+KBENCH_HD int patch_vector_column(const GemmConvDesc& d, int v) {
+  const int col = 4 * v - d.patch.data_col;
+  return col < 0 || col >= 4 * d.patch.load_vectors ? -1 : col;
+}
+
+// What the loader does with vector v of patch row `row` (row = c * rows + r): copy input index
+// `source` .. +3, or store zeros (source = -1). The kernel computes the row's source once per row.
 KBENCH_HD std::int64_t patch_vector_source(const GemmConvDesc& d, const PatchTile& t, std::int64_t group, int row,
                                            int v) {
-  const int col = 4 * v - d.patch.data_col;
-  if (col < 0 || col >= 4 * d.patch.load_vectors) return -1;
+  const int col = patch_vector_column(d, v);
   const std::int64_t base = patch_row_source(d, t, group, row / d.patch.rows, row % d.patch.rows);
-  return base < 0 ? -1 : base + col;
+  return col < 0 || base < 0 ? -1 : base + col;
 }
 
 // ---------------------------------------------------------------- host-side construction

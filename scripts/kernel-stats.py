@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""kernel-stats.py - registers, spills and main-loop instruction mix of the implicit-GEMM kernels.
+
+Compiles kernels/cuda/implicit_gemm/igemm_{ffma,tf32,tf32x3}.cu for sm_90 with `-Xptxas -v`, and
+when cuobjdump (with nvdisasm) is available, finds each instance's main loop in the SASS (the
+backward branch enclosing the most HMMA/FFMA instructions) and counts its instructions: the
+instructions issued per tensor-core or FMA instruction is what bounds the issue-limited kernels.
+A loop that holds two bodies (input_patch: the full and the masked last chunk) counts both.
+
+Usage: scripts/kernel-stats.py [--nvcc PATH] [--cuobjdump PATH]   (run from anywhere; no GPU needed)
+Prints one Markdown table row per kernel instance, the format docs/kernels.md keeps.
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MATHS = ["ffma", "tf32", "tf32x3"]
+ORDERS = ["channel_blocks", "k_table", "input_patch"]
+
+
+def instance_of(mangled):
+    tile = re.search(r"TileILi(\d)ELi(\d)ELi(\d)E", mangled)
+    order = re.search(r"KOrderE(\d)", mangled)
+    if not tile or not order:
+        return None
+    bm = 16 * int(tile.group(1)) * int(tile.group(2))
+    bn = 64 * int(tile.group(3))
+    return f"{bm}x{bn}", ORDERS[int(order.group(1))]
+
+
+def ptxas_facts(log):
+    facts = {}
+    for entry in re.split(r"Compiling entry function '", log)[1:]:
+        name = entry.split("'")[0]
+        inst = instance_of(name)
+        if not inst:
+            continue
+        regs = re.search(r"Used (\d+) registers", entry).group(1)
+        stack, st, ld = re.search(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads",
+                                  entry).groups()
+        facts[(name, inst)] = (int(regs), int(stack), int(st), int(ld))
+    return facts
+
+
+def loop_mix(sass):
+    mixes = {}
+    for body in re.split(r"\n\s+Function : ", sass)[1:]:
+        name = body.split("\n")[0].strip()
+        lines = []
+        for line in body.split("\n"):
+            m = re.search(r"/\*([0-9a-f]{4,})\*/\s+(.*?);", line)
+            if m:
+                lines.append((int(m.group(1), 16), m.group(2)))
+        index = {addr: i for i, (addr, _) in enumerate(lines)}
+        best = None
+        for i, (addr, ins) in enumerate(lines):
+            m = re.search(r"BRA\s.*?(0x[0-9a-f]+)", ins)
+            if not m or int(m.group(1), 16) >= addr or int(m.group(1), 16) not in index:
+                continue
+            seg = [x for _, x in lines[index[int(m.group(1), 16)]:i + 1]]
+            math = sum(("HMMA" in x) or re.search(r"\bFFMA\b", x) is not None for x in seg)
+            if math and (best is None or math > best[0]):
+                lds = sum(re.search(r"\bLDS", x) is not None for x in seg)
+                ldgsts = sum("LDGSTS" in x for x in seg)
+                local = sum(re.search(r"\b(LDL|STL)", x) is not None for x in seg)
+                best = (math, len(seg), lds, ldgsts, local)
+        if best:
+            mixes[name] = best
+    return mixes
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--nvcc", default=shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc")
+    parser.add_argument("--cuobjdump", default=shutil.which("cuobjdump"))
+    args = parser.parse_args()
+    print("| math | tile | order | regs | stack | spill st/ld | loop instr | math instr | instr per math | LDS | LDGSTS | LDL/STL in loop |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for math in MATHS:
+            obj = os.path.join(tmp, f"igemm_{math}.o")
+            cmd = [args.nvcc, "-std=c++20", "-O3", "-gencode", "arch=compute_90,code=sm_90",
+                   "--expt-relaxed-constexpr", "-Xptxas", "-v", "-I", os.path.join(ROOT, "kernels"),
+                   "-I", os.path.join(ROOT, "lib"), "-c",
+                   os.path.join(ROOT, "kernels", "cuda", "implicit_gemm", f"igemm_{math}.cu"), "-o", obj]
+            built = subprocess.run(cmd, capture_output=True, text=True)
+            if built.returncode != 0:
+                sys.exit(f"nvcc failed for {math}:\n{built.stderr}")
+            facts = ptxas_facts(built.stderr + built.stdout)
+            mixes = {}
+            if args.cuobjdump:
+                sass = subprocess.run([args.cuobjdump, "-sass", obj], capture_output=True, text=True)
+                if sass.returncode == 0:
+                    mixes = loop_mix(sass.stdout)
+            for (name, (tile, order)), (regs, stack, st, ld) in sorted(facts.items(), key=lambda kv: kv[0][1]):
+                mix = mixes.get(name)
+                loop = (f"{mix[1]} | {mix[0]} | {mix[1] / mix[0]:.1f} | {mix[2]} | {mix[3]} | {mix[4]}"
+                        if mix else "- | - | - | - | - | -")
+                print(f"| {math} | {tile} | {order} | {regs} | {stack} | {st}/{ld} | {loop} |")
+
+
+if __name__ == "__main__":
+    main()
