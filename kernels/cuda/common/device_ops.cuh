@@ -1,6 +1,7 @@
 #pragma once
-// Thin wrappers over the PTX the kernels rely on: asynchronous global->shared copies (sm_80+),
-// TF32 rounding and the m16n8k8 TF32 tensor-core product. Device code only.
+// Thin wrappers over the PTX the kernels rely on: asynchronous global->shared copies (sm_80+) and
+// the m16n8k8 TF32 tensor-core product. Device code only. tests/emu/shadow/ has a CPU version of
+// this header with the same interface, under which the kernels run in the CPU tests.
 #include <cstdint>
 
 namespace kbench::gpu::conv {
@@ -28,13 +29,6 @@ __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commi
 template <int kPending>
 __device__ __forceinline__ void cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
-}
-
-// fp32 -> TF32 with round-to-nearest (ties away), as the bit pattern the mma instruction takes.
-__device__ __forceinline__ std::uint32_t to_tf32(float v) {
-  std::uint32_t r;
-  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(v));
-  return r;
 }
 
 // d += a (16x8, row) * b (8x8, col), fp32 accumulation. Fragment layout (PTX ISA, mma.m16n8k8 .tf32),

@@ -42,6 +42,14 @@ KBENCH_HD float bits_float(std::uint32_t b) {
 // The value the tensor core multiplies when it is handed the bits `b` as a TF32 operand.
 KBENCH_HD float tf32_value_of(std::uint32_t b) { return bits_float(b & kTf32KeptMask); }
 
+// fp32 -> TF32 rounded to nearest, ties away from zero (what cvt.rna.tf32.f32 does), as a float
+// whose low 13 mantissa bits are zero. Infinities and NaNs pass unchanged.
+KBENCH_HD float round_tf32(float v) {
+  const std::uint32_t bits = float_bits(v);
+  if ((bits & 0x7f800000u) == 0x7f800000u) return v;
+  return bits_float((bits + kTf32HalfUnit) & kTf32KeptMask);
+}
+
 struct Tf32Split {
   std::uint32_t big = 0;
   std::uint32_t small = 0;

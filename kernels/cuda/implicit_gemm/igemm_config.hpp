@@ -9,6 +9,8 @@
 // the epilogue's float2 stores then hit 32 distinct banks.
 #include <algorithm>
 #include <cstddef>
+#include <stdexcept>
+#include <type_traits>
 #include <cstdint>
 #include <string>
 
@@ -84,6 +86,37 @@ inline TileKind choose_tile(std::int64_t rows, KOrder order) {
   return TileKind::m128;
 }
 
+// Calls f(Tile{}, std::integral_constant<KOrder, ORDER>{}) for the kernel instance that runs
+// (tile, order): the narrow tiles with the gathered orders, the 256-column ones (and 128x256) with
+// input_patch, as choose_tile pairs them; 9 instances per math. Host code (the CUDA launchers, the
+// CPU emulation tests) dispatches through this one table.
+template <class F>
+void with_tile(TileKind tile, KOrder order, F&& f) {
+  using Patch = std::integral_constant<KOrder, KOrder::input_patch>;
+  using Blocks = std::integral_constant<KOrder, KOrder::channel_blocks>;
+  using Table = std::integral_constant<KOrder, KOrder::k_table>;
+  if (order == KOrder::input_patch) {
+    switch (tile) {
+      case TileKind::m64_wide: return f(Tile64W{}, Patch{});
+      case TileKind::m96_wide: return f(Tile96W{}, Patch{});
+      case TileKind::m128: return f(Tile128{}, Patch{});
+      default: break;
+    }
+    throw std::logic_error("implicit GEMM: input_patch has no instance for this tile");
+  }
+  const auto pick = [&](auto tile_tag) {
+    if (order == KOrder::channel_blocks) return f(tile_tag, Blocks{});
+    return f(tile_tag, Table{});
+  };
+  switch (tile) {
+    case TileKind::m64: return pick(Tile64{});
+    case TileKind::m96: return pick(Tile96{});
+    case TileKind::m128: return pick(Tile128{});
+    default: break;
+  }
+  throw std::logic_error("implicit GEMM: a gathered order has no instance for a wide tile");
+}
+
 struct TileFacts {
   int bm = 0, bn = 0, threads = 0, stages = 0;
   int a_stride = 0, b_stride = 0, c_stride = 0;
@@ -143,6 +176,21 @@ inline SmemLayout smem_layout(const GemmConvDesc& d) {
   const std::size_t c_tile = static_cast<std::size_t>(f.bm) * f.c_stride * sizeof(float);
   s.total_bytes = s.prefix_bytes + std::max(s.patch_bytes + pipeline, c_tile);
   return s;
+}
+
+// The launch grid of a descriptor: x = column tiles (input_patch: per image, tiles never straddle
+// two), y = row tiles, z = groups.
+struct GemmGrid {
+  std::int64_t x = 1, y = 1, z = 1;
+};
+
+inline GemmGrid gemm_grid(const GemmConvDesc& d) {
+  const TileFacts f = tile_facts(choose_tile(d.rows, d.order));
+  GemmGrid g;
+  g.x = d.order == KOrder::input_patch ? d.batch * d.patch.tiles_per_image : (d.columns + f.bn - 1) / f.bn;
+  g.y = d.rows_padded / f.bm;
+  g.z = d.groups;
+  return g;
 }
 
 // Hopper's opt-in limit per block (227 KB).

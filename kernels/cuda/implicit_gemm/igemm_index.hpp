@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "core/host_device.hpp"
+#include "cuda/common/tf32_bits.hpp"
 #include "cuda/transposed/phase_index.hpp"
 #include "problem/conv_problem.hpp"
 
@@ -156,6 +157,22 @@ KBENCH_HD std::int64_t packed_a_source(const GemmConvDesc& d, const GemmTap* tap
   const ReductionSlot s = reduction_slot(d, chunk, row);
   if (!s.valid || m >= d.rows) return -1;
   return group * d.w_group_stride + m * d.w_row_stride + s.channel * d.w_channel_stride + taps[s.tap].weight_tap;
+}
+
+// Packed A element idx (packed_a_index's layout): the weight it copies, or a zero of the padding,
+// rounded to TF32 to nearest when `tf32` (the tf32 math: once per run, so the GEMM's loop does not).
+KBENCH_HD float packed_a_value(const GemmConvDesc& d, const GemmTap* taps, const float* w, std::int64_t idx,
+                               bool tf32) {
+  std::int64_t rest = idx;
+  const std::int64_t m = rest % d.rows_padded;
+  rest /= d.rows_padded;
+  const std::int64_t row = rest % kChunkRows;
+  rest /= kChunkRows;
+  const std::int64_t chunk = rest % d.chunks;
+  const std::int64_t group = rest / d.chunks;
+  const std::int64_t src = packed_a_source(d, taps, group, chunk, row, m);
+  const float v = src >= 0 ? w[src] : 0.0f;
+  return tf32 ? round_tf32(v) : v;
 }
 
 // ---------------------------------------------------------------- columns (the B operand)

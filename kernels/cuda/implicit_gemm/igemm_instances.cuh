@@ -5,7 +5,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <stdexcept>
 
 #include "cuda/implicit_gemm/igemm_kernel.cuh"
 #include "cuda/implicit_gemm/igemm_launch.hpp"
@@ -28,42 +27,20 @@ struct Instance {
   }
   static void launch(const GemmConvDesc& d, const GemmDeviceData& data, const Operands& ops, const ZeroFillDesc& zero,
                      std::size_t smem_bytes, cudaStream_t stream) {
-    const std::int64_t column_tiles = ORDER == KOrder::input_patch
-                                          ? d.batch * d.patch.tiles_per_image  // tiles never straddle images
-                                          : (d.columns + T::kBN - 1) / T::kBN;
-    const dim3 grid(static_cast<unsigned>(column_tiles),
-                    static_cast<unsigned>(d.rows_padded / T::kBM), static_cast<unsigned>(d.groups));
+    const GemmGrid g = gemm_grid(d);
+    const dim3 grid(static_cast<unsigned>(g.x), static_cast<unsigned>(g.y), static_cast<unsigned>(g.z));
     kernel()<<<grid, T::kThreads, smem_bytes, stream>>>(
         d, ops.x, data.a_packed, ops.bias, ops.y, data.taps, data.table, data.koffs, zero);
     KBENCH_CUDA_CHECK_LAUNCH();
   }
 };
 
-// Calls f(Instance<...>{}) for the instance selected at run time: the narrow tiles for the gathered
-// orders, the 256-column ones for input_patch, as choose_tile pairs them; 9 per math.
+// Calls f(Instance<...>{}) for the instance selected at run time (with_tile's table).
 template <GemmMath MATH, class F>
 void with_instance(TileKind tile, KOrder order, F&& f) {
-  if (order == KOrder::input_patch) {
-    switch (tile) {
-      case TileKind::m64_wide: return f(Instance<Tile64W, MATH, KOrder::input_patch>{});
-      case TileKind::m96_wide: return f(Instance<Tile96W, MATH, KOrder::input_patch>{});
-      case TileKind::m128: return f(Instance<Tile128, MATH, KOrder::input_patch>{});
-      default: break;
-    }
-    throw std::logic_error("implicit GEMM: input_patch has no instance for this tile");
-  }
-  const auto pick = [&](auto tile_tag) {
-    using T = decltype(tile_tag);
-    if (order == KOrder::channel_blocks) return f(Instance<T, MATH, KOrder::channel_blocks>{});
-    return f(Instance<T, MATH, KOrder::k_table>{});
-  };
-  switch (tile) {
-    case TileKind::m64: return pick(Tile64{});
-    case TileKind::m96: return pick(Tile96{});
-    case TileKind::m128: return pick(Tile128{});
-    default: break;
-  }
-  throw std::logic_error("implicit GEMM: a gathered order has no instance for a wide tile");
+  with_tile(tile, order, [&](auto tile_tag, auto order_tag) {
+    f(Instance<decltype(tile_tag), MATH, decltype(order_tag)::value>{});
+  });
 }
 
 template <GemmMath MATH>

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "cuda/common/device_ops.cuh"
 #include "cuda/implicit_gemm/igemm_launch.hpp"
 #include "runtime/cuda_check.hpp"
 
@@ -19,18 +18,8 @@ __global__ void pack_a_kernel(const GemmConvDesc d, const GemmTap* __restrict__ 
                               GemmMath math, float* __restrict__ a_packed) {
   const std::int64_t total = packed_a_size(d);
   for (std::int64_t idx = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; idx < total;
-       idx += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
-    std::int64_t rest = idx;
-    const std::int64_t m = rest % d.rows_padded;
-    rest /= d.rows_padded;
-    const std::int64_t row = rest % kChunkRows;
-    rest /= kChunkRows;
-    const std::int64_t chunk = rest % d.chunks;
-    const std::int64_t group = rest / d.chunks;
-    const std::int64_t src = packed_a_source(d, taps, group, chunk, row, m);
-    const float v = src >= 0 ? w[src] : 0.0f;
-    a_packed[idx] = math == GemmMath::tf32 ? __uint_as_float(to_tf32(v)) : v;
-  }
+       idx += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+    a_packed[idx] = packed_a_value(d, taps, w, idx, math == GemmMath::tf32);
 }
 
 }  // namespace

@@ -1,0 +1,256 @@
+// The fiber scheduler behind cuda_emu.hpp: one ucontext per CUDA thread, run round-robin on the
+// calling OS thread; barriers yield until every thread of the block (or warp) has arrived.
+#include "cuda_emu.hpp"
+
+#include <ucontext.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <utility>
+#include <vector>
+
+namespace kbench::emu {
+
+namespace {
+
+constexpr std::size_t kStackBytes = 256 * 1024;
+
+struct CopyOp {
+  unsigned char* dst;
+  const unsigned char* src;
+  int bytes;
+  int src_bytes;
+};
+
+struct Fiber {
+  ucontext_t context{};
+  std::unique_ptr<unsigned char[]> stack;
+  Dim3 thread_idx;
+  int linear = 0;
+  bool done = false;
+  std::vector<CopyOp> open_group;
+  std::vector<std::vector<CopyOp>> pending;  // committed groups, oldest first
+};
+
+struct Barrier {
+  int arrived = 0;
+  unsigned generation = 0;
+};
+
+struct Range {
+  const unsigned char* begin;
+  std::size_t bytes;
+  bool contains(const void* p, std::size_t n) const {
+    const auto* c = static_cast<const unsigned char*>(p);
+    return c >= begin && c + n <= begin + bytes;
+  }
+};
+
+struct Machine {
+  Dim3 grid, block, block_idx;
+  unsigned char* shared = nullptr;
+  std::size_t shared_bytes = 0;
+  std::vector<Fiber> fibers;
+  int current = -1;
+  ucontext_t scheduler{};
+  const std::function<void()>* kernel = nullptr;
+  Barrier block_barrier;
+  std::vector<Barrier> warp_barriers;
+  std::vector<WarpSlots> warps;
+  std::uint64_t events = 0;  // barrier arrivals and thread exits: progress, for deadlock detection
+  std::vector<Range> reads, writes;
+  std::string error;  // an EmulationError raised inside a fiber, rethrown by launch()
+};
+
+Machine& machine() {
+  static Machine m;
+  return m;
+}
+
+Fiber& current_fiber() {
+  Machine& m = machine();
+  if (m.current < 0) throw EmulationError("CUDA emulation: device code called outside a launch");
+  return m.fibers[static_cast<std::size_t>(m.current)];
+}
+
+void yield() {
+  Machine& m = machine();
+  swapcontext(&current_fiber().context, &m.scheduler);
+}
+
+void wait_at(Barrier& b, int parties) {
+  Machine& m = machine();
+  ++m.events;
+  const unsigned generation = b.generation;
+  if (++b.arrived == parties) {
+    b.arrived = 0;
+    ++b.generation;
+    return;
+  }
+  while (b.generation == generation) yield();
+}
+
+void land(const std::vector<CopyOp>& group) {
+  for (const CopyOp& op : group) {
+    if (op.src_bytes > 0) std::memcpy(op.dst, op.src, static_cast<std::size_t>(op.src_bytes));
+    if (op.bytes > op.src_bytes) std::memset(op.dst + op.src_bytes, 0, static_cast<std::size_t>(op.bytes - op.src_bytes));
+  }
+}
+
+void fiber_entry() {
+  Machine& m = machine();
+  Fiber& f = current_fiber();
+  try {
+    (*m.kernel)();
+  } catch (const std::exception& e) {
+    if (m.error.empty()) m.error = e.what();
+  }
+  f.done = true;
+  ++m.events;
+  swapcontext(&f.context, &m.scheduler);
+}
+
+void run_block() {
+  Machine& m = machine();
+  const int threads = static_cast<int>(m.block.x * m.block.y * m.block.z);
+  for (int t = 0; t < threads; ++t) {
+    Fiber& f = m.fibers[static_cast<std::size_t>(t)];
+    f.linear = t;
+    f.thread_idx = Dim3{static_cast<unsigned>(t) % m.block.x, (static_cast<unsigned>(t) / m.block.x) % m.block.y,
+                        static_cast<unsigned>(t) / (m.block.x * m.block.y)};
+    f.done = false;
+    f.open_group.clear();
+    f.pending.clear();
+    getcontext(&f.context);
+    f.context.uc_stack.ss_sp = f.stack.get();
+    f.context.uc_stack.ss_size = kStackBytes;
+    f.context.uc_link = nullptr;
+    makecontext(&f.context, fiber_entry, 0);
+  }
+  m.block_barrier = Barrier{};
+  m.warp_barriers.assign(static_cast<std::size_t>(threads / 32), Barrier{});
+  // NaN bytes: a read of shared memory nobody wrote poisons the result.
+  std::memset(m.shared, 0xff, m.shared_bytes);
+  for (;;) {
+    bool all_done = true;
+    const std::uint64_t before = m.events;
+    for (int t = 0; t < threads; ++t) {
+      Fiber& f = m.fibers[static_cast<std::size_t>(t)];
+      if (f.done) continue;
+      all_done = false;
+      m.current = t;
+      swapcontext(&m.scheduler, &f.context);
+      m.current = -1;
+      if (!m.error.empty()) return;
+    }
+    if (all_done) return;
+    if (m.events == before) {
+      m.error = "CUDA emulation: deadlock (a barrier that not every thread of the block or warp reaches)";
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+const Dim3& thread_idx() { return current_fiber().thread_idx; }
+const Dim3& block_idx() { return machine().block_idx; }
+const Dim3& block_dim() { return machine().block; }
+const Dim3& grid_dim() { return machine().grid; }
+int lane() { return current_fiber().linear % 32; }
+
+void syncthreads() {
+  Machine& m = machine();
+  wait_at(m.block_barrier, static_cast<int>(m.block.x * m.block.y * m.block.z));
+}
+
+void warp_sync() {
+  Machine& m = machine();
+  wait_at(m.warp_barriers[static_cast<std::size_t>(current_fiber().linear / 32)], 32);
+}
+
+WarpSlots& warp_slots() {
+  Machine& m = machine();
+  return m.warps[static_cast<std::size_t>(current_fiber().linear / 32)];
+}
+
+void cp_async(void* shared_dst, const void* src, int bytes, int src_bytes) {
+  Machine& m = machine();
+  auto* dst = static_cast<unsigned char*>(shared_dst);
+  if (dst < m.shared || dst + bytes > m.shared + m.shared_bytes)
+    throw EmulationError("cp.async: destination outside the block's dynamic shared memory");
+  if (reinterpret_cast<std::uintptr_t>(dst) % static_cast<std::uintptr_t>(bytes) != 0 ||
+      (src_bytes > 0 && reinterpret_cast<std::uintptr_t>(src) % static_cast<std::uintptr_t>(bytes) != 0))
+    throw EmulationError("cp.async: address not aligned to the copy size");
+  if (src_bytes > 0 && std::none_of(m.reads.begin(), m.reads.end(), [&](const Range& r) {
+        return r.contains(src, static_cast<std::size_t>(src_bytes));
+      }))
+    throw EmulationError("cp.async: source outside every input buffer");
+  current_fiber().open_group.push_back(CopyOp{dst, static_cast<const unsigned char*>(src), bytes, src_bytes});
+}
+
+void cp_async_commit() {
+  Fiber& f = current_fiber();
+  f.pending.push_back(std::move(f.open_group));
+  f.open_group.clear();
+}
+
+void cp_async_wait(int pending_allowed) {
+  Fiber& f = current_fiber();
+  while (static_cast<int>(f.pending.size()) > pending_allowed) {
+    land(f.pending.front());
+    f.pending.erase(f.pending.begin());
+  }
+}
+
+void allow_read(const void* p, std::size_t bytes) {
+  machine().reads.push_back(Range{static_cast<const unsigned char*>(p), bytes});
+}
+void allow_write(void* p, std::size_t bytes) {
+  machine().writes.push_back(Range{static_cast<const unsigned char*>(p), bytes});
+}
+void clear_buffers() {
+  machine().reads.clear();
+  machine().writes.clear();
+}
+
+void check_write(const void* p, std::size_t bytes) {
+  const Machine& m = machine();
+  if (reinterpret_cast<std::uintptr_t>(p) % bytes != 0) throw EmulationError("store: address not aligned to its size");
+  if (std::none_of(m.writes.begin(), m.writes.end(), [&](const Range& r) { return r.contains(p, bytes); }))
+    throw EmulationError("store: outside every output buffer");
+}
+
+void launch(Dim3 grid, Dim3 block, unsigned char* shared, std::size_t shared_bytes, const std::function<void()>& kernel) {
+  Machine& m = machine();
+  const unsigned threads = block.x * block.y * block.z;
+  if (threads == 0 || threads % 32 != 0 || threads > 1024)
+    throw EmulationError("launch: blocks of 32 to 1024 threads, a multiple of 32");
+  m.grid = grid;
+  m.block = block;
+  m.shared = shared;
+  m.shared_bytes = shared_bytes;
+  m.kernel = &kernel;
+  m.error.clear();
+  while (m.fibers.size() < threads) {
+    Fiber f;
+    f.stack.reset(new unsigned char[kStackBytes]);  // not value-initialised: untouched pages stay unmapped
+    m.fibers.push_back(std::move(f));
+  }
+  m.warps.resize(threads / 32);
+  for (unsigned z = 0; z < grid.z; ++z)
+    for (unsigned y = 0; y < grid.y; ++y)
+      for (unsigned x = 0; x < grid.x; ++x) {
+        m.block_idx = Dim3{x, y, z};
+        run_block();
+        if (!m.error.empty()) {
+          const std::string error = m.error + " (block " + std::to_string(x) + "," + std::to_string(y) + "," +
+                                    std::to_string(z) + ")";
+          m.error.clear();
+          throw EmulationError(error);
+        }
+      }
+}
+
+}  // namespace kbench::emu

@@ -1,0 +1,109 @@
+#pragma once
+// A CPU emulation of the CUDA execution model, just large enough to run kbench's own kernel sources
+// (kernels/cuda/**/*.cuh) on the CPU in the tests, on machines with no GPU.
+//
+// Force-included (-include) before the kernel headers of the emulation tests only. Every thread of a
+// block runs as a fiber (ucontext) on one OS thread; __syncthreads() and the warp-collective
+// operations (mma.sync, shuffles) are barriers between fibers. Asynchronous copies (cp.async) are
+// queued per thread and land only when a cp.async.wait_group lets them: as late as the hardware may,
+// so a kernel that reads a stage before waiting for it reads stale data here too. Shared memory is
+// poisoned with NaNs before every block. Global memory: cp.async sources and streaming stores are
+// checked against the buffers the test registered (a small memcheck), failing the test by exception.
+//
+// What it does not model: timing, memory ordering between blocks (they run one after another),
+// bank conflicts, and the exact rounding of the tensor cores' accumulation (done here in double).
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+
+namespace kbench::emu {
+
+struct Dim3 {
+  unsigned x = 1, y = 1, z = 1;
+};
+
+// Raised for anything the hardware would fault on or hang at: an out-of-bounds copy or store, a
+// misaligned vector, a barrier not every thread reaches.
+struct EmulationError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Per-thread and per-block state of the block being run.
+const Dim3& thread_idx();
+const Dim3& block_idx();
+const Dim3& block_dim();
+const Dim3& grid_dim();
+int lane();  // linear thread index % 32
+
+void syncthreads();
+void warp_sync();  // barrier of the calling thread's 32-lane warp
+
+// Scratch the 32 lanes of a warp exchange through in a collective operation.
+struct WarpSlots {
+  std::uint32_t a[32][4];
+  std::uint32_t b[32][2];
+  float c[32][4];
+  float value[32];
+};
+WarpSlots& warp_slots();
+
+// cp.async: `bytes` copied from src to the shared destination, of which the first `src_bytes` come
+// from src and the rest are zeros; queued until a wait lets the group land.
+void cp_async(void* shared_dst, const void* src, int bytes, int src_bytes);
+void cp_async_commit();
+void cp_async_wait(int pending_allowed);
+
+// Global buffers a kernel may read through cp.async and write with streaming stores.
+void allow_read(const void* p, std::size_t bytes);
+void allow_write(void* p, std::size_t bytes);
+void clear_buffers();
+void check_write(const void* p, std::size_t bytes);
+
+// Runs `kernel` for every block of `grid` (x fastest), each with block.x threads (a multiple of 32),
+// with `shared` (shared_bytes of it) as the block's dynamic shared memory.
+void launch(Dim3 grid, Dim3 block, unsigned char* shared, std::size_t shared_bytes, const std::function<void()>& kernel);
+
+}  // namespace kbench::emu
+
+// ------------------------------------------------------------------ CUDA spellings for the kernel sources
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __launch_bounds__(...)
+#define __shared__
+#define __align__(n) __attribute__((aligned(n)))
+#define threadIdx (::kbench::emu::thread_idx())
+#define blockIdx (::kbench::emu::block_idx())
+#define blockDim (::kbench::emu::block_dim())
+#define gridDim (::kbench::emu::grid_dim())
+
+inline void __syncthreads() { ::kbench::emu::syncthreads(); }
+
+struct alignas(16) float4 {
+  float x, y, z, w;
+};
+struct alignas(8) float2 {
+  float x, y;
+};
+inline float4 make_float4(float x, float y, float z, float w) { return float4{x, y, z, w}; }
+inline float2 make_float2(float x, float y) { return float2{x, y}; }
+inline unsigned __float_as_uint(float v) { return std::bit_cast<unsigned>(v); }
+inline float __uint_as_float(unsigned v) { return std::bit_cast<float>(v); }
+
+// Streaming stores: checked against the registered output buffers.
+inline void __stcs(float* p, float v) {
+  ::kbench::emu::check_write(p, sizeof v);
+  *p = v;
+}
+inline void __stcs(float4* p, float4 v) {
+  ::kbench::emu::check_write(p, sizeof v);
+  *p = v;
+}
+inline void __stcs(float2* p, float2 v) {
+  ::kbench::emu::check_write(p, sizeof v);
+  *p = v;
+}

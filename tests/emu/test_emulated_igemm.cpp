@@ -1,0 +1,191 @@
+// The implicit-GEMM kernel's own source (igemm_kernel.cuh), run on the CPU under the CUDA emulation
+// (cuda_emu.hpp), against the fp64 reference: every order, tile and math, forward and transposed
+// (with the zero fill of untapped outputs), small random shapes. What the index tests cannot see
+// (the pipeline's waits and barriers, the loaders, the fragment and epilogue code, the masked last
+// chunk of the patch order) runs here exactly as written for the GPU, with the launch grid and
+// shared-memory size the host code computes.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cuda/implicit_gemm/igemm_kernel.cuh"
+#include "cuda/kernel_selection.hpp"
+#include "cuda/transposed/phase_gemm_index.hpp"
+#include "cuda/transposed/zero_fill_index.hpp"
+#include "data/host_tensors.hpp"
+#include "reference/rank3.hpp"
+#include "reference/reference_conv.hpp"
+#include "verify/compare.hpp"
+#include "verify/tolerance.hpp"
+
+// The kernel's `extern __shared__` array, as the emulation provides it (one block runs at a time).
+namespace kbench::gpu::conv::igemm {
+alignas(16) unsigned char smem[kMaxSmemBytes];
+}
+
+namespace kbench {
+namespace {
+
+namespace ig = gpu::conv::igemm;
+using gpu::conv::Family;
+using gpu::conv::KernelChoice;
+
+constexpr float kPoison = 1.0e30f;  // every output is overwritten or the comparison fails
+
+// One GEMM of a plan, as GemmPart::pack + GemmPart::run do it on the device.
+void run_gemm(ig::GemmMath math, const ig::GemmConvDesc& d, const std::vector<ig::GemmTap>& taps,
+              const data::HostTensors& t, std::vector<float>& y, const gpu::conv::ZeroFillDesc& zero) {
+  std::vector<float> a(static_cast<std::size_t>(ig::packed_a_size(d)));
+  for (std::size_t i = 0; i < a.size(); ++i)
+    a[i] = ig::packed_a_value(d, taps.data(), t.weight.data(), static_cast<std::int64_t>(i), math == ig::GemmMath::tf32);
+  const std::vector<ig::KEntry> table =
+      d.order == ig::KOrder::k_table ? ig::make_k_table(d, taps) : std::vector<ig::KEntry>{};
+  const std::vector<std::int32_t> koffs =
+      d.order == ig::KOrder::input_patch ? ig::make_patch_koffs(d, taps) : std::vector<std::int32_t>{};
+  emu::clear_buffers();
+  emu::allow_read(t.input.data(), t.input.size() * sizeof(float));
+  emu::allow_read(a.data(), a.size() * sizeof(float));
+  emu::allow_write(y.data(), y.size() * sizeof(float));
+  const float* bias = t.bias.empty() ? nullptr : t.bias.data();
+  const ig::GemmGrid g = ig::gemm_grid(d);
+  const std::size_t smem_bytes = ig::smem_layout(d).total_bytes;
+  REQUIRE(smem_bytes <= ig::kMaxSmemBytes);
+  ig::with_tile(ig::choose_tile(d.rows, d.order), d.order, [&](auto tile_tag, auto order_tag) {
+    using T = decltype(tile_tag);
+    constexpr ig::KOrder kOrder = decltype(order_tag)::value;
+    const auto call = [&](auto math_tag) {
+      ig::igemm_conv_kernel<T, decltype(math_tag)::value, kOrder>(d, t.input.data(), a.data(), bias, y.data(),
+                                                                   taps.data(), table.data(), koffs.data(), zero);
+    };
+    const std::function<void()> body = [&] {
+      switch (math) {
+        case ig::GemmMath::ffma: return call(std::integral_constant<ig::GemmMath, ig::GemmMath::ffma>{});
+        case ig::GemmMath::tf32: return call(std::integral_constant<ig::GemmMath, ig::GemmMath::tf32>{});
+        case ig::GemmMath::tf32x3: return call(std::integral_constant<ig::GemmMath, ig::GemmMath::tf32x3>{});
+      }
+    };
+    emu::launch(emu::Dim3{static_cast<unsigned>(g.x), static_cast<unsigned>(g.y), static_cast<unsigned>(g.z)},
+                emu::Dim3{static_cast<unsigned>(T::kThreads)}, ig::smem, smem_bytes, body);
+  });
+}
+
+// Runs `choice` on `problem` as the cuda backend's plan would (forward: one GEMM; transposed: one per
+// tapped phase, the first also writing the untapped planes and rows) and checks every output.
+void check(const ConvProblem& problem, const KernelChoice& choice, MathMode math, std::uint64_t seed) {
+  const std::string name = gpu::conv::variant_name(choice);
+  INFO("variant " << name << ", math " << to_string(math));
+  REQUIRE_MESSAGE(gpu::conv::choice_envelope(choice, problem, math).ok, "outside the envelope");
+  const ConvProblem p3 = reference::as_rank3(problem);
+  const data::HostTensors t = data::make_host_tensors(problem, seed);
+  std::vector<float> y(static_cast<std::size_t>(problem.output_elements()), kPoison);
+  const ig::GemmMath gemm_math = gpu::conv::gemm_math(choice.family);
+  if (gpu::conv::is_implicit_gemm(choice.family)) {
+    const ig::GemmConvDesc d = gpu::conv::forward_gemm_desc(p3, choice.order);
+    run_gemm(gemm_math, d, ig::forward_taps(p3), t, y, gpu::conv::ZeroFillDesc{});
+  } else {
+    const std::vector<gpu::conv::PhaseGemm> gemms = gpu::conv::transposed_gemms(p3);
+    REQUIRE_FALSE(gemms.empty());  // the bias-only case has no GEMM to emulate
+    for (std::size_t i = 0; i < gemms.size(); ++i)
+      run_gemm(gemm_math, gemms[i].desc, gemms[i].taps, t, y,
+               i == 0 ? gpu::conv::make_zero_fill_desc(p3) : gpu::conv::ZeroFillDesc{});
+  }
+  const std::vector<double> expected = reference::convolve(problem, t);
+  const Comparison c = compare_outputs(y, expected, default_tolerance(gpu::conv::family_math(choice.family)));
+  INFO("mismatches " << c.mismatches << " of " << c.checked << ", max abs error " << c.max_abs_error
+                     << ", first at " << c.first_mismatch << ": got " << c.first_mismatch_got << ", expected "
+                     << c.first_mismatch_expected);
+  CHECK(c.passed());
+}
+
+std::int64_t pick(std::mt19937_64& rng, std::int64_t lo, std::int64_t hi) {
+  return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+}
+
+ConvProblem small_problem(std::mt19937_64& rng, OpKind op, int rank, std::int64_t cin_pg, std::int64_t cout_pg) {
+  for (;;) {
+    ConvProblem p;
+    p.op = op;
+    p.spatial_rank = rank;
+    p.batch = pick(rng, 1, 2);
+    p.groups = pick(rng, 1, 2);
+    p.in_channels = p.groups * cin_pg;
+    p.out_channels = p.groups * cout_pg;
+    p.bias = pick(rng, 0, 1) == 1;
+    for (int d = 0; d < rank; ++d) {
+      p.kernel[d] = pick(rng, 1, 3);
+      p.stride[d] = pick(rng, 1, 3);
+      p.dilation[d] = pick(rng, 1, 2);
+      p.pad_before[d] = pick(rng, 0, 2);
+      p.pad_after[d] = pick(rng, 0, 2);
+      p.input[d] = pick(rng, 2, rank == 1 ? 40 : (rank == 2 ? 12 : 5));
+      if (op == OpKind::conv_transpose) p.output_padding[d] = pick(rng, 0, std::max(p.stride[d], p.dilation[d]) - 1);
+    }
+    if (op == OpKind::conv) p.input[rank - 1] = 4 * pick(rng, 1, rank == 1 ? 12 : 4);  // input_patch applies
+    if (!reference::why_not_computable(p).empty()) continue;
+    if (op == OpKind::conv_transpose && gpu::conv::transposed_gemms(reference::as_rank3(p)).empty()) continue;
+    return p;
+  }
+}
+
+constexpr Family kForward[] = {Family::implicit_gemm_ffma, Family::implicit_gemm_3xtf32, Family::implicit_gemm_tf32};
+constexpr Family kTransposed[] = {Family::transposed_phase_ffma, Family::transposed_phase_3xtf32,
+                                  Family::transposed_phase_tf32};
+constexpr ig::KOrder kOrders[] = {ig::KOrder::channel_blocks, ig::KOrder::k_table, ig::KOrder::input_patch};
+
+MathMode math_for(Family f) { return gpu::conv::family_math(f); }
+
+}  // namespace
+
+TEST_SUITE("cuda_emulated") {
+
+TEST_CASE("emulated implicit GEMM, forward: every order x math on 1-D and 2-D shapes, every tile") {
+  std::mt19937_64 rng(2026);
+  // Output channels per group pick the tile: <= 64, <= 96, > 96 (two row tiles at 130).
+  const std::int64_t couts[] = {8, 96, 130};
+  int trial = 0;
+  for (const std::int64_t cout : couts)
+    for (const Family f : kForward)
+      for (const ig::KOrder order : kOrders) {
+        const ConvProblem p = small_problem(rng, OpKind::conv, 1 + trial % 2, pick(rng, 1, 5), cout);
+        CAPTURE(trial);
+        check(p, KernelChoice{f, order}, math_for(f), 700 + static_cast<std::uint64_t>(++trial));
+      }
+}
+
+TEST_CASE("emulated implicit GEMM: seed 50 in miniature (input_patch, 96x256, masked last chunk, two images)") {
+  ConvProblem p;
+  p.spatial_rank = 2;
+  p.batch = 2;
+  p.in_channels = 3;
+  p.out_channels = 96;
+  p.input = Dims{{27, 28, 1}};
+  p.kernel = Dims{{11, 11, 1}};
+  p.stride = Dims{{4, 4, 1}};
+  p.pad_before = p.pad_after = Dims{{2, 2, 0}};
+  p.bias = true;
+  REQUIRE(gpu::conv::forward_gemm_desc(reference::as_rank3(p)).order == ig::KOrder::input_patch);
+  for (const Family f : kForward) check(p, KernelChoice{f, std::nullopt}, math_for(f), 50);
+}
+
+TEST_CASE("emulated implicit GEMM, 3-D forward and transposed phases with the zero fill") {
+  std::mt19937_64 rng(77);
+  int trial = 0;
+  for (const Family f : kForward) {
+    const ConvProblem p = small_problem(rng, OpKind::conv, 3, pick(rng, 1, 20), pick(rng, 1, 70));
+    CAPTURE(trial);
+    check(p, KernelChoice{f, std::nullopt}, math_for(f), 800 + static_cast<std::uint64_t>(++trial));
+  }
+  for (const Family f : kTransposed)
+    for (int i = 0; i < 3; ++i) {
+      const ConvProblem p = small_problem(rng, OpKind::conv_transpose, 1 + i, pick(rng, 1, 20), pick(rng, 1, 70));
+      CAPTURE(trial);
+      check(p, KernelChoice{f, std::nullopt}, math_for(f), 800 + static_cast<std::uint64_t>(++trial));
+    }
+}
+
+}  // TEST_SUITE
+
+}  // namespace kbench
