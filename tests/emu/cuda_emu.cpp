@@ -131,7 +131,7 @@ void run_block() {
   m.block_barrier = Barrier{};
   m.warp_barriers.assign(static_cast<std::size_t>(threads / 32), Barrier{});
   // NaN bytes: a read of shared memory nobody wrote poisons the result.
-  std::memset(m.shared, 0xff, m.shared_bytes);
+  if (m.shared_bytes > 0) std::memset(m.shared, 0xff, m.shared_bytes);
   for (;;) {
     bool all_done = true;
     const std::uint64_t before = m.events;
@@ -213,6 +213,13 @@ void allow_write(void* p, std::size_t bytes) {
 void clear_buffers() {
   machine().reads.clear();
   machine().writes.clear();
+}
+
+void check_read(const void* p, std::size_t bytes) {
+  const Machine& m = machine();
+  if (reinterpret_cast<std::uintptr_t>(p) % bytes != 0) throw EmulationError("load: address not aligned to its size");
+  if (std::none_of(m.reads.begin(), m.reads.end(), [&](const Range& r) { return r.contains(p, bytes); }))
+    throw EmulationError("load: outside every input buffer");
 }
 
 void check_write(const void* p, std::size_t bytes) {

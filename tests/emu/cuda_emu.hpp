@@ -60,6 +60,7 @@ void cp_async_wait(int pending_allowed);
 void allow_read(const void* p, std::size_t bytes);
 void allow_write(void* p, std::size_t bytes);
 void clear_buffers();
+void check_read(const void* p, std::size_t bytes);
 void check_write(const void* p, std::size_t bytes);
 
 // Runs `kernel` for every block of `grid` (x fastest), each with block.x threads (a multiple of 32),
@@ -93,6 +94,26 @@ inline float4 make_float4(float x, float y, float z, float w) { return float4{x,
 inline float2 make_float2(float x, float y) { return float2{x, y}; }
 inline unsigned __float_as_uint(float v) { return std::bit_cast<unsigned>(v); }
 inline float __uint_as_float(unsigned v) { return std::bit_cast<float>(v); }
+
+// Read-only loads: checked against the registered input buffers.
+inline float __ldg(const float* p) {
+  ::kbench::emu::check_read(p, sizeof(float));
+  return *p;
+}
+inline float4 __ldg(const float4* p) {
+  ::kbench::emu::check_read(p, sizeof(float4));
+  return *p;
+}
+
+// Warp shuffle: every lane of the warp takes part (the kernels pass the full mask).
+inline float __shfl_sync(unsigned /*mask*/, float v, int src_lane) {
+  ::kbench::emu::WarpSlots& s = ::kbench::emu::warp_slots();
+  s.value[::kbench::emu::lane()] = v;
+  ::kbench::emu::warp_sync();
+  const float r = s.value[src_lane & 31];
+  ::kbench::emu::warp_sync();
+  return r;
+}
 
 // Streaming stores: checked against the registered output buffers.
 inline void __stcs(float* p, float v) {

@@ -7,19 +7,9 @@
 #include <string>
 
 #include "cuda/common/operands.hpp"
-#include "cuda/transposed/phase_index.hpp"
-#include "problem/conv_problem.hpp"
+#include "cuda/direct/direct_desc.hpp"
 
 namespace kbench::gpu::conv {
-
-struct DirectDesc {
-  ConvProblem p3;        // rank 3 (reference::as_rank3)
-  Dims out;              // p3.output(), computed once on the host
-  PhaseDim phase[3];     // transposed only: per-dimension phase data for the tap walks
-  std::int64_t total = 0;  // output elements
-};
-
-DirectDesc make_direct_desc(const ConvProblem& problem);
 
 void launch_direct(const DirectDesc& d, const Operands& ops, cudaStream_t stream);
 

@@ -1,0 +1,144 @@
+// The generic direct kernel and the depthwise kernel, from their own sources, run on the CPU under
+// the CUDA emulation (cuda_emu.hpp) against the fp64 reference: the direct kernel on random problems
+// of every kind (it is every problem's fallback), the depthwise kernel across its instances (kernel
+// 3/5/7, left padding 0 or centred), strip and segment edges and the three store widths.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <functional>
+#include <random>
+#include <vector>
+
+#include "cuda/depthwise/depthwise2d_kernel.cuh"
+#include "cuda/direct/direct_conv_kernel.cuh"
+#include "cuda/kernel_selection.hpp"
+#include "data/host_tensors.hpp"
+#include "reference/computable.hpp"
+#include "reference/reference_conv.hpp"
+#include "verify/compare.hpp"
+#include "verify/tolerance.hpp"
+
+namespace kbench {
+namespace {
+
+namespace dw = gpu::conv::depthwise;
+
+constexpr float kPoison = 1.0e30f;
+
+std::int64_t pick(std::mt19937_64& rng, std::int64_t lo, std::int64_t hi) {
+  return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+}
+
+// Registers the tensors with the emulation, runs `kernel`, compares every output with the reference.
+void run_and_compare(const ConvProblem& p, std::uint64_t seed, unsigned blocks, unsigned threads,
+                     const std::function<void(const data::HostTensors&, float*)>& kernel) {
+  const data::HostTensors t = data::make_host_tensors(p, seed);
+  std::vector<float> y(static_cast<std::size_t>(p.output_elements()), kPoison);
+  emu::clear_buffers();
+  emu::allow_read(t.input.data(), t.input.size() * sizeof(float));
+  emu::allow_read(t.weight.data(), t.weight.size() * sizeof(float));
+  if (!t.bias.empty()) emu::allow_read(t.bias.data(), t.bias.size() * sizeof(float));
+  emu::allow_write(y.data(), y.size() * sizeof(float));
+  emu::launch(emu::Dim3{blocks}, emu::Dim3{threads}, nullptr, 0, [&] { kernel(t, y.data()); });
+  const Comparison c = compare_outputs(y, reference::convolve(p, t), default_tolerance(MathMode::fp32));
+  INFO("mismatches " << c.mismatches << " of " << c.checked << ", first at " << c.first_mismatch << ": got "
+                     << c.first_mismatch_got << ", expected " << c.first_mismatch_expected);
+  CHECK(c.passed());
+}
+
+void check_direct(const ConvProblem& p, std::uint64_t seed) {
+  const gpu::conv::DirectDesc d = gpu::conv::make_direct_desc(p);
+  // Fewer blocks than outputs: the grid-stride loop runs more than one round.
+  const auto blocks = static_cast<unsigned>(std::max<std::int64_t>(1, d.total / (3 * gpu::conv::kDirectThreads)));
+  run_and_compare(p, seed, blocks, gpu::conv::kDirectThreads, [&](const data::HostTensors& t, float* y) {
+    gpu::conv::direct_conv_kernel(d, t.input.data(), t.weight.data(), t.bias.empty() ? nullptr : t.bias.data(), y);
+  });
+}
+
+void check_depthwise(const ConvProblem& p, std::uint64_t seed) {
+  REQUIRE(gpu::conv::depthwise2d_envelope(p).ok);
+  const dw::Tiling tiling = dw::make_tiling(p.batch, p.in_channels, p.input[0], p.input[1], p.output_extent(0),
+                                            p.output_extent(1), p.pad_before[0], p.pad_before[1], p.kernel[0]);
+  run_and_compare(p, seed, static_cast<unsigned>(tiling.blocks()), dw::kThreads,
+                  [&](const data::HostTensors& t, float* y) {
+                    const float* bias = t.bias.empty() ? nullptr : t.bias.data();
+                    const bool centred = tiling.pad_left != 0;
+                    switch (tiling.kernel) {
+                      case 3:
+                        return centred ? dw::depthwise2d_kernel<3, 1>(tiling, t.input.data(), t.weight.data(), bias, y)
+                                       : dw::depthwise2d_kernel<3, 0>(tiling, t.input.data(), t.weight.data(), bias, y);
+                      case 5:
+                        return centred ? dw::depthwise2d_kernel<5, 2>(tiling, t.input.data(), t.weight.data(), bias, y)
+                                       : dw::depthwise2d_kernel<5, 0>(tiling, t.input.data(), t.weight.data(), bias, y);
+                      default:
+                        return centred ? dw::depthwise2d_kernel<7, 3>(tiling, t.input.data(), t.weight.data(), bias, y)
+                                       : dw::depthwise2d_kernel<7, 0>(tiling, t.input.data(), t.weight.data(), bias, y);
+                    }
+                  });
+}
+
+}  // namespace
+
+TEST_SUITE("cuda_emulated") {
+
+TEST_CASE("emulated direct kernel: random problems of every kind and rank") {
+  std::mt19937_64 rng(11);
+  for (int trial = 0; trial < 12; ++trial) {
+    ConvProblem p;
+    do {
+      p = ConvProblem{};
+      p.op = trial % 2 == 0 ? OpKind::conv : OpKind::conv_transpose;
+      p.spatial_rank = 1 + trial % 3;
+      p.batch = pick(rng, 1, 2);
+      p.groups = pick(rng, 1, 2);
+      p.in_channels = p.groups * pick(rng, 1, 3);
+      p.out_channels = p.groups * pick(rng, 1, 3);
+      p.bias = pick(rng, 0, 1) == 1;
+      for (int d = 0; d < p.spatial_rank; ++d) {
+        p.kernel[d] = pick(rng, 1, 3);
+        p.stride[d] = pick(rng, 1, 3);
+        p.dilation[d] = pick(rng, 1, 2);
+        p.pad_before[d] = pick(rng, 0, 2);
+        p.pad_after[d] = pick(rng, 0, 2);
+        p.input[d] = pick(rng, 1, p.spatial_rank == 3 ? 5 : 12);
+        if (p.op == OpKind::conv_transpose)
+          p.output_padding[d] = pick(rng, 0, std::max(p.stride[d], p.dilation[d]) - 1);
+      }
+    } while (!reference::why_not_computable(p).empty());
+    CAPTURE(trial);
+    check_direct(p, 900 + static_cast<std::uint64_t>(trial));
+  }
+}
+
+TEST_CASE("emulated depthwise kernel: every instance, strip and segment edges, store widths") {
+  std::mt19937_64 rng(84);
+  int trial = 0;
+  for (const std::int64_t k : {3, 5, 7})
+    for (const std::int64_t centred : {0, 1}) {
+      ConvProblem p;
+      p.spatial_rank = 2;
+      p.batch = 1;
+      p.in_channels = p.out_channels = p.groups = pick(rng, 1, 2);
+      p.kernel = Dims{{k, k, 1}};
+      p.pad_before = Dims{{pick(rng, 0, k - 1), centred * (k - 1) / 2, 0}};
+      p.pad_after = Dims{{pick(rng, 0, k - 1), pick(rng, 0, k - 1), 0}};
+      // Widths: past one 512-column segment (516), and rows whose output width is odd, even, or a multiple of 4.
+      const std::int64_t widths[] = {516, 8, 12};
+      p.input = Dims{{pick(rng, k, 40), widths[trial % 3], 1}};  // up to two 32-row strips
+      p.bias = trial % 2 == 0;
+      CAPTURE(trial);
+      check_depthwise(p, 950 + static_cast<std::uint64_t>(++trial));
+    }
+  // Seed 84 in miniature: rows of 510 outputs from 512 inputs (8-byte stores), two strips.
+  ConvProblem s84;
+  s84.spatial_rank = 2;
+  s84.batch = 1;
+  s84.in_channels = s84.out_channels = s84.groups = 2;
+  s84.kernel = Dims{{3, 3, 1}};
+  s84.input = Dims{{40, 512, 1}};
+  check_depthwise(s84, 84);
+}
+
+}  // TEST_SUITE
+
+}  // namespace kbench
