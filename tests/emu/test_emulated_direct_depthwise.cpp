@@ -13,6 +13,7 @@
 #include "cuda/direct/direct_conv_kernel.cuh"
 #include "cuda/kernel_selection.hpp"
 #include "data/host_tensors.hpp"
+#include "problem_factory.hpp"
 #include "reference/computable.hpp"
 #include "reference/reference_conv.hpp"
 #include "verify/compare.hpp"
@@ -22,12 +23,9 @@ namespace kbench {
 namespace {
 
 namespace dw = gpu::conv::depthwise;
+using gpu_tests::pick;
 
 constexpr float kPoison = 1.0e30f;
-
-std::int64_t pick(std::mt19937_64& rng, std::int64_t lo, std::int64_t hi) {
-  return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
-}
 
 // Registers the tensors with the emulation, runs `kernel`, compares every output with the reference.
 void run_and_compare(const ConvProblem& p, std::uint64_t seed, unsigned blocks, unsigned threads,
@@ -84,27 +82,9 @@ TEST_SUITE("cuda_emulated") {
 TEST_CASE("emulated direct kernel: random problems of every kind and rank") {
   std::mt19937_64 rng(11);
   for (int trial = 0; trial < 12; ++trial) {
-    ConvProblem p;
-    do {
-      p = ConvProblem{};
-      p.op = trial % 2 == 0 ? OpKind::conv : OpKind::conv_transpose;
-      p.spatial_rank = 1 + trial % 3;
-      p.batch = pick(rng, 1, 2);
-      p.groups = pick(rng, 1, 2);
-      p.in_channels = p.groups * pick(rng, 1, 3);
-      p.out_channels = p.groups * pick(rng, 1, 3);
-      p.bias = pick(rng, 0, 1) == 1;
-      for (int d = 0; d < p.spatial_rank; ++d) {
-        p.kernel[d] = pick(rng, 1, 3);
-        p.stride[d] = pick(rng, 1, 3);
-        p.dilation[d] = pick(rng, 1, 2);
-        p.pad_before[d] = pick(rng, 0, 2);
-        p.pad_after[d] = pick(rng, 0, 2);
-        p.input[d] = pick(rng, 1, p.spatial_rank == 3 ? 5 : 12);
-        if (p.op == OpKind::conv_transpose)
-          p.output_padding[d] = pick(rng, 0, std::max(p.stride[d], p.dilation[d]) - 1);
-      }
-    } while (!reference::why_not_computable(p).empty());
+    const OpKind op = trial % 2 == 0 ? OpKind::conv : OpKind::conv_transpose;
+    const ConvProblem p =
+        gpu_tests::random_problem(rng, op, 1 + trial % 3, pick(rng, 1, 3), pick(rng, 1, 3), gpu_tests::small_shapes());
     CAPTURE(trial);
     check_direct(p, 900 + static_cast<std::uint64_t>(trial));
   }

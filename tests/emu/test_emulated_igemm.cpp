@@ -16,6 +16,7 @@
 #include "cuda/transposed/phase_gemm_index.hpp"
 #include "cuda/transposed/zero_fill_index.hpp"
 #include "data/host_tensors.hpp"
+#include "problem_factory.hpp"
 #include "reference/rank3.hpp"
 #include "reference/reference_conv.hpp"
 #include "verify/compare.hpp"
@@ -32,6 +33,7 @@ namespace {
 namespace ig = gpu::conv::igemm;
 using gpu::conv::Family;
 using gpu::conv::KernelChoice;
+using gpu_tests::pick;
 
 constexpr float kPoison = 1.0e30f;  // every output is overwritten or the comparison fails
 
@@ -100,30 +102,12 @@ void check(const ConvProblem& problem, const KernelChoice& choice, MathMode math
   CHECK(c.passed());
 }
 
-std::int64_t pick(std::mt19937_64& rng, std::int64_t lo, std::int64_t hi) {
-  return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
-}
-
+// Small shapes (the emulation runs every thread of every block), the last input dimension a multiple
+// of 4 so the input_patch order applies; transposed problems with at least one phase GEMM.
 ConvProblem small_problem(std::mt19937_64& rng, OpKind op, int rank, std::int64_t cin_pg, std::int64_t cout_pg) {
   for (;;) {
-    ConvProblem p;
-    p.op = op;
-    p.spatial_rank = rank;
-    p.batch = pick(rng, 1, 2);
-    p.groups = pick(rng, 1, 2);
-    p.in_channels = p.groups * cin_pg;
-    p.out_channels = p.groups * cout_pg;
-    p.bias = pick(rng, 0, 1) == 1;
-    for (int d = 0; d < rank; ++d) {
-      p.kernel[d] = pick(rng, 1, 3);
-      p.stride[d] = pick(rng, 1, 3);
-      p.dilation[d] = pick(rng, 1, 2);
-      p.pad_before[d] = pick(rng, 0, 2);
-      p.pad_after[d] = pick(rng, 0, 2);
-      p.input[d] = pick(rng, 2, rank == 1 ? 40 : (rank == 2 ? 12 : 5));
-      if (op == OpKind::conv_transpose) p.output_padding[d] = pick(rng, 0, std::max(p.stride[d], p.dilation[d]) - 1);
-    }
-    if (op == OpKind::conv) p.input[rank - 1] = 4 * pick(rng, 1, rank == 1 ? 12 : 4);  // input_patch applies
+    ConvProblem p = gpu_tests::random_problem(rng, op, rank, cin_pg, cout_pg, gpu_tests::small_shapes());
+    if (op == OpKind::conv) p.input[rank - 1] = 4 * pick(rng, 1, rank == 1 ? 12 : 4);
     if (!reference::why_not_computable(p).empty()) continue;
     if (op == OpKind::conv_transpose && gpu::conv::transposed_gemms(reference::as_rank3(p)).empty()) continue;
     return p;

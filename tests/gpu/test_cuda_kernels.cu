@@ -28,10 +28,8 @@ using kbench::Dims;
 using kbench::MathMode;
 using kbench::OpKind;
 using kbench::gpu_tests::make_problem;
-
-std::int64_t pick(std::mt19937_64& rng, std::int64_t lo, std::int64_t hi) {
-  return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
-}
+using kbench::gpu_tests::pick;
+using kbench::gpu_tests::random_problem;
 
 // Runs `problem` on family `variant` and compares the outputs at `indices` (all when empty) with the reference.
 void check_family(const ConvProblem& problem, const std::string& variant, MathMode math, std::uint64_t seed,
@@ -68,28 +66,6 @@ void check_family(const ConvProblem& problem, const std::string& variant, MathMo
   CHECK(run->inputs_unchanged());
 }
 
-ConvProblem random_problem(std::mt19937_64& rng, OpKind op, int rank, std::int64_t cin_pg, std::int64_t cout_pg) {
-  for (;;) {
-    ConvProblem p;
-    p.op = op;
-    p.spatial_rank = rank;
-    p.batch = pick(rng, 1, 3);
-    p.groups = pick(rng, 1, 3);
-    p.in_channels = p.groups * cin_pg;
-    p.out_channels = p.groups * cout_pg;
-    p.bias = pick(rng, 0, 1) == 1;
-    for (int d = 0; d < rank; ++d) {
-      p.kernel[d] = pick(rng, 1, rank == 3 ? 3 : 5);
-      p.stride[d] = pick(rng, 1, 3);
-      p.dilation[d] = pick(rng, 1, 3);
-      p.pad_before[d] = pick(rng, 0, 3);
-      p.pad_after[d] = pick(rng, 0, 3);
-      p.input[d] = pick(rng, 1, rank == 1 ? 300 : (rank == 2 ? 40 : 12));
-      if (op == OpKind::conv_transpose) p.output_padding[d] = pick(rng, 0, std::max(p.stride[d], p.dilation[d]) - 1);
-    }
-    if (kbench::reference::why_not_computable(p).empty()) return p;
-  }
-}
 
 
 // The family names for the GEMM maths, with the math mode each runs under.
