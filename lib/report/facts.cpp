@@ -41,6 +41,7 @@ std::vector<Fact> run_facts(const RunReport& report) {
   else
     facts.push_back({"device", report.device});
   facts.push_back({"peaks", peaks_text(report.peaks)});
+  if (!report.build.empty()) facts.push_back({"build", report.build});
 
   const RunSettings& s = report.settings;
   const MeasureOptions& m = s.measure;

@@ -34,6 +34,7 @@ struct Node {
     return {*found, child(path, key)};
   }
   Node at(std::size_t index) const { return {value[index], child(path, index)}; }
+  bool has(std::string_view key) const { return value.is_object() && value.find(key) != value.end(); }
   std::size_t size() const {
     if (!value.is_array()) fail(path, fmt::format("expected an array, got {}", value.type_name()));
     return value.size();
@@ -288,6 +289,7 @@ RunReport read_json_report(const nlohmann::json& document) {
     fail("/schema", fmt::format("'{}' is not a schema this kbench reads; expected '{}'", schema, kResultsSchemaId));
   RunReport report;
   report.kbench_version = root.at("kbench_version").text();
+  if (root.has("build")) report.build = root.at("build").text();  // absent in files from before it existed
   report.started_at = root.at("started_at").text();
   report.host = root.at("host").text();
   report.device = root.at("device").text();

@@ -208,6 +208,7 @@ nlohmann::ordered_json report_to_json(const RunReport& report) {
   return {
       {"schema", kResultsSchemaId},
       {"kbench_version", report.kbench_version},
+      {"build", report.build},
       {"started_at", report.started_at},
       {"host", report.host},
       {"device", report.device},

@@ -81,6 +81,7 @@ struct RunSettings {
 
 struct RunReport {
   std::string kbench_version;
+  std::string build;       // core/build_info.hpp: commit, build type, compiler, CUDA; empty in older files
   std::string started_at;  // ISO 8601 UTC
   std::string host;
   std::string device;      // the GPU that ran, or "none (no CUDA device found: ...)"

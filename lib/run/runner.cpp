@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/build_info.hpp"
 #include "core/error.hpp"
 #include "data/counter_rng.hpp"
 #include "measure/measure.hpp"
@@ -237,6 +238,7 @@ RunReport run_workloads(const std::vector<Workload>& workloads, const Registry& 
                         RunObserver* observer, const std::atomic<bool>* stop) {
   RunReport report;
   report.kbench_version = KBENCH_VERSION;
+  report.build = std::string(build_description());
   report.started_at = current_time_iso8601();
   report.host = host_name();
   report.peaks = config.peaks;

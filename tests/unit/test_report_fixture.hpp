@@ -123,6 +123,7 @@ inline Result make_result(const std::string& workload, const std::string& backen
 inline RunReport fixture_report() {
   RunReport report;
   report.kbench_version = "0.1.0-test";
+  report.build = "commit 0123456789ab · Release · GNU 12.2.0 · CUDA 13.0.88 sm_90";
   report.started_at = "2026-01-02T03:04:05Z";
   report.host = "testhost";
   report.device = "Test GPU (fake, 132 SMs)";

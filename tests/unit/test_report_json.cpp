@@ -121,6 +121,7 @@ TEST_SUITE("report") {
     CHECK(document_of(read) == first);
 
     CHECK(read.started_at == original.started_at);
+    CHECK(read.build == original.build);
     CHECK(read.settings.seed == original.settings.seed);
     CHECK(read.settings.math_modes == original.settings.math_modes);
     REQUIRE(read.workloads.size() == 2);
@@ -141,6 +142,14 @@ TEST_SUITE("report") {
     CHECK(wrong.verification->comparison.first_mismatch == 4095);
     CHECK(read.results[1].math_requested == kbench::MathMode::tf32);
     CHECK(read.results[1].math_used == kbench::MathMode::fp32);
+  }
+
+  TEST_CASE("JSON reader: a document from before the build field reads with an empty build") {
+    json older = document_of(kbench::test::fixture_report());
+    older.erase("build");
+    const kbench::RunReport read = kbench::read_json_report(older);
+    CHECK(read.build.empty());
+    CHECK(read.results.size() == kbench::test::fixture_report().results.size());
   }
 
   TEST_CASE("JSON reader: bad documents fail with the path of the problem") {
