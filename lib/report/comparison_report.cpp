@@ -75,6 +75,44 @@ std::string csv_field(const std::string& text) {
   return quoted + "\"";
 }
 
+constexpr std::size_t kWidth = 100;
+
+std::size_t widest_line(const std::string& text) {
+  std::size_t widest = 0, start = 0;
+  while (start < text.size()) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    widest = std::max(widest, report::display_width(std::string_view(text).substr(start, end - start)));
+    start = end + 1;
+  }
+  return widest;
+}
+
+// One row per (workload, math, backend) that has a result (and the baseline's, always): what the
+// side-by-side table becomes when its backends do not fit the width (three or more, or long names).
+report::Table long_table(const std::vector<Row>& rows, const std::vector<std::string>& labels, std::size_t base_index) {
+  report::Table table({{"workload", report::Align::left, true, 16},
+                       {"math", report::Align::left},
+                       {"floor", report::Align::right},
+                       {"backend", report::Align::left, true, 16},
+                       {"median (/ floor)", report::Align::right},
+                       {fmt::format("speedup vs {}", labels[base_index]), report::Align::right}});
+  for (const auto& row : rows) {
+    bool first = true;
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+      const Result* r = row.results[i];
+      if (r == nullptr && i != base_index) continue;
+      table.add_row({{first ? row.workload : std::string()},
+                     {first ? std::string(to_string(row.math)) : std::string()},
+                     {first ? report::format_duration(row.floor_s) : std::string()},
+                     {labels[i]},
+                     {time_cell(r, row.floor_s), r ? report::tone_of(r->status) : report::Tone::plain},
+                     {i == base_index ? "baseline" : speedup_cell(r, row.results[base_index])}});
+      first = false;
+    }
+  }
+  return table;
+}
+
 }  // namespace
 
 void write_comparison(const RunReport& report, const std::string& baseline, ReportFormat format, std::ostream& out,
@@ -137,10 +175,12 @@ void write_comparison(const RunReport& report, const std::string& baseline, Repo
     columns.push_back({headers[i], i < 2 ? report::Align::left : report::Align::right, i == 0, 16});
   report::Table table(columns);
   for (auto& line : cells) table.add_row(std::move(line));
-  out << fmt::format("Median of up to {} samples per backend, with (median / roofline floor); "
+  out << fmt::format("Median of up to {} samples per backend, with (median / roofline floor);\n"
                      "speedup = {} median / backend median\n",
                      report.settings.measure.iterations, base);
-  out << table.render(100, style.color).text;
+  // Measured without colour codes, which take no columns.
+  const bool fits = widest_line(table.render(kWidth, false).text) <= kWidth;
+  out << (fits ? table : long_table(rows, labels, base_index)).render(kWidth, style.color).text;
   for (const auto& r : report.results)
     if (r.status != ResultStatus::ok)
       out << fmt::format("  {} · {} · {}: {}: {}\n", r.workload, label_of(r), to_string(r.math_requested), to_string(r.status),
