@@ -154,6 +154,20 @@ TEST_CASE("emulated implicit GEMM: seed 50 in miniature (input_patch, 96x256, ma
   for (const Family f : kForward) check(p, KernelChoice{f, std::nullopt}, math_for(f), 50);
 }
 
+TEST_CASE("emulated implicit GEMM: seeds 76 and 77 in miniature (their channel counts, orders and tiles)") {
+  using gpu_tests::make_problem;
+  // 76: 64 -> 128 channels, k3 s3 d4: channel_blocks on the 128x256 tile, 12 chunks.
+  const ConvProblem s76 = make_problem(OpKind::conv, 1, 2, 64, 128, 1, Dims{{300, 1, 1}}, Dims{{3, 1, 1}},
+                                       Dims{{3, 1, 1}}, Dims{{4, 1, 1}}, Dims{{0, 0, 0}}, Dims{{0, 0, 0}}, false);
+  // 77: 32 -> 64 channels, 3x3x3, stride 2, dilation 2, padding 1: one phase GEMM (odd outputs),
+  // 88% of the output written by the zero fill and the epilogue's tails.
+  const ConvProblem s77 = make_problem(OpKind::conv_transpose, 3, 1, 32, 64, 1, Dims{{3, 4, 4}}, Dims{{3, 3, 3}},
+                                       Dims{{2, 2, 2}}, Dims{{2, 2, 2}}, Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, false);
+  REQUIRE(gpu::conv::forward_gemm_desc(reference::as_rank3(s76)).order == ig::KOrder::channel_blocks);
+  for (const Family f : kForward) check(s76, KernelChoice{f, std::nullopt}, math_for(f), 76);
+  for (const Family f : kTransposed) check(s77, KernelChoice{f, std::nullopt}, math_for(f), 77);
+}
+
 TEST_CASE("emulated implicit GEMM, 3-D forward and transposed phases with the zero fill") {
   std::mt19937_64 rng(77);
   int trial = 0;
