@@ -42,7 +42,8 @@ void run_gemm(ig::GemmMath math, const ig::GemmConvDesc& d, const std::vector<ig
               const data::HostTensors& t, std::vector<float>& y, const gpu::conv::ZeroFillDesc& zero) {
   std::vector<float> a(static_cast<std::size_t>(ig::packed_a_size(d)));
   for (std::size_t i = 0; i < a.size(); ++i)
-    a[i] = ig::packed_a_value(d, taps.data(), t.weight.data(), static_cast<std::int64_t>(i), math == ig::GemmMath::tf32);
+    a[i] = ig::packed_a_value(d, taps.data(), t.weight.data(), static_cast<std::int64_t>(i), ig::a_layout_for(d, math),
+                              math == ig::GemmMath::tf32);
   const std::vector<ig::KEntry> table =
       d.order == ig::KOrder::k_table ? ig::make_k_table(d, taps) : std::vector<ig::KEntry>{};
   const std::vector<std::int32_t> koffs =

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <random>
 #include <set>
+#include <tuple>
 #include <vector>
 
 #include "cuda/implicit_gemm/igemm_index.hpp"
@@ -94,6 +95,18 @@ void run_gemm(const ConvProblem& p3, const ig::GemmConvDesc& d, const std::vecto
   CHECK(static_cast<std::int64_t>(seen.size()) == ig::packed_a_size(d));
   CHECK(*seen.begin() == 0);
   CHECK(*seen.rbegin() == ig::packed_a_size(d) - 1);
+  // packed_a_coord inverts packed_a_index (k_major), and in the mma_fragments layout visits every
+  // (group, chunk, row, m) once, each at its fragment's start + 4 * lane + element.
+  std::set<std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t>> fragment_coords;
+  for (std::int64_t idx = 0; idx < ig::packed_a_size(d); ++idx) {
+    const ig::PackedACoord k = ig::packed_a_coord(d, idx, ig::ALayout::k_major);
+    REQUIRE(ig::packed_a_index(d, k.group, k.chunk, k.row, k.m) == idx);
+    const ig::PackedACoord f = ig::packed_a_coord(d, idx, ig::ALayout::mma_fragments);
+    fragment_coords.insert({f.group, f.chunk, f.row, f.m});
+    const std::int64_t lane = (f.m % 8) * 4 + f.row % 4, e = (f.m % 16) / 8 + 2 * ((f.row % 8) / 4);
+    REQUIRE(ig::packed_a_fragment_index(d, f.group, f.chunk, f.row / 8, f.m / 16) + 4 * lane + e == idx);
+  }
+  CHECK(static_cast<std::int64_t>(fragment_coords.size()) == ig::packed_a_size(d));
 }
 
 void run_zero_fill(const ConvProblem& p3, Tally& t) {

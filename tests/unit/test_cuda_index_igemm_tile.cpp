@@ -4,6 +4,7 @@
 // distinct shared-memory banks.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <set>
@@ -119,11 +120,37 @@ void check_ffma(std::mt19937_64& rng) {
     }
 }
 
-// The mma path: fragments gathered as chunk_mma does, the instruction emulated from the PTX tables,
+// The chunk's A as the mma kernels stage it: packed in the mma_fragments layout (packed_a_coord says
+// which (row, m) each packed element holds), copied by the loader slots (a_fragment_load).
+template <class T>
+std::vector<double> fragment_stage(const Staged& s) {
+  ig::GemmConvDesc d;  // one group, one chunk, the block's rows only
+  d.chunks = 1;
+  d.rows_padded = T::kBM;
+  std::vector<double> packed(static_cast<std::size_t>(ig::kChunkRows * T::kBM));
+  for (std::size_t idx = 0; idx < packed.size(); ++idx) {
+    const ig::PackedACoord c = ig::packed_a_coord(d, static_cast<std::int64_t>(idx), ig::ALayout::mma_fragments);
+    packed[idx] = s.a[static_cast<std::size_t>(c.row * T::kAStride + c.m)];
+  }
+  std::vector<double> stage(packed.size(), std::nan(""));
+  for (int tid = 0; tid < T::kThreads; ++tid)
+    for (int i = 0; i < T::kALoads; ++i) {
+      if (!ig::a_load_valid<T>(tid, i)) continue;
+      const ig::FragmentLoad at = ig::a_fragment_load<T>(tid, i);
+      const std::int64_t src = ig::packed_a_fragment_index(d, 0, 0, at.step, 0) + at.offset;
+      for (int e = 0; e < 4; ++e)
+        stage[static_cast<std::size_t>(at.dst + e)] = packed[static_cast<std::size_t>(src + e)];
+    }
+  return stage;
+}
+
+// The mma path: A staged in fragment order and read as chunk_mma does (one 16-byte load per lane
+// and m-fragment), B gathered as chunk_mma does, the instruction emulated from the PTX tables,
 // accumulators staged as stage_accumulators does.
 template <class T>
 void check_mma(std::mt19937_64& rng) {
   const Staged s = random_chunk<T>(rng);
+  const std::vector<double> a_stage = fragment_stage<T>(s);
   std::vector<double> cs(static_cast<std::size_t>(T::kBM * T::kBN), 0.0);
   std::vector<int> written(cs.size(), 0);
   for (int warp = 0; warp < T::kThreads / 32; ++warp) {
@@ -138,9 +165,13 @@ void check_mma(std::mt19937_64& rng) {
           int a_set[16][8] = {}, b_set[8][8] = {};
           for (int lane = 0; lane < 32; ++lane) {
             const int gid = lane >> 2, tig = lane & 3;
+            const int a_offset = ig::mma_a_fragment_offset<T>(warp, lane, i, ks);
+            CHECK(a_offset % 4 == 0);  // a 16-byte load
             for (int e = 0; e < 4; ++e) {
-              const ig::TileCoord at = ig::mma_a_coord<T>(warp, lane, i, e, ks);  // {m, k}
-              a[gid + kARowOff[e]][tig + kAColOff[e]] = s.a[static_cast<std::size_t>(at.col * T::kAStride + at.row)];
+              const ig::TileCoord at = ig::mma_a_coord<T>(warp, lane, i, e, ks);  // {m, k}: the k_major read
+              a[gid + kARowOff[e]][tig + kAColOff[e]] =
+                  T::kFragmentA ? a_stage[static_cast<std::size_t>(a_offset + e)]
+                                : s.a[static_cast<std::size_t>(at.col * T::kAStride + at.row)];
               ++a_set[gid + kARowOff[e]][tig + kAColOff[e]];
             }
             for (int e = 0; e < 2; ++e) {
@@ -185,12 +216,21 @@ void check_mma(std::mt19937_64& rng) {
     }
 }
 
-// Every 32-bit fragment read of a warp, and every 64-bit C-tile store of a half warp, on 32 distinct banks.
+// Every 32-bit B-fragment read of a warp, every quarter warp's 128-bit A-fragment reads, and every
+// 64-bit C-tile store of a half warp, on 32 distinct banks.
 template <class T>
 void check_banks() {
   for (int warp = 0; warp < T::kThreads / 32; ++warp)
     for (int ks = 0; ks < T::kBK; ks += 8) {
-      for (int i = 0; i < T::kMFrag; ++i)
+      // A, mma_fragments: each quarter warp's 16-byte loads cover 128 consecutive bytes (one
+      // wavefront each); k_major: each 32-bit read of the warp on 32 banks.
+      for (int i = 0; i < T::kMFrag; ++i) {
+        for (int quarter = 0; quarter < 4; ++quarter) {
+          std::set<int> banks;
+          for (int lane = 8 * quarter; lane < 8 * quarter + 8; ++lane)
+            for (int e = 0; e < 4; ++e) banks.insert((ig::mma_a_fragment_offset<T>(warp, lane, i, ks) + e) % 32);
+          CHECK(banks.size() == 32);
+        }
         for (int e = 0; e < 4; ++e) {
           std::set<int> banks;
           for (int lane = 0; lane < 32; ++lane) {
@@ -199,6 +239,7 @@ void check_banks() {
           }
           CHECK(banks.size() == 32);
         }
+      }
       for (int f = 0; f < 8; ++f)
         for (int e = 0; e < 2; ++e) {
           std::set<int> banks;

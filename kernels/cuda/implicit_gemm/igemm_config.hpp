@@ -9,10 +9,10 @@
 // the epilogue's float2 stores then hit 32 distinct banks.
 #include <algorithm>
 #include <cstddef>
-#include <stdexcept>
-#include <type_traits>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "cuda/implicit_gemm/igemm_index.hpp"
 
@@ -23,6 +23,12 @@ namespace kbench::gpu::conv::igemm {
 // three products (small*big, big*small, big*big); error near fp32's, checked against the fp32 tolerance.
 enum class GemmMath { ffma, tf32, tf32x3 };
 
+// The packed-A layout a kernel reads (igemm_index.hpp): fragments for the tensor-core maths on
+// tiles that take them (Tile::kFragmentA), else k_major.
+KBENCH_HD constexpr ALayout a_layout_of(GemmMath m, bool tile_takes_fragments) {
+  return m != GemmMath::ffma && tile_takes_fragments ? ALayout::mma_fragments : ALayout::k_major;
+}
+
 inline std::string to_string(GemmMath m) {
   switch (m) {
     case GemmMath::ffma: return "ffma";
@@ -32,8 +38,12 @@ inline std::string to_string(GemmMath m) {
   return "?";
 }
 
-template <int WARPS_M, int MFRAG, int WARPS_N, int MIN_BLOCKS = 1>
+template <int WARPS_M, int MFRAG, int WARPS_N, int MIN_BLOCKS = 1, bool FRAGMENT_A = true>
 struct Tile {
+  // The tensor-core maths read A in the mma_fragments layout (one 16-byte load per fragment), except
+  // where that costs spills: the 96x256 tile under its two-blocks register budget (12 local-memory
+  // operations in the main loop, against 4 bytes outside it with k_major; docs/kernels.md).
+  static constexpr bool kFragmentA = FRAGMENT_A;
   // Blocks per SM the registers must allow under the tf32 math (__launch_bounds__): two wide blocks,
   // so one computes while the other loads its patch, fit in 128 registers (8 bytes of spill outside
   // the main loop); 3xTF32 and FFMA would spill hundreds of bytes there and run one 8-warp block.
@@ -73,7 +83,7 @@ using Tile128 = Tile<4, 2, 4>;
 // the columns (seed 50: A is 141 KB per block, more than its patch) and the patch rows shared by
 // consecutive output rows are loaded once for more of them.
 using Tile64W = Tile<2, 2, 4, 2>;  // 64 x 256, 256 threads, two blocks per SM
-using Tile96W = Tile<2, 3, 4, 2>;  // 96 x 256, 256 threads, two blocks per SM (seed 50: M = 96)
+using Tile96W = Tile<2, 3, 4, 2, false>;  // 96 x 256, 256 threads, two blocks per SM, k_major A (seed 50)
 
 enum class TileKind { m64, m96, m128, m64_wide, m96_wide };
 
@@ -120,12 +130,14 @@ void with_tile(TileKind tile, KOrder order, F&& f) {
 struct TileFacts {
   int bm = 0, bn = 0, threads = 0, stages = 0;
   int a_stride = 0, b_stride = 0, c_stride = 0;
+  bool fragment_a = false;
 };
 
 template <class T>
 constexpr TileFacts facts_of() {
-  return TileFacts{T::kBM, T::kBN, T::kThreads, T::kStages, T::kAStride, T::kBStride, T::kCStride};
+  return TileFacts{T::kBM, T::kBN, T::kThreads, T::kStages, T::kAStride, T::kBStride, T::kCStride, T::kFragmentA};
 }
+
 
 inline TileFacts tile_facts(TileKind k) {
   switch (k) {
@@ -138,6 +150,10 @@ inline TileFacts tile_facts(TileKind k) {
   return {};
 }
 
+// The packed-A layout the kernel for descriptor d and math m reads.
+inline ALayout a_layout_for(const GemmConvDesc& d, GemmMath m) {
+  return a_layout_of(m, tile_facts(choose_tile(d.rows, d.order)).fragment_a);
+}
 
 // Shared memory: the tap list (channel_blocks), the k table (k_table) or the per-k patch offsets
 // (input_patch); then the input patch (input_patch only) and the pipeline stages. The epilogue

@@ -144,9 +144,47 @@ KBENCH_HD ReductionSlot reduction_slot(const GemmConvDesc& d, std::int64_t chunk
   return s;
 }
 
+// How a chunk of packed A is laid out: k_major, [row][m] (the FFMA kernels read float4s along m);
+// mma_fragments, [k-step of 8][16-row block][lane][4] (the tensor-core kernels read each lane's
+// four A-fragment elements of an m16n8k8 product with one 16-byte load): element e of lane l in
+// row block b and k-step s is row k = 8s + l%4 + 4(e/2), m = 16b + l/4 + 8(e%2) (the PTX ISA's
+// fragment layout, as mma_a_coord has it).
+enum class ALayout : std::int32_t { k_major = 0, mma_fragments = 1 };
+
 KBENCH_HD std::int64_t packed_a_index(const GemmConvDesc& d, std::int64_t group, std::int64_t chunk, std::int64_t row,
                                       std::int64_t m) {
   return ((group * d.chunks + chunk) * kChunkRows + row) * d.rows_padded + m;
+}
+
+// Start of k-step `step` (0 or 1) of 16-row block `block` of a chunk, in the mma_fragments layout.
+KBENCH_HD std::int64_t packed_a_fragment_index(const GemmConvDesc& d, std::int64_t group, std::int64_t chunk,
+                                               std::int64_t step, std::int64_t block) {
+  return (group * d.chunks + chunk) * kChunkRows * d.rows_padded + step * 8 * d.rows_padded + block * 128;
+}
+
+// The (group, chunk, row, m) that flat packed-A index idx holds, in either layout.
+struct PackedACoord {
+  std::int64_t group = 0, chunk = 0, row = 0, m = 0;
+};
+
+KBENCH_HD PackedACoord packed_a_coord(const GemmConvDesc& d, std::int64_t idx, ALayout layout) {
+  PackedACoord c;
+  const std::int64_t per_chunk = kChunkRows * d.rows_padded;
+  const std::int64_t group_chunk = idx / per_chunk;
+  const std::int64_t in_chunk = idx % per_chunk;
+  c.chunk = group_chunk % d.chunks;
+  c.group = group_chunk / d.chunks;
+  if (layout == ALayout::k_major) {
+    c.row = in_chunk / d.rows_padded;
+    c.m = in_chunk % d.rows_padded;
+  } else {
+    const std::int64_t step = in_chunk / (8 * d.rows_padded);
+    const std::int64_t in_step = in_chunk % (8 * d.rows_padded);
+    const std::int64_t block = in_step / 128, lane = in_step % 128 / 4, e = in_step % 4;
+    c.row = 8 * step + lane % 4 + 4 * (e / 2);
+    c.m = 16 * block + lane / 4 + 8 * (e % 2);
+  }
+  return c;
 }
 
 KBENCH_HD std::int64_t packed_a_size(const GemmConvDesc& d) { return d.groups * d.chunks * kChunkRows * d.rows_padded; }
@@ -159,18 +197,12 @@ KBENCH_HD std::int64_t packed_a_source(const GemmConvDesc& d, const GemmTap* tap
   return group * d.w_group_stride + m * d.w_row_stride + s.channel * d.w_channel_stride + taps[s.tap].weight_tap;
 }
 
-// Packed A element idx (packed_a_index's layout): the weight it copies, or a zero of the padding,
-// rounded to TF32 to nearest when `tf32` (the tf32 math: once per run, so the GEMM's loop does not).
+// Packed A element idx in `layout`: the weight it copies, or a zero of the padding, rounded to TF32
+// to nearest when `tf32` (the tf32 math: once per run, so the GEMM's loop does not).
 KBENCH_HD float packed_a_value(const GemmConvDesc& d, const GemmTap* taps, const float* w, std::int64_t idx,
-                               bool tf32) {
-  std::int64_t rest = idx;
-  const std::int64_t m = rest % d.rows_padded;
-  rest /= d.rows_padded;
-  const std::int64_t row = rest % kChunkRows;
-  rest /= kChunkRows;
-  const std::int64_t chunk = rest % d.chunks;
-  const std::int64_t group = rest / d.chunks;
-  const std::int64_t src = packed_a_source(d, taps, group, chunk, row, m);
+                               ALayout layout, bool tf32) {
+  const PackedACoord c = packed_a_coord(d, idx, layout);
+  const std::int64_t src = packed_a_source(d, taps, c.group, c.chunk, c.row, c.m);
   const float v = src >= 0 ? w[src] : 0.0f;
   return tf32 ? round_tf32(v) : v;
 }

@@ -184,9 +184,10 @@ __device__ __forceinline__ void mma_b_column(Accumulators<T, MATH>& acc, const s
   }
 }
 
-// For tf32, As holds TF32 values already (packed A is rounded to nearest once per run); for tf32x3
-// it holds the fp32 weights, split here like B: one plane of A in shared memory and in L2 traffic
-// instead of two, for three instructions per A element. B goes to mma_b_column.
+// As is in the mma_fragments layout (k_major for tiles without kFragmentA). For tf32 it holds TF32
+// values already (packed A is rounded to nearest once per run); for tf32x3 it holds the fp32
+// weights, split here like B: one plane of A in shared memory and in L2 traffic instead of two, for
+// three instructions per A element. B goes to mma_b_column.
 template <class T, GemmMath MATH, class B>
 __device__ __forceinline__ void chunk_mma(Accumulators<T, MATH>& acc, const float* As, const B& bsrc, int warp,
                                           int lane) {
@@ -195,19 +196,33 @@ __device__ __forceinline__ void chunk_mma(Accumulators<T, MATH>& acc, const floa
     std::uint32_t a[T::kMFrag][4];
     std::uint32_t a_small[T::kMFrag][4];
 #pragma unroll
-    for (int i = 0; i < T::kMFrag; ++i)
+    for (int i = 0; i < T::kMFrag; ++i) {
+      float v[4];
+      if constexpr (T::kFragmentA) {
+        // The lane's four fragment elements, adjacent in the mma_fragments layout: one 16-byte load.
+        const float4 v4 = *reinterpret_cast<const float4*>(As + mma_a_fragment_offset<T>(warp, lane, i, ks));
+        v[0] = v4.x;
+        v[1] = v4.y;
+        v[2] = v4.z;
+        v[3] = v4.w;
+      } else {
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          const TileCoord at = mma_a_coord<T>(warp, lane, i, e, ks);  // {m, k}, k_major layout
+          v[e] = As[at.col * T::kAStride + at.row];
+        }
+      }
 #pragma unroll
       for (int e = 0; e < 4; ++e) {
-        const TileCoord at = mma_a_coord<T>(warp, lane, i, e, ks);  // {m, k}
-        const float v = As[at.col * T::kAStride + at.row];
         if constexpr (MATH == GemmMath::tf32x3) {
-          const Tf32Split s = split_tf32(v);
+          const Tf32Split s = split_tf32(v[e]);
           a[i][e] = s.big;
           a_small[i][e] = s.small;
         } else {
-          a[i][e] = float_bits(v);
+          a[i][e] = float_bits(v[e]);
         }
       }
+    }
 #pragma unroll
     for (int f = 0; f < 8; ++f)
       mma_b_column<T, MATH>(acc, a, a_small, f, bsrc.mma_element(ks, f, 0, warp, lane),
@@ -310,9 +325,13 @@ __device__ __forceinline__ void igemm_conv_body(const GemmConvDesc& d, const flo
 #pragma unroll
     for (int i = 0; i < T::kALoads; ++i) {
       if (T::kAVectors % T::kThreads != 0 && !a_load_valid<T>(tid, i)) continue;
-      const TileCoord at = a_load_slot<T>(tid, i);
-      const std::int64_t src = packed_a_index(d, group, chunk, at.row, m0 + at.col);
-      cp_async_16(As + at.row * T::kAStride + at.col, a_packed + src);
+      if constexpr (a_layout_of(MATH, T::kFragmentA) == ALayout::k_major) {
+        const TileCoord at = a_load_slot<T>(tid, i);
+        cp_async_16(As + at.row * T::kAStride + at.col, a_packed + packed_a_index(d, group, chunk, at.row, m0 + at.col));
+      } else {
+        const FragmentLoad at = a_fragment_load<T>(tid, i);
+        cp_async_16(As + at.dst, a_packed + packed_a_fragment_index(d, group, chunk, at.step, m0 / 16) + at.offset);
+      }
     }
     if constexpr (ORDER == KOrder::channel_blocks) {
       const GemmTap tap = s_taps[cursor.tap];

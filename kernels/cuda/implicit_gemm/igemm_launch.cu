@@ -15,11 +15,11 @@ namespace {
 // to nearest for the tf32 math (once per run, sparing the GEMM's inner loop). tf32x3 keeps fp32
 // weights: the GEMM splits them in registers, which halves A's shared memory and L2 traffic.
 __global__ void pack_a_kernel(const GemmConvDesc d, const GemmTap* __restrict__ taps, const float* __restrict__ w,
-                              GemmMath math, float* __restrict__ a_packed) {
+                              GemmMath math, ALayout layout, float* __restrict__ a_packed) {
   const std::int64_t total = packed_a_size(d);
   for (std::int64_t idx = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; idx < total;
        idx += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
-    a_packed[idx] = packed_a_value(d, taps, w, idx, math == GemmMath::tf32);
+    a_packed[idx] = packed_a_value(d, taps, w, idx, layout, math == GemmMath::tf32);
 }
 
 }  // namespace
@@ -46,7 +46,7 @@ void launch_pack_a(const GemmConvDesc& d, GemmMath math, const GemmDeviceData& d
   constexpr int kThreads = 256;
   const std::int64_t total = packed_a_size(d);
   const auto blocks = static_cast<unsigned>(std::min<std::int64_t>((total + kThreads - 1) / kThreads, 4096));
-  pack_a_kernel<<<blocks, kThreads, 0, stream>>>(d, data.taps, w, math, data.a_packed);
+  pack_a_kernel<<<blocks, kThreads, 0, stream>>>(d, data.taps, w, math, a_layout_for(d, math), data.a_packed);
   KBENCH_CUDA_CHECK_LAUNCH();
 }
 

@@ -41,6 +41,27 @@ KBENCH_HD TileCoord a_load_slot(int tid, int i) {
   return TileCoord{v / (T::kBM / 4), 4 * (v % (T::kBM / 4))};
 }
 
+// A loader, mma_fragments layout: 16-byte copy i of thread tid (if a_load_valid) fills As[4v ..]
+// with v = tid + i * kThreads, from k-step v / (2 BM) of the chunk, 4 * (v % (2 BM)) floats into
+// the block's rows (packed_a_fragment_index): the block's slice of each k-step is contiguous.
+struct FragmentLoad {
+  int step = 0;    // k-step of 8 rows
+  int offset = 0;  // floats from the block's first 16-row block in that k-step
+  int dst = 0;     // floats from the stage's A
+};
+template <class T>
+KBENCH_HD FragmentLoad a_fragment_load(int tid, int i) {
+  const int v = tid + i * T::kThreads;
+  return FragmentLoad{v / (2 * T::kBM), 4 * (v % (2 * T::kBM)), 4 * v};
+}
+
+// mma: the stage offset (floats) of lane's four A-fragment elements of m-fragment i at k-step ks, in
+// the mma_fragments layout: [k-step][16-row block of the block tile][lane][e].
+template <class T>
+KBENCH_HD int mma_a_fragment_offset(int warp, int lane, int i, int ks) {
+  return ((ks / 8) * (T::kBM / 16) + warp_m_of<T>(warp) * T::kMFrag + i) * 128 + 4 * lane;
+}
+
 // FFMA: accumulator [r][c] (r < 4*MFRAG, c < 8) of a lane is C[row][col]. Lanes form 4 (rows) x 8 (cols);
 // rows come in groups of 4 (one float4 of As), columns in two groups of 4 (two float4s of Bs).
 template <class T>
