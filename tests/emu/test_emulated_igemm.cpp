@@ -169,6 +169,26 @@ TEST_CASE("emulated implicit GEMM: seeds 76 and 77 in miniature (their channel c
   for (const Family f : kTransposed) check(s77, KernelChoice{f, std::nullopt}, math_for(f), 77);
 }
 
+TEST_CASE("emulated zero fill alone: a transposed convolution whose every output is the bias") {
+  // Stride 4, dilation 4, one tap, padding 1: no output receives a tap (zero_fill.cu's kernel, as
+  // the plan launches it when there is no phase GEMM: its body is zero_fill_planes).
+  const ConvProblem p = gpu_tests::make_problem(OpKind::conv_transpose, 2, 3, 4, 8, 1, Dims{{1, 1, 1}}, Dims{{1, 1, 1}},
+                                                Dims{{4, 4, 1}}, Dims{{4, 4, 1}}, Dims{{1, 1, 0}}, Dims{{0, 0, 0}},
+                                                true, Dims{{2, 3, 0}});
+  const ConvProblem p3 = reference::as_rank3(p);
+  REQUIRE(gpu::conv::transposed_gemms(p3).empty());
+  const gpu::conv::ZeroFillDesc z = gpu::conv::make_zero_fill_desc(p3);
+  const data::HostTensors t = data::make_host_tensors(p, 3);
+  std::vector<float> y(static_cast<std::size_t>(p.output_elements()), kPoison);
+  emu::clear_buffers();
+  emu::allow_write(y.data(), y.size() * sizeof(float));
+  const auto blocks = static_cast<unsigned>(std::min<std::int64_t>(z.planes, 65535));
+  emu::launch(emu::Dim3{blocks}, emu::Dim3{256}, nullptr, 0,
+              [&] { gpu::conv::zero_fill_planes(z, t.bias.data(), y.data(), blockIdx.x, gridDim.x); });
+  const Comparison c = compare_outputs(y, reference::convolve(p, t), default_tolerance(MathMode::fp32));
+  CHECK(c.passed());
+}
+
 TEST_CASE("emulated implicit GEMM, 3-D forward and transposed phases with the zero fill") {
   std::mt19937_64 rng(77);
   int trial = 0;
