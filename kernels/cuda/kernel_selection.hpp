@@ -180,7 +180,8 @@ inline ForwardGemm forward_gemm(const ConvProblem& p3, std::optional<igemm::KOrd
   return forward_gemm_in(p3, order);
 }
 
-inline igemm::GemmConvDesc forward_gemm_desc(const ConvProblem& p3, std::optional<igemm::KOrder> forced = std::nullopt) {
+inline igemm::GemmConvDesc forward_gemm_desc(const ConvProblem& p3,
+                                             std::optional<igemm::KOrder> forced = std::nullopt) {
   return forward_gemm(p3, forced).desc;
 }
 

@@ -101,13 +101,24 @@ struct PatchB {
   }
 };
 
+// A PatchB over `patch` for the chunk whose k offsets start at `koff`.
+template <class T, bool MASKED>
+__device__ __forceinline__ PatchB<T, MASKED> patch_b(const float* patch, const std::int32_t* koff,
+                                                     const std::int32_t (&noff)[8], int valid_rows) {
+  PatchB<T, MASKED> b{reinterpret_cast<const char*>(patch), koff, {}, valid_rows};
+#pragma unroll
+  for (int c = 0; c < 8; ++c) b.noff[c] = noff[c];
+  return b;
+}
+
 // The patch offsets of the 8 columns a lane reads (see PatchB), in bytes, for the block's tile.
 template <class T, GemmMath MATH>
 __device__ __forceinline__ void patch_column_offsets(const GemmConvDesc& d, const PatchTile& tile, int warp,
                                                      int lane, std::int32_t (&noff)[8]) {
 #pragma unroll
   for (int c = 0; c < 8; ++c) {
-    const int col = MATH == GemmMath::ffma ? ffma_coord<T>(warp, lane, 0, c).col : mma_b_coord<T>(warp, lane, c, 0, 0).col;
+    const int col =
+        MATH == GemmMath::ffma ? ffma_coord<T>(warp, lane, 0, c).col : mma_b_coord<T>(warp, lane, c, 0, 0).col;
     noff[c] = patch_column(d, tile, col, T::kBN).noff * static_cast<std::int32_t>(sizeof(float));
   }
 }
@@ -292,7 +303,8 @@ __device__ __forceinline__ void igemm_conv_body(const GemmConvDesc& d, const flo
   } else if constexpr (ORDER == KOrder::k_table) {
     for (int i = tid; i < chunks * T::kBK; i += T::kThreads) s_table[i] = table_global[i];
   } else {
-    for (int i = tid; i < chunks * T::kBK; i += T::kThreads) s_koffs[i] = koffs_global[i] * static_cast<std::int32_t>(sizeof(float));
+    constexpr auto kBytes = static_cast<std::int32_t>(sizeof(float));
+    for (int i = tid; i < chunks * T::kBK; i += T::kThreads) s_koffs[i] = koffs_global[i] * kBytes;
   }
   float* body = reinterpret_cast<float*>(smem + smem_prefix_bytes(d));  // patch, then stages; later the C tile
   float* patch = body;
@@ -327,7 +339,8 @@ __device__ __forceinline__ void igemm_conv_body(const GemmConvDesc& d, const flo
       if (T::kAVectors % T::kThreads != 0 && !a_load_valid<T>(tid, i)) continue;
       if constexpr (a_layout_of(MATH, T::kFragmentA) == ALayout::k_major) {
         const TileCoord at = a_load_slot<T>(tid, i);
-        cp_async_16(As + at.row * T::kAStride + at.col, a_packed + packed_a_index(d, group, chunk, at.row, m0 + at.col));
+        cp_async_16(As + at.row * T::kAStride + at.col,
+                    a_packed + packed_a_index(d, group, chunk, at.row, m0 + at.col));
       } else {
         const FragmentLoad at = a_fragment_load<T>(tid, i);
         cp_async_16(As + at.dst, a_packed + packed_a_fragment_index(d, group, chunk, at.step, m0 / 16) + at.offset);
@@ -338,7 +351,8 @@ __device__ __forceinline__ void igemm_conv_body(const GemmConvDesc& d, const flo
       const bool inside = tap_in_input(d, cs, tap.offset);
       const int first_channel = cursor.channel_block * T::kBK + row_group;
       const int channels_left = static_cast<int>(d.cin_per_group) - first_channel;  // may be <= 0
-      const float* src = x_column + spatial_offset(d, tap.offset) + static_cast<std::int64_t>(first_channel) * d.in_volume;
+      const float* src =
+          x_column + spatial_offset(d, tap.offset) + static_cast<std::int64_t>(first_channel) * d.in_volume;
 #pragma unroll
       for (int i = 0; i < T::kBLoads; ++i) {
         // Row r = b_load_slot(tid, i).row = row_group + i * kRowsPerPass: channel first_channel + i * kRowsPerPass.
@@ -369,7 +383,8 @@ __device__ __forceinline__ void igemm_conv_body(const GemmConvDesc& d, const flo
 
   // Untapped planes and rows of a transposed convolution: issued while the first chunks are in flight.
   if (zero.planes > 0) {
-    const std::int64_t block = blockIdx.x + static_cast<std::int64_t>(gridDim.x) * (blockIdx.y + gridDim.y * blockIdx.z);
+    const std::int64_t block =
+        blockIdx.x + static_cast<std::int64_t>(gridDim.x) * (blockIdx.y + gridDim.y * blockIdx.z);
     const std::int64_t blocks = static_cast<std::int64_t>(gridDim.x) * gridDim.y * gridDim.z;
     zero_fill_planes(zero, bias, y, block, blocks);
   }
@@ -403,9 +418,9 @@ __device__ __forceinline__ void igemm_conv_body(const GemmConvDesc& d, const flo
     if constexpr (kPatch) {
       const std::int32_t* koff = s_koffs + chunk * T::kBK;
       if (chunk + 1 < chunks || last_rows == T::kBK) {
-        chunk_math<T, MATH>(acc, As, PatchB<T, false>{reinterpret_cast<const char*>(patch), koff, {noff[0], noff[1], noff[2], noff[3], noff[4], noff[5], noff[6], noff[7]}, T::kBK}, warp, lane);
+        chunk_math<T, MATH>(acc, As, patch_b<T, false>(patch, koff, noff, T::kBK), warp, lane);
       } else {
-        chunk_math<T, MATH>(acc, As, PatchB<T, true>{reinterpret_cast<const char*>(patch), koff, {noff[0], noff[1], noff[2], noff[3], noff[4], noff[5], noff[6], noff[7]}, last_rows}, warp, lane);
+        chunk_math<T, MATH>(acc, As, patch_b<T, true>(patch, koff, noff, last_rows), warp, lane);
       }
     } else {
       chunk_math<T, MATH>(acc, As, StagedB<T>{As + kAPlane}, warp, lane);

@@ -135,7 +135,8 @@ inline PatchPlan make_patch_plan(const GemmConvDesc& d, const std::vector<GemmTa
   const std::int64_t rows = (row_span - 1) * s1 + off1 + 1;
   const std::int64_t data_col = round_up_4(pad_left);
   const std::int64_t last_col_read = (ow - 1) * s2 - pad_left + off2;  // largest input column a tap reads
-  const std::int64_t load_cols = std::min<std::int64_t>(d.in_extent[2], round_up_4(std::max<std::int64_t>(last_col_read + 1, 0)));
+  const std::int64_t load_cols =
+      std::min<std::int64_t>(d.in_extent[2], round_up_4(std::max<std::int64_t>(last_col_read + 1, 0)));
   const std::int64_t stride = round_up_4(data_col + std::max(load_cols, last_col_read + 1));
   const std::int64_t channel_floats = rows * stride;
   const std::int64_t floats = d.cin_per_group * channel_floats;
