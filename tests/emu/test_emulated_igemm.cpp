@@ -140,6 +140,16 @@ TEST_CASE("emulated implicit GEMM, forward: every order x math on 1-D and 2-D sh
       }
 }
 
+TEST_CASE("emulated implicit GEMM, forward: random channel counts (partial channel blocks, row tiles), default orders") {
+  std::mt19937_64 rng(31);
+  for (int trial = 0; trial < 9; ++trial) {
+    const ConvProblem p = small_problem(rng, OpKind::conv, 1 + trial % 3, pick(rng, 1, 40), pick(rng, 1, 140));
+    const Family f = kForward[trial % 3];
+    CAPTURE(trial);
+    check(p, KernelChoice{f, std::nullopt}, math_for(f), 600 + static_cast<std::uint64_t>(trial));
+  }
+}
+
 TEST_CASE("emulated implicit GEMM: seed 50 in miniature (input_patch, 96x256, masked last chunk, two images)") {
   ConvProblem p;
   p.spatial_rank = 2;
