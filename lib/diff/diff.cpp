@@ -33,7 +33,7 @@ const std::vector<double>* timed_samples(const Result& result) {
 }
 
 RunIdentity identity_of(const RunReport& report) {
-  return {report.device, report.peaks.name, report.kbench_version, report.started_at, report.interrupted};
+  return {report.device, report.peaks.name, report.kbench_version, report.build, report.started_at, report.interrupted};
 }
 
 // The smallest two-sided p-value the exact test can give for these sizes: when even complete

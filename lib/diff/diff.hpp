@@ -37,6 +37,7 @@ struct RunIdentity {
   std::string device;      // RunReport::device
   std::string peaks_name;  // the GPU model the floors are for
   std::string kbench_version;
+  std::string build;  // RunReport::build: the commit and build the numbers came from
   std::string started_at;
   bool interrupted = false;
 };

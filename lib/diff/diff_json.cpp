@@ -57,6 +57,7 @@ ojson run_json(const std::string& source, const RunIdentity& run) {
           {"device", run.device},
           {"peaks_name", run.peaks_name},
           {"kbench_version", run.kbench_version},
+          {"build", run.build},
           {"started_at", run.started_at},
           {"interrupted", run.interrupted}};
 }

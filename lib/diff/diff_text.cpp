@@ -49,6 +49,8 @@ std::string run_line(std::string_view name, const std::string& source, const Run
   std::string line = fmt::format("{} {}", name, source);
   if (!run.started_at.empty()) line += " · " + run.started_at;
   if (!run.kbench_version.empty()) line += " · kbench " + run.kbench_version;
+  // The commit only: the rest of the build line rarely differs between two runs worth diffing.
+  if (const std::size_t end = run.build.find(" · "); !run.build.empty()) line += " · " + run.build.substr(0, end);
   return line;
 }
 
