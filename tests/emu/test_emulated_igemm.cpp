@@ -151,16 +151,8 @@ TEST_CASE("emulated implicit GEMM, forward: random channel counts (partial chann
 }
 
 TEST_CASE("emulated implicit GEMM: seed 50 in miniature (input_patch, 96x256, masked last chunk, two images)") {
-  ConvProblem p;
-  p.spatial_rank = 2;
-  p.batch = 2;
-  p.in_channels = 3;
-  p.out_channels = 96;
-  p.input = Dims{{27, 28, 1}};
-  p.kernel = Dims{{11, 11, 1}};
-  p.stride = Dims{{4, 4, 1}};
-  p.pad_before = p.pad_after = Dims{{2, 2, 0}};
-  p.bias = true;
+  const ConvProblem p = gpu_tests::make_problem(OpKind::conv, 2, 2, 3, 96, 1, Dims{{27, 28, 1}}, Dims{{11, 11, 1}},
+                                                Dims{{4, 4, 1}}, Dims{{1, 1, 1}}, Dims{{2, 2, 0}}, Dims{{2, 2, 0}}, true);
   REQUIRE(gpu::conv::forward_gemm_desc(reference::as_rank3(p)).order == ig::KOrder::input_patch);
   for (const Family f : kForward) check(p, KernelChoice{f, std::nullopt}, math_for(f), 50);
 }
