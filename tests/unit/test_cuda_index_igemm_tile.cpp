@@ -80,6 +80,17 @@ void check_loaders() {
   for (const int h : c) CHECK(h == 1);
 }
 
+// Every element of the staged C tile written exactly once, and equal to A^T B of the chunk.
+template <class T>
+void check_c_tile(const Staged& s, const std::vector<double>& cs, const std::vector<int>& written) {
+  for (int m = 0; m < T::kBM; ++m)
+    for (int n = 0; n < T::kBN; ++n) {
+      const auto idx = static_cast<std::size_t>(m * T::kBN + n);
+      REQUIRE(written[idx] == 1);
+      REQUIRE(cs[idx] == expected_c<T>(s, m, n));
+    }
+}
+
 // The FFMA path exactly as chunk_ffma/stage_accumulators read and write.
 template <class T>
 void check_ffma(std::mt19937_64& rng) {
@@ -112,12 +123,7 @@ void check_ffma(std::mt19937_64& rng) {
           }
         }
     }
-  for (int m = 0; m < T::kBM; ++m)
-    for (int n = 0; n < T::kBN; ++n) {
-      const auto idx = static_cast<std::size_t>(m * T::kBN + n);
-      REQUIRE(written[idx] == 1);
-      REQUIRE(cs[idx] == expected_c<T>(s, m, n));
-    }
+  check_c_tile<T>(s, cs, written);
 }
 
 // The chunk's A as the mma kernels stage it: packed in the mma_fragments layout (packed_a_coord says
@@ -208,12 +214,7 @@ void check_mma(std::mt19937_64& rng) {
             }
           }
   }
-  for (int m = 0; m < T::kBM; ++m)
-    for (int n = 0; n < T::kBN; ++n) {
-      const auto idx = static_cast<std::size_t>(m * T::kBN + n);
-      REQUIRE(written[idx] == 1);
-      REQUIRE(cs[idx] == expected_c<T>(s, m, n));
-    }
+  check_c_tile<T>(s, cs, written);
 }
 
 // Every 32-bit B-fragment read of a warp, every quarter warp's 128-bit A-fragment reads, and every
