@@ -5,7 +5,8 @@ Compiles kernels/cuda/implicit_gemm/igemm_{ffma,tf32,tf32x3}.cu for sm_90 with `
 when cuobjdump (with nvdisasm) is available, finds each instance's main loop in the SASS (the
 backward branch enclosing the most HMMA/FFMA instructions) and counts its instructions: the
 instructions issued per tensor-core or FMA instruction is what bounds the issue-limited kernels.
-A loop that holds two bodies (input_patch: the full and the masked last chunk) counts both.
+A loop that holds two bodies (input_patch: the full and the masked last chunk) counts both; the
+resident-A kernel's loop also holds its tile epilogue (direct stores, run once per tile of chunks).
 
 Usage: scripts/kernel-stats.py [--nvcc PATH] [--cuobjdump PATH]   (run from anywhere; no GPU needed)
 Prints one Markdown table row per kernel instance, the format docs/kernels.md keeps.
@@ -24,6 +25,8 @@ ORDERS = ["channel_blocks", "k_table", "input_patch"]
 
 
 def instance_of(mangled):
+    if "Tile128Resident" in mangled:  # igemm_resident_kernel: channel_blocks only
+        return "128x256", "channel_blocks, resident A"
     tile = re.search(r"TileILi(\d)ELi(\d)ELi(\d)E", mangled)
     order = re.search(r"KOrderE(\d)", mangled)
     if not tile or not order:

@@ -14,6 +14,7 @@
 // which the GPU tests hold to the fp32 tolerance; the strict FFMA GEMMs stay variants. Every run is
 // verified against the fp64 reference at the fp32 tolerance, so a 3xTF32 result that misses it fails
 // loudly rather than passing for fp32.
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -129,7 +130,7 @@ inline Support depthwise2d_envelope(const ConvProblem& p) {
 
 // Limits every GEMM descriptor must meet: the grid, the shared memory, 32-bit chunk counts.
 inline Support gemm_desc_fits(const igemm::GemmConvDesc& d, std::string_view family) {
-  const igemm::TileFacts f = igemm::tile_facts(igemm::choose_tile(d.rows, d.order));
+  const igemm::TileFacts f = igemm::tile_facts(igemm::choose_tile(d));
   if (d.order == igemm::KOrder::channel_blocks && d.taps > igemm::kMaxTaps)
     return Support::no(fmt::format("{}: {} taps, at most {}", family, d.taps, igemm::kMaxTaps));
   if ((d.columns + f.bn - 1) / f.bn > 0x7fffffff || d.rows_padded / f.bm > 65535 || d.groups > 65535)
@@ -140,6 +141,59 @@ inline Support gemm_desc_fits(const igemm::GemmConvDesc& d, std::string_view fam
   if (igemm::smem_layout(d).total_bytes > igemm::kMaxSmemBytes)
     return Support::no(fmt::format("{}: needs more shared memory than a block has", family));
   return Support::yes();
+}
+
+// What the cuda backend runs: a family and, for the forward implicit GEMMs, optionally a reduction
+// order and an A schedule forced instead of the defaults. `--variant` names it "family",
+// "family/order", "family/schedule" or "family/order/schedule" (implicit_gemm_tf32/streamed_a).
+struct KernelChoice {
+  KernelChoice() = default;
+  explicit KernelChoice(Family f, std::optional<igemm::KOrder> o = std::nullopt,
+                        std::optional<igemm::ASchedule> s = std::nullopt)
+      : family(f), order(o), schedule(s) {}
+
+  Family family = Family::direct;
+  std::optional<igemm::KOrder> order;
+  std::optional<igemm::ASchedule> schedule;
+};
+
+inline constexpr igemm::KOrder kAllOrders[] = {igemm::KOrder::channel_blocks, igemm::KOrder::k_table,
+                                               igemm::KOrder::input_patch};
+inline constexpr igemm::ASchedule kAllSchedules[] = {igemm::ASchedule::streamed, igemm::ASchedule::resident};
+
+// The element of `all` whose name is `part`.
+template <class E, std::size_t N, class Name>
+std::optional<E> named(const E (&all)[N], std::string_view part, Name name) {
+  for (const E e : all)
+    if (part == name(e)) return e;
+  return std::nullopt;
+}
+
+inline std::string variant_name(const KernelChoice& c) {
+  std::string name(family_name(c.family));
+  if (c.order) name += fmt::format("/{}", igemm::order_name(*c.order));
+  if (c.schedule) name += fmt::format("/{}", igemm::schedule_name(*c.schedule));
+  return name;
+}
+
+inline std::optional<KernelChoice> parse_variant(std::string_view name) {
+  std::size_t slash = name.find('/');
+  const std::optional<Family> family = parse_family(name.substr(0, slash));
+  if (!family) return std::nullopt;
+  KernelChoice c{*family};
+  while (slash != std::string_view::npos) {
+    name = name.substr(slash + 1);
+    slash = name.find('/');
+    const std::string_view part = name.substr(0, slash);
+    if (const auto o = named(kAllOrders, part, igemm::order_name); o && !c.order && !c.schedule) {
+      c.order = o;  // the order comes before the schedule
+    } else if (const auto s = named(kAllSchedules, part, igemm::schedule_name); s && !c.schedule) {
+      c.schedule = s;
+    } else {
+      return std::nullopt;
+    }
+  }
+  return c;
 }
 
 // A forward convolution's GEMM descriptor in one reduction order, or why that order cannot run it.
@@ -162,11 +216,32 @@ inline ForwardGemm forward_gemm_in(const ConvProblem& p3, igemm::KOrder order) {
   return g;
 }
 
+// Why A cannot stay resident for a (streamed) descriptor, or "" (igemm_resident_kernel.cuh): the
+// channel_blocks order on the 128-row tile, with all of the block's A and the B stages in shared memory.
+inline std::string why_not_resident(const igemm::GemmConvDesc& d) {
+  if (d.order != igemm::KOrder::channel_blocks) return "resident A runs the channel_blocks order only";
+  if (igemm::choose_tile(d.rows, d.order) != igemm::TileKind::m128)
+    return fmt::format("resident A needs more than 96 output channels per group (the 128x256 tile), not {}", d.rows);
+  const std::int64_t tiles = (d.columns + igemm::Tile128Resident::kBN - 1) / igemm::Tile128Resident::kBN;
+  if (tiles * d.chunks > 0x7fffffff) return "resident A: more than 2^31 (tile, chunk) steps for one block to walk";
+  igemm::GemmConvDesc r = d;
+  r.a_schedule = igemm::ASchedule::resident;
+  const igemm::SmemLayout s = igemm::smem_layout(r);
+  if (s.total_bytes > igemm::kMaxSmemBytes)
+    return fmt::format("resident A: {} bytes of A and {} of pipeline exceed a block's shared memory", s.resident_a_bytes,
+                       s.total_bytes - s.resident_a_bytes - s.prefix_bytes);
+  return "";
+}
+
+// Column tiles from which A is kept resident by default: enough that each persistent block (one per
+// SM, 132 on an H100/H200) walks several tiles and copying A once is paid back many times over.
+inline constexpr std::int64_t kResidentMinTiles = 1024;
+
 // The order forced by a variant, or the default: input_patch where the k_table order would be
 // chosen (few channels), the patch holds fewer floats than the block's gathered B (it copies whole
 // input rows: a long 1-D row under one tile would be mostly waste) and it leaves room for two
 // blocks per SM (one loads its patch while the other computes); else choose_k_order's.
-inline ForwardGemm forward_gemm(const ConvProblem& p3, std::optional<igemm::KOrder> forced = std::nullopt) {
+inline ForwardGemm forward_gemm_ordered(const ConvProblem& p3, std::optional<igemm::KOrder> forced = std::nullopt) {
   if (forced) return forward_gemm_in(p3, *forced);
   const igemm::KOrder order = igemm::choose_k_order(p3.in_channels_per_group(), p3.kernel_volume());
   if (order == igemm::KOrder::k_table) {
@@ -180,9 +255,25 @@ inline ForwardGemm forward_gemm(const ConvProblem& p3, std::optional<igemm::KOrd
   return forward_gemm_in(p3, order);
 }
 
-inline igemm::GemmConvDesc forward_gemm_desc(const ConvProblem& p3,
-                                             std::optional<igemm::KOrder> forced = std::nullopt) {
-  return forward_gemm(p3, forced).desc;
+// The GEMM of a forward implicit-GEMM choice: the order and A schedule it forces, or the defaults.
+// A stays resident by default for the tensor-core maths where it fits and the GEMM has
+// kResidentMinTiles column tiles or more; else it is streamed.
+inline ForwardGemm forward_gemm(const ConvProblem& p3, const KernelChoice& c) {
+  ForwardGemm g = forward_gemm_ordered(p3, c.order);
+  if (!g.why_not.empty() || c.schedule == igemm::ASchedule::streamed) return g;
+  std::string why_not = why_not_resident(g.desc);
+  if (gemm_math(c.family) == igemm::GemmMath::ffma)
+    why_not = "resident A runs the tensor-core maths only (FFMA is bound by its FMAs, not by A)";
+  const std::int64_t tiles = (g.desc.columns + igemm::Tile128Resident::kBN - 1) / igemm::Tile128Resident::kBN;
+  if (c.schedule == igemm::ASchedule::resident || (why_not.empty() && tiles >= kResidentMinTiles)) {
+    g.why_not = why_not;
+    g.desc.a_schedule = igemm::ASchedule::resident;
+  }
+  return g;
+}
+
+inline igemm::GemmConvDesc forward_gemm_desc(const ConvProblem& p3, const KernelChoice& c) {
+  return forward_gemm(p3, c).desc;
 }
 
 inline std::vector<PhaseGemm> transposed_gemms(const ConvProblem& p3) {
@@ -195,38 +286,13 @@ inline std::vector<PhaseGemm> transposed_gemms(const ConvProblem& p3) {
 inline constexpr std::int64_t kMaxPhaseStride = 64;
 inline constexpr std::int64_t kMaxPhaseGemms = 256;
 
-// What the cuda backend runs: a family and, for the forward implicit GEMMs, optionally a reduction
-// order forced instead of the default one. `--variant` names it "family" or "family/order".
-struct KernelChoice {
-  Family family = Family::direct;
-  std::optional<igemm::KOrder> order;
-};
-
-inline std::string variant_name(const KernelChoice& c) {
-  std::string name(family_name(c.family));
-  if (c.order) name += fmt::format("/{}", igemm::order_name(*c.order));
-  return name;
-}
-
-inline std::optional<KernelChoice> parse_variant(std::string_view name) {
-  const std::size_t slash = name.find('/');
-  const std::optional<Family> family = parse_family(name.substr(0, slash));
-  if (!family) return std::nullopt;
-  KernelChoice c{*family, std::nullopt};
-  if (slash == std::string_view::npos) return c;
-  const std::string_view order = name.substr(slash + 1);
-  for (const igemm::KOrder o : {igemm::KOrder::channel_blocks, igemm::KOrder::k_table, igemm::KOrder::input_patch})
-    if (order == igemm::order_name(o)) c.order = o;
-  if (!c.order) return std::nullopt;
-  return c;
-}
-
 inline Support choice_envelope(const KernelChoice& c, const ConvProblem& p, MathMode math) {
   if (Support s = problem_supported(p); !s) return s;
   const Family f = c.family;
   const std::string_view name = family_name(f);
-  if (c.order && !is_implicit_gemm(f))
-    return Support::no(fmt::format("{}: a reduction order can be chosen for the implicit_gemm families only", name));
+  if ((c.order || c.schedule) && !is_implicit_gemm(f))
+    return Support::no(
+        fmt::format("{}: a reduction order or A schedule can be chosen for the implicit_gemm families only", name));
   if (family_math(f) == MathMode::tf32 && math != MathMode::tf32)
     return Support::no(fmt::format("{} rounds to TF32, which math fp32 forbids", name));
   if (f == Family::direct) return Support::yes();
@@ -234,7 +300,7 @@ inline Support choice_envelope(const KernelChoice& c, const ConvProblem& p, Math
   const ConvProblem p3 = reference::as_rank3(p);
   if (is_implicit_gemm(f)) {
     if (p.transposed()) return Support::no(fmt::format("{}: forward convolutions only", name));
-    const ForwardGemm g = forward_gemm(p3, c.order);
+    const ForwardGemm g = forward_gemm(p3, c);
     if (!g.why_not.empty()) return Support::no(fmt::format("{}: {}", name, g.why_not));
     return gemm_desc_fits(g.desc, name);
   }
@@ -250,7 +316,7 @@ inline Support choice_envelope(const KernelChoice& c, const ConvProblem& p, Math
 }
 
 inline Support family_envelope(Family f, const ConvProblem& p, MathMode math) {
-  return choice_envelope(KernelChoice{f, std::nullopt}, p, math);
+  return choice_envelope(KernelChoice{f}, p, math);
 }
 
 inline std::vector<Family> applicable_families(const ConvProblem& p, MathMode math) {
@@ -260,16 +326,25 @@ inline std::vector<Family> applicable_families(const ConvProblem& p, MathMode ma
   return out;
 }
 
-// Every variant that can run the problem: each applicable family with its default order, and for
-// the forward implicit GEMMs each other order that applies ("implicit_gemm_tf32/k_table").
+// Every variant that can run the problem: each applicable family with its defaults, and for the
+// forward implicit GEMMs each other (order, A schedule) that applies, named by what differs from
+// the defaults ("implicit_gemm_tf32/k_table", "implicit_gemm_tf32/streamed_a").
 inline std::vector<KernelChoice> applicable_variants(const ConvProblem& p, MathMode math) {
   std::vector<KernelChoice> out;
   for (const Family f : applicable_families(p, math)) {
-    out.push_back(KernelChoice{f, std::nullopt});
+    out.push_back(KernelChoice{f});
     if (!is_implicit_gemm(f)) continue;
-    const igemm::KOrder preferred = forward_gemm_desc(reference::as_rank3(p)).order;
-    for (const igemm::KOrder o : {igemm::KOrder::channel_blocks, igemm::KOrder::k_table, igemm::KOrder::input_patch})
-      if (o != preferred && choice_envelope(KernelChoice{f, o}, p, math)) out.push_back(KernelChoice{f, o});
+    const ConvProblem p3 = reference::as_rank3(p);
+    const igemm::GemmConvDesc preferred = forward_gemm_desc(p3, KernelChoice{f});
+    for (const igemm::KOrder o : kAllOrders) {
+      const igemm::ASchedule usual = forward_gemm_desc(p3, KernelChoice{f, o}).a_schedule;  // o's default
+      for (const igemm::ASchedule s : kAllSchedules) {
+        if (o == preferred.order && s == preferred.a_schedule) continue;  // the family's own entry
+        const KernelChoice c{f, o == preferred.order ? std::nullopt : std::optional(o),
+                             s == usual ? std::nullopt : std::optional(s)};
+        if (choice_envelope(c, p, math)) out.push_back(c);
+      }
+    }
   }
   return out;
 }

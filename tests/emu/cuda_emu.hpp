@@ -83,6 +83,7 @@ void launch(Dim3 grid, Dim3 block, unsigned char* shared, std::size_t shared_byt
 #define gridDim (::kbench::emu::grid_dim())
 
 inline void __syncthreads() { ::kbench::emu::syncthreads(); }
+inline void __syncwarp(unsigned /*mask*/ = 0xffffffffu) { ::kbench::emu::warp_sync(); }
 
 struct alignas(16) float4 {
   float x, y, z, w;

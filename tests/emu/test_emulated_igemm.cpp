@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cuda/implicit_gemm/igemm_kernel.cuh"
+#include "cuda/implicit_gemm/igemm_resident_kernel.cuh"
 #include "cuda/kernel_selection.hpp"
 #include "cuda/transposed/phase_gemm_index.hpp"
 #include "cuda/transposed/zero_fill_index.hpp"
@@ -51,17 +52,26 @@ void run_gemm(ig::GemmMath math, const ig::GemmConvDesc& d, const std::vector<ig
   emu::clear_buffers();
   emu::allow_read(t.input.data(), t.input.size() * sizeof(float));
   emu::allow_read(a.data(), a.size() * sizeof(float));
+  emu::allow_read(t.bias.data(), t.bias.size() * sizeof(float));
   emu::allow_write(y.data(), y.size() * sizeof(float));
   const float* bias = t.bias.empty() ? nullptr : t.bias.data();
   const ig::GemmGrid g = ig::gemm_grid(d);
   const std::size_t smem_bytes = ig::smem_layout(d).total_bytes;
   REQUIRE(smem_bytes <= ig::kMaxSmemBytes);
-  ig::with_tile(ig::choose_tile(d.rows, d.order), d.order, [&](auto tile_tag, auto order_tag) {
+  ig::with_tile(ig::choose_tile(d), d.order, [&](auto tile_tag, auto order_tag) {
     using T = decltype(tile_tag);
     constexpr ig::KOrder kOrder = decltype(order_tag)::value;
     const auto call = [&](auto math_tag) {
-      ig::igemm_conv_kernel<T, decltype(math_tag)::value, kOrder>(d, t.input.data(), a.data(), bias, y.data(),
-                                                                   taps.data(), table.data(), koffs.data(), zero);
+      constexpr ig::GemmMath kMath = decltype(math_tag)::value;
+      if constexpr (T::kResidentA && kMath == ig::GemmMath::ffma) {
+        FAIL("resident A has no FFMA instance");
+      } else if constexpr (T::kResidentA) {
+        ig::igemm_resident_kernel<T, kMath>(d, t.input.data(), a.data(), bias, y.data(), taps.data(), table.data(),
+                                            koffs.data(), zero);
+      } else {
+        ig::igemm_conv_kernel<T, kMath, kOrder>(d, t.input.data(), a.data(), bias, y.data(), taps.data(),
+                                                table.data(), koffs.data(), zero);
+      }
     };
     const std::function<void()> body = [&] {
       switch (math) {
@@ -77,7 +87,9 @@ void run_gemm(ig::GemmMath math, const ig::GemmConvDesc& d, const std::vector<ig
 
 // Runs `choice` on `problem` as the cuda backend's plan would (forward: one GEMM; transposed: one per
 // tapped phase, the first also writing the untapped planes and rows) and checks every output.
-void check(const ConvProblem& problem, const KernelChoice& choice, MathMode math, std::uint64_t seed) {
+// Resident A runs `resident_blocks` persistent blocks per row tile (the plan: one per SM).
+void check(const ConvProblem& problem, const KernelChoice& choice, MathMode math, std::uint64_t seed,
+           std::int64_t resident_blocks = 3) {
   const std::string name = gpu::conv::variant_name(choice);
   INFO("variant " << name << ", math " << to_string(math));
   REQUIRE_MESSAGE(gpu::conv::choice_envelope(choice, problem, math).ok, "outside the envelope");
@@ -86,7 +98,8 @@ void check(const ConvProblem& problem, const KernelChoice& choice, MathMode math
   std::vector<float> y(static_cast<std::size_t>(problem.output_elements()), kPoison);
   const ig::GemmMath gemm_math = gpu::conv::gemm_math(choice.family);
   if (gpu::conv::is_implicit_gemm(choice.family)) {
-    const ig::GemmConvDesc d = gpu::conv::forward_gemm_desc(p3, choice.order);
+    ig::GemmConvDesc d = gpu::conv::forward_gemm_desc(p3, choice);
+    d.resident_blocks = resident_blocks;
     run_gemm(gemm_math, d, ig::forward_taps(p3), t, y, gpu::conv::ZeroFillDesc{});
   } else {
     const std::vector<gpu::conv::PhaseGemm> gemms = gpu::conv::transposed_gemms(p3);
@@ -153,7 +166,7 @@ TEST_CASE("emulated implicit GEMM, forward: random channel counts (partial chann
 TEST_CASE("emulated implicit GEMM: seed 50 in miniature (input_patch, 96x256, masked last chunk, two images)") {
   const ConvProblem p = gpu_tests::make_problem(OpKind::conv, 2, 2, 3, 96, 1, Dims{{27, 28, 1}}, Dims{{11, 11, 1}},
                                                 Dims{{4, 4, 1}}, Dims{{1, 1, 1}}, Dims{{2, 2, 0}}, Dims{{2, 2, 0}}, true);
-  REQUIRE(gpu::conv::forward_gemm_desc(reference::as_rank3(p)).order == ig::KOrder::input_patch);
+  REQUIRE(gpu::conv::forward_gemm_ordered(reference::as_rank3(p)).desc.order == ig::KOrder::input_patch);
   for (const Family f : kForward) check(p, KernelChoice{f, std::nullopt}, math_for(f), 50);
 }
 
@@ -166,9 +179,36 @@ TEST_CASE("emulated implicit GEMM: seeds 76 and 77 in miniature (their channel c
   // 88% of the output written by the zero fill and the epilogue's tails.
   const ConvProblem s77 = make_problem(OpKind::conv_transpose, 3, 1, 32, 64, 1, Dims{{3, 4, 4}}, Dims{{3, 3, 3}},
                                        Dims{{2, 2, 2}}, Dims{{2, 2, 2}}, Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, false);
-  REQUIRE(gpu::conv::forward_gemm_desc(reference::as_rank3(s76)).order == ig::KOrder::channel_blocks);
+  REQUIRE(gpu::conv::forward_gemm_ordered(reference::as_rank3(s76)).desc.order == ig::KOrder::channel_blocks);
   for (const Family f : kForward) check(s76, KernelChoice{f, std::nullopt}, math_for(f), 76);
   for (const Family f : kTransposed) check(s77, KernelChoice{f, std::nullopt}, math_for(f), 77);
+}
+
+TEST_CASE("emulated implicit GEMM, resident A: persistent blocks over several column tiles, both tensor-core maths") {
+  using gpu_tests::make_problem;
+  const KernelChoice resident[] = {
+      KernelChoice{Family::implicit_gemm_3xtf32, ig::KOrder::channel_blocks, ig::ASchedule::resident},
+      KernelChoice{Family::implicit_gemm_tf32, ig::KOrder::channel_blocks, ig::ASchedule::resident},
+  };
+  // Seed 76 in miniature (12 chunks of A resident): two images of 172 outputs (even: pair stores),
+  // so a tile straddles them; 2 blocks walk the 2 tiles, then 1 block walks both.
+  const ConvProblem s76 = make_problem(OpKind::conv, 1, 2, 64, 128, 1, Dims{{522, 1, 1}}, Dims{{3, 1, 1}},
+                                       Dims{{3, 1, 1}}, Dims{{4, 1, 1}}, Dims{{0, 0, 0}}, Dims{{0, 0, 0}}, false);
+  // Odd output volume (9 x 23: scalar stores, pairs split between two images), bias, a partial
+  // channel block, three images, 2-D; and 200 output channels (two row tiles, padded rows not stored).
+  const ConvProblem odd = make_problem(OpKind::conv, 2, 3, 12, 100, 1, Dims{{9, 24, 1}}, Dims{{3, 3, 1}},
+                                       Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, Dims{{1, 1, 0}}, Dims{{1, 0, 0}}, true);
+  const ConvProblem tall = make_problem(OpKind::conv, 1, 2, 5, 200, 1, Dims{{300, 1, 1}}, Dims{{2, 1, 1}},
+                                        Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, Dims{{0, 0, 0}}, Dims{{0, 0, 0}}, true);
+  REQUIRE(s76.output_spatial_volume() == 172);
+  REQUIRE(odd.output_spatial_volume() == 9 * 23);
+  std::uint64_t seed = 900;
+  for (const KernelChoice& c : resident) {
+    CAPTURE(gpu::conv::variant_name(c));
+    for (const std::int64_t blocks : {2, 1}) check(s76, c, math_for(c.family), ++seed, blocks);
+    check(odd, c, math_for(c.family), ++seed, 2);
+    check(tall, c, math_for(c.family), ++seed, 3);
+  }
 }
 
 TEST_CASE("emulated zero fill alone: a transposed convolution whose every output is the bias") {

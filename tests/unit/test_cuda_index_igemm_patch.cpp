@@ -119,7 +119,7 @@ TEST_CASE("input_patch: every B element the math loop reads is the gathered one,
 
 TEST_CASE("input_patch: seed 50's geometry") {
   const ConvProblem p3 = reference::as_rank3(testing::seed50());
-  const gpu::conv::ForwardGemm g = gpu::conv::forward_gemm(p3);
+  const gpu::conv::ForwardGemm g = gpu::conv::forward_gemm_ordered(p3);
   REQUIRE(g.why_not.empty());
   const ig::GemmConvDesc& d = g.desc;
   CHECK(d.order == ig::KOrder::input_patch);  // the default for seed 50
@@ -162,8 +162,8 @@ TEST_CASE("input_patch: envelope") {
   ConvProblem odd = testing::seed50();
   odd.input = Dims{{224, 222, 1}};
   p3 = reference::as_rank3(odd);
-  CHECK_FALSE(gpu::conv::forward_gemm(p3, ig::KOrder::input_patch).why_not.empty());
-  CHECK(gpu::conv::forward_gemm(p3).desc.order == ig::KOrder::k_table);  // the default falls back
+  CHECK_FALSE(gpu::conv::forward_gemm_ordered(p3, ig::KOrder::input_patch).why_not.empty());
+  CHECK(gpu::conv::forward_gemm_ordered(p3).desc.order == ig::KOrder::k_table);  // the default falls back
   // A long 1-D row with few channels: the patch would copy the whole row for 128 outputs, so the
   // default stays k_table; forced, it runs.
   ConvProblem long_row;
@@ -174,10 +174,10 @@ TEST_CASE("input_patch: envelope") {
   long_row.input = Dims{{4096, 1, 1}};
   long_row.kernel = Dims{{3, 1, 1}};
   p3 = reference::as_rank3(long_row);
-  CHECK(gpu::conv::forward_gemm(p3).desc.order == ig::KOrder::k_table);
-  CHECK(gpu::conv::forward_gemm(p3, ig::KOrder::input_patch).why_not.empty());
+  CHECK(gpu::conv::forward_gemm_ordered(p3).desc.order == ig::KOrder::k_table);
+  CHECK(gpu::conv::forward_gemm_ordered(p3, ig::KOrder::input_patch).why_not.empty());
   // Many channels: channel blocks stay the default, the patch is only a forced variant.
-  CHECK(gpu::conv::forward_gemm(reference::as_rank3(testing::seed76())).desc.order == ig::KOrder::channel_blocks);
+  CHECK(gpu::conv::forward_gemm_ordered(reference::as_rank3(testing::seed76())).desc.order == ig::KOrder::channel_blocks);
 }
 
 TEST_CASE("variants name a family and optionally a reduction order") {

@@ -43,11 +43,11 @@ TEST_CASE("defaults for the four seeds, per math mode") {
   CHECK(gpu::conv::default_family(seed77(), MathMode::fp32) == Family::transposed_phase_3xtf32);
   CHECK(gpu::conv::default_family(seed77(), MathMode::tf32) == Family::transposed_phase_tf32);
   // Seed 50's reduction (3 channels x 121 taps) takes the few-channel k table; 76's 64 channels take blocks.
-  CHECK(gpu::conv::forward_gemm_desc(reference::as_rank3(seed50())).order == gpu::conv::igemm::KOrder::input_patch);
-  CHECK(gpu::conv::forward_gemm_desc(reference::as_rank3(seed76())).order ==
+  CHECK(gpu::conv::forward_gemm_ordered(reference::as_rank3(seed50())).desc.order == gpu::conv::igemm::KOrder::input_patch);
+  CHECK(gpu::conv::forward_gemm_ordered(reference::as_rank3(seed76())).desc.order ==
         gpu::conv::igemm::KOrder::channel_blocks);
   // 76: 11.2 M GEMM columns (87,382 blocks of 128) over an input of 2^31 + elements: 64-bit offsets.
-  CHECK(gpu::conv::forward_gemm_desc(reference::as_rank3(seed76())).columns == 64 * 174758);
+  CHECK(gpu::conv::forward_gemm_ordered(reference::as_rank3(seed76())).desc.columns == 64 * 174758);
 }
 
 TEST_CASE("envelopes: math, op and shape limits") {

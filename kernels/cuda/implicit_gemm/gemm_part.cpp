@@ -2,6 +2,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "cuda/implicit_gemm/igemm_launch.hpp"
@@ -20,10 +22,21 @@ DeviceBuffer<T> upload(const std::vector<T>& host) {
   return buffer;
 }
 
+// Resident A: one persistent block per SM (its shared memory allows no second), shared among the
+// grid's row tiles and groups.
+std::int64_t resident_blocks_per_row_tile(const GemmConvDesc& d) {
+  int device = 0, sms = 0;
+  KBENCH_CUDA_CHECK(cudaGetDevice(&device));
+  KBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const GemmGrid g = gemm_grid(d);
+  return std::max<std::int64_t>(1, sms / (g.y * g.z));
+}
+
 }  // namespace
 
 GemmPart::GemmPart(const GemmConvDesc& desc, const std::vector<GemmTap>& taps, GemmMath math)
-    : desc_(desc), math_(math), tile_(choose_tile(desc.rows, desc.order)) {
+    : desc_(desc), math_(math), tile_(choose_tile(desc)) {
+  if (desc_.a_schedule == ASchedule::resident) desc_.resident_blocks = resident_blocks_per_row_tile(desc_);
   smem_bytes_ = smem_layout(desc_).total_bytes;
   taps_ = upload(taps);
   if (desc_.order == KOrder::k_table) table_ = upload(make_k_table(desc_, taps));
@@ -51,6 +64,8 @@ std::string GemmPart::tile_name() const {
 }
 
 std::string GemmPart::order_name() const { return igemm::order_name(desc_.order); }
+
+std::string GemmPart::schedule_name() const { return igemm::schedule_name(desc_.a_schedule); }
 
 std::int64_t GemmPart::device_bytes(const GemmConvDesc& desc, std::size_t tap_count) {
   const std::int64_t packed = packed_a_size(desc) * static_cast<std::int64_t>(sizeof(float));

@@ -61,6 +61,8 @@ struct Tile {
   static constexpr int kBStride = kBN + kPad;
   static constexpr int kCStride = kBN + kPad;
   static constexpr int kStages = 3;
+  static constexpr bool kResidentA = false;  // see Tile128Resident
+  static constexpr int kStagingFloatsPerWarp = 0;
   // B loader: each thread keeps one column for the whole reduction.
   static constexpr int kRowsPerPass = kThreads / kBN;
   static constexpr int kBLoads = kBK / kRowsPerPass;
@@ -79,13 +81,25 @@ using Tile96 = Tile<2, 3, 2>;   // 96 x 128, 128 threads
 // the packed-A traffic from L2 per output against 128 (seed 76: A is 98 KB per block; with 128
 // columns, 8.6 GB of L2 reads beside the 8.6 GB input).
 using Tile128 = Tile<4, 2, 4>;
+// 128 x 256 with A resident (ASchedule::resident, igemm_resident_kernel.cuh): the block's rows of A
+// stay in shared memory for all its column tiles, so the pipeline carries only B and has room for
+// five stages (four 16 KB chunks of B in flight per SM against three stages' two: the loads of a
+// memory-bound GEMM need that much in flight to cover DRAM latency with one block per SM).
+// Its epilogue drains C warp by warp through 8 staging rows of 64 columns per warp, padded to 72
+// floats so the 8-byte fragment stores hit distinct banks per half-warp (tested).
+struct Tile128Resident : Tile128 {
+  static constexpr int kStages = 5;
+  static constexpr bool kResidentA = true;
+  static constexpr int kStagingStride = 72;
+  static constexpr int kStagingFloatsPerWarp = 8 * kStagingStride;
+};
 // The input_patch order's tiles: 256 columns, so each packed-A chunk fetched from L2 serves twice
 // the columns (seed 50: A is 141 KB per block, more than its patch) and the patch rows shared by
 // consecutive output rows are loaded once for more of them.
 using Tile64W = Tile<2, 2, 4, 2>;  // 64 x 256, 256 threads, two blocks per SM
 using Tile96W = Tile<2, 3, 4, 2, false>;  // 96 x 256, 256 threads, two blocks per SM, k_major A (seed 50)
 
-enum class TileKind { m64, m96, m128, m64_wide, m96_wide };
+enum class TileKind { m64, m96, m128, m64_wide, m96_wide, m128_resident };
 
 // The block tile for M = rows in a reduction order: 256 columns for input_patch, 128 for the
 // gathered orders below 128 rows.
@@ -96,9 +110,14 @@ inline TileKind choose_tile(std::int64_t rows, KOrder order) {
   return TileKind::m128;
 }
 
+// The tile of a descriptor: choose_tile's, or the resident one for ASchedule::resident.
+inline TileKind choose_tile(const GemmConvDesc& d) {
+  return d.a_schedule == ASchedule::resident ? TileKind::m128_resident : choose_tile(d.rows, d.order);
+}
+
 // Calls f(Tile{}, std::integral_constant<KOrder, ORDER>{}) for the kernel instance that runs
 // (tile, order): the narrow tiles with the gathered orders, the 256-column ones (and 128x256) with
-// input_patch, as choose_tile pairs them; 9 instances per math. Host code (the CUDA launchers, the
+// input_patch, as choose_tile pairs them, and the resident 128x256 with channel_blocks; 10 instances per math. Host code (the CUDA launchers, the
 // CPU emulation tests) dispatches through this one table.
 template <class F>
 void with_tile(TileKind tile, KOrder order, F&& f) {
@@ -113,6 +132,10 @@ void with_tile(TileKind tile, KOrder order, F&& f) {
       default: break;
     }
     throw std::logic_error("implicit GEMM: input_patch has no instance for this tile");
+  }
+  if (tile == TileKind::m128_resident) {
+    if (order == KOrder::channel_blocks) return f(Tile128Resident{}, Blocks{});
+    throw std::logic_error("implicit GEMM: resident A runs the channel_blocks order only");
   }
   const auto pick = [&](auto tile_tag) {
     if (order == KOrder::channel_blocks) return f(tile_tag, Blocks{});
@@ -131,11 +154,14 @@ struct TileFacts {
   int bm = 0, bn = 0, threads = 0, stages = 0;
   int a_stride = 0, b_stride = 0, c_stride = 0;
   bool fragment_a = false;
+  bool resident_a = false;
+  int staging_floats_per_warp = 0;
 };
 
 template <class T>
 constexpr TileFacts facts_of() {
-  return TileFacts{T::kBM, T::kBN, T::kThreads, T::kStages, T::kAStride, T::kBStride, T::kCStride, T::kFragmentA};
+  return TileFacts{T::kBM,      T::kBN,      T::kThreads,   T::kStages,   T::kAStride,
+                   T::kBStride, T::kCStride, T::kFragmentA, T::kResidentA, T::kStagingFloatsPerWarp};
 }
 
 
@@ -146,21 +172,24 @@ inline TileFacts tile_facts(TileKind k) {
     case TileKind::m128: return facts_of<Tile128>();
     case TileKind::m64_wide: return facts_of<Tile64W>();
     case TileKind::m96_wide: return facts_of<Tile96W>();
+    case TileKind::m128_resident: return facts_of<Tile128Resident>();
   }
   return {};
 }
 
 // The packed-A layout the kernel for descriptor d and math m reads.
 inline ALayout a_layout_for(const GemmConvDesc& d, GemmMath m) {
-  return a_layout_of(m, tile_facts(choose_tile(d.rows, d.order)).fragment_a);
+  return a_layout_of(m, tile_facts(choose_tile(d)).fragment_a);
 }
 
 // Shared memory: the tap list (channel_blocks), the k table (k_table) or the per-k patch offsets
 // (input_patch); then the input patch (input_patch only) and the pipeline stages. The epilogue
-// reuses the space after the prefix (patch and stages) for the C tile.
+// reuses the space after the prefix (patch and stages) for the C tile. Resident A: the prefix, all
+// of the block's A chunks, the B-only stages, then each warp's epilogue staging rows.
 struct SmemLayout {
   std::size_t prefix_bytes = 0;
   std::size_t patch_bytes = 0;
+  std::size_t resident_a_bytes = 0;  // resident A only
   std::size_t stage_floats = 0;
   std::size_t total_bytes = 0;
 };
@@ -181,10 +210,17 @@ KBENCH_HD std::size_t smem_patch_bytes(const GemmConvDesc& d) {
 }
 
 inline SmemLayout smem_layout(const GemmConvDesc& d) {
-  const TileFacts f = tile_facts(choose_tile(d.rows, d.order));
+  const TileFacts f = tile_facts(choose_tile(d));
   SmemLayout s;
   s.prefix_bytes = smem_prefix_bytes(d);
   s.patch_bytes = smem_patch_bytes(d);
+  if (f.resident_a) {
+    s.resident_a_bytes = static_cast<std::size_t>(d.chunks) * kChunkRows * f.a_stride * sizeof(float);
+    s.stage_floats = static_cast<std::size_t>(kChunkRows) * f.b_stride;
+    const std::size_t staging = static_cast<std::size_t>(f.threads / 32) * f.staging_floats_per_warp * sizeof(float);
+    s.total_bytes = s.prefix_bytes + s.resident_a_bytes + s.stage_floats * f.stages * sizeof(float) + staging;
+    return s;
+  }
   // input_patch stages only A: B is read from the patch.
   const std::size_t b_stride = d.order == KOrder::input_patch ? 0 : static_cast<std::size_t>(f.b_stride);
   s.stage_floats = static_cast<std::size_t>(kChunkRows) * (static_cast<std::size_t>(f.a_stride) + b_stride);
@@ -195,15 +231,16 @@ inline SmemLayout smem_layout(const GemmConvDesc& d) {
 }
 
 // The launch grid of a descriptor: x = column tiles (input_patch: per image, tiles never straddle
-// two), y = row tiles, z = groups.
+// two; resident A: at most resident_blocks persistent blocks walking them), y = row tiles, z = groups.
 struct GemmGrid {
   std::int64_t x = 1, y = 1, z = 1;
 };
 
 inline GemmGrid gemm_grid(const GemmConvDesc& d) {
-  const TileFacts f = tile_facts(choose_tile(d.rows, d.order));
+  const TileFacts f = tile_facts(choose_tile(d));
   GemmGrid g;
   g.x = d.order == KOrder::input_patch ? d.batch * d.patch.tiles_per_image : (d.columns + f.bn - 1) / f.bn;
+  if (f.resident_a && d.resident_blocks > 0) g.x = std::min(g.x, d.resident_blocks);
   g.y = d.rows_padded / f.bm;
   g.z = d.groups;
   return g;

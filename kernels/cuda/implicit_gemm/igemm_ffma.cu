@@ -1,4 +1,4 @@
-// Implicit-GEMM kernel instances with GemmMath::ffma (three tiles x three reduction orders).
+// Implicit-GEMM kernel instances with GemmMath::ffma (igemm_instances.cuh: ten tile x order instances).
 #include "cuda/implicit_gemm/igemm_instances.cuh"
 
 namespace kbench::gpu::conv::igemm {

@@ -1,12 +1,15 @@
 #pragma once
-// Instantiates and launches the kernel for one math: three tiles x two gathered orders, three tiles x input_patch.
+// Instantiates and launches the kernel for one math: three tiles x two gathered orders, three tiles x
+// input_patch, and the resident-A 128x256 tile with channel_blocks.
 // Included by exactly one .cu per math.
 #include <cuda_runtime.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 
 #include "cuda/implicit_gemm/igemm_kernel.cuh"
+#include "cuda/implicit_gemm/igemm_resident_kernel.cuh"
 #include "cuda/implicit_gemm/igemm_launch.hpp"
 #include "runtime/cuda_check.hpp"
 
@@ -15,7 +18,9 @@ namespace kbench::gpu::conv::igemm {
 template <class T, GemmMath MATH, KOrder ORDER>
 struct Instance {
   static constexpr auto kernel() {
-    if constexpr (MATH == GemmMath::tf32 && T::kMinBlocksTf32 == 2) {
+    if constexpr (T::kResidentA) {
+      return &igemm_resident_kernel<T, MATH>;
+    } else if constexpr (MATH == GemmMath::tf32 && T::kMinBlocksTf32 == 2) {
       return &igemm_conv_kernel_2_blocks<T, MATH, ORDER>;
     } else {
       return &igemm_conv_kernel<T, MATH, ORDER>;
@@ -35,11 +40,17 @@ struct Instance {
   }
 };
 
-// Calls f(Instance<...>{}) for the instance selected at run time (with_tile's table).
+// Calls f(Instance<...>{}) for the instance selected at run time (with_tile's table). The resident-A
+// tile has no FFMA instance (the selection never picks it: FFMA is bound by its FMAs, not by A).
 template <GemmMath MATH, class F>
 void with_instance(TileKind tile, KOrder order, F&& f) {
   with_tile(tile, order, [&](auto tile_tag, auto order_tag) {
-    f(Instance<decltype(tile_tag), MATH, decltype(order_tag)::value>{});
+    using T = decltype(tile_tag);
+    if constexpr (T::kResidentA && MATH == GemmMath::ffma) {
+      throw std::logic_error("implicit GEMM: resident A has no FFMA instance");
+    } else {
+      f(Instance<T, MATH, decltype(order_tag)::value>{});
+    }
   });
 }
 

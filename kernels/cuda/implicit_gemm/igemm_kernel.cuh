@@ -46,6 +46,23 @@ struct Accumulators<T, GemmMath::tf32x3> {
   float v[T::kMFrag][8][4];
 };
 
+template <class T, GemmMath MATH>
+__device__ __forceinline__ void zero_accumulators(Accumulators<T, MATH>& acc) {
+  if constexpr (MATH == GemmMath::ffma) {
+#pragma unroll
+    for (int r = 0; r < 4 * T::kMFrag; ++r)
+#pragma unroll
+      for (int c = 0; c < 8; ++c) acc.v[r][c] = 0.0f;
+  } else {
+#pragma unroll
+    for (int i = 0; i < T::kMFrag; ++i)
+#pragma unroll
+      for (int f = 0; f < 8; ++f)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) acc.v[i][f][e] = 0.0f;
+  }
+}
+
 // ---------------------------------------------------------------- where B comes from
 // Every shared-memory position below comes from igemm_tile_index.hpp (tested on the CPU); with the
 // loop indices unrolled they fold to constants plus the lane's base.
@@ -142,6 +159,52 @@ __device__ __forceinline__ void load_patch(const GemmConvDesc& d, const PatchTil
         *reinterpret_cast<float4*>(dst + 4 * v) = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
       }
     }
+  }
+}
+
+// ---------------------------------------------------------------- loaders of one chunk
+
+// A chunk of packed A into As (16-byte copies, no masks: packed A is zero-padded), in the layout the
+// tile and math read.
+template <class T, GemmMath MATH>
+__device__ __forceinline__ void load_a_chunk(const GemmConvDesc& d, std::int64_t group, int chunk, std::int64_t m0,
+                                             const float* __restrict__ a_packed, float* As, int tid) {
+#pragma unroll
+  for (int i = 0; i < T::kALoads; ++i) {
+    if (T::kAVectors % T::kThreads != 0 && !a_load_valid<T>(tid, i)) continue;
+    if constexpr (a_layout_of(MATH, T::kFragmentA) == ALayout::k_major) {
+      const TileCoord at = a_load_slot<T>(tid, i);
+      cp_async_16(As + at.row * T::kAStride + at.col, a_packed + packed_a_index(d, group, chunk, at.row, m0 + at.col));
+    } else {
+      const FragmentLoad at = a_fragment_load<T>(tid, i);
+      cp_async_16(As + at.dst, a_packed + packed_a_fragment_index(d, group, chunk, at.step, m0 / 16) + at.offset);
+    }
+  }
+}
+
+// The channel_blocks order's B chunk at `cursor` into Bs, for the thread's column (cs, x_column:
+// its input pointer) and rows row_group + i * kRowsPerPass; then the cursor moves to the next chunk.
+// Per element: one 64-bit add (channel_step), one compare and a zero-filling 4-byte copy.
+template <class T>
+__device__ __forceinline__ void load_b_channel_blocks(const GemmConvDesc& d, const GemmTap* s_taps, ChunkCursor& cursor,
+                                                      const ColumnState& cs, const float* x_column,
+                                                      std::int64_t channel_step, const float* __restrict__ x,
+                                                      float* Bs, int tid, int col, int row_group) {
+  const GemmTap tap = s_taps[cursor.tap];
+  const bool inside = tap_in_input(d, cs, tap.offset);
+  const int first_channel = cursor.channel_block * T::kBK + row_group;
+  const int channels_left = static_cast<int>(d.cin_per_group) - first_channel;  // may be <= 0
+  const float* src = x_column + spatial_offset(d, tap.offset) + static_cast<std::int64_t>(first_channel) * d.in_volume;
+#pragma unroll
+  for (int i = 0; i < T::kBLoads; ++i) {
+    // Row r = b_load_slot(tid, i).row = row_group + i * kRowsPerPass: channel first_channel + i * kRowsPerPass.
+    const bool pred = inside && i * T::kRowsPerPass < channels_left;
+    cp_async_4(Bs + b_load_slot<T>(tid, i).row * T::kBStride + col, pred ? src : x, pred);
+    src += channel_step;
+  }
+  if (++cursor.tap == static_cast<int>(d.taps)) {
+    cursor.tap = 0;
+    ++cursor.channel_block;
   }
 }
 
@@ -334,36 +397,9 @@ __device__ __forceinline__ void igemm_conv_body(const GemmConvDesc& d, const flo
   const auto load_chunk = [&](int chunk, int stage) {
     float* As = stages + stage * kStageFloats;
     float* Bs = As + kAPlane;
-#pragma unroll
-    for (int i = 0; i < T::kALoads; ++i) {
-      if (T::kAVectors % T::kThreads != 0 && !a_load_valid<T>(tid, i)) continue;
-      if constexpr (a_layout_of(MATH, T::kFragmentA) == ALayout::k_major) {
-        const TileCoord at = a_load_slot<T>(tid, i);
-        cp_async_16(As + at.row * T::kAStride + at.col,
-                    a_packed + packed_a_index(d, group, chunk, at.row, m0 + at.col));
-      } else {
-        const FragmentLoad at = a_fragment_load<T>(tid, i);
-        cp_async_16(As + at.dst, a_packed + packed_a_fragment_index(d, group, chunk, at.step, m0 / 16) + at.offset);
-      }
-    }
+    load_a_chunk<T, MATH>(d, group, chunk, m0, a_packed, As, tid);
     if constexpr (ORDER == KOrder::channel_blocks) {
-      const GemmTap tap = s_taps[cursor.tap];
-      const bool inside = tap_in_input(d, cs, tap.offset);
-      const int first_channel = cursor.channel_block * T::kBK + row_group;
-      const int channels_left = static_cast<int>(d.cin_per_group) - first_channel;  // may be <= 0
-      const float* src =
-          x_column + spatial_offset(d, tap.offset) + static_cast<std::int64_t>(first_channel) * d.in_volume;
-#pragma unroll
-      for (int i = 0; i < T::kBLoads; ++i) {
-        // Row r = b_load_slot(tid, i).row = row_group + i * kRowsPerPass: channel first_channel + i * kRowsPerPass.
-        const bool pred = inside && i * T::kRowsPerPass < channels_left;
-        cp_async_4(Bs + b_load_slot<T>(tid, i).row * T::kBStride + col, pred ? src : x, pred);
-        src += channel_step;
-      }
-      if (++cursor.tap == static_cast<int>(d.taps)) {
-        cursor.tap = 0;
-        ++cursor.channel_block;
-      }
+      load_b_channel_blocks<T>(d, s_taps, cursor, cs, x_column, channel_step, x, Bs, tid, col, row_group);
     } else if constexpr (ORDER == KOrder::k_table) {
 #pragma unroll
       for (int i = 0; i < T::kBLoads; ++i) {
@@ -390,19 +426,7 @@ __device__ __forceinline__ void igemm_conv_body(const GemmConvDesc& d, const flo
   }
 
   Accumulators<T, MATH> acc;
-  if constexpr (MATH == GemmMath::ffma) {
-#pragma unroll
-    for (int r = 0; r < 4 * T::kMFrag; ++r)
-#pragma unroll
-      for (int c = 0; c < 8; ++c) acc.v[r][c] = 0.0f;
-  } else {
-#pragma unroll
-    for (int i = 0; i < T::kMFrag; ++i)
-#pragma unroll
-      for (int f = 0; f < 8; ++f)
-#pragma unroll
-        for (int e = 0; e < 4; ++e) acc.v[i][f][e] = 0.0f;
-  }
+  zero_accumulators<T, MATH>(acc);
 
   std::int32_t noff[8] = {};
   if constexpr (kPatch) patch_column_offsets<T, MATH>(d, tile, warp, lane, noff);

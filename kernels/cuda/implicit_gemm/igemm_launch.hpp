@@ -32,7 +32,7 @@ void launch_gemm(TileKind tile, GemmMath math, const GemmConvDesc& d, const Gemm
                  const Operands& ops, const ZeroFillDesc& zero, std::size_t smem_bytes, cudaStream_t stream);
 
 // Per-math halves of the above, one translation unit each (igemm_ffma.cu, igemm_tf32.cu, igemm_tf32x3.cu),
-// so the 27 kernel instances compile in parallel.
+// so the 30 kernel instances compile in parallel.
 void configure_gemm_ffma(TileKind tile, KOrder order, std::size_t smem_bytes);
 void configure_gemm_tf32(TileKind tile, KOrder order, std::size_t smem_bytes);
 void configure_gemm_tf32x3(TileKind tile, KOrder order, std::size_t smem_bytes);

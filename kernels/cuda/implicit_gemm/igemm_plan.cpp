@@ -15,14 +15,26 @@ std::string patch_summary(const igemm::GemmConvDesc& d) {
                      d.cin_per_group, d.patch.rows, d.patch.stride, d.patch.floats * 4, d.patch.tiles_per_image);
 }
 
+std::string resident_summary(const igemm::GemmPart& part) {
+  const igemm::GemmConvDesc& d = part.desc();
+  if (d.a_schedule != igemm::ASchedule::resident) return "streamed_a (every block reads its A chunks from L2)";
+  const std::int64_t bn = igemm::tile_facts(part.tile()).bn;
+  return fmt::format("resident_a: {} persistent block(s) per row tile walk {} column tiles, A in shared memory",
+                     igemm::gemm_grid(d).x, (d.columns + bn - 1) / bn);
+}
+
 class IgemmPlan final : public KernelPlan {
  public:
   IgemmPlan(const KernelChoice& choice, const ConvProblem& p3)
       : family_(choice.family),
-        part_(forward_gemm_desc(p3, choice.order), igemm::forward_taps(p3), gemm_math(choice.family)) {}
+        part_(forward_gemm_desc(p3, choice), igemm::forward_taps(p3),
+              gemm_math(choice.family)) {}
 
+  // "implicit_gemm_tf32/channel_blocks/128x256", with "/resident_a" when A stays in shared memory.
   std::string implementation() const override {
-    return fmt::format("{}/{}/{}", family_name(family_), part_.order_name(), part_.tile_name());
+    const bool resident = part_.desc().a_schedule == igemm::ASchedule::resident;
+    return fmt::format("{}/{}/{}{}", family_name(family_), part_.order_name(), part_.tile_name(),
+                       resident ? "/resident_a" : "");
   }
 
   std::vector<std::pair<std::string, std::string>> properties() const override {
@@ -32,6 +44,7 @@ class IgemmPlan final : public KernelPlan {
             {"tile", fmt::format("{}x{}", part_.tile_name(), igemm::kChunkRows)},
             {"reduction_order", part_.order_name()},
             {"input_patch", patch_summary(part_.desc())},
+            {"a_schedule", resident_summary(part_)},
             {"threads_per_block", std::to_string(igemm::tile_facts(part_.tile()).threads)},
             {"smem_bytes", std::to_string(part_.smem_bytes())},
             {"launches", "2 (pack weights, GEMM)"}};
@@ -55,7 +68,7 @@ std::unique_ptr<KernelPlan> make_igemm_plan(const KernelChoice& choice, const Co
 
 std::int64_t igemm_plan_device_bytes(const KernelChoice& choice, const ConvProblem& problem) {
   const ConvProblem p3 = reference::as_rank3(problem);
-  return igemm::GemmPart::device_bytes(forward_gemm_desc(p3, choice.order),
+  return igemm::GemmPart::device_bytes(forward_gemm_desc(p3, choice),
                                        static_cast<std::size_t>(p3.kernel_volume()));
 }
 
