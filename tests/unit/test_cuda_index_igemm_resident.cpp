@@ -10,6 +10,7 @@
 
 #include "cuda/implicit_gemm/igemm_config.hpp"
 #include "cuda/implicit_gemm/igemm_resident_index.hpp"
+#include "cuda/implicit_gemm/igemm_tile_index.hpp"
 #include "cuda/kernel_selection.hpp"
 #include "seed_problems.hpp"
 #include "test_cuda_index_support.hpp"
@@ -92,6 +93,48 @@ TEST_CASE("resident A stores: every (row, column) lands where output_state puts 
     CHECK(static_cast<std::int64_t>(written.size()) == p3.output_elements());
   }
   CHECK(pair_cases > 20);
+}
+
+TEST_CASE("resident A epilogue staging: each pass fills 8 rows x 64 columns once, without bank conflicts") {
+  using T = ig::Tile128Resident;
+  constexpr int kS = T::kStagingStride;
+  for (int warp = 0; warp < T::kThreads / 32; ++warp) {
+    const int warp_row0 = ig::warp_m_of<T>(warp) * T::kWarpRows;
+    const int warp_col0 = ig::warp_n_of<T>(warp) * 64;
+    for (int i = 0; i < T::kMFrag; ++i)
+      for (int h = 0; h < 2; ++h) {
+        std::vector<int> filled(8 * 64, 0);
+        for (int nf = 0; nf < 8; ++nf) {
+          // One float2 store per lane (as store_tile_staged writes it); 8-byte accesses go by half-warp.
+          for (int half = 0; half < 2; ++half) {
+            std::set<int> banks;
+            for (int lane = 16 * half; lane < 16 * half + 16; ++lane) {
+              const ig::TileCoord at = ig::mma_c_coord<T>(warp, lane, i, nf, 2 * h);
+              const int row = at.row - warp_row0 - 16 * i - 8 * h, col = at.col - warp_col0;
+              REQUIRE(row >= 0);
+              REQUIRE(row < 8);
+              REQUIRE(col % 2 == 0);
+              ++filled[static_cast<std::size_t>(row * 64 + col)];
+              ++filled[static_cast<std::size_t>(row * 64 + col + 1)];
+              banks.insert((row * kS + col) % 32);
+              banks.insert((row * kS + col + 1) % 32);
+            }
+            CHECK(banks.size() == 32);
+          }
+        }
+        CHECK(std::all_of(filled.begin(), filled.end(), [](int f) { return f == 1; }));
+      }
+  }
+  // The read-out: lane reads columns 2 lane, 2 lane + 1 of row r: consecutive words.
+  for (int r = 0; r < 8; ++r)
+    for (int half = 0; half < 2; ++half) {
+      std::set<int> banks;
+      for (int lane = 16 * half; lane < 16 * half + 16; ++lane) {
+        banks.insert((r * kS + 2 * lane) % 32);
+        banks.insert((r * kS + 2 * lane + 1) % 32);
+      }
+      CHECK(banks.size() == 32);
+    }
 }
 
 TEST_CASE("resident A: seed 76 takes it by default in both maths; its shared memory and grid") {
