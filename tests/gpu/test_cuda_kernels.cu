@@ -5,6 +5,7 @@
 // The 3xTF32 families are held to the fp32 tolerance: that is the claim that makes them fp32 kernels.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <numeric>
@@ -31,14 +32,44 @@ using kbench::gpu_tests::make_problem;
 using kbench::gpu_tests::pick;
 using kbench::gpu_tests::random_problem;
 
-// Runs `problem` on family `variant` and compares the outputs at `indices` (all when empty) with the reference.
-void check_family(const ConvProblem& problem, const std::string& variant, MathMode math, std::uint64_t seed,
-                  std::vector<std::int64_t> indices = {}) {
+// Whether implementation `impl` ("family/order/tile[/resident_a]") is what `variant` asked for: each
+// part of the variant ("family[/order][/schedule]") is a part of it; streamed_a is the absence of
+// resident_a.
+bool implements(const std::string& impl, const std::string& variant) {
+  const auto parts = [](const std::string& s) {
+    std::vector<std::string> out;
+    for (std::size_t at = 0, slash; at <= s.size(); at = slash + 1) {
+      slash = s.find('/', at);
+      if (slash == std::string::npos) slash = s.size();
+      out.push_back(s.substr(at, slash - at));
+    }
+    return out;
+  };
+  const std::vector<std::string> have = parts(impl);
+  const auto has = [&](const std::string& p) { return std::find(have.begin(), have.end(), p) != have.end(); };
+  for (const std::string& p : parts(variant))
+    if (p == "streamed_a" ? has("resident_a") : !has(p)) return false;
+  return true;
+}
+
+kbench::Backend& cuda_backend() {
   static const std::unique_ptr<kbench::Backend> backend = kbench::gpu::make_cuda_backend();
-  REQUIRE(backend->available());
+  return *backend;
+}
+
+BackendOptions options_for(const std::string& variant, MathMode math) {
   BackendOptions options;
   options.math = math;
   options.variant = variant;
+  return options;
+}
+
+// Runs `problem` on family `variant` and compares the outputs at `indices` (all when empty) with the reference.
+void check_family(const ConvProblem& problem, const std::string& variant, MathMode math, std::uint64_t seed,
+                  std::vector<std::int64_t> indices = {}) {
+  kbench::Backend* const backend = &cuda_backend();
+  REQUIRE(backend->available());
+  const BackendOptions options = options_for(variant, math);
   const kbench::Support supported = backend->supports(problem, options);
   INFO("variant " << variant << ", math " << kbench::to_string(math));
   REQUIRE_MESSAGE(supported.ok, supported.reason);
@@ -48,7 +79,7 @@ void check_family(const ConvProblem& problem, const std::string& variant, MathMo
   }
   const std::unique_ptr<kbench::PreparedRun> run = backend->prepare(problem, options);
   INFO("implementation " << run->implementation());
-  CHECK(run->implementation().rfind(variant, 0) == 0);
+  CHECK(implements(run->implementation(), variant));
   run->fill_inputs(seed);
   run->poison_output();
   run->run();
@@ -143,6 +174,37 @@ TEST_CASE("implicit GEMM: every tile, both reduction orders, all three maths") {
   }
 }
 
+TEST_CASE("implicit GEMM with A resident: persistent blocks, tiles across images, odd outputs, row tiles") {
+  using D = Dims;
+  std::mt19937_64 rng(7676);
+  // The two tensor-core maths (FFMA has no resident instance). Seed 76 in miniature over 2 and 5
+  // images (one persistent block per SM walks one tile or more); an odd output volume (single
+  // stores, pairs split across images) with bias; 2-D; 200 output channels (two row tiles).
+  const ConvProblem s76 = make_problem(OpKind::conv, 1, 5, 64, 128, 1, D{{30000, 1, 1}}, D{{3, 1, 1}}, D{{3, 1, 1}},
+                                       D{{4, 1, 1}}, D{{0, 0, 0}}, D{{0, 0, 0}}, false);
+  const ConvProblem odd = make_problem(OpKind::conv, 1, 3, 48, 100, 1, D{{9001, 1, 1}}, D{{3, 1, 1}}, D{{1, 1, 1}},
+                                       D{{1, 1, 1}}, D{{1, 1, 0}}, D{{0, 0, 0}}, true);
+  const ConvProblem tall = make_problem(OpKind::conv, 2, 2, 16, 200, 1, D{{40, 60, 1}}, D{{3, 3, 1}}, D{{1, 1, 1}},
+                                        D{{1, 1, 1}}, D{{1, 1, 0}}, D{{1, 1, 0}}, true);
+  REQUIRE(odd.output_spatial_volume() % 2 == 1);
+  for (const GemmVariant& v : kGemmVariants) {
+    if (std::string(v.suffix) == "ffma") continue;
+    const std::string family = std::string("implicit_gemm_") + v.suffix;
+    for (const ConvProblem& p : {s76, odd, tall}) check_family(p, family + "/resident_a", v.math, 760, sampled(p));
+    check_family(s76, family + "/streamed_a", v.math, 761, sampled(s76));
+    // Random problems with more than 96 output channels (the 128-row tile) whose A fits resident.
+    const std::string forced = family + "/channel_blocks/resident_a";
+    for (int i = 0; i < 3; ++i) {
+      ConvProblem p;
+      do {
+        p = random_problem(rng, OpKind::conv, 1 + i, pick(rng, 1, 40), pick(rng, 97, 256));
+      } while (!cuda_backend().supports(p, options_for(forced, v.math)));
+      CAPTURE(i);
+      check_family(p, forced, v.math, 770 + static_cast<std::uint64_t>(i));
+    }
+  }
+}
+
 TEST_CASE("implicit GEMM with each reduction order forced; input_patch at the edges of its envelope") {
   using D = Dims;
   std::mt19937_64 rng(5050);
@@ -210,7 +272,9 @@ TEST_CASE("the four seed workloads at full size, every family that serves them, 
   check_family(s84, "depthwise2d", MathMode::fp32, 84, sampled(s84));
   for (const GemmVariant& v : kGemmVariants) {
     // 76's input has 2^31 + elements: 64-bit offsets on the real shape.
-    check_family(s76, std::string("implicit_gemm_") + v.suffix, v.math, 76, sampled(s76));
+    check_family(s76, std::string("implicit_gemm_") + v.suffix, v.math, 76, sampled(s76));  // resident A (not ffma)
+    if (std::string(v.suffix) != "ffma")
+      check_family(s76, std::string("implicit_gemm_") + v.suffix + "/streamed_a", v.math, 76, sampled(s76));
     check_family(s50, std::string("implicit_gemm_") + v.suffix, v.math, 50, sampled(s50));  // input_patch
     check_family(s50, std::string("implicit_gemm_") + v.suffix + "/k_table", v.math, 50, sampled(s50));
     check_family(s77, std::string("transposed_phase_") + v.suffix, v.math, 77, sampled(s77));
