@@ -72,7 +72,11 @@ void add_common_flags(CLI::App& app, RunFlags& f) {
   app.add_option("--peaks", f.peaks_file, "JSON file of peak rates that overrides every other source")->check(CLI::ExistingFile);
   app.add_flag("--hot", f.hot, "Do not flush the L2 cache before each sample");
   app.add_flag("--graph", f.graph, "Time replays of a captured CUDA graph (for tiny kernels)");
-  app.add_option("--algo", f.algo, "cuDNN algorithm choice")->capture_default_str()->check(CLI::IsMember({"heuristic", "exhaustive"}));
+  app.add_option("--algo", f.algo,
+                 "How cudnn and cuda choose: heuristic (cuDNN's heuristics, our defaults) or exhaustive (time "
+                 "every algorithm or kernel variant on the prepared buffers; the fastest runs)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"heuristic", "exhaustive"}));
   app.add_option("--workspace-limit", f.workspace_limit_mb, "Largest workspace a backend may use, MiB")->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   app.add_option("--device", f.device, "CUDA device index")->capture_default_str()->check(CLI::NonNegativeNumber);

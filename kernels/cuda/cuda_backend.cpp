@@ -1,5 +1,6 @@
 #include "cuda/cuda_backend.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,7 +47,8 @@ class CudaBackend final : public Backend {
     const std::optional<conv::KernelChoice> choice = conv::parse_variant(options.variant);
     if (!choice)
       return Support::no(fmt::format("unknown cuda kernel variant '{}' (known: {}, each implicit_gemm family "
-                                     "optionally with /channel_blocks, /k_table or /input_patch)",
+                                     "optionally with /channel_blocks, /k_table or /input_patch, then "
+                                     "/streamed_a or /resident_a)",
                                      options.variant, family_list()));
     return conv::choice_envelope(*choice, problem, options.math);
   }
@@ -54,9 +56,13 @@ class CudaBackend final : public Backend {
   Support fits(const ConvProblem& problem, const BackendOptions& options) const override {
     if (Support s = available(); !s) return s;
     if (Support s = supports(problem, options); !s) return s;
-    const std::int64_t bytes = GpuPreparedRun::device_bytes_needed(problem, options.device) +
-                               conv::plan_device_bytes(choose(problem, options), problem);
-    return fits_in_device_memory(bytes, options.device);
+    // A search builds one candidate's plan at a time: its peak is the largest candidate's.
+    std::int64_t plan_bytes = 0;
+    for (const conv::KernelChoice& c : searches(options) ? conv::search_candidates(problem, options.math)
+                                                         : std::vector{choose(problem, options)})
+      plan_bytes = std::max(plan_bytes, conv::plan_device_bytes(c, problem));
+    return fits_in_device_memory(GpuPreparedRun::device_bytes_needed(problem, options.device) + plan_bytes,
+                                 options.device);
   }
 
   std::vector<std::string> variants(const ConvProblem& problem, const BackendOptions& options) const override {
@@ -69,14 +75,20 @@ class CudaBackend final : public Backend {
   std::unique_ptr<PreparedRun> prepare(const ConvProblem& problem, const BackendOptions& options) override {
     if (Support s = supports(problem, options); !s)
       throw std::invalid_argument(fmt::format("cuda backend cannot prepare this problem: {}", s.reason));
-    return std::make_unique<CudaPreparedRun>(problem, options.device, choose(problem, options), options.math);
+    return std::make_unique<CudaPreparedRun>(problem, options.device, choose(problem, options), options.math,
+                                             searches(options) ? AlgoSearch::exhaustive : AlgoSearch::heuristic);
   }
 
  private:
+  // `--algo exhaustive` times every variant, unless one is forced.
+  static bool searches(const BackendOptions& options) {
+    return options.algo_search == AlgoSearch::exhaustive && options.variant.empty();
+  }
+
   // The forced variant, or the default family for the math mode. Call only after supports() said yes.
   static conv::KernelChoice choose(const ConvProblem& problem, const BackendOptions& options) {
     if (!options.variant.empty()) return *conv::parse_variant(options.variant);
-    return conv::KernelChoice{conv::default_family(problem, options.math), std::nullopt};
+    return conv::KernelChoice{conv::default_family(problem, options.math)};
   }
 
   static Support probe() {

@@ -1,15 +1,50 @@
 #include "cuda/cuda_prepared_run.hpp"
 
+#include <algorithm>
+#include <limits>
+
 namespace kbench::gpu {
+
+namespace {
+
+// Cold samples per candidate (the best counts): few, since the search runs once per prepared problem,
+// yet each after an L2 flush like every measured sample.
+constexpr int kSearchSamples = 3;
+constexpr std::uint64_t kSearchSeed = 0x5eed5ea7c4;
+
+}  // namespace
 
 // The base constructor made `device` current, so the plan's buffers and kernel settings land on it.
 CudaPreparedRun::CudaPreparedRun(const ConvProblem& problem, int device, const conv::KernelChoice& choice,
-                                 MathMode requested)
-    : GpuPreparedRun(problem, device), choice_(choice), plan_(conv::make_kernel_plan(choice, problem, requested)) {}
+                                 MathMode requested, AlgoSearch search_mode)
+    : GpuPreparedRun(problem, device), choice_(choice) {
+  if (search_mode == AlgoSearch::exhaustive) {
+    search_ = search(requested);
+    choice_ = search_->best;
+  }
+  plan_ = conv::make_kernel_plan(choice_, problem, requested);
+}
+
+// Every candidate on these buffers (filled with real data first: no timing on uninitialised memory),
+// one plan at a time so the search needs no more device memory than its largest candidate.
+conv::SearchOutcome CudaPreparedRun::search(MathMode requested) {
+  fill_inputs(kSearchSeed);
+  return conv::pick_fastest(conv::search_candidates(problem(), requested), [&](const conv::KernelChoice& c) {
+    plan_.reset();
+    plan_ = conv::make_kernel_plan(c, problem(), requested);
+    run();  // the first launch loads the module and sets the kernels' attributes
+    double best = std::numeric_limits<double>::infinity();
+    for (int i = 0; i < kSearchSamples; ++i) best = std::min(best, timed_run(TimingOptions{}).seconds * 1e3);
+    plan_.reset();
+    return best;
+  });
+}
 
 std::vector<std::pair<std::string, std::string>> CudaPreparedRun::properties() const {
   std::vector<std::pair<std::string, std::string>> props = {{"kernel_family", std::string(conv::family_name(choice_.family))}};
   for (auto& p : plan_->properties()) props.push_back(std::move(p));
+  props.emplace_back("algo_search", search_ ? "exhaustive" : "heuristic");
+  if (search_) props.emplace_back("search_ms", conv::search_summary(*search_));
   return props;
 }
 

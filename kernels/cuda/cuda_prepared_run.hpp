@@ -1,18 +1,25 @@
 #pragma once
-// A problem prepared on the cuda backend: GpuPreparedRun's buffers and timing, plus one kernel plan.
+// A problem prepared on the cuda backend: GpuPreparedRun's buffers and timing, plus one kernel plan:
+// the variant asked for, the default for the math, or (AlgoSearch::exhaustive) the fastest variant
+// after timing every one on these buffers (kernel_search.hpp).
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "backend/backend.hpp"
 #include "cuda/kernel_plan.hpp"
+#include "cuda/kernel_search.hpp"
 #include "runtime/gpu_prepared_run.hpp"
 
 namespace kbench::gpu {
 
 class CudaPreparedRun final : public GpuPreparedRun {
  public:
-  CudaPreparedRun(const ConvProblem& problem, int device, const conv::KernelChoice& choice, MathMode requested);
+  // `search` exhaustive: `choice` is ignored and the search picks; heuristic: `choice` runs.
+  CudaPreparedRun(const ConvProblem& problem, int device, const conv::KernelChoice& choice, MathMode requested,
+                  AlgoSearch search);
 
   std::string implementation() const override { return plan_->implementation(); }
   MathMode math_used() const override { return conv::family_math(choice_.family); }
@@ -22,8 +29,11 @@ class CudaPreparedRun final : public GpuPreparedRun {
   void enqueue(cudaStream_t stream) override;
 
  private:
+  conv::SearchOutcome search(MathMode requested);
+
   conv::KernelChoice choice_;
   std::unique_ptr<conv::KernelPlan> plan_;
+  std::optional<conv::SearchOutcome> search_;
 };
 
 }  // namespace kbench::gpu

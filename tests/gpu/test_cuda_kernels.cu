@@ -259,6 +259,36 @@ TEST_CASE("transposed by phases: tapped and untapped phases, output_padding, gro
   }
 }
 
+TEST_CASE("--algo exhaustive: every variant timed on the prepared buffers, the fastest runs and verifies") {
+  using D = Dims;
+  const ConvProblem s76 = make_problem(OpKind::conv, 1, 4, 64, 128, 1, D{{60000, 1, 1}}, D{{3, 1, 1}}, D{{3, 1, 1}},
+                                       D{{4, 1, 1}}, D{{0, 0, 0}}, D{{0, 0, 0}}, false);
+  for (const MathMode math : {MathMode::fp32, MathMode::tf32}) {
+    BackendOptions options = options_for("", math);
+    options.algo_search = kbench::AlgoSearch::exhaustive;
+    REQUIRE(cuda_backend().fits(s76, options).ok);
+    const std::unique_ptr<kbench::PreparedRun> run = cuda_backend().prepare(s76, options);
+    std::string search, algo;
+    for (const auto& [key, value] : run->properties()) {
+      if (key == "search_ms") search = value;
+      if (key == "algo_search") algo = value;
+    }
+    INFO("search " << search);
+    CHECK(algo == "exhaustive");
+    CHECK(search.find(" (chosen)") != std::string::npos);
+    CHECK(search.find("failed") == std::string::npos);
+    CHECK(search.find("direct") == std::string::npos);
+    run->fill_inputs(77);
+    run->poison_output();
+    run->run();
+    const std::vector<std::int64_t> indices = sampled(s76);
+    const kbench::Comparison c =
+        kbench::compare_outputs(run->read_output(indices), kbench::reference::convolve_at_seeded(s76, 77, indices),
+                                kbench::default_tolerance(run->math_used()));
+    CHECK(c.passed());
+  }
+}
+
 TEST_CASE("the four seed workloads at full size, every family that serves them, sampled outputs") {
   using D = Dims;
   const ConvProblem s76 = make_problem(OpKind::conv, 1, 64, 64, 128, 1, D{{524280, 1, 1}}, D{{3, 1, 1}}, D{{3, 1, 1}},
