@@ -5,8 +5,9 @@ Compiles kernels/cuda/implicit_gemm/igemm_{ffma,tf32,tf32x3}.cu for sm_90 with `
 when cuobjdump (with nvdisasm) is available, finds each instance's main loop in the SASS (the
 backward branch enclosing the most HMMA/FFMA instructions) and counts its instructions: the
 instructions issued per tensor-core or FMA instruction is what bounds the issue-limited kernels.
-A loop that holds two bodies (input_patch: the full and the masked last chunk) counts both; the
-resident-A kernel's loop also holds its tile epilogue (direct stores, run once per tile of chunks).
+A loop that holds two bodies (input_patch: the full and the masked last chunk) counts both; blocks
+the loop jumps over on most chunks (the resident-A kernel's tile epilogue and column decode, run
+once per tile) are left out, so the count is one chunk's path.
 
 Usage: scripts/kernel-stats.py [--nvcc PATH] [--cuobjdump PATH]   (run from anywhere; no GPU needed)
 Prints one Markdown table row per kernel instance, the format docs/kernels.md keeps.
@@ -50,6 +51,22 @@ def ptxas_facts(log):
     return facts
 
 
+def per_chunk_path(loop):
+    """The loop's instructions less the blocks a chunk normally jumps over: a forward branch inside the
+    loop over more than 100 instructions with no math and no LDGSTS is a once-per-tile block (the
+    resident-A kernel's epilogue and its loader's column decode at a tile change)."""
+    pos = {addr: i for i, (addr, _) in enumerate(loop)}
+    skipped = set()
+    for i, (addr, ins) in enumerate(loop):
+        m = re.search(r"BRA\s.*?(0x[0-9a-f]+)", ins)
+        if not m or int(m.group(1), 16) <= addr or int(m.group(1), 16) not in pos:
+            continue
+        block = loop[i + 1:pos[int(m.group(1), 16)]]
+        if len(block) > 100 and not any("HMMA" in x or re.search(r"\bFFMA\b", x) or "LDGSTS" in x for _, x in block):
+            skipped.update(range(i + 1, pos[int(m.group(1), 16)]))
+    return [x for j, (_, x) in enumerate(loop) if j not in skipped]
+
+
 def loop_mix(sass):
     mixes = {}
     for body in re.split(r"\n\s+Function : ", sass)[1:]:
@@ -65,7 +82,7 @@ def loop_mix(sass):
             m = re.search(r"BRA\s.*?(0x[0-9a-f]+)", ins)
             if not m or int(m.group(1), 16) >= addr or int(m.group(1), 16) not in index:
                 continue
-            seg = [x for _, x in lines[index[int(m.group(1), 16)]:i + 1]]
+            seg = per_chunk_path(lines[index[int(m.group(1), 16)]:i + 1])
             math = sum(("HMMA" in x) or re.search(r"\bFFMA\b", x) is not None for x in seg)
             if math and (best is None or math > best[0]):
                 lds = sum(re.search(r"\bLDS", x) is not None for x in seg)
