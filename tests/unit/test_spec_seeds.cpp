@@ -219,6 +219,10 @@ TEST_SUITE("spec") {
     CHECK(t3.problem.output_padding == pads(0, 1, 1));
     CHECK(t3.problem.output() == dims(6, 17, 16));
 
+    const Workload wide = load_one(kExamplesDir + "/conv1d_wide.yaml");
+    CHECK(wide.problem.out_channels == 128);  // the 128-row GEMM tiles
+    CHECK(wide.problem.output() == dims(498));
+
     const Workload c3 = load_one(kExamplesDir + "/conv3d.yaml");
     CHECK(c3.problem.output() == dims(16, 12, 12));
 
