@@ -28,6 +28,7 @@
 #include "cuda/implicit_gemm/igemm_config.hpp"
 #include "cuda/implicit_gemm/igemm_index.hpp"
 #include "cuda/implicit_gemm/igemm_patch_index.hpp"
+#include "cuda/implicit_gemm/igemm_resident_index.hpp"
 #include "cuda/transposed/phase_gemm_index.hpp"
 #include "problem/conv_problem.hpp"
 #include "reference/computable.hpp"
@@ -222,8 +223,11 @@ inline std::string why_not_resident(const igemm::GemmConvDesc& d) {
   if (d.order != igemm::KOrder::channel_blocks) return "resident A runs the channel_blocks order only";
   if (igemm::choose_tile(d.rows, d.order) != igemm::TileKind::m128)
     return fmt::format("resident A needs more than 96 output channels per group (the 128x256 tile), not {}", d.rows);
-  const std::int64_t tiles = (d.columns + igemm::Tile128Resident::kBN - 1) / igemm::Tile128Resident::kBN;
-  if (tiles * d.chunks > 0x7fffffff) return "resident A: more than 2^31 (tile, chunk) steps for one block to walk";
+  const std::int64_t tiles = igemm::column_tiles(d, igemm::Tile128Resident::kBN);
+  // The kernel counts tiles and (tile, chunk) steps in 32 bits, a tile index going up to a grid's
+  // width (< 65,536 persistent blocks) past the last.
+  if (tiles * d.chunks + 65536 > 0x7fffffff)
+    return "resident A: more than 2^31 (tile, chunk) steps for one block to walk";
   igemm::GemmConvDesc r = d;
   r.a_schedule = igemm::ASchedule::resident;
   const igemm::SmemLayout s = igemm::smem_layout(r);
@@ -264,7 +268,7 @@ inline ForwardGemm forward_gemm(const ConvProblem& p3, const KernelChoice& c) {
   std::string why_not = why_not_resident(g.desc);
   if (gemm_math(c.family) == igemm::GemmMath::ffma)
     why_not = "resident A runs the tensor-core maths only (FFMA is bound by its FMAs, not by A)";
-  const std::int64_t tiles = (g.desc.columns + igemm::Tile128Resident::kBN - 1) / igemm::Tile128Resident::kBN;
+  const std::int64_t tiles = igemm::column_tiles(g.desc, igemm::Tile128Resident::kBN);
   if (c.schedule == igemm::ASchedule::resident || (why_not.empty() && tiles >= kResidentMinTiles)) {
     g.why_not = why_not;
     g.desc.a_schedule = igemm::ASchedule::resident;

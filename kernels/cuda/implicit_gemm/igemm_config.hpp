@@ -117,8 +117,9 @@ inline TileKind choose_tile(const GemmConvDesc& d) {
 
 // Calls f(Tile{}, std::integral_constant<KOrder, ORDER>{}) for the kernel instance that runs
 // (tile, order): the narrow tiles with the gathered orders, the 256-column ones (and 128x256) with
-// input_patch, as choose_tile pairs them, and the resident 128x256 with channel_blocks; 10 instances per math. Host code (the CUDA launchers, the
-// CPU emulation tests) dispatches through this one table.
+// input_patch, as choose_tile pairs them, and the resident-A 128x256 with channel_blocks; 10
+// instances per math. Host code (the CUDA launchers, the CPU emulation tests) dispatches through
+// this one table.
 template <class F>
 void with_tile(TileKind tile, KOrder order, F&& f) {
   using Patch = std::integral_constant<KOrder, KOrder::input_patch>;

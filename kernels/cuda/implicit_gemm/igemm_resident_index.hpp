@@ -22,9 +22,14 @@ struct ResidentWalk {
   std::int64_t iterations = 0;  // tiles x chunks
 };
 
+// Column tiles of `tile_columns` GEMM columns.
+KBENCH_HD std::int64_t column_tiles(const GemmConvDesc& d, std::int64_t tile_columns) {
+  return (d.columns + tile_columns - 1) / tile_columns;
+}
+
 KBENCH_HD ResidentWalk resident_walk(const GemmConvDesc& d, std::int64_t tile_columns, std::int64_t block,
                                      std::int64_t blocks) {
-  const std::int64_t all = (d.columns + tile_columns - 1) / tile_columns;
+  const std::int64_t all = column_tiles(d, tile_columns);
   ResidentWalk w;
   w.tiles = block < all ? (all - block + blocks - 1) / blocks : 0;
   w.iterations = w.tiles * d.chunks;
