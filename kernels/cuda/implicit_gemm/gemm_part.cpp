@@ -65,8 +65,6 @@ std::string GemmPart::tile_name() const {
 
 std::string GemmPart::order_name() const { return igemm::order_name(desc_.order); }
 
-std::string GemmPart::schedule_name() const { return igemm::schedule_name(desc_.a_schedule); }
-
 std::int64_t GemmPart::device_bytes(const GemmConvDesc& desc, std::size_t tap_count) {
   const std::int64_t packed = packed_a_size(desc) * static_cast<std::int64_t>(sizeof(float));
   const std::int64_t k_rows = desc.chunks * kChunkRows;

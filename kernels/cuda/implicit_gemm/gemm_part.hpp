@@ -32,7 +32,6 @@ class GemmPart {
   std::size_t smem_bytes() const { return smem_bytes_; }
   std::string tile_name() const;   // "96x256"
   std::string order_name() const;  // "channel_blocks", "k_table" or "input_patch"
-  std::string schedule_name() const;  // "streamed_a" or "resident_a"
 
   // Device bytes a part for `desc` allocates.
   static std::int64_t device_bytes(const GemmConvDesc& desc, std::size_t tap_count);
