@@ -14,6 +14,7 @@
 // which the GPU tests hold to the fp32 tolerance; the strict FFMA GEMMs stay variants. Every run is
 // verified against the fp64 reference at the fp32 tolerance, so a 3xTF32 result that misses it fails
 // loudly rather than passing for fp32.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -30,6 +31,7 @@
 #include "cuda/implicit_gemm/igemm_patch_index.hpp"
 #include "cuda/implicit_gemm/igemm_resident_index.hpp"
 #include "cuda/transposed/phase_gemm_index.hpp"
+#include "cuda/transposed/zero_fill_index.hpp"
 #include "problem/conv_problem.hpp"
 #include "reference/computable.hpp"
 #include "reference/rank3.hpp"
@@ -134,7 +136,7 @@ inline Support gemm_desc_fits(const igemm::GemmConvDesc& d, std::string_view fam
   const igemm::TileFacts f = igemm::tile_facts(igemm::choose_tile(d));
   if (d.order == igemm::KOrder::channel_blocks && d.taps > igemm::kMaxTaps)
     return Support::no(fmt::format("{}: {} taps, at most {}", family, d.taps, igemm::kMaxTaps));
-  if ((d.columns + f.bn - 1) / f.bn > 0x7fffffff || d.rows_padded / f.bm > 65535 || d.groups > 65535)
+  if (igemm::gemm_grid(d).x > 0x7fffffff || d.rows_padded / f.bm > 65535 || d.groups > 65535)
     return Support::no(fmt::format("{}: the problem needs more blocks than one launch has", family));
   if (d.chunks * igemm::kChunkRows > 0x7fffffff) return Support::no(fmt::format("{}: reduction too long", family));
   if (d.order == igemm::KOrder::input_patch && d.batch * d.patch.tiles_per_image > 0x7fffffff)
@@ -280,10 +282,20 @@ inline igemm::GemmConvDesc forward_gemm_desc(const ConvProblem& p3, const Kernel
   return forward_gemm(p3, c).desc;
 }
 
+// The phase GEMMs of a transposed convolution, as the plan launches them: the first one carries the
+// zero fill of the untapped outputs, with fill-only blocks after its column tiles (trailing_fill_blocks).
 inline std::vector<PhaseGemm> transposed_gemms(const ConvProblem& p3) {
   const igemm::TileFacts f =
       igemm::tile_facts(igemm::choose_tile(p3.out_channels_per_group(), igemm::KOrder::channel_blocks));
-  return make_phase_gemms(p3, f.bm);
+  std::vector<PhaseGemm> gemms = make_phase_gemms(p3, f.bm);
+  if (!gemms.empty()) {
+    igemm::GemmConvDesc& first = gemms.front().desc;
+    const std::int64_t tiles = igemm::gemm_grid(first).x;
+    // Fill blocks that would push the grid past 2^31 - 1 blocks are left out: the GEMM blocks fill more.
+    first.fill_blocks = std::min(trailing_fill_blocks(tiles, make_zero_fill_desc(p3).planes),
+                                 std::max<std::int64_t>(0, 0x7fffffff - tiles));
+  }
+  return gemms;
 }
 
 // Largest stride (phase bit masks are 64-bit) and number of phase GEMMs (one launch each).

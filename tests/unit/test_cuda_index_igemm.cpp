@@ -13,6 +13,9 @@
 #include "cuda/implicit_gemm/igemm_index.hpp"
 #include "cuda/transposed/phase_gemm_index.hpp"
 #include "cuda/transposed/zero_fill_index.hpp"
+#include "cuda/kernel_selection.hpp"
+#include "cuda/implicit_gemm/igemm_config.hpp"
+#include "seed_problems.hpp"
 #include "test_cuda_index_support.hpp"
 
 namespace kbench {
@@ -217,6 +220,22 @@ TEST_CASE("seed 77's shape: one phase GEMM (M 64, K 32 x 27, N 262144); 88% of t
   CHECK(g[0].desc.lead == 1);
   const double computed = static_cast<double>(g[0].desc.columns * 64);
   CHECK(computed / static_cast<double>(p.output_elements()) == doctest::Approx(0.1176).epsilon(0.01));
+}
+
+TEST_CASE("fill-only blocks: as many as the tiles while there are planes for them") {
+  CHECK(gpu::conv::trailing_fill_blocks(2048, 33792) == 2048);  // seed 77
+  CHECK(gpu::conv::trailing_fill_blocks(100, 130) == 30);        // every block has a plane
+  CHECK(gpu::conv::trailing_fill_blocks(100, 60) == 0);
+  CHECK(gpu::conv::trailing_fill_blocks(5, 0) == 0);
+}
+
+TEST_CASE("seed 77's launch: its 2,048 column tiles, then 2,048 fill-only blocks") {
+  const ConvProblem p3 = reference::as_rank3(testing::seed77());
+  const std::vector<gpu::conv::PhaseGemm> g = gpu::conv::transposed_gemms(p3);
+  REQUIRE(g.size() == 1);
+  CHECK(g[0].desc.fill_blocks == 2048);
+  CHECK(ig::gemm_grid(g[0].desc).x == 2048 + 2048);
+  CHECK(gpu::conv::make_zero_fill_desc(p3).planes == 16 * 64 * 33);
 }
 
 TEST_CASE("reduction order: channel blocks unless they would be mostly zero rows") {

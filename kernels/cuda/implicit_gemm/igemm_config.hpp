@@ -232,7 +232,8 @@ inline SmemLayout smem_layout(const GemmConvDesc& d) {
 }
 
 // The launch grid of a descriptor: x = column tiles (input_patch: per image, tiles never straddle
-// two; resident A: at most resident_blocks persistent blocks walking them), y = row tiles, z = groups.
+// two; resident A: at most resident_blocks persistent blocks walking them) plus any fill-only
+// blocks, y = row tiles, z = groups.
 struct GemmGrid {
   std::int64_t x = 1, y = 1, z = 1;
 };
@@ -242,6 +243,7 @@ inline GemmGrid gemm_grid(const GemmConvDesc& d) {
   GemmGrid g;
   g.x = d.order == KOrder::input_patch ? d.batch * d.patch.tiles_per_image : (d.columns + f.bn - 1) / f.bn;
   if (f.resident_a && d.resident_blocks > 0) g.x = std::min(g.x, d.resident_blocks);
+  g.x += d.fill_blocks;
   g.y = d.rows_padded / f.bm;
   g.z = d.groups;
   return g;

@@ -119,6 +119,11 @@ struct GemmConvDesc {
 
   PatchDesc patch;  // input_patch order only
 
+  // Transposed convolutions' untapped outputs (the zero fill), when this GEMM carries them: every
+  // block of the grid fills its share of the planes, and the grid's x holds this many fill-only
+  // blocks after the column tiles (zero_fill_index.hpp: trailing_fill_blocks).
+  std::int64_t fill_blocks = 0;
+
   ASchedule a_schedule = ASchedule::streamed;
   // resident: the persistent blocks per (row tile, group), set by the plan from the device's SM
   // count (0: one block per column tile, still correct).

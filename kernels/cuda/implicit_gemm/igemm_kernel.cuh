@@ -357,6 +357,9 @@ __device__ __forceinline__ void igemm_conv_body(const GemmConvDesc& d, const flo
   const std::int64_t m0 = static_cast<std::int64_t>(blockIdx.y) * T::kBM;
   const int chunks = static_cast<int>(d.chunks);
 
+  // The fill-only blocks after the column tiles (d.fill_blocks) only do their share of the zero fill.
+  const bool fill_only = blockIdx.x >= gridDim.x - d.fill_blocks;
+
   // Tap list, k table or patch offsets, once per block.
   auto* s_taps = reinterpret_cast<GemmTap*>(smem);
   auto* s_table = reinterpret_cast<KEntry*>(smem);
@@ -413,17 +416,19 @@ __device__ __forceinline__ void igemm_conv_body(const GemmConvDesc& d, const flo
 
 #pragma unroll
   for (int s = 0; s < T::kStages - 1; ++s) {
-    if (s < chunks) load_chunk(s, s);
+    if (s < chunks && !fill_only) load_chunk(s, s);
     cp_async_commit();
   }
 
-  // Untapped planes and rows of a transposed convolution: issued while the first chunks are in flight.
+  // Untapped planes and rows of a transposed convolution, every block's share (planes block,
+  // block + blocks, ...): issued while the first chunks are in flight.
   if (zero.planes > 0) {
     const std::int64_t block =
         blockIdx.x + static_cast<std::int64_t>(gridDim.x) * (blockIdx.y + gridDim.y * blockIdx.z);
     const std::int64_t blocks = static_cast<std::int64_t>(gridDim.x) * gridDim.y * gridDim.z;
     zero_fill_planes(zero, bias, y, block, blocks);
   }
+  if (fill_only) return;
 
   Accumulators<T, MATH> acc;
   zero_accumulators<T, MATH>(acc);

@@ -45,6 +45,13 @@ class PhasePlan final : public KernelPlan {
                                      d.cin_per_group * d.taps, d.taps, parts_[i].order_name(), parts_[i].tile_name(),
                                      parts_[i].smem_bytes()));
     }
+    if (!parts_.empty() && zero_.planes > 0) {
+      const igemm::GemmConvDesc& first = parts_.front().desc();
+      props.emplace_back("zero_fill", fmt::format("{} planes over the first GEMM's {} blocks and {} fill-only blocks "
+                                                  "after them",
+                                                  zero_.planes, igemm::gemm_grid(first).x - first.fill_blocks,
+                                                  first.fill_blocks));
+    }
     props.emplace_back("launches", std::to_string(parts_.empty() ? 1 : 2 * parts_.size()));
     return props;
   }
