@@ -21,7 +21,7 @@ if [[ -z "$ncu_bin" || ! -x "$ncu_bin" ]]; then
 fi
 
 # The main kernel of every cuda family (the weight packing and zero-fill kernels are left out).
-kernels='regex:igemm_conv_kernel|depthwise2d_kernel|direct_conv_kernel'
+kernels='regex:igemm_conv_kernel|igemm_resident_kernel|depthwise2d_kernel|direct_conv_kernel'
 # Speed of light (compute / memory %), occupancy, launch facts, warp stall reasons, issue slots.
 sections=(--section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats
           --section SchedulerStats --section ComputeWorkloadAnalysis)
