@@ -5,7 +5,8 @@
 # order, each step under `timeout` and logged to OUTDIR/<step>.log:
 #   nvidia-smi -q (before), the GPU tests (ctest -L gpu), kbench info, kbench calibrate,
 #   kbench compare cuda vs cudnn on the KernelBench level-1 seeds in fp32 and tf32 (seeds.json),
-#   every kernel variant and cuDNN algorithm (variants.json), compute-sanitizer memcheck and
+#   every kernel variant and cuDNN algorithm (variants.json), their figures against issue 4's targets
+#   (figures.md, scripts/gpu-summary.py, also printed at the end), compute-sanitizer memcheck and
 #   racecheck of our kernels on the small examples, Nsight Compute counters of our default kernels
 #   on the seeds (scripts/gpu-profile.sh), nvidia-smi -q (after).
 # A failing step does not stop the others. The whole script keeps under KBENCH_CHECK_BUDGET_S
@@ -112,6 +113,10 @@ step compare-seeds 200 "$kbench" compare "$seeds" --backends cuda,cudnn --baseli
 # Every kernel family and every cuDNN algorithm, fewer samples: what to tune next.
 step variants 120 "$kbench" run "$seeds" --backends cuda:all,cudnn:all --math fp32,tf32 --iterations 20 \
   --time-budget 3 --format json --output "$outdir/variants.json"
+# The figures docs/perf-notes.md records: defaults against cuDNN and the targets, fastest variants.
+figures_inputs=("$outdir/seeds.json")
+[[ -f "$outdir/variants.json" ]] && figures_inputs+=("$outdir/variants.json")
+step figures 15 python3 "$repo_root/scripts/gpu-summary.py" "${figures_inputs[@]}" --output "$outdir/figures.md"
 # Our kernels under compute-sanitizer at small sizes (every family has an example in its envelope).
 if command -v compute-sanitizer >/dev/null; then
   step memcheck 60 compute-sanitizer --tool memcheck --error-exitcode 9 "$kbench" run "$repo_root/workloads/examples" \
@@ -123,6 +128,7 @@ fi
 step profile 75 bash "$repo_root/scripts/gpu-profile.sh" "$kbench" "$outdir"
 step nvidia-smi-after 20 nvidia-smi -q
 
+[[ -f "$outdir/figures.md" ]] && cat "$outdir/figures.md"
 {
   echo "gpu-check summary ($(date -u +%FT%TZ), $((SECONDS - start_s))s of ${budget_s}s; $cudnn_note)"
   printf '%s\n' "${summary[@]}"
