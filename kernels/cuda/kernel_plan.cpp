@@ -1,5 +1,6 @@
 #include "cuda/kernel_plan.hpp"
 
+#include <optional>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -28,17 +29,23 @@ class DirectPlan final : public KernelPlan {
 
 class DepthwisePlan final : public KernelPlan {
  public:
-  explicit DepthwisePlan(const ConvProblem& p)
+  DepthwisePlan(const ConvProblem& p, std::optional<depthwise::StoreMode> stores)
       : tiling_(depthwise::make_tiling(p.batch, p.in_channels, p.input[0], p.input[1], p.output_extent(0),
-                                       p.output_extent(1), p.pad_before[0], p.pad_before[1], p.kernel[0])) {}
+                                       p.output_extent(1), p.pad_before[0], p.pad_before[1], p.kernel[0])) {
+    tiling_.stores = stores.value_or(depthwise::StoreMode::split);
+  }
+  // "depthwise2d/k3", "depthwise2d/k3_centred", with "/realigned_stores" when forced.
   std::string implementation() const override {
-    return fmt::format("depthwise2d/k{}{}", tiling_.kernel, tiling_.pad_left != 0 ? "_centred" : "");
+    const bool realigned = tiling_.stores == depthwise::StoreMode::realigned;
+    return fmt::format("depthwise2d/k{}{}{}", tiling_.kernel, tiling_.pad_left != 0 ? "_centred" : "",
+                       realigned ? "/realigned_stores" : "");
   }
   std::vector<std::pair<std::string, std::string>> properties() const override {
     return {{"block", fmt::format("{} threads, {} rows x {} columns", depthwise::kThreads, depthwise::kStripRows,
                                   depthwise::kSegmentCols)},
             {"blocks", std::to_string(tiling_.blocks())},
             {"store_width_floats", std::to_string(depthwise::store_width(tiling_.out_w))},
+            {"row_stores", depthwise::store_mode_name(tiling_.stores)},
             {"launches", "1"}};
   }
   void enqueue(const Operands& ops, cudaStream_t stream) override {
@@ -57,7 +64,7 @@ std::unique_ptr<KernelPlan> make_kernel_plan(const KernelChoice& choice, const C
                                             s.reason));
   const Family family = choice.family;
   if (family == Family::direct) return std::make_unique<DirectPlan>(problem);
-  if (family == Family::depthwise2d) return std::make_unique<DepthwisePlan>(problem);
+  if (family == Family::depthwise2d) return std::make_unique<DepthwisePlan>(problem, choice.stores);
   if (is_implicit_gemm(family)) return make_igemm_plan(choice, problem);
   return make_phase_plan(family, problem);
 }

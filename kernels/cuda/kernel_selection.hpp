@@ -147,22 +147,26 @@ inline Support gemm_desc_fits(const igemm::GemmConvDesc& d, std::string_view fam
 }
 
 // What the cuda backend runs: a family and, for the forward implicit GEMMs, optionally a reduction
-// order and an A schedule forced instead of the defaults. `--variant` names it "family",
-// "family/order", "family/schedule" or "family/order/schedule" (implicit_gemm_tf32/streamed_a).
+// order and an A schedule forced instead of the defaults (for depthwise2d, a row store mode).
+// `--variant` names it "family", "family/order", "family/schedule", "family/order/schedule"
+// (implicit_gemm_tf32/streamed_a) or "depthwise2d/realigned_stores".
 struct KernelChoice {
   KernelChoice() = default;
   explicit KernelChoice(Family f, std::optional<igemm::KOrder> o = std::nullopt,
-                        std::optional<igemm::ASchedule> s = std::nullopt)
-      : family(f), order(o), schedule(s) {}
+                        std::optional<igemm::ASchedule> s = std::nullopt,
+                        std::optional<depthwise::StoreMode> m = std::nullopt)
+      : family(f), order(o), schedule(s), stores(m) {}
 
   Family family = Family::direct;
   std::optional<igemm::KOrder> order;
   std::optional<igemm::ASchedule> schedule;
+  std::optional<depthwise::StoreMode> stores;
 };
 
 inline constexpr igemm::KOrder kAllOrders[] = {igemm::KOrder::channel_blocks, igemm::KOrder::k_table,
                                                igemm::KOrder::input_patch};
 inline constexpr igemm::ASchedule kAllSchedules[] = {igemm::ASchedule::streamed, igemm::ASchedule::resident};
+inline constexpr depthwise::StoreMode kAllStoreModes[] = {depthwise::StoreMode::split, depthwise::StoreMode::realigned};
 
 // The element of `all` whose name is `part`.
 template <class E, std::size_t N, class Name>
@@ -176,6 +180,7 @@ inline std::string variant_name(const KernelChoice& c) {
   std::string name(family_name(c.family));
   if (c.order) name += fmt::format("/{}", igemm::order_name(*c.order));
   if (c.schedule) name += fmt::format("/{}", igemm::schedule_name(*c.schedule));
+  if (c.stores) name += fmt::format("/{}", depthwise::store_mode_name(*c.stores));
   return name;
 }
 
@@ -192,6 +197,8 @@ inline std::optional<KernelChoice> parse_variant(std::string_view name) {
       c.order = o;  // the order comes before the schedule
     } else if (const auto s = named(kAllSchedules, part, igemm::schedule_name); s && !c.schedule) {
       c.schedule = s;
+    } else if (const auto m = named(kAllStoreModes, part, depthwise::store_mode_name); m && !c.stores) {
+      c.stores = m;
     } else {
       return std::nullopt;
     }
@@ -309,10 +316,17 @@ inline Support choice_envelope(const KernelChoice& c, const ConvProblem& p, Math
   if ((c.order || c.schedule) && !is_implicit_gemm(f))
     return Support::no(
         fmt::format("{}: a reduction order or A schedule can be chosen for the implicit_gemm families only", name));
+  if (c.stores && f != Family::depthwise2d)
+    return Support::no(fmt::format("{}: a row store mode can be chosen for depthwise2d only", name));
   if (family_math(f) == MathMode::tf32 && math != MathMode::tf32)
     return Support::no(fmt::format("{} rounds to TF32, which math fp32 forbids", name));
   if (f == Family::direct) return Support::yes();
-  if (f == Family::depthwise2d) return depthwise2d_envelope(p);
+  if (f == Family::depthwise2d) {
+    if (c.stores == depthwise::StoreMode::realigned && p.spatial_rank == 2 &&
+        depthwise::store_width(p.output_extent(1)) != 2)
+      return Support::no("depthwise2d: realigned stores change rows of 2 mod 4 floats only");
+    return depthwise2d_envelope(p);
+  }
   const ConvProblem p3 = reference::as_rank3(p);
   if (is_implicit_gemm(f)) {
     if (p.transposed()) return Support::no(fmt::format("{}: forward convolutions only", name));
@@ -349,6 +363,10 @@ inline std::vector<KernelChoice> applicable_variants(const ConvProblem& p, MathM
   std::vector<KernelChoice> out;
   for (const Family f : applicable_families(p, math)) {
     out.push_back(KernelChoice{f});
+    if (f == Family::depthwise2d) {
+      const KernelChoice realigned{f, std::nullopt, std::nullopt, depthwise::StoreMode::realigned};
+      if (choice_envelope(realigned, p, math)) out.push_back(realigned);
+    }
     if (!is_implicit_gemm(f)) continue;
     const ConvProblem p3 = reference::as_rank3(p);
     const igemm::GemmConvDesc preferred = forward_gemm_desc(p3, KernelChoice{f});

@@ -53,25 +53,19 @@ void check_direct(const ConvProblem& p, std::uint64_t seed) {
   });
 }
 
-void check_depthwise(const ConvProblem& p, std::uint64_t seed) {
+void check_depthwise(const ConvProblem& p, std::uint64_t seed, dw::StoreMode stores = dw::StoreMode::split) {
   REQUIRE(gpu::conv::depthwise2d_envelope(p).ok);
-  const dw::Tiling tiling = dw::make_tiling(p.batch, p.in_channels, p.input[0], p.input[1], p.output_extent(0),
-                                            p.output_extent(1), p.pad_before[0], p.pad_before[1], p.kernel[0]);
+  dw::Tiling tiling = dw::make_tiling(p.batch, p.in_channels, p.input[0], p.input[1], p.output_extent(0),
+                                      p.output_extent(1), p.pad_before[0], p.pad_before[1], p.kernel[0]);
+  tiling.stores = stores;
+  INFO("stores " << dw::store_mode_name(stores));
   run_and_compare(p, seed, static_cast<unsigned>(tiling.blocks()), dw::kThreads,
                   [&](const data::HostTensors& t, float* y) {
                     const float* bias = t.bias.empty() ? nullptr : t.bias.data();
-                    const bool centred = tiling.pad_left != 0;
-                    switch (tiling.kernel) {
-                      case 3:
-                        return centred ? dw::depthwise2d_kernel<3, 1>(tiling, t.input.data(), t.weight.data(), bias, y)
-                                       : dw::depthwise2d_kernel<3, 0>(tiling, t.input.data(), t.weight.data(), bias, y);
-                      case 5:
-                        return centred ? dw::depthwise2d_kernel<5, 2>(tiling, t.input.data(), t.weight.data(), bias, y)
-                                       : dw::depthwise2d_kernel<5, 0>(tiling, t.input.data(), t.weight.data(), bias, y);
-                      default:
-                        return centred ? dw::depthwise2d_kernel<7, 3>(tiling, t.input.data(), t.weight.data(), bias, y)
-                                       : dw::depthwise2d_kernel<7, 0>(tiling, t.input.data(), t.weight.data(), bias, y);
-                    }
+                    dw::with_depthwise_instance(tiling, [&](auto k, auto pad, auto mode) {
+                      dw::depthwise2d_kernel<decltype(k)::value, decltype(pad)::value, decltype(mode)::value>(
+                          tiling, t.input.data(), t.weight.data(), bias, y);
+                    });
                   });
 }
 
@@ -108,6 +102,7 @@ TEST_CASE("emulated depthwise kernel: every instance, strip and segment edges, s
       p.bias = trial % 2 == 0;
       CAPTURE(trial);
       check_depthwise(p, 950 + static_cast<std::uint64_t>(++trial));
+      check_depthwise(p, 950 + static_cast<std::uint64_t>(trial), dw::StoreMode::realigned);
     }
   // Seed 84 in miniature: rows of 510 outputs from 512 inputs (8-byte stores), two strips.
   ConvProblem s84;
@@ -117,6 +112,15 @@ TEST_CASE("emulated depthwise kernel: every instance, strip and segment edges, s
   s84.kernel = Dims{{3, 3, 1}};
   s84.input = Dims{{40, 512, 1}};
   check_depthwise(s84, 84);
+  check_depthwise(s84, 84, dw::StoreMode::realigned);
+  // Rows of 2 mod 4 floats spanning two 512-column segments (the warp- and block-edge lanes' 8-byte
+  // stores of realigned rows), three planes (row alignment alternating across planes too).
+  ConvProblem wide = s84;
+  wide.in_channels = wide.out_channels = wide.groups = 3;
+  wide.input = Dims{{9, 580, 1}};
+  REQUIRE(wide.output_extent(1) % 4 == 2);
+  check_depthwise(wide, 85);
+  check_depthwise(wide, 85, dw::StoreMode::realigned);
 }
 
 }  // TEST_SUITE

@@ -143,11 +143,19 @@ TEST_CASE("depthwise2d: kernel sizes, paddings, segment and strip edges, store w
         CAPTURE(pad_left);
         CAPTURE(width);
         check_family(p, "depthwise2d", MathMode::fp32, 200 + static_cast<std::uint64_t>(++trial));
+        // Rows of 2 mod 4 floats: the realigned 16-byte stores too.
+        if (p.output_extent(1) % 4 == 2)
+          check_family(p, "depthwise2d/realigned_stores", MathMode::fp32, 200 + static_cast<std::uint64_t>(trial));
       }
-  // Seed 84 in miniature: rows of 510 outputs from 512 inputs (8-byte stores).
-  check_family(make_problem(conv, 2, 2, 3, 3, 3, D{{70, 512, 1}}, D{{3, 3, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}}, D{{0, 0, 0}},
-                    D{{0, 0, 0}}, false),
-               "depthwise2d", MathMode::fp32, 284);
+  // Seed 84 in miniature: rows of 510 outputs from 512 inputs (8-byte stores, or realigned 16-byte
+  // ones); and rows of 1026 spanning three 512-column segments.
+  const ConvProblem s84 = make_problem(conv, 2, 2, 3, 3, 3, D{{70, 512, 1}}, D{{3, 3, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}},
+                                       D{{0, 0, 0}}, D{{0, 0, 0}}, false);
+  const ConvProblem wide = make_problem(conv, 2, 1, 5, 5, 5, D{{40, 1028, 1}}, D{{3, 3, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}},
+                                        D{{0, 0, 0}}, D{{0, 0, 0}}, true);
+  for (const ConvProblem& p : {s84, wide})
+    for (const char* variant : {"depthwise2d", "depthwise2d/realigned_stores"})
+      check_family(p, variant, MathMode::fp32, 284);
 }
 
 TEST_CASE("implicit GEMM: every tile, both reduction orders, all three maths") {
@@ -301,6 +309,7 @@ TEST_CASE("the four seed workloads at full size, every family that serves them, 
   const ConvProblem s77 = make_problem(OpKind::conv_transpose, 3, 16, 32, 64, 1, D{{16, 32, 32}}, D{{3, 3, 3}},
                                D{{2, 2, 2}}, D{{2, 2, 2}}, D{{1, 1, 1}}, D{{1, 1, 1}}, false);
   check_family(s84, "depthwise2d", MathMode::fp32, 84, sampled(s84));
+  check_family(s84, "depthwise2d/realigned_stores", MathMode::fp32, 84, sampled(s84));
   for (const GemmVariant& v : kGemmVariants) {
     // 76's input has 2^31 + elements: 64-bit offsets on the real shape.
     check_family(s76, std::string("implicit_gemm_") + v.suffix, v.math, 76, sampled(s76));  // resident A (not ffma)

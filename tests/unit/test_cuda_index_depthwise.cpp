@@ -2,6 +2,7 @@
 // input element conv_geometry says its (output, tap) pair reads, from a neighbour the kernel fetches.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -94,6 +95,43 @@ TEST_CASE("depthwise tiling covers every output once and reads exactly its taps"
     outputs += oh_n * ow_n;
   }
   CHECK(outputs > 10000);
+}
+
+TEST_CASE("even rows off 16-byte alignment: every output stored once, 16-byte stores aligned, few 8-byte ones") {
+  for (std::int64_t out_w = 2; out_w <= 1100; out_w += 4) {  // 2 mod 4: rows alternate alignment
+    for (const bool shifted : {false, true}) {
+      const std::int64_t row_start = shifted ? 6 : 8;  // element index of the row's first output
+      std::vector<int> stored(static_cast<std::size_t>(out_w), 0);
+      std::int64_t narrow = 0, wide = 0;
+      const auto store = [&](std::int64_t col, int width) {
+        CHECK((row_start + col) % width == 0);  // aligned to its own size
+        for (int j = 0; j < width; ++j) {
+          REQUIRE(col + j < out_w);
+          ++stored[static_cast<std::size_t>(col + j)];
+        }
+        ++(width == 4 ? wide : narrow);
+      };
+      // Every lane of every warp of the segments the row spans (512 columns per 128-thread block).
+      for (std::int64_t col_base = 0; col_base < out_w; col_base += dw::kColsPerThread) {
+        const int lane = static_cast<int>((col_base / dw::kColsPerThread) % 32);
+        const dw::RowStores st = dw::even_row_stores(shifted, lane, col_base, out_w);
+        if (st.own4) store(col_base, 4);
+        if (st.head2) store(col_base, 2);
+        if (st.next4) store(col_base + 2, 4);
+        if (st.tail2) store(col_base + 2, 2);
+      }
+      CHECK(std::all_of(stored.begin(), stored.end(), [](int v) { return v == 1; }));
+      // 8-byte stores: at most two per warp (its first and last lanes) and one at the row end.
+      CHECK(narrow <= 2 * ((out_w + 127) / 128) + 1);
+      CHECK(wide >= (out_w - 8) / 4 - 2 * ((out_w + 127) / 128));
+    }
+  }
+  // Which rows are shifted: seed 84's rows of 510 alternate, from plane to plane too (254 rows each).
+  const dw::Tiling t = dw::make_tiling(64, 128, 256, 512, 254, 510, 0, 0, 3);
+  CHECK_FALSE(dw::row_shifted(t, 0, 0));
+  CHECK(dw::row_shifted(t, 0, 1));
+  CHECK(dw::row_shifted(t, 0, 253));
+  CHECK_FALSE(dw::row_shifted(t, 1, 0));
 }
 
 TEST_CASE("seed 84 tiling: one 512-column segment, 8 strips per plane, float2 stores for rows of 510") {

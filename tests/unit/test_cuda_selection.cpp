@@ -50,6 +50,31 @@ TEST_CASE("defaults for the four seeds, per math mode") {
   CHECK(gpu::conv::forward_gemm_ordered(reference::as_rank3(seed76())).desc.columns == 64 * 174758);
 }
 
+TEST_CASE("depthwise2d row stores: the realigned variant where rows are 2 mod 4 floats, refused elsewhere") {
+  using gpu::conv::KernelChoice;
+  const KernelChoice realigned{Family::depthwise2d, std::nullopt, std::nullopt,
+                               gpu::conv::depthwise::StoreMode::realigned};
+  CHECK(gpu::conv::variant_name(realigned) == "depthwise2d/realigned_stores");
+  const std::optional<KernelChoice> back = gpu::conv::parse_variant("depthwise2d/realigned_stores");
+  REQUIRE(back.has_value());
+  CHECK(back->stores == gpu::conv::depthwise::StoreMode::realigned);
+  CHECK(gpu::conv::choice_envelope(realigned, seed84(), MathMode::fp32));  // rows of 510
+  std::vector<std::string> names;
+  for (const KernelChoice& c : gpu::conv::applicable_variants(seed84(), MathMode::fp32))
+    names.push_back(gpu::conv::variant_name(c));
+  CHECK(std::find(names.begin(), names.end(), "depthwise2d") != names.end());
+  CHECK(std::find(names.begin(), names.end(), "depthwise2d/realigned_stores") != names.end());
+  ConvProblem aligned = seed84();
+  aligned.pad_before = aligned.pad_after = Dims{{1, 1, 0}};  // rows of 512: already 16-byte stores
+  const Support same = gpu::conv::choice_envelope(realigned, aligned, MathMode::fp32);
+  CHECK_FALSE(same);
+  CHECK(same.reason.find("2 mod 4") != std::string::npos);
+  const KernelChoice on_gemm{Family::implicit_gemm_tf32, std::nullopt, std::nullopt,
+                             gpu::conv::depthwise::StoreMode::realigned};
+  CHECK_FALSE(gpu::conv::choice_envelope(on_gemm, seed76(), MathMode::tf32));
+  CHECK_FALSE(gpu::conv::parse_variant("depthwise2d/realigned_stores/split_stores"));
+}
+
 TEST_CASE("envelopes: math, op and shape limits") {
   CHECK_FALSE(gpu::conv::family_envelope(Family::implicit_gemm_tf32, seed76(), MathMode::fp32));
   CHECK(gpu::conv::family_envelope(Family::implicit_gemm_3xtf32, seed76(), MathMode::fp32));

@@ -87,7 +87,7 @@ __device__ __forceinline__ void assemble_window(float (&win)[Shape<K, PAD_LEFT>:
                         std::make_integer_sequence<int, S::kSlots>{});
 }
 
-template <int K, int PAD_LEFT>
+template <int K, int PAD_LEFT, StoreMode STORES>
 __global__ void __launch_bounds__(kThreads)
     depthwise2d_kernel(const Tiling t, const float* __restrict__ x, const float* __restrict__ w,
                        const float* __restrict__ bias, float* __restrict__ y) {
@@ -107,6 +107,11 @@ __global__ void __launch_bounds__(kThreads)
     for (int kw = 0; kw < K; ++kw) wk[kh][kw] = __ldg(w + (channel * K + kh) * K + kw);
   const float b0 = bias != nullptr ? __ldg(bias + channel) : 0.0f;
   const int width = store_width(t.out_w);
+  // Width 2, realigned (rows of 2 mod 4 floats alternate between aligned and shifted): the lane's
+  // stores for either kind are decided once here, not per row.
+  const RowStores aligned_row = even_row_stores(false, lane, col_base, t.out_w);
+  const RowStores shifted_row = even_row_stores(true, lane, col_base, t.out_w);
+  const bool first_row_shifted = row_shifted(t, b.plane, b.row_begin);
 
   // ring[i]: window of input row (first output row of the step) - pad_top + i.
   float ring[S::kRing][S::kSlots];
@@ -141,9 +146,20 @@ __global__ void __launch_bounds__(kThreads)
         float* dst = out_plane + row * t.out_w + col_base;
         if (width == 4) {
           if (col_base + 3 < t.out_w) __stcs(reinterpret_cast<float4*>(dst), make_float4(acc[0], acc[1], acc[2], acc[3]));
-        } else if (width == 2) {
+        } else if (width == 2 && STORES == StoreMode::split) {
           if (col_base + 1 < t.out_w) __stcs(reinterpret_cast<float2*>(dst), make_float2(acc[0], acc[1]));
           if (col_base + 3 < t.out_w) __stcs(reinterpret_cast<float2*>(dst + 2), make_float2(acc[2], acc[3]));
+        } else if (width == 2) {
+          // 16-byte stores on rows 8 bytes off alignment too (even_row_stores); every lane shuffles.
+          constexpr unsigned kAll = 0xffffffffu;
+          const float next0 = __shfl_sync(kAll, acc[0], (lane + 1) & 31);
+          const float next1 = __shfl_sync(kAll, acc[1], (lane + 1) & 31);
+          const bool shifted = first_row_shifted != (((row - b.row_begin) & 1) != 0);
+          const RowStores s = shifted ? shifted_row : aligned_row;
+          if (s.own4) __stcs(reinterpret_cast<float4*>(dst), make_float4(acc[0], acc[1], acc[2], acc[3]));
+          if (s.head2) __stcs(reinterpret_cast<float2*>(dst), make_float2(acc[0], acc[1]));
+          if (s.next4) __stcs(reinterpret_cast<float4*>(dst + 2), make_float4(acc[2], acc[3], next0, next1));
+          if (s.tail2) __stcs(reinterpret_cast<float2*>(dst + 2), make_float2(acc[2], acc[3]));
         } else {
 #pragma unroll
           for (int j = 0; j < kColsPerThread; ++j)

@@ -12,6 +12,8 @@
 // Envelope: stride 1, dilation 1, square kernel K in {3, 5, 7}, pad_left in {0, (K-1)/2},
 // pad_top <= K-1, input width a multiple of 4 (16-byte aligned rows).
 #include <cstdint>
+#include <stdexcept>
+#include <type_traits>
 
 #include "core/host_device.hpp"
 #include "cuda/transposed/phase_index.hpp"
@@ -27,6 +29,15 @@ inline constexpr int kStripRows = 32;
 KBENCH_HD constexpr int lowest_neighbour(int pad_left) { return pad_left == 0 ? 0 : -((pad_left + 3) / 4); }
 KBENCH_HD constexpr int highest_neighbour(int kernel, int pad_left) { return (kernel + 2 - pad_left) / 4; }
 
+// How rows of an even width that is not a multiple of 4 (store_width 2) are stored: `split`, two
+// 8-byte stores per lane (the default); `realigned`, 16-byte stores on every row (even_row_stores).
+// A variant until a GPU run decides: realigned halves the output's L2 write requests but its
+// shuffles raise the 3x3 kernel from 72 to 88 registers (7 -> 5 blocks, 57 -> 40 KB of loads in
+// flight per SM).
+enum class StoreMode : int { split = 0, realigned = 1 };
+
+inline const char* store_mode_name(StoreMode m) { return m == StoreMode::realigned ? "realigned_stores" : "split_stores"; }
+
 struct Tiling {
   std::int64_t channels = 1;
   std::int64_t planes = 1;  // batch * channels: plane = n * channels + c
@@ -36,6 +47,7 @@ struct Tiling {
   std::int64_t kernel = 3;
   std::int64_t segments = 1;  // column segments per row
   std::int64_t strips = 1;    // row strips per plane
+  StoreMode stores = StoreMode::split;
   std::int64_t blocks() const { return planes * strips * segments; }
 };
 
@@ -97,5 +109,62 @@ KBENCH_HD std::int64_t input_row(const Tiling& t, std::int64_t oh, int kh) { ret
 
 // Widest store whose alignment every (row, col_base) of this output width guarantees: 4, 2 or 1 floats.
 KBENCH_HD int store_width(std::int64_t out_w) { return out_w % 4 == 0 ? 4 : (out_w % 2 == 0 ? 2 : 1); }
+
+// Rows of an even width that is not a multiple of 4 (seed 84: 510) start 16-byte aligned and 8
+// bytes past it, alternately. Two 8-byte stores per lane would write every 32-byte sector in two
+// halves, doubling the output's L2 write requests (seed 84: 266 M instead of 133 M, beside 134 M
+// reads). So a lane stores 16 bytes where the row's alignment allows: an aligned row, its own four
+// outputs; a shifted row, its last two with the next lane's first two (shuffled), at col_base + 2,
+// a 16-byte boundary there. The warp's first lane then stores its first two alone (8 bytes), and a
+// lane whose next lane is in another warp or past the row stores its last two alone.
+struct RowStores {
+  bool own4 = false;   // outputs 0..3 as 16 bytes at col_base (aligned row)
+  bool head2 = false;  // outputs 0, 1 as 8 bytes at col_base
+  bool next4 = false;  // outputs 2, 3 and the next lane's 0, 1 as 16 bytes at col_base + 2 (shifted row)
+  bool tail2 = false;  // outputs 2, 3 as 8 bytes at col_base + 2
+};
+
+// The stores of a lane (columns col_base .. col_base + 3) in a row of even width out_w whose first
+// element is 8 bytes past a 16-byte boundary when `shifted`.
+KBENCH_HD RowStores even_row_stores(bool shifted, int lane, std::int64_t col_base, std::int64_t out_w) {
+  RowStores s;
+  if (col_base >= out_w) return s;  // out_w even: col_base + 1 < out_w from here on
+  if (!shifted) {
+    s.own4 = col_base + 3 < out_w;
+    s.head2 = !s.own4;
+    return s;
+  }
+  s.head2 = lane == 0;
+  s.next4 = lane < 31 && col_base + 5 < out_w;
+  s.tail2 = !s.next4 && col_base + 3 < out_w;
+  return s;
+}
+
+// Calls f(K, PAD_LEFT, STORES), as std::integral_constant values, for the compiled instance that runs
+// `t`: six (K in {3, 5, 7} x left padding {0, (K-1)/2}) x two store modes. The CUDA launcher and the
+// CPU emulation tests dispatch through this one table. `t` must lie in the depthwise2d envelope.
+template <class F>
+void with_depthwise_instance(const Tiling& t, F&& f) {
+  const auto with_stores = [&](auto k, auto pad) {
+    if (t.stores == StoreMode::realigned) return f(k, pad, std::integral_constant<StoreMode, StoreMode::realigned>{});
+    return f(k, pad, std::integral_constant<StoreMode, StoreMode::split>{});
+  };
+  const auto instance = [&](auto k, auto centred_pad) {
+    if (t.pad_left != 0) return with_stores(k, centred_pad);
+    return with_stores(k, std::integral_constant<int, 0>{});
+  };
+  switch (t.kernel) {
+    case 3: return instance(std::integral_constant<int, 3>{}, std::integral_constant<int, 1>{});
+    case 5: return instance(std::integral_constant<int, 5>{}, std::integral_constant<int, 2>{});
+    case 7: return instance(std::integral_constant<int, 7>{}, std::integral_constant<int, 3>{});
+    default: break;
+  }
+  throw std::invalid_argument("depthwise2d: kernel size outside the envelope");
+}
+
+// Whether row `row` of `plane` starts 8 bytes past a 16-byte boundary (its first element's index is 2 mod 4).
+KBENCH_HD bool row_shifted(const Tiling& t, std::int64_t plane, std::int64_t row) {
+  return (plane * t.out_h + row) * t.out_w % 4 == 2;
+}
 
 }  // namespace kbench::gpu::conv::depthwise
