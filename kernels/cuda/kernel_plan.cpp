@@ -66,7 +66,7 @@ std::unique_ptr<KernelPlan> make_kernel_plan(const KernelChoice& choice, const C
   if (family == Family::direct) return std::make_unique<DirectPlan>(problem);
   if (family == Family::depthwise2d) return std::make_unique<DepthwisePlan>(problem, choice.stores);
   if (is_implicit_gemm(family)) return make_igemm_plan(choice, problem);
-  return make_phase_plan(family, problem);
+  return make_phase_plan(choice, problem);
 }
 
 std::int64_t plan_device_bytes(const KernelChoice& choice, const ConvProblem& problem) {

@@ -147,26 +147,30 @@ inline Support gemm_desc_fits(const igemm::GemmConvDesc& d, std::string_view fam
 }
 
 // What the cuda backend runs: a family and, for the forward implicit GEMMs, optionally a reduction
-// order and an A schedule forced instead of the defaults (for depthwise2d, a row store mode).
-// `--variant` names it "family", "family/order", "family/schedule", "family/order/schedule"
-// (implicit_gemm_tf32/streamed_a) or "depthwise2d/realigned_stores".
+// order and an A schedule forced instead of the defaults (for depthwise2d, a row store mode; for the
+// transposed families, where the zero fill runs). `--variant` names it "family", "family/order",
+// "family/schedule", "family/order/schedule" (implicit_gemm_tf32/streamed_a),
+// "depthwise2d/realigned_stores" or "transposed_phase_tf32/no_fill_blocks".
 struct KernelChoice {
   KernelChoice() = default;
   explicit KernelChoice(Family f, std::optional<igemm::KOrder> o = std::nullopt,
                         std::optional<igemm::ASchedule> s = std::nullopt,
-                        std::optional<depthwise::StoreMode> m = std::nullopt)
-      : family(f), order(o), schedule(s), stores(m) {}
+                        std::optional<depthwise::StoreMode> m = std::nullopt,
+                        std::optional<FillBlocks> fb = std::nullopt)
+      : family(f), order(o), schedule(s), stores(m), fill(fb) {}
 
   Family family = Family::direct;
   std::optional<igemm::KOrder> order;
   std::optional<igemm::ASchedule> schedule;
   std::optional<depthwise::StoreMode> stores;
+  std::optional<FillBlocks> fill;
 };
 
 inline constexpr igemm::KOrder kAllOrders[] = {igemm::KOrder::channel_blocks, igemm::KOrder::k_table,
                                                igemm::KOrder::input_patch};
 inline constexpr igemm::ASchedule kAllSchedules[] = {igemm::ASchedule::streamed, igemm::ASchedule::resident};
 inline constexpr depthwise::StoreMode kAllStoreModes[] = {depthwise::StoreMode::split, depthwise::StoreMode::realigned};
+inline constexpr FillBlocks kAllFillBlocks[] = {FillBlocks::trailing, FillBlocks::none};
 
 // The element of `all` whose name is `part`.
 template <class E, std::size_t N, class Name>
@@ -181,6 +185,7 @@ inline std::string variant_name(const KernelChoice& c) {
   if (c.order) name += fmt::format("/{}", igemm::order_name(*c.order));
   if (c.schedule) name += fmt::format("/{}", igemm::schedule_name(*c.schedule));
   if (c.stores) name += fmt::format("/{}", depthwise::store_mode_name(*c.stores));
+  if (c.fill) name += fmt::format("/{}", fill_blocks_name(*c.fill));
   return name;
 }
 
@@ -199,6 +204,8 @@ inline std::optional<KernelChoice> parse_variant(std::string_view name) {
       c.schedule = s;
     } else if (const auto m = named(kAllStoreModes, part, depthwise::store_mode_name); m && !c.stores) {
       c.stores = m;
+    } else if (const auto fb = named(kAllFillBlocks, part, fill_blocks_name); fb && !c.fill) {
+      c.fill = fb;
     } else {
       return std::nullopt;
     }
@@ -290,16 +297,18 @@ inline igemm::GemmConvDesc forward_gemm_desc(const ConvProblem& p3, const Kernel
 }
 
 // The phase GEMMs of a transposed convolution, as the plan launches them: the first one carries the
-// zero fill of the untapped outputs, with fill-only blocks after its column tiles (trailing_fill_blocks).
-inline std::vector<PhaseGemm> transposed_gemms(const ConvProblem& p3) {
+// zero fill of the untapped outputs, with fill-only blocks after its column tiles (trailing_fill_blocks)
+// unless `fill` is FillBlocks::none.
+inline std::vector<PhaseGemm> transposed_gemms(const ConvProblem& p3, FillBlocks fill = FillBlocks::trailing) {
   const igemm::TileFacts f =
       igemm::tile_facts(igemm::choose_tile(p3.out_channels_per_group(), igemm::KOrder::channel_blocks));
   std::vector<PhaseGemm> gemms = make_phase_gemms(p3, f.bm);
-  if (!gemms.empty()) {
+  const ZeroFillDesc zero = make_zero_fill_desc(p3);
+  if (!gemms.empty() && fill == FillBlocks::trailing && zero_fill_has_work(zero)) {
     igemm::GemmConvDesc& first = gemms.front().desc;
     const std::int64_t tiles = igemm::gemm_grid(first).x;
     // Fill blocks that would push the grid past 2^31 - 1 blocks are left out: the GEMM blocks fill more.
-    first.fill_blocks = std::min(trailing_fill_blocks(tiles, make_zero_fill_desc(p3).planes),
+    first.fill_blocks = std::min(trailing_fill_blocks(tiles, zero.planes),
                                  std::max<std::int64_t>(0, 0x7fffffff - tiles));
   }
   return gemms;
@@ -318,6 +327,8 @@ inline Support choice_envelope(const KernelChoice& c, const ConvProblem& p, Math
         fmt::format("{}: a reduction order or A schedule can be chosen for the implicit_gemm families only", name));
   if (c.stores && f != Family::depthwise2d)
     return Support::no(fmt::format("{}: a row store mode can be chosen for depthwise2d only", name));
+  if (c.fill && !is_transposed_phase(f))
+    return Support::no(fmt::format("{}: where the zero fill runs can be chosen for the transposed_phase families only", name));
   if (family_math(f) == MathMode::tf32 && math != MathMode::tf32)
     return Support::no(fmt::format("{} rounds to TF32, which math fp32 forbids", name));
   if (f == Family::direct) return Support::yes();
@@ -340,7 +351,11 @@ inline Support choice_envelope(const KernelChoice& c, const ConvProblem& p, Math
     if (p3.stride[d] > kMaxPhaseStride) return Support::no(fmt::format("{}: stride above {}", name, kMaxPhaseStride));
   if (tapped_phase_combinations(p3) > kMaxPhaseGemms)
     return Support::no(fmt::format("{}: more than {} phase combinations", name, kMaxPhaseGemms));
-  for (const PhaseGemm& g : transposed_gemms(p3))
+  const FillBlocks fill = c.fill.value_or(FillBlocks::trailing);
+  const std::vector<PhaseGemm> gemms = transposed_gemms(p3, fill);
+  if (fill == FillBlocks::none && (gemms.empty() || transposed_gemms(p3).front().desc.fill_blocks == 0))
+    return Support::no(fmt::format("{}: no fill-only blocks to leave out", name));
+  for (const PhaseGemm& g : gemms)
     if (Support s = gemm_desc_fits(g.desc, name); !s) return s;
   return Support::yes();
 }
@@ -366,6 +381,10 @@ inline std::vector<KernelChoice> applicable_variants(const ConvProblem& p, MathM
     if (f == Family::depthwise2d) {
       const KernelChoice realigned{f, std::nullopt, std::nullopt, depthwise::StoreMode::realigned};
       if (choice_envelope(realigned, p, math)) out.push_back(realigned);
+    }
+    if (is_transposed_phase(f)) {
+      const KernelChoice gemm_fill{f, std::nullopt, std::nullopt, std::nullopt, FillBlocks::none};
+      if (choice_envelope(gemm_fill, p, math)) out.push_back(gemm_fill);
     }
     if (!is_implicit_gemm(f)) continue;
     const ConvProblem p3 = reference::as_rank3(p);

@@ -102,7 +102,8 @@ void check(const ConvProblem& problem, const KernelChoice& choice, MathMode math
     d.resident_blocks = resident_blocks;
     run_gemm(gemm_math, d, ig::forward_taps(p3), t, y, gpu::conv::ZeroFillDesc{});
   } else {
-    const std::vector<gpu::conv::PhaseGemm> gemms = gpu::conv::transposed_gemms(p3);
+    const std::vector<gpu::conv::PhaseGemm> gemms =
+        gpu::conv::transposed_gemms(p3, choice.fill.value_or(gpu::conv::FillBlocks::trailing));
     REQUIRE_FALSE(gemms.empty());  // the bias-only case has no GEMM to emulate
     for (std::size_t i = 0; i < gemms.size(); ++i)
       run_gemm(gemm_math, gemms[i].desc, gemms[i].taps, t, y,
@@ -181,7 +182,10 @@ TEST_CASE("emulated implicit GEMM: seeds 76 and 77 in miniature (their channel c
                                        Dims{{2, 2, 2}}, Dims{{2, 2, 2}}, Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, false);
   REQUIRE(gpu::conv::forward_gemm_ordered(reference::as_rank3(s76)).desc.order == ig::KOrder::channel_blocks);
   for (const Family f : kForward) check(s76, KernelChoice{f, std::nullopt}, math_for(f), 76);
-  for (const Family f : kTransposed) check(s77, KernelChoice{f, std::nullopt}, math_for(f), 77);
+  for (const Family f : kTransposed) {
+    check(s77, KernelChoice{f, std::nullopt}, math_for(f), 77);
+    check(s77, KernelChoice{f, std::nullopt, std::nullopt, std::nullopt, gpu::conv::FillBlocks::none}, math_for(f), 77);
+  }
 }
 
 TEST_CASE("emulated implicit GEMM, resident A: persistent blocks over several column tiles, both tensor-core maths") {

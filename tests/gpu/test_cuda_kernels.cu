@@ -253,10 +253,12 @@ TEST_CASE("transposed by phases: tapped and untapped phases, output_padding, gro
       check_family(p, std::string("transposed_phase_") + v.suffix, v.math, 400 + static_cast<std::uint64_t>(++trial));
     }
     const std::string family = std::string("transposed_phase_") + v.suffix;
-    // Seed 77 in miniature: only odd coordinates tapped (88% untapped), the zero fill inside the GEMM launch.
-    check_family(make_problem(tconv, 3, 2, 32, 64, 1, D{{4, 6, 5}}, D{{3, 3, 3}}, D{{2, 2, 2}}, D{{2, 2, 2}}, D{{1, 1, 1}},
-                      D{{1, 1, 1}}, false),
-                 family, v.math, 477);
+    // Seed 77 in miniature: only odd coordinates tapped (88% untapped), the zero fill inside the GEMM
+    // launch, with fill-only blocks after the tiles (the default) or in the GEMM blocks only.
+    const ConvProblem s77 = make_problem(tconv, 3, 2, 32, 64, 1, D{{4, 6, 5}}, D{{3, 3, 3}}, D{{2, 2, 2}}, D{{2, 2, 2}},
+                                         D{{1, 1, 1}}, D{{1, 1, 1}}, false);
+    check_family(s77, family, v.math, 477);
+    check_family(s77, family + "/no_fill_blocks", v.math, 477);
     // Stride 3, kernel 2: one phase of three untapped along each dimension, with bias.
     check_family(make_problem(tconv, 2, 2, 8, 16, 2, D{{7, 9, 1}}, D{{2, 2, 1}}, D{{3, 3, 1}}, D{{1, 1, 1}}, D{{0, 1, 0}},
                       D{{1, 0, 0}}, true, D{{2, 1, 0}}),
@@ -318,6 +320,7 @@ TEST_CASE("the four seed workloads at full size, every family that serves them, 
     check_family(s50, std::string("implicit_gemm_") + v.suffix, v.math, 50, sampled(s50));  // input_patch
     check_family(s50, std::string("implicit_gemm_") + v.suffix + "/k_table", v.math, 50, sampled(s50));
     check_family(s77, std::string("transposed_phase_") + v.suffix, v.math, 77, sampled(s77));
+    check_family(s77, std::string("transposed_phase_") + v.suffix + "/no_fill_blocks", v.math, 77, sampled(s77));
   }
 }
 

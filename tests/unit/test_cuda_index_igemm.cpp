@@ -229,13 +229,36 @@ TEST_CASE("fill-only blocks: as many as the tiles while there are planes for the
   CHECK(gpu::conv::trailing_fill_blocks(5, 0) == 0);
 }
 
-TEST_CASE("seed 77's launch: its 2,048 column tiles, then 2,048 fill-only blocks") {
+TEST_CASE("seed 77's launch: its 2,048 column tiles, then 2,048 fill-only blocks (or none: a variant)") {
   const ConvProblem p3 = reference::as_rank3(testing::seed77());
   const std::vector<gpu::conv::PhaseGemm> g = gpu::conv::transposed_gemms(p3);
   REQUIRE(g.size() == 1);
   CHECK(g[0].desc.fill_blocks == 2048);
   CHECK(ig::gemm_grid(g[0].desc).x == 2048 + 2048);
   CHECK(gpu::conv::make_zero_fill_desc(p3).planes == 16 * 64 * 33);
+  CHECK(gpu::conv::transposed_gemms(p3, gpu::conv::FillBlocks::none)[0].desc.fill_blocks == 0);
+
+  using gpu::conv::KernelChoice;
+  const KernelChoice old{gpu::conv::Family::transposed_phase_tf32, std::nullopt, std::nullopt, std::nullopt,
+                         gpu::conv::FillBlocks::none};
+  CHECK(gpu::conv::variant_name(old) == "transposed_phase_tf32/no_fill_blocks");
+  CHECK(gpu::conv::choice_envelope(old, testing::seed77(), MathMode::tf32));
+  bool listed = false;
+  for (const KernelChoice& c : gpu::conv::applicable_variants(testing::seed77(), MathMode::tf32))
+    listed = listed || gpu::conv::variant_name(c) == "transposed_phase_tf32/no_fill_blocks";
+  CHECK(listed);
+  const KernelChoice on_forward{gpu::conv::Family::implicit_gemm_tf32, std::nullopt, std::nullopt, std::nullopt,
+                                gpu::conv::FillBlocks::none};
+  CHECK_FALSE(gpu::conv::choice_envelope(on_forward, testing::seed76(), MathMode::tf32));
+  // Output padding aside, a transposed convolution whose every output is tapped has no fill to move.
+  ConvProblem dense = testing::seed77();
+  dense.stride = dense.dilation = Dims{{1, 1, 1}};
+  CHECK(gpu::conv::zero_fill_has_work(gpu::conv::make_zero_fill_desc(p3)));
+  CHECK_FALSE(gpu::conv::zero_fill_has_work(gpu::conv::make_zero_fill_desc(reference::as_rank3(dense))));
+  CHECK(gpu::conv::transposed_gemms(reference::as_rank3(dense))[0].desc.fill_blocks == 0);
+  const Support none = gpu::conv::choice_envelope(old, dense, MathMode::tf32);
+  CHECK_FALSE(none);
+  CHECK(none.reason.find("no fill-only blocks") != std::string::npos);
 }
 
 TEST_CASE("reduction order: channel blocks unless they would be mostly zero rows") {

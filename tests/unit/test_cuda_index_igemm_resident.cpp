@@ -223,6 +223,7 @@ TEST_CASE("variant names with an order and a schedule round-trip; malformed ones
         CHECK(back->order == c.order);
         CHECK(back->schedule == c.schedule);
         CHECK(back->stores == c.stores);
+        CHECK(back->fill == c.fill);
       }
   const std::optional<KernelChoice> both = gpu::conv::parse_variant("implicit_gemm_tf32/channel_blocks/resident_a");
   REQUIRE(both.has_value());

@@ -16,9 +16,10 @@ namespace {
 
 class PhasePlan final : public KernelPlan {
  public:
-  PhasePlan(Family family, const ConvProblem& p3) : family_(family), zero_(make_zero_fill_desc(p3)) {
-    for (const PhaseGemm& g : transposed_gemms(p3)) {
-      parts_.emplace_back(g.desc, g.taps, gemm_math(family));
+  PhasePlan(const KernelChoice& choice, const ConvProblem& p3)
+      : family_(choice.family), fill_(choice.fill.value_or(FillBlocks::trailing)), zero_(make_zero_fill_desc(p3)) {
+    for (const PhaseGemm& g : transposed_gemms(p3, fill_)) {
+      parts_.emplace_back(g.desc, g.taps, gemm_math(family_));
       computed_ += g.desc.columns * g.desc.rows * g.desc.groups;
     }
     total_ = p3.output_elements();
@@ -28,8 +29,8 @@ class PhasePlan final : public KernelPlan {
     if (parts_.empty()) return fmt::format("{}/bias_only", family_name(family_));
     std::set<std::string> orders;
     for (const igemm::GemmPart& p : parts_) orders.insert(p.order_name());
-    return fmt::format("{}/{}/{}", family_name(family_), orders.size() == 1 ? *orders.begin() : "mixed",
-                       parts_.front().tile_name());
+    return fmt::format("{}/{}/{}{}", family_name(family_), orders.size() == 1 ? *orders.begin() : "mixed",
+                       parts_.front().tile_name(), fill_ == FillBlocks::none ? "/no_fill_blocks" : "");
   }
 
   std::vector<std::pair<std::string, std::string>> properties() const override {
@@ -68,6 +69,7 @@ class PhasePlan final : public KernelPlan {
 
  private:
   Family family_;
+  FillBlocks fill_;
   ZeroFillDesc zero_;
   std::vector<igemm::GemmPart> parts_;
   std::int64_t computed_ = 0;
@@ -76,12 +78,12 @@ class PhasePlan final : public KernelPlan {
 
 }  // namespace
 
-std::unique_ptr<KernelPlan> make_phase_plan(Family family, const ConvProblem& problem) {
-  return std::make_unique<PhasePlan>(family, reference::as_rank3(problem));
+std::unique_ptr<KernelPlan> make_phase_plan(const KernelChoice& choice, const ConvProblem& problem) {
+  return std::make_unique<PhasePlan>(choice, reference::as_rank3(problem));
 }
 
 std::int64_t phase_plan_device_bytes(const ConvProblem& problem) {
-  std::int64_t bytes = 0;
+  std::int64_t bytes = 0;  // fill-only blocks allocate nothing
   for (const PhaseGemm& g : transposed_gemms(reference::as_rank3(problem)))
     bytes += igemm::GemmPart::device_bytes(g.desc, g.taps.size());
   return bytes;

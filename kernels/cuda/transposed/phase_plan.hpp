@@ -8,7 +8,7 @@
 
 namespace kbench::gpu::conv {
 
-std::unique_ptr<KernelPlan> make_phase_plan(Family family, const ConvProblem& problem);
+std::unique_ptr<KernelPlan> make_phase_plan(const KernelChoice& choice, const ConvProblem& problem);
 std::int64_t phase_plan_device_bytes(const ConvProblem& problem);
 
 }  // namespace kbench::gpu::conv

@@ -26,6 +26,13 @@ struct ZeroFillDesc {
   bool last_dim_tapped = true;  // some coordinate along the last dimension has taps
 };
 
+// Where a transposed convolution's zero fill runs: also in fill-only blocks after the first phase
+// GEMM's column tiles (the default, trailing_fill_blocks), or in the GEMM blocks only (the variant
+// `no_fill_blocks`: the launch as it was before, kept so a GPU run compares the two).
+enum class FillBlocks : int { trailing = 0, none = 1 };
+
+inline const char* fill_blocks_name(FillBlocks f) { return f == FillBlocks::none ? "no_fill_blocks" : "fill_blocks"; }
+
 // Fill-only blocks a phase GEMM of `tiles` column tiles gets after them for `planes` planes of zero
 // fill: as many as the tiles (while there are planes for them). Every block of the launch fills
 // planes block, block + blocks, ..., so the GEMM blocks fill half as much as they would alone
@@ -75,6 +82,17 @@ KBENCH_HD bool plane_untapped(const ZeroFillDesc& z, std::int64_t coord0) {
 KBENCH_HD bool row_phase_untapped(const ZeroFillDesc& z, std::int64_t ph1) { return !phase_has_taps(z.dim[1], ph1); }
 
 KBENCH_HD PhaseRange rows_of_phase(const ZeroFillDesc& z, std::int64_t ph1) { return phase_positions(z.dim[1], ph1); }
+
+// Whether anything is left for the fill to write: an untapped plane, or an untapped row phase with
+// rows in it (stride-1 transposed convolutions tap every output).
+inline bool zero_fill_has_work(const ZeroFillDesc& z) {
+  if (z.planes == 0) return false;
+  for (std::int64_t c0 = 0; c0 < z.out_extent[0]; ++c0)
+    if (plane_untapped(z, c0)) return true;
+  for (std::int64_t ph = 0; ph < z.dim[1].stride; ++ph)
+    if (row_phase_untapped(z, ph) && rows_of_phase(z, ph).count > 0) return true;
+  return false;
+}
 
 KBENCH_HD std::int64_t row_of_phase(const ZeroFillDesc& z, std::int64_t ph1, std::int64_t q) {
   return phase_position(z.dim[1], ph1, q);
