@@ -60,6 +60,7 @@ struct Machine {
   std::vector<WarpSlots> warps;
   std::uint64_t events = 0;  // barrier arrivals and thread exits: progress, for deadlock detection
   std::vector<Range> reads, writes;
+  std::vector<std::vector<std::uint8_t>> write_counts;  // per byte of each writable range (saturating)
   std::string error;  // an EmulationError raised inside a fiber, rethrown by launch()
 };
 
@@ -209,10 +210,19 @@ void allow_read(const void* p, std::size_t bytes) {
 }
 void allow_write(void* p, std::size_t bytes) {
   machine().writes.push_back(Range{static_cast<const unsigned char*>(p), bytes});
+  machine().write_counts.emplace_back(bytes, 0);
 }
 void clear_buffers() {
   machine().reads.clear();
   machine().writes.clear();
+  machine().write_counts.clear();
+}
+
+const std::vector<std::uint8_t>& write_counts(const void* buffer) {
+  const Machine& m = machine();
+  for (std::size_t i = 0; i < m.writes.size(); ++i)
+    if (m.writes[i].begin == buffer) return m.write_counts[i];
+  throw EmulationError("write_counts: not a writable buffer");
 }
 
 void check_read(const void* p, std::size_t bytes) {
@@ -223,10 +233,16 @@ void check_read(const void* p, std::size_t bytes) {
 }
 
 void check_write(const void* p, std::size_t bytes) {
-  const Machine& m = machine();
+  Machine& m = machine();
   if (reinterpret_cast<std::uintptr_t>(p) % bytes != 0) throw EmulationError("store: address not aligned to its size");
-  if (std::none_of(m.writes.begin(), m.writes.end(), [&](const Range& r) { return r.contains(p, bytes); }))
-    throw EmulationError("store: outside every output buffer");
+  for (std::size_t i = 0; i < m.writes.size(); ++i) {
+    if (!m.writes[i].contains(p, bytes)) continue;
+    const auto offset = static_cast<std::size_t>(static_cast<const unsigned char*>(p) - m.writes[i].begin);
+    for (std::size_t b = offset; b < offset + bytes; ++b)
+      if (m.write_counts[i][b] < 255) ++m.write_counts[i][b];
+    return;
+  }
+  throw EmulationError("store: outside every output buffer");
 }
 
 void launch(Dim3 grid, Dim3 block, unsigned char* shared, std::size_t shared_bytes, const std::function<void()>& kernel) {

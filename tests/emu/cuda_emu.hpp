@@ -18,6 +18,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace kbench::emu {
 
@@ -61,7 +62,10 @@ void allow_read(const void* p, std::size_t bytes);
 void allow_write(void* p, std::size_t bytes);
 void clear_buffers();
 void check_read(const void* p, std::size_t bytes);
-void check_write(const void* p, std::size_t bytes);
+void check_write(const void* p, std::size_t bytes);  // and counts the bytes written
+// How many times each byte of the writable buffer that starts at `buffer` was stored to (streaming
+// stores) since allow_write, saturating at 255: a test checks each output is written exactly once.
+const std::vector<std::uint8_t>& write_counts(const void* buffer);
 
 // Runs `kernel` for every block of `grid` (x fastest), each with block.x threads (a multiple of 32),
 // with `shared` (shared_bytes of it) as the block's dynamic shared memory.

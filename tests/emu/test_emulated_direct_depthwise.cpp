@@ -27,9 +27,10 @@ using gpu_tests::pick;
 
 constexpr float kPoison = 1.0e30f;
 
-// Registers the tensors with the emulation, runs `kernel`, compares every output with the reference.
+// Registers the tensors with the emulation, runs `kernel`, compares every output with the reference;
+// `streaming_stores`: the kernel writes its output with __stcs, each element exactly once (checked).
 void run_and_compare(const ConvProblem& p, std::uint64_t seed, unsigned blocks, unsigned threads,
-                     const std::function<void(const data::HostTensors&, float*)>& kernel) {
+                     const std::function<void(const data::HostTensors&, float*)>& kernel, bool streaming_stores) {
   const data::HostTensors t = data::make_host_tensors(p, seed);
   std::vector<float> y(static_cast<std::size_t>(p.output_elements()), kPoison);
   emu::clear_buffers();
@@ -42,6 +43,12 @@ void run_and_compare(const ConvProblem& p, std::uint64_t seed, unsigned blocks, 
   INFO("mismatches " << c.mismatches << " of " << c.checked << ", first at " << c.first_mismatch << ": got "
                      << c.first_mismatch_got << ", expected " << c.first_mismatch_expected);
   CHECK(c.passed());
+  if (streaming_stores) {
+    const std::vector<std::uint8_t>& counts = emu::write_counts(y.data());
+    std::size_t not_once = 0;
+    for (std::size_t i = 0; i < y.size(); ++i) not_once += counts[i * sizeof(float)] != 1 ? 1 : 0;
+    CHECK_MESSAGE(not_once == 0, not_once << " outputs not written exactly once");
+  }
 }
 
 void check_direct(const ConvProblem& p, std::uint64_t seed) {
@@ -50,7 +57,7 @@ void check_direct(const ConvProblem& p, std::uint64_t seed) {
   const auto blocks = static_cast<unsigned>(std::max<std::int64_t>(1, d.total / (3 * gpu::conv::kDirectThreads)));
   run_and_compare(p, seed, blocks, gpu::conv::kDirectThreads, [&](const data::HostTensors& t, float* y) {
     gpu::conv::direct_conv_kernel(d, t.input.data(), t.weight.data(), t.bias.empty() ? nullptr : t.bias.data(), y);
-  });
+  }, false);
 }
 
 void check_depthwise(const ConvProblem& p, std::uint64_t seed, dw::StoreMode stores = dw::StoreMode::split) {
@@ -66,7 +73,8 @@ void check_depthwise(const ConvProblem& p, std::uint64_t seed, dw::StoreMode sto
                       dw::depthwise2d_kernel<decltype(k)::value, decltype(pad)::value, decltype(mode)::value>(
                           tiling, t.input.data(), t.weight.data(), bias, y);
                     });
-                  });
+                  },
+                  true);
 }
 
 }  // namespace

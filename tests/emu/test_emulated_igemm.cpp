@@ -6,6 +6,7 @@
 // shared-memory size the host code computes.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -38,9 +39,11 @@ using gpu_tests::pick;
 
 constexpr float kPoison = 1.0e30f;  // every output is overwritten or the comparison fails
 
-// One GEMM of a plan, as GemmPart::pack + GemmPart::run do it on the device.
+// One GEMM of a plan, as GemmPart::pack + GemmPart::run do it on the device; adds the streaming
+// stores it made to each output element to `writes`.
 void run_gemm(ig::GemmMath math, const ig::GemmConvDesc& d, const std::vector<ig::GemmTap>& taps,
-              const data::HostTensors& t, std::vector<float>& y, const gpu::conv::ZeroFillDesc& zero) {
+              const data::HostTensors& t, std::vector<float>& y, const gpu::conv::ZeroFillDesc& zero,
+              std::vector<int>& writes) {
   std::vector<float> a(static_cast<std::size_t>(ig::packed_a_size(d)));
   for (std::size_t i = 0; i < a.size(); ++i)
     a[i] = ig::packed_a_value(d, taps.data(), t.weight.data(), static_cast<std::int64_t>(i), ig::a_layout_for(d, math),
@@ -83,6 +86,8 @@ void run_gemm(ig::GemmMath math, const ig::GemmConvDesc& d, const std::vector<ig
     emu::launch(emu::Dim3{static_cast<unsigned>(g.x), static_cast<unsigned>(g.y), static_cast<unsigned>(g.z)},
                 emu::Dim3{static_cast<unsigned>(T::kThreads)}, ig::smem, smem_bytes, body);
   });
+  const std::vector<std::uint8_t>& counts = emu::write_counts(y.data());
+  for (std::size_t i = 0; i < y.size(); ++i) writes[i] += counts[i * sizeof(float)];
 }
 
 // Runs `choice` on `problem` as the cuda backend's plan would (forward: one GEMM; transposed: one per
@@ -96,18 +101,19 @@ void check(const ConvProblem& problem, const KernelChoice& choice, MathMode math
   const ConvProblem p3 = reference::as_rank3(problem);
   const data::HostTensors t = data::make_host_tensors(problem, seed);
   std::vector<float> y(static_cast<std::size_t>(problem.output_elements()), kPoison);
+  std::vector<int> writes(y.size(), 0);  // every output is stored exactly once, over all launches
   const ig::GemmMath gemm_math = gpu::conv::gemm_math(choice.family);
   if (gpu::conv::is_implicit_gemm(choice.family)) {
     ig::GemmConvDesc d = gpu::conv::forward_gemm_desc(p3, choice);
     d.resident_blocks = resident_blocks;
-    run_gemm(gemm_math, d, ig::forward_taps(p3), t, y, gpu::conv::ZeroFillDesc{});
+    run_gemm(gemm_math, d, ig::forward_taps(p3), t, y, gpu::conv::ZeroFillDesc{}, writes);
   } else {
     const std::vector<gpu::conv::PhaseGemm> gemms =
         gpu::conv::transposed_gemms(p3, choice.fill.value_or(gpu::conv::FillBlocks::trailing));
     REQUIRE_FALSE(gemms.empty());  // the bias-only case has no GEMM to emulate
     for (std::size_t i = 0; i < gemms.size(); ++i)
       run_gemm(gemm_math, gemms[i].desc, gemms[i].taps, t, y,
-               i == 0 ? gpu::conv::make_zero_fill_desc(p3) : gpu::conv::ZeroFillDesc{});
+               i == 0 ? gpu::conv::make_zero_fill_desc(p3) : gpu::conv::ZeroFillDesc{}, writes);
   }
   const std::vector<double> expected = reference::convolve(problem, t);
   const Comparison c = compare_outputs(y, expected, default_tolerance(gpu::conv::family_math(choice.family)));
@@ -115,6 +121,8 @@ void check(const ConvProblem& problem, const KernelChoice& choice, MathMode math
                      << ", first at " << c.first_mismatch << ": got " << c.first_mismatch_got << ", expected "
                      << c.first_mismatch_expected);
   CHECK(c.passed());
+  const auto not_once = std::count_if(writes.begin(), writes.end(), [](int w) { return w != 1; });
+  CHECK_MESSAGE(not_once == 0, not_once << " outputs not written exactly once");
 }
 
 // Small shapes (the emulation runs every thread of every block), the last input dimension a multiple
