@@ -46,9 +46,10 @@ class CudaBackend final : public Backend {
     if (options.variant.empty()) return Support::yes();  // direct at least
     const std::optional<conv::KernelChoice> choice = conv::parse_variant(options.variant);
     if (!choice)
-      return Support::no(fmt::format("unknown cuda kernel variant '{}' (known: {}, each implicit_gemm family "
+      return Support::no(fmt::format("unknown cuda kernel variant '{}' (known: {}; each implicit_gemm family "
                                      "optionally with /channel_blocks, /k_table or /input_patch, then "
-                                     "/streamed_a or /resident_a)",
+                                     "/streamed_a or /resident_a; depthwise2d/realigned_stores; each "
+                                     "transposed_phase family with /no_fill_blocks)",
                                      options.variant, family_list()));
     return conv::choice_envelope(*choice, problem, options.math);
   }
