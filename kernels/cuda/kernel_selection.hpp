@@ -296,6 +296,16 @@ inline igemm::GemmConvDesc forward_gemm_desc(const ConvProblem& p3, const Kernel
   return forward_gemm(p3, c).desc;
 }
 
+// Fill-only blocks for the first phase GEMM `first` (without any yet): trailing_fill_blocks where
+// the zero fill has work, none that would push the grid past 2^31 - 1 blocks (the GEMM blocks then
+// fill more).
+inline std::int64_t default_fill_blocks(const ConvProblem& p3, const igemm::GemmConvDesc& first) {
+  const ZeroFillDesc zero = make_zero_fill_desc(p3);
+  if (!zero_fill_has_work(zero)) return 0;
+  const std::int64_t tiles = igemm::gemm_grid(first).x;
+  return std::min(trailing_fill_blocks(tiles, zero.planes), std::max<std::int64_t>(0, 0x7fffffff - tiles));
+}
+
 // The phase GEMMs of a transposed convolution, as the plan launches them: the first one carries the
 // zero fill of the untapped outputs, with fill-only blocks after its column tiles (trailing_fill_blocks)
 // unless `fill` is FillBlocks::none.
@@ -303,14 +313,8 @@ inline std::vector<PhaseGemm> transposed_gemms(const ConvProblem& p3, FillBlocks
   const igemm::TileFacts f =
       igemm::tile_facts(igemm::choose_tile(p3.out_channels_per_group(), igemm::KOrder::channel_blocks));
   std::vector<PhaseGemm> gemms = make_phase_gemms(p3, f.bm);
-  const ZeroFillDesc zero = make_zero_fill_desc(p3);
-  if (!gemms.empty() && fill == FillBlocks::trailing && zero_fill_has_work(zero)) {
-    igemm::GemmConvDesc& first = gemms.front().desc;
-    const std::int64_t tiles = igemm::gemm_grid(first).x;
-    // Fill blocks that would push the grid past 2^31 - 1 blocks are left out: the GEMM blocks fill more.
-    first.fill_blocks = std::min(trailing_fill_blocks(tiles, zero.planes),
-                                 std::max<std::int64_t>(0, 0x7fffffff - tiles));
-  }
+  if (!gemms.empty() && fill == FillBlocks::trailing)
+    gemms.front().desc.fill_blocks = default_fill_blocks(p3, gemms.front().desc);
   return gemms;
 }
 
@@ -353,7 +357,7 @@ inline Support choice_envelope(const KernelChoice& c, const ConvProblem& p, Math
     return Support::no(fmt::format("{}: more than {} phase combinations", name, kMaxPhaseGemms));
   const FillBlocks fill = c.fill.value_or(FillBlocks::trailing);
   const std::vector<PhaseGemm> gemms = transposed_gemms(p3, fill);
-  if (fill == FillBlocks::none && (gemms.empty() || transposed_gemms(p3).front().desc.fill_blocks == 0))
+  if (fill == FillBlocks::none && (gemms.empty() || default_fill_blocks(p3, gemms.front().desc) == 0))
     return Support::no(fmt::format("{}: no fill-only blocks to leave out", name));
   for (const PhaseGemm& g : gemms)
     if (Support s = gemm_desc_fits(g.desc, name); !s) return s;
