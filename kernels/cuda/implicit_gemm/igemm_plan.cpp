@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "cuda/implicit_gemm/gemm_part.hpp"
+#include "cuda/implicit_gemm/igemm_resident_index.hpp"
 #include "reference/rank3.hpp"
 
 namespace kbench::gpu::conv {
@@ -18,9 +19,8 @@ std::string patch_summary(const igemm::GemmConvDesc& d) {
 std::string resident_summary(const igemm::GemmPart& part) {
   const igemm::GemmConvDesc& d = part.desc();
   if (d.a_schedule != igemm::ASchedule::resident) return "streamed_a (every block reads its A chunks from L2)";
-  const std::int64_t bn = igemm::tile_facts(part.tile()).bn;
   return fmt::format("resident_a: {} persistent block(s) per row tile walk {} column tiles, A in shared memory",
-                     igemm::gemm_grid(d).x, (d.columns + bn - 1) / bn);
+                     igemm::gemm_grid(d).x, igemm::column_tiles(d, igemm::tile_facts(part.tile()).bn));
 }
 
 class IgemmPlan final : public KernelPlan {
