@@ -48,10 +48,12 @@ class CudaBackend final : public Backend {
     if (!choice)
       return Support::no(fmt::format("unknown cuda kernel variant '{}' (known: {}; each implicit_gemm family "
                                      "optionally with /channel_blocks, /k_table or /input_patch, then "
-                                     "/streamed_a or /resident_a; depthwise2d/realigned_stores; each "
-                                     "transposed_phase family with /no_fill_blocks)",
+                                     "/streamed_a or /resident_a, or /wgmma; depthwise2d/realigned_stores; "
+                                     "each transposed_phase family with /no_fill_blocks)",
                                      options.variant, family_list()));
-    return conv::choice_envelope(*choice, problem, options.math);
+    if (Support s = conv::choice_envelope(*choice, problem, options.math); !s) return s;
+    if (choice->mma == igemm_wgmma) return wgmma_device(options.device);
+    return Support::yes();
   }
 
   Support fits(const ConvProblem& problem, const BackendOptions& options) const override {
@@ -69,7 +71,7 @@ class CudaBackend final : public Backend {
   std::vector<std::string> variants(const ConvProblem& problem, const BackendOptions& options) const override {
     std::vector<std::string> names;
     for (const conv::KernelChoice& c : conv::applicable_variants(problem, options.math))
-      names.push_back(conv::variant_name(c));
+      if (c.mma != igemm_wgmma || wgmma_device(options.device)) names.push_back(conv::variant_name(c));
     return names;
   }
 
@@ -90,6 +92,18 @@ class CudaBackend final : public Backend {
   static conv::KernelChoice choose(const ConvProblem& problem, const BackendOptions& options) {
     if (!options.variant.empty()) return *conv::parse_variant(options.variant);
     return conv::KernelChoice{conv::default_family(problem, options.math)};
+  }
+
+  static constexpr conv::igemm::MmaKind igemm_wgmma = conv::igemm::MmaKind::wgmma;
+
+  // The wgmma kernel is built for sm_90a alone (igemm_wgmma.cu), which loads on 9.0 devices only.
+  static Support wgmma_device(int device) {
+    if (Support s = cuda_status(); !s) return s;
+    const DeviceInfo info = device_info(device);
+    if (info.cc_major == 9 && info.cc_minor == 0) return Support::yes();
+    return Support::no(fmt::format("wgmma needs a compute capability 9.0 device (its kernel is built for sm_90a); "
+                                   "device {} is {}.{}",
+                                   device, info.cc_major, info.cc_minor));
   }
 
   static Support probe() {

@@ -149,21 +149,23 @@ inline Support gemm_desc_fits(const igemm::GemmConvDesc& d, std::string_view fam
 // What the cuda backend runs: a family and, for the forward implicit GEMMs, optionally a reduction
 // order and an A schedule forced instead of the defaults (for depthwise2d, a row store mode; for the
 // transposed families, where the zero fill runs). `--variant` names it "family", "family/order",
-// "family/schedule", "family/order/schedule" (implicit_gemm_tf32/streamed_a),
-// "depthwise2d/realigned_stores" or "transposed_phase_tf32/no_fill_blocks".
+// "family/schedule", "family/order/schedule" (implicit_gemm_tf32/streamed_a), the tensor-core
+// instruction last ("implicit_gemm_tf32/wgmma"), "depthwise2d/realigned_stores" or
+// "transposed_phase_tf32/no_fill_blocks".
 struct KernelChoice {
   KernelChoice() = default;
   explicit KernelChoice(Family f, std::optional<igemm::KOrder> o = std::nullopt,
                         std::optional<igemm::ASchedule> s = std::nullopt,
                         std::optional<depthwise::StoreMode> m = std::nullopt,
-                        std::optional<FillBlocks> fb = std::nullopt)
-      : family(f), order(o), schedule(s), stores(m), fill(fb) {}
+                        std::optional<FillBlocks> fb = std::nullopt, std::optional<igemm::MmaKind> mk = std::nullopt)
+      : family(f), order(o), schedule(s), stores(m), fill(fb), mma(mk) {}
 
   Family family = Family::direct;
   std::optional<igemm::KOrder> order;
   std::optional<igemm::ASchedule> schedule;
   std::optional<depthwise::StoreMode> stores;
   std::optional<FillBlocks> fill;
+  std::optional<igemm::MmaKind> mma;
 };
 
 inline constexpr igemm::KOrder kAllOrders[] = {igemm::KOrder::channel_blocks, igemm::KOrder::k_table,
@@ -171,6 +173,7 @@ inline constexpr igemm::KOrder kAllOrders[] = {igemm::KOrder::channel_blocks, ig
 inline constexpr igemm::ASchedule kAllSchedules[] = {igemm::ASchedule::streamed, igemm::ASchedule::resident};
 inline constexpr depthwise::StoreMode kAllStoreModes[] = {depthwise::StoreMode::split, depthwise::StoreMode::realigned};
 inline constexpr FillBlocks kAllFillBlocks[] = {FillBlocks::trailing, FillBlocks::none};
+inline constexpr igemm::MmaKind kAllMmaKinds[] = {igemm::MmaKind::mma_sync, igemm::MmaKind::wgmma};
 
 // The element of `all` whose name is `part`.
 template <class E, std::size_t N, class Name>
@@ -186,6 +189,7 @@ inline std::string variant_name(const KernelChoice& c) {
   if (c.schedule) name += fmt::format("/{}", igemm::schedule_name(*c.schedule));
   if (c.stores) name += fmt::format("/{}", depthwise::store_mode_name(*c.stores));
   if (c.fill) name += fmt::format("/{}", fill_blocks_name(*c.fill));
+  if (c.mma) name += fmt::format("/{}", igemm::mma_kind_name(*c.mma));
   return name;
 }
 
@@ -206,6 +210,8 @@ inline std::optional<KernelChoice> parse_variant(std::string_view name) {
       c.stores = m;
     } else if (const auto fb = named(kAllFillBlocks, part, fill_blocks_name); fb && !c.fill) {
       c.fill = fb;
+    } else if (const auto mk = named(kAllMmaKinds, part, igemm::mma_kind_name); mk && !c.mma) {
+      c.mma = mk;
     } else {
       return std::nullopt;
     }
@@ -275,11 +281,29 @@ inline ForwardGemm forward_gemm_ordered(const ConvProblem& p3, std::optional<ige
   return forward_gemm_in(p3, order);
 }
 
+// Why the wgmma kernel cannot run a forward GEMM (igemm_wgmma_kernel.cuh), or "": the input_patch
+// order, a tensor-core math, A streamed.
+inline std::string why_not_wgmma(const igemm::GemmConvDesc& d, const KernelChoice& c) {
+  if (gemm_math(c.family) == igemm::GemmMath::ffma) return "wgmma is a tensor-core instruction (not FFMA)";
+  if (d.order != igemm::KOrder::input_patch)
+    return fmt::format("wgmma runs the input_patch order only, not {}", igemm::order_name(d.order));
+  if (c.schedule == igemm::ASchedule::resident) return "wgmma streams A (no resident_a)";
+  return "";
+}
+
 // The GEMM of a forward implicit-GEMM choice: the order and A schedule it forces, or the defaults.
 // A stays resident by default for the tensor-core maths where it fits and the GEMM has
-// kResidentMinTiles column tiles or more; else it is streamed.
+// kResidentMinTiles column tiles or more; else it is streamed. wgmma (a variant) reshapes the
+// descriptor for its tile: rows padded to its 96, two planes of A under 3xTF32.
 inline ForwardGemm forward_gemm(const ConvProblem& p3, const KernelChoice& c) {
   ForwardGemm g = forward_gemm_ordered(p3, c.order);
+  if (c.mma == igemm::MmaKind::wgmma) {
+    if (g.why_not.empty()) g.why_not = why_not_wgmma(g.desc, c);
+    g.desc.mma = igemm::MmaKind::wgmma;
+    g.desc.a_planes = gemm_math(c.family) == igemm::GemmMath::tf32x3 ? 2 : 1;
+    g.desc.rows_padded = igemm::round_up(g.desc.rows, igemm::kWgmmaRows);
+    return g;
+  }
   if (!g.why_not.empty() || c.schedule == igemm::ASchedule::streamed) return g;
   std::string why_not = why_not_resident(g.desc);
   if (gemm_math(c.family) == igemm::GemmMath::ffma)
@@ -326,9 +350,10 @@ inline Support choice_envelope(const KernelChoice& c, const ConvProblem& p, Math
   if (Support s = problem_supported(p); !s) return s;
   const Family f = c.family;
   const std::string_view name = family_name(f);
-  if ((c.order || c.schedule) && !is_implicit_gemm(f))
-    return Support::no(
-        fmt::format("{}: a reduction order or A schedule can be chosen for the implicit_gemm families only", name));
+  if ((c.order || c.schedule || c.mma) && !is_implicit_gemm(f))
+    return Support::no(fmt::format(
+        "{}: a reduction order, A schedule or tensor-core instruction can be chosen for the implicit_gemm families only",
+        name));
   if (c.stores && f != Family::depthwise2d)
     return Support::no(fmt::format("{}: a row store mode can be chosen for depthwise2d only", name));
   if (c.fill && !is_transposed_phase(f))
@@ -401,6 +426,9 @@ inline std::vector<KernelChoice> applicable_variants(const ConvProblem& p, MathM
                              s == usual ? std::nullopt : std::optional(s)};
         if (choice_envelope(c, p, math)) out.push_back(c);
       }
+      const KernelChoice wgmma{f, o == preferred.order ? std::nullopt : std::optional(o), std::nullopt, std::nullopt,
+                               std::nullopt, igemm::MmaKind::wgmma};
+      if (choice_envelope(wgmma, p, math)) out.push_back(wgmma);
     }
   }
   return out;

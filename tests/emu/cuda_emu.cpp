@@ -31,6 +31,8 @@ struct Fiber {
   bool done = false;
   std::vector<CopyOp> open_group;
   std::vector<std::vector<CopyOp>> pending;  // committed groups, oldest first
+  std::vector<std::function<void()>> open_products;                // wgmma issued since the last commit
+  std::vector<std::vector<std::function<void()>>> pending_products;  // committed wgmma groups, oldest first
 };
 
 struct Barrier {
@@ -57,7 +59,9 @@ struct Machine {
   const std::function<void()>* kernel = nullptr;
   Barrier block_barrier;
   std::vector<Barrier> warp_barriers;
+  std::vector<Barrier> warpgroup_barriers;
   std::vector<WarpSlots> warps;
+  std::vector<WarpgroupSlots> warpgroups;
   std::uint64_t events = 0;  // barrier arrivals and thread exits: progress, for deadlock detection
   std::vector<Range> reads, writes;
   std::vector<std::vector<std::uint8_t>> write_counts;  // per byte of each writable range (saturating)
@@ -104,6 +108,8 @@ void fiber_entry() {
   Fiber& f = current_fiber();
   try {
     (*m.kernel)();
+    if (!f.open_products.empty() || !f.pending_products.empty())
+      throw EmulationError("wgmma: a thread exited with a product not waited for (wgmma.wait_group)");
   } catch (const std::exception& e) {
     if (m.error.empty()) m.error = e.what();
   }
@@ -123,6 +129,8 @@ void run_block() {
     f.done = false;
     f.open_group.clear();
     f.pending.clear();
+    f.open_products.clear();
+    f.pending_products.clear();
     getcontext(&f.context);
     f.context.uc_stack.ss_sp = f.stack.get();
     f.context.uc_stack.ss_size = kStackBytes;
@@ -131,6 +139,7 @@ void run_block() {
   }
   m.block_barrier = Barrier{};
   m.warp_barriers.assign(static_cast<std::size_t>(threads / 32), Barrier{});
+  m.warpgroup_barriers.assign(static_cast<std::size_t>((threads + 127) / 128), Barrier{});
   // NaN bytes: a read of shared memory nobody wrote poisons the result.
   if (m.shared_bytes > 0) std::memset(m.shared, 0xff, m.shared_bytes);
   for (;;) {
@@ -174,6 +183,39 @@ void warp_sync() {
 WarpSlots& warp_slots() {
   Machine& m = machine();
   return m.warps[static_cast<std::size_t>(current_fiber().linear / 32)];
+}
+
+int warpgroup_rank() { return current_fiber().linear % 128; }
+
+void warpgroup_sync() {
+  Machine& m = machine();
+  const int threads = static_cast<int>(m.block.x * m.block.y * m.block.z);
+  if (threads % 128 != 0) throw EmulationError("warpgroup operation in a block that is not whole warpgroups");
+  wait_at(m.warpgroup_barriers[static_cast<std::size_t>(current_fiber().linear / 128)], 128);
+}
+
+WarpgroupSlots& warpgroup_slots() {
+  Machine& m = machine();
+  return m.warpgroups[static_cast<std::size_t>(current_fiber().linear / 128)];
+}
+
+unsigned char* shared_base() { return machine().shared; }
+std::size_t shared_size() { return machine().shared_bytes; }
+
+void wgmma_enqueue(std::function<void()> apply) { current_fiber().open_products.push_back(std::move(apply)); }
+
+void wgmma_commit() {
+  Fiber& f = current_fiber();
+  f.pending_products.push_back(std::move(f.open_products));
+  f.open_products.clear();
+}
+
+void wgmma_wait(int pending_allowed) {
+  Fiber& f = current_fiber();
+  while (static_cast<int>(f.pending_products.size()) > pending_allowed) {
+    for (const auto& apply : f.pending_products.front()) apply();
+    f.pending_products.erase(f.pending_products.begin());
+  }
 }
 
 void cp_async(void* shared_dst, const void* src, int bytes, int src_bytes) {
@@ -262,6 +304,7 @@ void launch(Dim3 grid, Dim3 block, unsigned char* shared, std::size_t shared_byt
     m.fibers.push_back(std::move(f));
   }
   m.warps.resize(threads / 32);
+  m.warpgroups.resize((threads + 127) / 128);
   for (unsigned z = 0; z < grid.z; ++z)
     for (unsigned y = 0; y < grid.y; ++y)
       for (unsigned x = 0; x < grid.x; ++x) {

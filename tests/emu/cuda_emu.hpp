@@ -4,7 +4,9 @@
 //
 // Force-included (-include) before the kernel headers of the emulation tests only. Every thread of a
 // block runs as a fiber (ucontext) on one OS thread; __syncthreads() and the warp-collective
-// operations (mma.sync, shuffles) are barriers between fibers. Asynchronous copies (cp.async) are
+// operations (mma.sync, shuffles) are barriers between fibers; wgmma.mma_async meets its warpgroup
+// (128 threads) the same way, and its product lands only at a wgmma.wait_group that covers it, with
+// shared memory read then: as late as the hardware may, like the copies below. Asynchronous copies (cp.async) are
 // queued per thread and land only when a cp.async.wait_group lets them: as late as the hardware may,
 // so a kernel that reads a stage before waiting for it reads stale data here too. Shared memory is
 // poisoned with NaNs before every block. Global memory: cp.async sources and streaming stores are
@@ -40,7 +42,9 @@ const Dim3& grid_dim();
 int lane();  // linear thread index % 32
 
 void syncthreads();
-void warp_sync();  // barrier of the calling thread's 32-lane warp
+void warp_sync();       // barrier of the calling thread's 32-lane warp
+void warpgroup_sync();  // barrier of the calling thread's 128-thread warpgroup
+int warpgroup_rank();   // linear thread index % 128
 
 // Scratch the 32 lanes of a warp exchange through in a collective operation.
 struct WarpSlots {
@@ -50,6 +54,23 @@ struct WarpSlots {
   float value[32];
 };
 WarpSlots& warp_slots();
+
+// Scratch the 128 threads of a warpgroup exchange through in a wgmma: A fragments and descriptors.
+struct WarpgroupSlots {
+  std::uint32_t a[128][4];
+  std::uint64_t desc[128];
+};
+WarpgroupSlots& warpgroup_slots();
+
+// The block's dynamic shared memory: shared-window addresses (descriptors) are offsets from it.
+unsigned char* shared_base();
+std::size_t shared_size();
+
+// wgmma.mma_async's deferred part: `apply` runs when a wgmma.wait_group lets its group complete.
+// A thread that exits with a product still in flight fails the launch (its result would be lost).
+void wgmma_enqueue(std::function<void()> apply);
+void wgmma_commit();
+void wgmma_wait(int pending_allowed);
 
 // cp.async: `bytes` copied from src to the shared destination, of which the first `src_bytes` come
 // from src and the rest are zeros; queued until a wait lets the group land.

@@ -14,6 +14,7 @@
 
 #include "cuda/implicit_gemm/igemm_kernel.cuh"
 #include "cuda/implicit_gemm/igemm_resident_kernel.cuh"
+#include "cuda/implicit_gemm/igemm_wgmma_kernel.cuh"
 #include "cuda/kernel_selection.hpp"
 #include "cuda/transposed/phase_gemm_index.hpp"
 #include "cuda/transposed/zero_fill_index.hpp"
@@ -61,6 +62,17 @@ void run_gemm(ig::GemmMath math, const ig::GemmConvDesc& d, const std::vector<ig
   const ig::GemmGrid g = ig::gemm_grid(d);
   const std::size_t smem_bytes = ig::smem_layout(d).total_bytes;
   REQUIRE(smem_bytes <= ig::kMaxSmemBytes);
+  const emu::Dim3 grid{static_cast<unsigned>(g.x), static_cast<unsigned>(g.y), static_cast<unsigned>(g.z)};
+  if (d.mma == ig::MmaKind::wgmma) {  // its own kernel (igemm_wgmma.cu's instances)
+    REQUIRE(math != ig::GemmMath::ffma);
+    emu::launch(grid, emu::Dim3{static_cast<unsigned>(ig::TileWgmma::kThreads)}, ig::smem, smem_bytes, [&] {
+      if (math == ig::GemmMath::tf32) {
+        ig::igemm_wgmma_kernel<ig::GemmMath::tf32>(d, t.input.data(), a.data(), bias, y.data(), koffs.data());
+      } else {
+        ig::igemm_wgmma_kernel<ig::GemmMath::tf32x3>(d, t.input.data(), a.data(), bias, y.data(), koffs.data());
+      }
+    });
+  } else {
   ig::with_tile(ig::choose_tile(d), d.order, [&](auto tile_tag, auto order_tag) {
     using T = decltype(tile_tag);
     constexpr ig::KOrder kOrder = decltype(order_tag)::value;
@@ -83,9 +95,9 @@ void run_gemm(ig::GemmMath math, const ig::GemmConvDesc& d, const std::vector<ig
         case ig::GemmMath::tf32x3: return call(std::integral_constant<ig::GemmMath, ig::GemmMath::tf32x3>{});
       }
     };
-    emu::launch(emu::Dim3{static_cast<unsigned>(g.x), static_cast<unsigned>(g.y), static_cast<unsigned>(g.z)},
-                emu::Dim3{static_cast<unsigned>(T::kThreads)}, ig::smem, smem_bytes, body);
+    emu::launch(grid, emu::Dim3{static_cast<unsigned>(T::kThreads)}, ig::smem, smem_bytes, body);
   });
+  }
   const std::vector<std::uint8_t>& counts = emu::write_counts(y.data());
   for (std::size_t i = 0; i < y.size(); ++i) writes[i] += counts[i * sizeof(float)];
 }
@@ -177,6 +189,29 @@ TEST_CASE("emulated implicit GEMM: seed 50 in miniature (input_patch, 96x256, ma
                                                 Dims{{4, 4, 1}}, Dims{{1, 1, 1}}, Dims{{2, 2, 0}}, Dims{{2, 2, 0}}, true);
   REQUIRE(gpu::conv::forward_gemm_ordered(reference::as_rank3(p)).desc.order == ig::KOrder::input_patch);
   for (const Family f : kForward) check(p, KernelChoice{f, std::nullopt}, math_for(f), 50);
+}
+
+TEST_CASE("emulated implicit GEMM, wgmma: seed 50 in miniature and edges of the tile, both tensor-core maths") {
+  using gpu_tests::make_problem;
+  // Seed 50's channels and kernel (23 chunks, the last with 11 rows); 2-D with 1,440 outputs per
+  // image (six column tiles, the last partial) and a 2-row last chunk; 100 output channels (two row
+  // tiles, padded rows not stored) with two groups; 1-D with stride 2.
+  const ConvProblem cases[] = {
+      make_problem(OpKind::conv, 2, 2, 3, 96, 1, Dims{{27, 28, 1}}, Dims{{11, 11, 1}}, Dims{{4, 4, 1}},
+                   Dims{{1, 1, 1}}, Dims{{2, 2, 0}}, Dims{{2, 2, 0}}, true),
+      make_problem(OpKind::conv, 2, 1, 2, 20, 1, Dims{{40, 36, 1}}, Dims{{3, 3, 1}}, Dims{{1, 1, 1}}, Dims{{1, 1, 1}},
+                   Dims{{1, 1, 0}}, Dims{{1, 1, 0}}, false),
+      make_problem(OpKind::conv, 2, 1, 2, 200, 2, Dims{{20, 20, 1}}, Dims{{5, 5, 1}}, Dims{{1, 1, 1}},
+                   Dims{{1, 1, 1}}, Dims{{0, 0, 0}}, Dims{{0, 0, 0}}, true),
+      make_problem(OpKind::conv, 1, 2, 3, 16, 1, Dims{{1000, 1, 1}}, Dims{{7, 1, 1}}, Dims{{2, 1, 1}},
+                   Dims{{1, 1, 1}}, Dims{{3, 0, 0}}, Dims{{3, 0, 0}}, true),
+  };
+  std::uint64_t seed = 5000;
+  for (const ConvProblem& p : cases)
+    for (const Family f : {Family::implicit_gemm_tf32, Family::implicit_gemm_3xtf32}) {
+      const KernelChoice c{f, ig::KOrder::input_patch, std::nullopt, std::nullopt, std::nullopt, ig::MmaKind::wgmma};
+      check(p, c, math_for(f), ++seed);
+    }
 }
 
 TEST_CASE("emulated implicit GEMM: seeds 76 and 77 in miniature (their channel counts, orders and tiles)") {

@@ -63,6 +63,7 @@ struct Tile {
   static constexpr int kStages = 3;
   static constexpr bool kResidentA = false;  // see Tile128Resident
   static constexpr int kStagingFloatsPerWarp = 0;
+  static constexpr bool kWgmma = false;  // see TileWgmma
   // B loader: each thread keeps one column for the whole reduction.
   static constexpr int kRowsPerPass = kThreads / kBN;
   static constexpr int kBLoads = kBK / kRowsPerPass;
@@ -99,7 +100,33 @@ struct Tile128Resident : Tile128 {
 using Tile64W = Tile<2, 2, 4, 2>;  // 64 x 256, 256 threads, two blocks per SM
 using Tile96W = Tile<2, 3, 4, 2, false>;  // 96 x 256, 256 threads, two blocks per SM, k_major A (seed 50)
 
-enum class TileKind { m64, m96, m128, m64_wide, m96_wide, m128_resident };
+// The wgmma tile (igemm_wgmma_kernel.cuh; input_patch order, tensor-core maths, sm_90a): 96 rows
+// (output channels: the instruction's N) x 256 columns, 256 threads = two warpgroups of 128 columns,
+// each column block of 64 one m64n96k8 product per k-step, A (the input) from the patch through
+// registers, B (the weights) read by the tensor core from the chunk's stage in the wgmma_cores
+// layout (dense: its 128-byte core matrices need no padding). C tile rows padded by 4 floats: the
+// accumulator stores (rows 2 tig apart, columns gid) then hit 32 distinct banks (tested).
+struct TileWgmma {
+  static constexpr bool kFragmentA = false;
+  static constexpr int kMinBlocksTf32 = 2;
+  static constexpr int kWarpgroups = 2;
+  static constexpr int kThreads = 128 * kWarpgroups;
+  static constexpr int kWarpgroupColumns = 128;
+  static constexpr int kMTiles = kWarpgroupColumns / 64;  // m64 products per warpgroup and k-step
+  static constexpr int kBM = kWgmmaRows;
+  static constexpr int kBN = kWarpgroups * kWarpgroupColumns;
+  static constexpr int kBK = kChunkRows;
+  static constexpr int kAStride = kBM;  // a stage plane: kBK x kBM floats, wgmma_cores
+  static constexpr int kBStride = 0;
+  static constexpr int kCStride = kBN + 4;
+  static constexpr int kStages = 3;
+  static constexpr bool kResidentA = false;
+  static constexpr int kStagingFloatsPerWarp = 0;
+  static constexpr bool kWgmma = true;
+  static constexpr int kRowsPerPass = kThreads / kBN;  // the epilogue: one column per thread
+};
+
+enum class TileKind { m64, m96, m128, m64_wide, m96_wide, m128_resident, m96_wgmma };
 
 // The block tile for M = rows in a reduction order: 256 columns for input_patch, 128 for the
 // gathered orders below 128 rows.
@@ -110,8 +137,10 @@ inline TileKind choose_tile(std::int64_t rows, KOrder order) {
   return TileKind::m128;
 }
 
-// The tile of a descriptor: choose_tile's, or the resident one for ASchedule::resident.
+// The tile of a descriptor: choose_tile's, the resident one for ASchedule::resident, the wgmma one
+// for MmaKind::wgmma.
 inline TileKind choose_tile(const GemmConvDesc& d) {
+  if (d.mma == MmaKind::wgmma) return TileKind::m96_wgmma;
   return d.a_schedule == ASchedule::resident ? TileKind::m128_resident : choose_tile(d.rows, d.order);
 }
 
@@ -119,7 +148,7 @@ inline TileKind choose_tile(const GemmConvDesc& d) {
 // (tile, order): the narrow tiles with the gathered orders, the 256-column ones (and 128x256) with
 // input_patch, as choose_tile pairs them, and the resident-A 128x256 with channel_blocks; 10
 // instances per math. Host code (the CUDA launchers, the CPU emulation tests) dispatches through
-// this one table.
+// this one table. The wgmma tile has its own kernel and launcher (igemm_wgmma.cu, built for sm_90a).
 template <class F>
 void with_tile(TileKind tile, KOrder order, F&& f) {
   using Patch = std::integral_constant<KOrder, KOrder::input_patch>;
@@ -134,6 +163,7 @@ void with_tile(TileKind tile, KOrder order, F&& f) {
     }
     throw std::logic_error("implicit GEMM: input_patch has no instance for this tile");
   }
+  if (tile == TileKind::m96_wgmma) throw std::logic_error("implicit GEMM: the wgmma tile has its own kernel");
   if (tile == TileKind::m128_resident) {
     if (order == KOrder::channel_blocks) return f(Tile128Resident{}, Blocks{});
     throw std::logic_error("implicit GEMM: resident A runs the channel_blocks order only");
@@ -157,12 +187,13 @@ struct TileFacts {
   bool fragment_a = false;
   bool resident_a = false;
   int staging_floats_per_warp = 0;
+  bool wgmma = false;
 };
 
 template <class T>
 constexpr TileFacts facts_of() {
-  return TileFacts{T::kBM,      T::kBN,      T::kThreads,   T::kStages,   T::kAStride,
-                   T::kBStride, T::kCStride, T::kFragmentA, T::kResidentA, T::kStagingFloatsPerWarp};
+  return TileFacts{T::kBM,      T::kBN,      T::kThreads,   T::kStages,   T::kAStride,           T::kBStride,
+                   T::kCStride, T::kFragmentA, T::kResidentA, T::kStagingFloatsPerWarp, T::kWgmma};
 }
 
 
@@ -174,12 +205,14 @@ inline TileFacts tile_facts(TileKind k) {
     case TileKind::m64_wide: return facts_of<Tile64W>();
     case TileKind::m96_wide: return facts_of<Tile96W>();
     case TileKind::m128_resident: return facts_of<Tile128Resident>();
+    case TileKind::m96_wgmma: return facts_of<TileWgmma>();
   }
   return {};
 }
 
 // The packed-A layout the kernel for descriptor d and math m reads.
 inline ALayout a_layout_for(const GemmConvDesc& d, GemmMath m) {
+  if (d.mma == MmaKind::wgmma) return ALayout::wgmma_cores;
   return a_layout_of(m, tile_facts(choose_tile(d)).fragment_a);
 }
 
@@ -222,9 +255,9 @@ inline SmemLayout smem_layout(const GemmConvDesc& d) {
     s.total_bytes = s.prefix_bytes + s.resident_a_bytes + s.stage_floats * f.stages * sizeof(float) + staging;
     return s;
   }
-  // input_patch stages only A: B is read from the patch.
+  // input_patch stages only A (wgmma: d.a_planes planes of it): B is read from the patch.
   const std::size_t b_stride = d.order == KOrder::input_patch ? 0 : static_cast<std::size_t>(f.b_stride);
-  s.stage_floats = static_cast<std::size_t>(kChunkRows) * (static_cast<std::size_t>(f.a_stride) + b_stride);
+  s.stage_floats = static_cast<std::size_t>(kChunkRows) * (static_cast<std::size_t>(f.a_stride) * d.a_planes + b_stride);
   const std::size_t pipeline = s.stage_floats * static_cast<std::size_t>(f.stages) * sizeof(float);
   const std::size_t c_tile = static_cast<std::size_t>(f.bm) * f.c_stride * sizeof(float);
   s.total_bytes = s.prefix_bytes + std::max(s.patch_bytes + pipeline, c_tile);

@@ -56,6 +56,14 @@ enum class ASchedule : std::int32_t { streamed = 0, resident = 1 };
 
 inline const char* schedule_name(ASchedule s) { return s == ASchedule::resident ? "resident_a" : "streamed_a"; }
 
+// Which tensor-core instruction the tf32 maths use. mma_sync: the warp-level m16n8k8 (sm_80+), both
+// operands through registers. wgmma: Hopper's warpgroup-level wgmma.mma_async (sm_90a,
+// igemm_wgmma_kernel.cuh), m64n96k8 per instruction with the weights read by the tensor core
+// straight from shared memory: the input_patch order only.
+enum class MmaKind : std::int32_t { mma_sync = 0, wgmma = 1 };
+
+inline const char* mma_kind_name(MmaKind k) { return k == MmaKind::wgmma ? "wgmma" : "mma_sync"; }
+
 // Geometry of the input_patch order (zero for the others), see igemm_patch_index.hpp.
 struct PatchDesc {
   std::int32_t tiles_per_image = 0;  // column tiles of one image (tiles never straddle two images)
@@ -125,6 +133,10 @@ struct GemmConvDesc {
   std::int64_t fill_blocks = 0;
 
   ASchedule a_schedule = ASchedule::streamed;
+  MmaKind mma = MmaKind::mma_sync;
+  // Planes of packed A: 2 where the 3xTF32 math reads A through wgmma descriptors (big parts, then
+  // remainders: the tensor core cannot split an operand it reads from shared memory), else 1.
+  std::int32_t a_planes = 1;
   // resident: the persistent blocks per (row tile, group), set by the plan from the device's SM
   // count (0: one block per column tile, still correct).
   std::int64_t resident_blocks = 0;
@@ -167,8 +179,22 @@ KBENCH_HD ReductionSlot reduction_slot(const GemmConvDesc& d, std::int64_t chunk
 // mma_fragments, [k-step of 8][16-row block][lane][4] (the tensor-core kernels read each lane's
 // four A-fragment elements of an m16n8k8 product with one 16-byte load): element e of lane l in
 // row block b and k-step s is row k = 8s + l%4 + 4(e/2), m = 16b + l/4 + 8(e%2) (the PTX ISA's
-// fragment layout, as mma_a_coord has it).
-enum class ALayout : std::int32_t { k_major = 0, mma_fragments = 1 };
+// fragment layout, as mma_a_coord has it); wgmma_cores, what a wgmma shared-memory descriptor
+// reads without swizzle (K-major "core matrices" of 8 rows m x 4 reduction rows k, 128 contiguous
+// bytes, k fastest), per row tile of kWgmmaRows rows: [row tile][plane][k quad][m octet][m % 8][k % 4].
+enum class ALayout : std::int32_t { k_major = 0, mma_fragments = 1, wgmma_cores = 2 };
+
+// Rows (output channels) of the wgmma kernel's tile: the instruction's N (m64n96k8).
+inline constexpr int kWgmmaRows = 96;
+// Floats of one wgmma_cores plane of a chunk's row tile: 16 reduction rows x 96 rows.
+inline constexpr int kWgmmaPlaneFloats = kChunkRows * kWgmmaRows;
+
+// Float offset of (row k, m) inside one wgmma_cores plane (k < 16, m < kWgmmaRows): core matrix
+// (k / 4, m / 8) at 32 (k / 4 * 12 + m / 8), then row m % 8 (16 bytes), then k % 4. The kernel's
+// descriptors say the same with byte strides: k quads kWgmmaKQuadBytes apart (the "leading
+// dimension byte offset"), m octets 128 bytes apart (the "stride dimension byte offset").
+inline constexpr int kWgmmaKQuadBytes = kWgmmaRows / 8 * 128;
+KBENCH_HD constexpr int wgmma_core_offset(int k, int m) { return (k / 4 * (kWgmmaRows / 8) + m / 8) * 32 + m % 8 * 4 + k % 4; }
 
 KBENCH_HD std::int64_t packed_a_index(const GemmConvDesc& d, std::int64_t group, std::int64_t chunk, std::int64_t row,
                                       std::int64_t m) {
@@ -181,19 +207,35 @@ KBENCH_HD std::int64_t packed_a_fragment_index(const GemmConvDesc& d, std::int64
   return (group * d.chunks + chunk) * kChunkRows * d.rows_padded + step * 8 * d.rows_padded + block * 128;
 }
 
-// The (group, chunk, row, m) that flat packed-A index idx holds, in either layout.
+// Start of row tile `tile`'s planes of a chunk, in the wgmma_cores layout (d.a_planes contiguous planes).
+KBENCH_HD std::int64_t packed_a_wgmma_index(const GemmConvDesc& d, std::int64_t group, std::int64_t chunk,
+                                            std::int64_t tile) {
+  return ((group * d.chunks + chunk) * (d.rows_padded / kWgmmaRows) + tile) * d.a_planes * kWgmmaPlaneFloats;
+}
+
+// The (group, chunk, row, m) that flat packed-A index idx holds, in any layout, and its plane
+// (wgmma_cores with two planes: 1 for the remainders).
 struct PackedACoord {
   std::int64_t group = 0, chunk = 0, row = 0, m = 0;
+  int plane = 0;
 };
 
 KBENCH_HD PackedACoord packed_a_coord(const GemmConvDesc& d, std::int64_t idx, ALayout layout) {
   PackedACoord c;
-  const std::int64_t per_chunk = kChunkRows * d.rows_padded;
+  const std::int64_t per_chunk = kChunkRows * d.rows_padded * d.a_planes;
   const std::int64_t group_chunk = idx / per_chunk;
   const std::int64_t in_chunk = idx % per_chunk;
   c.chunk = group_chunk % d.chunks;
   c.group = group_chunk / d.chunks;
-  if (layout == ALayout::k_major) {
+  if (layout == ALayout::wgmma_cores) {
+    const std::int64_t tile = in_chunk / (d.a_planes * kWgmmaPlaneFloats);
+    const std::int64_t in_tile = in_chunk % (d.a_planes * kWgmmaPlaneFloats);
+    c.plane = static_cast<int>(in_tile / kWgmmaPlaneFloats);
+    const std::int64_t in_plane = in_tile % kWgmmaPlaneFloats;
+    const std::int64_t core = in_plane / 32;
+    c.row = core / (kWgmmaRows / 8) * 4 + in_plane % 4;
+    c.m = tile * kWgmmaRows + core % (kWgmmaRows / 8) * 8 + in_plane % 32 / 4;
+  } else if (layout == ALayout::k_major) {
     c.row = in_chunk / d.rows_padded;
     c.m = in_chunk % d.rows_padded;
   } else {
@@ -206,7 +248,9 @@ KBENCH_HD PackedACoord packed_a_coord(const GemmConvDesc& d, std::int64_t idx, A
   return c;
 }
 
-KBENCH_HD std::int64_t packed_a_size(const GemmConvDesc& d) { return d.groups * d.chunks * kChunkRows * d.rows_padded; }
+KBENCH_HD std::int64_t packed_a_size(const GemmConvDesc& d) {
+  return d.groups * d.chunks * kChunkRows * d.rows_padded * d.a_planes;
+}
 
 // Flat weight index that packed A element (g, chunk, row, m) copies, or -1 for a zero of the padding.
 KBENCH_HD std::int64_t packed_a_source(const GemmConvDesc& d, const GemmTap* taps, std::int64_t group,
@@ -217,12 +261,17 @@ KBENCH_HD std::int64_t packed_a_source(const GemmConvDesc& d, const GemmTap* tap
 }
 
 // Packed A element idx in `layout`: the weight it copies, or a zero of the padding, rounded to TF32
-// to nearest when `tf32` (the tf32 math: once per run, so the GEMM's loop does not).
+// to nearest when `tf32` (the tf32 math: once per run, so the GEMM's loop does not). With two planes
+// (3xTF32 through wgmma) the split_tf32 parts instead: the big part in plane 0, the remainder in plane 1.
 KBENCH_HD float packed_a_value(const GemmConvDesc& d, const GemmTap* taps, const float* w, std::int64_t idx,
                                ALayout layout, bool tf32) {
   const PackedACoord c = packed_a_coord(d, idx, layout);
   const std::int64_t src = packed_a_source(d, taps, c.group, c.chunk, c.row, c.m);
   const float v = src >= 0 ? w[src] : 0.0f;
+  if (d.a_planes == 2) {
+    const Tf32Split s = split_tf32(v);
+    return tf32_value_of(c.plane == 0 ? s.big : s.small);
+  }
   return tf32 ? round_tf32(v) : v;
 }
 

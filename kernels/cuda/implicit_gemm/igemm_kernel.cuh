@@ -340,6 +340,28 @@ __device__ __forceinline__ void stage_accumulators(const Accumulators<T, MATH>& 
   }
 }
 
+// The epilogue's stores: the thread's column `col` of the shared C tile (rows row_group, +
+// kRowsPerPass, ...) plus the bias to GEMM column `column` of the output (coalesced along output
+// rows), and for transposed phases the untapped neighbours it owns (tail, lead), with the bias.
+template <class T>
+__device__ __forceinline__ void store_c_column(const GemmConvDesc& d, std::int64_t group, std::int64_t column,
+                                               std::int64_t m0, int col, int row_group, const float* Cs,
+                                               const float* __restrict__ bias, float* __restrict__ y) {
+  const OutputState os = output_state(d, group, column);
+  if (!os.valid) return;
+  const std::int64_t tail = tail_length(d, os.last_coord);
+  const std::int64_t lead = os.first_in_row ? d.lead : 0;
+  for (int r = row_group; r < T::kBM; r += T::kRowsPerPass) {
+    const std::int64_t m = m0 + r;
+    if (m >= d.rows) break;
+    const float b = bias != nullptr ? bias[group * d.rows + m] : 0.0f;
+    float* out = y + os.offset + m * d.out_volume;
+    __stcs(out, Cs[r * T::kCStride + col] + b);
+    for (std::int64_t t = 1; t <= tail; ++t) __stcs(out + t, b);
+    for (std::int64_t p = 0; p < lead; ++p) __stcs(out - os.last_coord + p, b);
+  }
+}
+
 // ---------------------------------------------------------------- the kernel
 
 template <class T, GemmMath MATH, KOrder ORDER>
@@ -462,19 +484,7 @@ __device__ __forceinline__ void igemm_conv_body(const GemmConvDesc& d, const flo
   stage_accumulators<T, MATH>(acc, Cs, warp, lane);
   __syncthreads();
 
-  const OutputState os = output_state(d, group, column);
-  if (!os.valid) return;
-  const std::int64_t tail = tail_length(d, os.last_coord);
-  const std::int64_t lead = os.first_in_row ? d.lead : 0;
-  for (int r = row_group; r < T::kBM; r += T::kRowsPerPass) {
-    const std::int64_t m = m0 + r;
-    if (m >= d.rows) break;
-    const float b = bias != nullptr ? bias[group * d.rows + m] : 0.0f;
-    float* out = y + os.offset + m * d.out_volume;
-    __stcs(out, Cs[r * T::kCStride + col] + b);
-    for (std::int64_t t = 1; t <= tail; ++t) __stcs(out + t, b);
-    for (std::int64_t p = 0; p < lead; ++p) __stcs(out - os.last_coord + p, b);
-  }
+  store_c_column<T>(d, group, column, m0, col, row_group, Cs, bias, y);
 }
 
 // The kernel, with the register budget ptxas picks for one block of T::kThreads ...

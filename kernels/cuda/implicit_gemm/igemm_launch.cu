@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 
 #include "cuda/implicit_gemm/igemm_launch.hpp"
 #include "runtime/cuda_check.hpp"
@@ -25,6 +26,7 @@ __global__ void pack_a_kernel(const GemmConvDesc d, const GemmTap* __restrict__ 
 }  // namespace
 
 void configure_gemm(TileKind tile, GemmMath math, KOrder order, std::size_t smem_bytes) {
+  if (tile == TileKind::m96_wgmma) return configure_gemm_wgmma(math, smem_bytes);
   switch (math) {
     case GemmMath::ffma: configure_gemm_ffma(tile, order, smem_bytes); break;
     case GemmMath::tf32: configure_gemm_tf32(tile, order, smem_bytes); break;
@@ -34,6 +36,11 @@ void configure_gemm(TileKind tile, GemmMath math, KOrder order, std::size_t smem
 
 void launch_gemm(TileKind tile, GemmMath math, const GemmConvDesc& d, const GemmDeviceData& data,
                  const Operands& ops, const ZeroFillDesc& zero, std::size_t smem_bytes, cudaStream_t stream) {
+  if (tile == TileKind::m96_wgmma) {
+    if (zero.planes > 0 || d.fill_blocks > 0)
+      throw std::logic_error("implicit GEMM: the wgmma kernel has no zero fill (forward convolutions only)");
+    return launch_gemm_wgmma(math, d, data, ops, smem_bytes, stream);
+  }
   switch (math) {
     case GemmMath::ffma: launch_gemm_ffma(tile, d, data, ops, zero, smem_bytes, stream); break;
     case GemmMath::tf32: launch_gemm_tf32(tile, d, data, ops, zero, smem_bytes, stream); break;

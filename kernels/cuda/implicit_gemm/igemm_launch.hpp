@@ -42,5 +42,9 @@ void launch_gemm_tf32(TileKind tile, const GemmConvDesc& d, const GemmDeviceData
                       const ZeroFillDesc& zero, std::size_t smem_bytes, cudaStream_t stream);
 void launch_gemm_tf32x3(TileKind tile, const GemmConvDesc& d, const GemmDeviceData& data, const Operands& ops,
                         const ZeroFillDesc& zero, std::size_t smem_bytes, cudaStream_t stream);
+// The wgmma tile's (igemm_wgmma.cu, sm_90a): forward convolutions only (no zero fill).
+void configure_gemm_wgmma(GemmMath math, std::size_t smem_bytes);
+void launch_gemm_wgmma(GemmMath math, const GemmConvDesc& d, const GemmDeviceData& data, const Operands& ops,
+                       std::size_t smem_bytes, cudaStream_t stream);
 
 }  // namespace kbench::gpu::conv::igemm

@@ -30,11 +30,13 @@ class IgemmPlan final : public KernelPlan {
         part_(forward_gemm_desc(p3, choice), igemm::forward_taps(p3),
               gemm_math(choice.family)) {}
 
-  // "implicit_gemm_tf32/channel_blocks/128x256", with "/resident_a" when A stays in shared memory.
+  // "implicit_gemm_tf32/channel_blocks/128x256", with "/resident_a" when A stays in shared memory,
+  // "/wgmma" on Hopper's warpgroup instruction.
   std::string implementation() const override {
-    const bool resident = part_.desc().a_schedule == igemm::ASchedule::resident;
-    return fmt::format("{}/{}/{}{}", family_name(family_), part_.order_name(), part_.tile_name(),
-                       resident ? "/resident_a" : "");
+    const igemm::GemmConvDesc& d = part_.desc();
+    return fmt::format("{}/{}/{}{}{}", family_name(family_), part_.order_name(), part_.tile_name(),
+                       d.a_schedule == igemm::ASchedule::resident ? "/resident_a" : "",
+                       d.mma == igemm::MmaKind::wgmma ? "/wgmma" : "");
   }
 
   std::vector<std::pair<std::string, std::string>> properties() const override {
@@ -45,6 +47,10 @@ class IgemmPlan final : public KernelPlan {
             {"reduction_order", part_.order_name()},
             {"input_patch", patch_summary(part_.desc())},
             {"a_schedule", resident_summary(part_)},
+            {"tensor_instruction", gemm_math(family_) == igemm::GemmMath::ffma ? "none (FFMA)"
+                                   : part_.desc().mma == igemm::MmaKind::wgmma
+                                       ? "wgmma.mma_async m64n96k8 (sm_90a)"
+                                       : "mma.sync m16n8k8"},
             {"threads_per_block", std::to_string(igemm::tile_facts(part_.tile()).threads)},
             {"smem_bytes", std::to_string(part_.smem_bytes())},
             {"launches", "2 (pack weights, GEMM)"}};

@@ -1,0 +1,63 @@
+#pragma once
+// Hopper's warpgroup-level tensor-core product (wgmma.mma_async, PTX ISA 9.7.15), as the wgmma
+// implicit-GEMM kernel uses it: TF32 m64n96k8 with A (64 x 8) in registers and B (8 x 96) read by the
+// tensor core from shared memory through a descriptor (wgmma_desc.hpp). Needs sm_90a: compiled for
+// another target the functions trap, and the plan never launches them there. Device code only;
+// tests/emu/shadow/ has a CPU version with the same interface.
+#include <cstdint>
+
+namespace kbench::gpu::conv {
+
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define KBENCH_WGMMA_ASM(...) asm volatile(__VA_ARGS__)
+#else
+#define KBENCH_WGMMA_ASM(...) __trap()
+#endif
+
+// Orders this thread's earlier register writes (accumulators, A fragments) before the next wgmma reads them.
+__device__ __forceinline__ void wgmma_fence() { KBENCH_WGMMA_ASM("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+
+// Closes the group of the wgmma issued since the last commit.
+__device__ __forceinline__ void wgmma_commit() { KBENCH_WGMMA_ASM("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
+
+// Waits until at most kPending committed groups are in flight: their accumulators may then be read,
+// their A registers rewritten and the shared memory they read overwritten.
+template <int kPending>
+__device__ __forceinline__ void wgmma_wait() {
+  KBENCH_WGMMA_ASM("wgmma.wait_group.sync.aligned %0;\n" ::"n"(kPending) : "memory");
+}
+
+// Keeps the compiler from moving accesses to an accumulator across the asynchronous product (the
+// asm statements above do not name the accumulators they order).
+__device__ __forceinline__ void wgmma_fence_operand(float& v) { asm volatile("" : "+f"(v)::"memory"); }
+
+// d (64 x 96, fp32) += a (64 x 8, TF32 bits: the tensor core ignores the low 13) x b (8 x 96 at desc_b).
+// Per warp w of the warpgroup, lane l (gid = l / 4, tig = l % 4), as in mma.m16n8k8:
+//   a0 (16w + gid, tig)  a1 (16w + gid + 8, tig)  a2 (16w + gid, tig + 4)  a3 (16w + gid + 8, tig + 4)
+//   d[4j + e] (16w + gid + 8 (e / 2), 8j + 2 tig + e % 2), j < 12
+__device__ __forceinline__ void wgmma_m64n96k8_tf32(float (&d)[48], const std::uint32_t (&a)[4], std::uint64_t desc_b) {
+  KBENCH_WGMMA_ASM(
+      "{\n"
+      ".reg .pred p;\n"
+      "setp.ne.b32 p, %53, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n96k8.f32.tf32.tf32 {"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, "
+      "%12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, "
+      "%24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, "
+      "%36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47 "
+      "}, {%48, %49, %50, %51}, %52, p, 1, 1;\n"
+      "}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+        "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+        "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+        "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+        "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+        "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+        "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "n"(1));
+}
+
+#undef KBENCH_WGMMA_ASM
+
+}  // namespace kbench::gpu::conv

@@ -1,0 +1,178 @@
+#pragma once
+// The input_patch implicit GEMM on Hopper's warpgroup tensor-core product, wgmma.mma_async
+// (sm_90a; igemm_wgmma_index.hpp has the thread layout). Why: with mma.sync every m16n8k8 product
+// costs the issuing warp its fragment loads as well, and mma.sync reaches a fraction of Hopper's
+// TF32 rate (about 55-65% in public FP16 measurements). Here one instruction per warp computes
+// 16 x 96 x 8 products, the weights go from shared memory to the tensor core without passing through
+// registers, and the only loads left in the loop are the four patch values per m64 product.
+//
+// Block: 96 rows (output channels) x 256 columns (output positions of one image), two warpgroups.
+//   The input patch: copied into shared memory once per block, as in the mma.sync kernel (load_patch).
+//   Weights: a 3-stage cp.async pipeline of chunks of 16 reduction rows, each already in the
+//            wgmma_cores layout (packed by pack_a_kernel), copied as they lie; for 3xTF32 two planes
+//            (TF32 big parts and remainders: the tensor core cannot split what it reads from memory).
+//   Per k-step of 8: each thread loads its A fragments (patch values, raw fp32 bits for tf32, split
+//            in registers for 3xTF32), then each warpgroup issues one (tf32) or three (3xTF32)
+//            m64n96k8 products per m64 block of its columns, committed as one group.
+//   The chunk's products are waited for before the next barrier, after which its stage is refilled.
+// Epilogue: accumulators -> shared C tile -> each thread stores its column (store_c_column).
+#include <cstdint>
+
+#include "cuda/common/device_ops.cuh"
+#include "cuda/common/tf32_bits.hpp"
+#include "cuda/common/wgmma_desc.hpp"
+#include "cuda/common/wgmma_ops.cuh"
+#include "cuda/implicit_gemm/igemm_kernel.cuh"
+#include "cuda/implicit_gemm/igemm_wgmma_index.hpp"
+
+namespace kbench::gpu::conv::igemm {
+
+template <GemmMath MATH>
+__device__ __forceinline__ void igemm_wgmma_body(const GemmConvDesc& d, const float* __restrict__ x,
+                                                 const float* __restrict__ a_packed, const float* __restrict__ bias,
+                                                 float* __restrict__ y, const std::int32_t* __restrict__ koffs_global) {
+  using T = TileWgmma;
+  static_assert(MATH != GemmMath::ffma, "wgmma is a tensor-core math");
+  constexpr bool kSplit = MATH == GemmMath::tf32x3;
+  constexpr int kStageFloats = (kSplit ? 2 : 1) * kWgmmaPlaneFloats;
+  constexpr std::uint32_t kMnStrideBytes = 128;  // one core matrix: 8 rows x 16 bytes
+  extern __shared__ __align__(16) unsigned char smem[];
+  const int tid = static_cast<int>(threadIdx.x);
+  const int lane = tid % 32, warp = tid / 32;
+  const int warpgroup = warp / 4, warp_in_group = warp % 4;
+  const std::int64_t group = blockIdx.z;
+  const std::int64_t row_tile = blockIdx.y;
+  const std::int64_t m0 = row_tile * T::kBM;
+  const int chunks = static_cast<int>(d.chunks);
+
+  auto* s_koffs = reinterpret_cast<std::int32_t*>(smem);  // per reduction row, bytes
+  constexpr auto kBytes = static_cast<std::int32_t>(sizeof(float));
+  for (int i = tid; i < chunks * T::kBK; i += T::kThreads) s_koffs[i] = koffs_global[i] * kBytes;
+  float* body = reinterpret_cast<float*>(smem + smem_prefix_bytes(d));  // patch, then stages; later the C tile
+  float* patch = body;
+  float* stages = body + d.patch.floats;
+  const PatchTile tile = patch_tile(d, blockIdx.x, T::kBN);
+  load_patch<T>(d, tile, group, x, patch, warp, lane);  // joins the first cp.async group below
+  __syncthreads();  // the offsets are in place
+
+  // This row tile's planes of chunk c lie at a_tile + c * chunk_stride, in the order the stage holds them.
+  const float* a_tile = a_packed + packed_a_wgmma_index(d, group, 0, row_tile);
+  const std::int64_t chunk_stride = packed_a_wgmma_index(d, 0, 1, 0);
+  const auto load_chunk = [&](int chunk, int stage) {
+    const float* src = a_tile + chunk * chunk_stride;
+    float* dst = stages + stage * kStageFloats;
+#pragma unroll
+    for (int v = tid; v < kStageFloats / 4; v += T::kThreads) cp_async_16(dst + 4 * v, src + 4 * v);
+  };
+#pragma unroll
+  for (int s = 0; s < T::kStages - 1; ++s) {
+    if (s < chunks) load_chunk(s, s);
+    cp_async_commit();
+  }
+
+  // The patch offsets (bytes) of the thread's four columns: [m64 product][half].
+  std::int32_t noff[T::kMTiles][2];
+#pragma unroll
+  for (int t = 0; t < T::kMTiles; ++t)
+#pragma unroll
+    for (int h = 0; h < 2; ++h)
+      noff[t][h] = patch_column(d, tile, wgmma_column(warpgroup, warp_in_group, lane, t, h), T::kBN).noff * kBytes;
+
+  float acc[T::kMTiles][48];
+#pragma unroll
+  for (int t = 0; t < T::kMTiles; ++t)
+#pragma unroll
+    for (int j = 0; j < 48; ++j) {
+      acc[t][j] = 0.0f;
+      wgmma_fence_operand(acc[t][j]);
+    }
+
+  const char* patch_bytes = reinterpret_cast<const char*>(patch);
+  const std::uint32_t stages_address = shared_address(stages);
+  const int last_rows = static_cast<int>(d.cin_per_group * d.taps - (d.chunks - 1) * T::kBK);
+
+  for (int chunk = 0; chunk < chunks; ++chunk) {
+    cp_async_wait<T::kStages - 2>();
+    __syncthreads();  // the chunk's weights (and the patch) visible to all; every product of the stage refilled next is done
+    const int next = chunk + T::kStages - 1;
+    if (next < chunks) load_chunk(next, next % T::kStages);
+    cp_async_commit();
+    const std::int32_t* koff = s_koffs + chunk * T::kBK;
+    // Rows past the reduction (the last chunk's tail) read as zeros: their weights are zero too, but
+    // a zero times a non-finite input would not be.
+    const int valid_rows = chunk + 1 < chunks ? T::kBK : last_rows;
+    const std::uint32_t stage_address =
+        stages_address + static_cast<std::uint32_t>(chunk % T::kStages * kStageFloats * kBytes);
+#pragma unroll
+    for (int step = 0; step < T::kBK / 8; ++step) {
+      std::uint32_t a[T::kMTiles][4];
+      std::uint32_t a_small[T::kMTiles][4];
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const int k = 8 * step + wgmma_a_row(lane, e);
+        const std::int32_t k_offset = koff[k];
+#pragma unroll
+        for (int t = 0; t < T::kMTiles; ++t) {
+          float v = *reinterpret_cast<const float*>(patch_bytes + (k_offset + noff[t][e % 2]));
+          v = k < valid_rows ? v : 0.0f;
+          if constexpr (kSplit) {
+            const Tf32Split s = split_tf32(v);
+            a[t][e] = s.big;
+            a_small[t][e] = s.small;
+          } else {
+            a[t][e] = float_bits(v);
+          }
+        }
+      }
+      // k-step `step` starts at k quad 2 step of the plane; the remainder plane follows the big one.
+      const std::uint32_t step_address = stage_address + 2 * step * kWgmmaKQuadBytes;
+      const std::uint64_t b_big = wgmma_descriptor(step_address, kWgmmaKQuadBytes, kMnStrideBytes);
+      wgmma_fence();
+#pragma unroll
+      for (int t = 0; t < T::kMTiles; ++t) {
+        if constexpr (kSplit) {
+          const std::uint64_t b_small =
+              wgmma_descriptor(step_address + kWgmmaPlaneFloats * kBytes, kWgmmaKQuadBytes, kMnStrideBytes);
+          // Small products first, so they are not absorbed by the big one's rounding.
+          wgmma_m64n96k8_tf32(acc[t], a_small[t], b_big);
+          wgmma_m64n96k8_tf32(acc[t], a[t], b_small);
+          wgmma_m64n96k8_tf32(acc[t], a[t], b_big);
+        } else {
+          wgmma_m64n96k8_tf32(acc[t], a[t], b_big);
+        }
+      }
+      wgmma_commit();
+    }
+    wgmma_wait<0>();  // before the barrier after which this chunk's stage is refilled
+  }
+#pragma unroll
+  for (int t = 0; t < T::kMTiles; ++t)
+#pragma unroll
+    for (int j = 0; j < 48; ++j) wgmma_fence_operand(acc[t][j]);
+  cp_async_wait<0>();
+  __syncthreads();  // pipeline drained: the patch and stages become the C tile
+
+  float* Cs = body;
+#pragma unroll
+  for (int t = 0; t < T::kMTiles; ++t)
+#pragma unroll
+    for (int j = 0; j < 48; ++j)
+      Cs[wgmma_acc_row(lane, j) * T::kCStride + wgmma_column(warpgroup, warp_in_group, lane, t, wgmma_acc_half(j))] =
+          acc[t][j];
+  __syncthreads();
+
+  const int col = tid;  // kRowsPerPass == 1: every thread one column, all rows
+  store_c_column<T>(d, group, patch_column(d, tile, col, T::kBN).n, m0, col, 0, Cs, bias, y);
+}
+
+// Two blocks per SM under the tf32 math (128 registers; one loads its patch while the other
+// computes); 3xTF32 stages two planes and holds split fragments: one block.
+template <GemmMath MATH>
+__global__ void __launch_bounds__(TileWgmma::kThreads, MATH == GemmMath::tf32 ? 2 : 1)
+    igemm_wgmma_kernel(const GemmConvDesc d, const float* __restrict__ x, const float* __restrict__ a_packed,
+                       const float* __restrict__ bias, float* __restrict__ y,
+                       const std::int32_t* __restrict__ koffs_global) {
+  igemm_wgmma_body<MATH>(d, x, a_packed, bias, y, koffs_global);
+}
+
+}  // namespace kbench::gpu::conv::igemm
