@@ -17,6 +17,7 @@
 #include "cuda/cuda_backend.hpp"
 #include "reference/computable.hpp"
 #include "reference/reference_conv.hpp"
+#include "runtime/device_info.hpp"
 #include "verify/check_points.hpp"
 #include "verify/compare.hpp"
 #include "verify/tolerance.hpp"
@@ -298,6 +299,40 @@ TEST_CASE("--algo exhaustive: every variant timed on the prepared buffers, the f
                                 kbench::default_tolerance(run->math_used()));
     CHECK(c.passed());
   }
+}
+
+// Whether the wgmma kernel (sm_90a) can run here; else the tests of it say why and skip.
+bool wgmma_device() {
+  const kbench::gpu::DeviceInfo info = kbench::gpu::device_info(0);
+  if (info.cc_major == 9 && info.cc_minor == 0) return true;
+  MESSAGE("wgmma skipped: device 0 is compute capability " << info.cc_major << "." << info.cc_minor << ", not 9.0");
+  return false;
+}
+
+TEST_CASE("implicit GEMM on wgmma: input_patch at the edges of its envelope, seed 50 at full size, both tensor-core maths") {
+  using D = Dims;
+  if (!wgmma_device()) return;
+  constexpr GemmVariant kTensor[] = {{"3xtf32", MathMode::fp32}, {"tf32", MathMode::tf32}};
+  std::mt19937_64 rng(9090);
+  int trial = 0;
+  // Random 1-D and 2-D problems with 16-byte rows, groups, bias, up to 200 output channels per group
+  // (three row tiles of 96), reductions ending in a partial chunk.
+  for (const GemmVariant& v : kTensor)
+    for (int i = 0; i < 8; ++i) {
+      ConvProblem p;
+      do {
+        p = random_problem(rng, OpKind::conv, 1 + i % 2, pick(rng, 1, 6), pick(rng, 1, 200));
+        p.input[p.spatial_rank - 1] = 4 * pick(rng, 1, p.spatial_rank == 1 ? 75 : 12);
+        p.pad_before[p.spatial_rank - 1] = pick(rng, 0, 6);
+      } while (!kbench::reference::why_not_computable(p).empty());
+      CAPTURE(trial);
+      check_family(p, std::string("implicit_gemm_") + v.suffix + "/input_patch/wgmma", v.math,
+                   900 + static_cast<std::uint64_t>(++trial));
+    }
+  const ConvProblem s50 = make_problem(OpKind::conv, 2, 256, 3, 96, 1, D{{224, 224, 1}}, D{{11, 11, 1}}, D{{4, 4, 1}},
+                                       D{{1, 1, 1}}, D{{2, 2, 0}}, D{{2, 2, 0}}, true);
+  for (const GemmVariant& v : kTensor)
+    check_family(s50, std::string("implicit_gemm_") + v.suffix + "/wgmma", v.math, 50, sampled(s50));
 }
 
 TEST_CASE("the four seed workloads at full size, every family that serves them, sampled outputs") {

@@ -27,15 +27,70 @@
 
 namespace kbench::gpu::conv::igemm {
 
+// One chunk's products: per k-step of 8, the thread's A fragments read from the patch (for the
+// reduction's last chunk, MASKED: rows at or past `valid_rows` read as zeros; their weights are zero
+// too, but a zero times a non-finite input would not be), then one product per m64 block of the
+// warpgroup's columns (three under 3xTF32), committed as one group and waited for: the A registers
+// are reused by the next k-step, and the stage must be free before the next barrier. Loading the
+// fragments straight into the operand registers (no select for the mask) is what keeps the tf32
+// instance within 128 registers without ptxas serializing the products.
+template <GemmMath MATH, bool MASKED>
+__device__ __forceinline__ void wgmma_chunk(float (&acc)[TileWgmma::kMTiles][48], const char* patch_bytes,
+                                            const std::int32_t* koff, const std::int32_t (&noff)[TileWgmma::kMTiles][2],
+                                            int valid_rows, std::uint32_t stage_address, int lane) {
+  using T = TileWgmma;
+  constexpr bool kSplit = MATH == GemmMath::tf32x3;
+  constexpr std::uint32_t kMnStrideBytes = 128;  // one core matrix: 8 rows x 16 bytes
+#pragma unroll
+  for (int step = 0; step < T::kBK / 8; ++step) {
+    std::uint32_t a[T::kMTiles][4];
+    std::uint32_t a_small[T::kMTiles][4];
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      const int k = 8 * step + wgmma_a_row(lane, e);
+      const std::int32_t k_offset = koff[k];
+#pragma unroll
+      for (int t = 0; t < T::kMTiles; ++t) {
+        float v = *reinterpret_cast<const float*>(patch_bytes + (k_offset + noff[t][e % 2]));
+        if constexpr (MASKED) v = k < valid_rows ? v : 0.0f;
+        if constexpr (kSplit) {
+          const Tf32Split s = split_tf32(v);
+          a[t][e] = s.big;
+          a_small[t][e] = s.small;
+        } else {
+          a[t][e] = float_bits(v);
+        }
+      }
+    }
+    // k-step `step` starts at k quad 2 step of the plane; the remainder plane follows the big one.
+    const std::uint32_t step_address = stage_address + 2 * step * kWgmmaKQuadBytes;
+    const std::uint64_t b_big = wgmma_descriptor(step_address, kWgmmaKQuadBytes, kMnStrideBytes);
+    wgmma_fence();
+#pragma unroll
+    for (int t = 0; t < T::kMTiles; ++t) {
+      if constexpr (kSplit) {
+        const std::uint64_t b_small = wgmma_descriptor(step_address + kWgmmaPlaneFloats * sizeof(float),
+                                                       kWgmmaKQuadBytes, kMnStrideBytes);
+        // Small products first, so they are not absorbed by the big one's rounding.
+        wgmma_m64n96k8_tf32(acc[t], a_small[t], b_big);
+        wgmma_m64n96k8_tf32(acc[t], a[t], b_small);
+        wgmma_m64n96k8_tf32(acc[t], a[t], b_big);
+      } else {
+        wgmma_m64n96k8_tf32(acc[t], a[t], b_big);
+      }
+    }
+    wgmma_commit();
+    wgmma_wait<0>();
+  }
+}
+
 template <GemmMath MATH>
 __device__ __forceinline__ void igemm_wgmma_body(const GemmConvDesc& d, const float* __restrict__ x,
                                                  const float* __restrict__ a_packed, const float* __restrict__ bias,
                                                  float* __restrict__ y, const std::int32_t* __restrict__ koffs_global) {
   using T = TileWgmma;
   static_assert(MATH != GemmMath::ffma, "wgmma is a tensor-core math");
-  constexpr bool kSplit = MATH == GemmMath::tf32x3;
-  constexpr int kStageFloats = (kSplit ? 2 : 1) * kWgmmaPlaneFloats;
-  constexpr std::uint32_t kMnStrideBytes = 128;  // one core matrix: 8 rows x 16 bytes
+  constexpr int kStageFloats = (MATH == GemmMath::tf32x3 ? 2 : 1) * kWgmmaPlaneFloats;
   extern __shared__ __align__(16) unsigned char smem[];
   const int tid = static_cast<int>(threadIdx.x);
   const int lane = tid % 32, warp = tid / 32;
@@ -56,13 +111,18 @@ __device__ __forceinline__ void igemm_wgmma_body(const GemmConvDesc& d, const fl
   __syncthreads();  // the offsets are in place
 
   // This row tile's planes of chunk c lie at a_tile + c * chunk_stride, in the order the stage holds them.
+  // (The chunk stride is below 2^31 floats: packed A of one chunk is 16 x rows_padded x planes.)
   const float* a_tile = a_packed + packed_a_wgmma_index(d, group, 0, row_tile);
-  const std::int64_t chunk_stride = packed_a_wgmma_index(d, 0, 1, 0);
+  const auto chunk_stride = static_cast<std::uint32_t>(packed_a_wgmma_index(d, 0, 1, 0));
   const auto load_chunk = [&](int chunk, int stage) {
-    const float* src = a_tile + chunk * chunk_stride;
+    const float* src = a_tile + static_cast<std::uint32_t>(chunk) * chunk_stride;
     float* dst = stages + stage * kStageFloats;
+    constexpr int kVectors = kStageFloats / 4;
 #pragma unroll
-    for (int v = tid; v < kStageFloats / 4; v += T::kThreads) cp_async_16(dst + 4 * v, src + 4 * v);
+    for (int i = 0; i < (kVectors + T::kThreads - 1) / T::kThreads; ++i) {
+      const int v = tid + i * T::kThreads;
+      if (kVectors % T::kThreads == 0 || v < kVectors) cp_async_16(dst + 4 * v, src + 4 * v);
+    }
   };
 #pragma unroll
   for (int s = 0; s < T::kStages - 1; ++s) {
@@ -98,52 +158,13 @@ __device__ __forceinline__ void igemm_wgmma_body(const GemmConvDesc& d, const fl
     if (next < chunks) load_chunk(next, next % T::kStages);
     cp_async_commit();
     const std::int32_t* koff = s_koffs + chunk * T::kBK;
-    // Rows past the reduction (the last chunk's tail) read as zeros: their weights are zero too, but
-    // a zero times a non-finite input would not be.
-    const int valid_rows = chunk + 1 < chunks ? T::kBK : last_rows;
     const std::uint32_t stage_address =
         stages_address + static_cast<std::uint32_t>(chunk % T::kStages * kStageFloats * kBytes);
-#pragma unroll
-    for (int step = 0; step < T::kBK / 8; ++step) {
-      std::uint32_t a[T::kMTiles][4];
-      std::uint32_t a_small[T::kMTiles][4];
-#pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        const int k = 8 * step + wgmma_a_row(lane, e);
-        const std::int32_t k_offset = koff[k];
-#pragma unroll
-        for (int t = 0; t < T::kMTiles; ++t) {
-          float v = *reinterpret_cast<const float*>(patch_bytes + (k_offset + noff[t][e % 2]));
-          v = k < valid_rows ? v : 0.0f;
-          if constexpr (kSplit) {
-            const Tf32Split s = split_tf32(v);
-            a[t][e] = s.big;
-            a_small[t][e] = s.small;
-          } else {
-            a[t][e] = float_bits(v);
-          }
-        }
-      }
-      // k-step `step` starts at k quad 2 step of the plane; the remainder plane follows the big one.
-      const std::uint32_t step_address = stage_address + 2 * step * kWgmmaKQuadBytes;
-      const std::uint64_t b_big = wgmma_descriptor(step_address, kWgmmaKQuadBytes, kMnStrideBytes);
-      wgmma_fence();
-#pragma unroll
-      for (int t = 0; t < T::kMTiles; ++t) {
-        if constexpr (kSplit) {
-          const std::uint64_t b_small =
-              wgmma_descriptor(step_address + kWgmmaPlaneFloats * kBytes, kWgmmaKQuadBytes, kMnStrideBytes);
-          // Small products first, so they are not absorbed by the big one's rounding.
-          wgmma_m64n96k8_tf32(acc[t], a_small[t], b_big);
-          wgmma_m64n96k8_tf32(acc[t], a[t], b_small);
-          wgmma_m64n96k8_tf32(acc[t], a[t], b_big);
-        } else {
-          wgmma_m64n96k8_tf32(acc[t], a[t], b_big);
-        }
-      }
-      wgmma_commit();
+    if (chunk + 1 < chunks || last_rows == T::kBK) {
+      wgmma_chunk<MATH, false>(acc, patch_bytes, koff, noff, T::kBK, stage_address, lane);
+    } else {
+      wgmma_chunk<MATH, true>(acc, patch_bytes, koff, noff, last_rows, stage_address, lane);
     }
-    wgmma_wait<0>();  // before the barrier after which this chunk's stage is refilled
   }
 #pragma unroll
   for (int t = 0; t < T::kMTiles; ++t)
