@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """kernel-stats.py - registers, spills and main-loop instruction mix of the implicit-GEMM kernels.
 
-Compiles kernels/cuda/implicit_gemm/igemm_{ffma,tf32,tf32x3}.cu for sm_90 with `-Xptxas -v`, and
+Compiles kernels/cuda/implicit_gemm/igemm_{ffma,tf32,tf32x3}.cu for sm_90 (igemm_wgmma.cu for sm_90a,
+where ptxas also says when it serializes the wgmma products) with `-Xptxas -v`, and
 when cuobjdump (with nvdisasm) is available, finds each instance's main loop in the SASS (the
 backward branch enclosing the most HMMA/FFMA instructions) and counts its instructions: the
 instructions issued per tensor-core or FMA instruction is what bounds the issue-limited kernels.
@@ -21,11 +22,18 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MATHS = ["ffma", "tf32", "tf32x3"]
+# (label, source, target): the wgmma kernel exists for sm_90a only; its instances name their math.
+UNITS = [("ffma", "igemm_ffma.cu", "arch=compute_90,code=sm_90"),
+         ("tf32", "igemm_tf32.cu", "arch=compute_90,code=sm_90"),
+         ("tf32x3", "igemm_tf32x3.cu", "arch=compute_90,code=sm_90"),
+         ("wgmma", "igemm_wgmma.cu", "arch=compute_90a,code=sm_90a")]
+GEMM_MATHS = ["ffma", "tf32", "tf32x3"]  # GemmMath's order
 ORDERS = ["channel_blocks", "k_table", "input_patch"]
 
 
 def instance_of(mangled):
+    if "igemm_wgmma_kernel" in mangled:
+        return "96x256", "input_patch, wgmma"
     if "Tile128Resident" in mangled:  # igemm_resident_kernel: channel_blocks only
         return "128x256", "channel_blocks, resident A"
     tile = re.search(r"TileILi(\d)ELi(\d)ELi(\d)E", mangled)
@@ -35,6 +43,20 @@ def instance_of(mangled):
     bm = 16 * int(tile.group(1)) * int(tile.group(2))
     bn = 64 * int(tile.group(3))
     return f"{bm}x{bn}", ORDERS[int(order.group(1))]
+
+
+def serialized_wgmma(log):
+    """Functions whose wgmma products ptxas serialized (its C7512 performance warning)."""
+    return set(re.findall(r"wgmma\.mma_async instructions are serialized.*?function '([^']+)'", log))
+
+
+def math_of(label, mangled):
+    m = re.search(r"GemmMathE(\d)", mangled) if label == "wgmma" else None
+    return GEMM_MATHS[int(m.group(1))] if m else label
+
+
+def is_math(ins):
+    return "HMMA" in ins or "HGMMA" in ins or re.search(r"\bFFMA\b", ins) is not None
 
 
 def ptxas_facts(log):
@@ -62,7 +84,7 @@ def per_chunk_path(loop):
         if not m or int(m.group(1), 16) <= addr or int(m.group(1), 16) not in pos:
             continue
         block = loop[i + 1:pos[int(m.group(1), 16)]]
-        if len(block) > 100 and not any("HMMA" in x or re.search(r"\bFFMA\b", x) or "LDGSTS" in x for _, x in block):
+        if len(block) > 100 and not any(is_math(x) or "LDGSTS" in x for _, x in block):
             skipped.update(range(i + 1, pos[int(m.group(1), 16)]))
     return [x for j, (_, x) in enumerate(loop) if j not in skipped]
 
@@ -83,7 +105,7 @@ def loop_mix(sass):
             if not m or int(m.group(1), 16) >= addr or int(m.group(1), 16) not in index:
                 continue
             seg = per_chunk_path(lines[index[int(m.group(1), 16)]:i + 1])
-            math = sum(("HMMA" in x) or re.search(r"\bFFMA\b", x) is not None for x in seg)
+            math = sum(is_math(x) for x in seg)
             if math and (best is None or math > best[0]):
                 lds = sum(re.search(r"\bLDS", x) is not None for x in seg)
                 ldgsts = sum("LDGSTS" in x for x in seg)
@@ -102,16 +124,17 @@ def main():
     print("| math | tile | order | regs | stack | spill st/ld | loop instr | math instr | instr per math | LDS | LDGSTS | LDL/STL in loop |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
-        for math in MATHS:
-            obj = os.path.join(tmp, f"igemm_{math}.o")
-            cmd = [args.nvcc, "-std=c++20", "-O3", "-gencode", "arch=compute_90,code=sm_90",
+        for label, source, target in UNITS:
+            obj = os.path.join(tmp, f"{label}.o")
+            cmd = [args.nvcc, "-std=c++20", "-O3", "-gencode", target,
                    "--expt-relaxed-constexpr", "-Xptxas", "-v", "-I", os.path.join(ROOT, "kernels"),
                    "-I", os.path.join(ROOT, "lib"), "-c",
-                   os.path.join(ROOT, "kernels", "cuda", "implicit_gemm", f"igemm_{math}.cu"), "-o", obj]
+                   os.path.join(ROOT, "kernels", "cuda", "implicit_gemm", source), "-o", obj]
             built = subprocess.run(cmd, capture_output=True, text=True)
             if built.returncode != 0:
-                sys.exit(f"nvcc failed for {math}:\n{built.stderr}")
+                sys.exit(f"nvcc failed for {source}:\n{built.stderr}")
             facts = ptxas_facts(built.stderr + built.stdout)
+            serialized = serialized_wgmma(built.stderr + built.stdout)
             mixes = {}
             if args.cuobjdump:
                 sass = subprocess.run([args.cuobjdump, "-sass", obj], capture_output=True, text=True)
@@ -121,7 +144,8 @@ def main():
                 mix = mixes.get(name)
                 loop = (f"{mix[1]} | {mix[0]} | {mix[1] / mix[0]:.1f} | {mix[2]} | {mix[3]} | {mix[4]}"
                         if mix else "- | - | - | - | - | -")
-                print(f"| {math} | {tile} | {order} | {regs} | {stack} | {st}/{ld} | {loop} |")
+                note = " (wgmma serialized by ptxas)" if name in serialized else ""
+                print(f"| {math_of(label, name)} | {tile} | {order}{note} | {regs} | {stack} | {st}/{ld} | {loop} |")
 
 
 if __name__ == "__main__":

@@ -109,6 +109,18 @@ constexpr GemmVariant kGemmVariants[] = {{"ffma", MathMode::fp32}, {"3xtf32", Ma
 
 std::vector<std::int64_t> sampled(const ConvProblem& p) { return kbench::choose_check_points(p, 4096, 1234); }
 
+// A random 1-D or 2-D forward problem in the input_patch order's envelope: rows a multiple of 4
+// floats; random stride, dilation, padding (beyond the 4-float alignment too), groups and bias;
+// up to `max_cout` output channels per group.
+ConvProblem random_patch_problem(std::mt19937_64& rng, int rank, std::int64_t max_cout) {
+  for (;;) {
+    ConvProblem p = random_problem(rng, OpKind::conv, rank, pick(rng, 1, 6), pick(rng, 1, max_cout));
+    p.input[rank - 1] = 4 * pick(rng, 1, rank == 1 ? 75 : 12);
+    p.pad_before[rank - 1] = pick(rng, 0, 6);
+    if (kbench::reference::why_not_computable(p).empty()) return p;
+  }
+}
+
 }  // namespace
 
 TEST_SUITE("cuda_kernels") {
@@ -223,12 +235,7 @@ TEST_CASE("implicit GEMM with each reduction order forced; input_patch at the ed
   // the 4-float alignment too), groups and bias; reductions that end in a partial chunk.
   for (const GemmVariant& v : kGemmVariants)
     for (int i = 0; i < 8; ++i) {
-      ConvProblem p;
-      do {
-        p = random_problem(rng, OpKind::conv, 1 + i % 2, pick(rng, 1, 6), pick(rng, 1, 100));
-        p.input[p.spatial_rank - 1] = 4 * pick(rng, 1, p.spatial_rank == 1 ? 75 : 12);
-        p.pad_before[p.spatial_rank - 1] = pick(rng, 0, 6);
-      } while (!kbench::reference::why_not_computable(p).empty());
+      const ConvProblem p = random_patch_problem(rng, 1 + i % 2, 100);
       CAPTURE(trial);
       check_family(p, std::string("implicit_gemm_") + v.suffix + "/input_patch", v.math,
                    500 + static_cast<std::uint64_t>(++trial));
@@ -319,12 +326,7 @@ TEST_CASE("implicit GEMM on wgmma: input_patch at the edges of its envelope, see
   // (three row tiles of 96), reductions ending in a partial chunk.
   for (const GemmVariant& v : kTensor)
     for (int i = 0; i < 8; ++i) {
-      ConvProblem p;
-      do {
-        p = random_problem(rng, OpKind::conv, 1 + i % 2, pick(rng, 1, 6), pick(rng, 1, 200));
-        p.input[p.spatial_rank - 1] = 4 * pick(rng, 1, p.spatial_rank == 1 ? 75 : 12);
-        p.pad_before[p.spatial_rank - 1] = pick(rng, 0, 6);
-      } while (!kbench::reference::why_not_computable(p).empty());
+      const ConvProblem p = random_patch_problem(rng, 1 + i % 2, 200);
       CAPTURE(trial);
       check_family(p, std::string("implicit_gemm_") + v.suffix + "/input_patch/wgmma", v.math,
                    900 + static_cast<std::uint64_t>(++trial));
