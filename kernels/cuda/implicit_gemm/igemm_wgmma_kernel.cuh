@@ -11,10 +11,10 @@
 //   Weights: a 3-stage cp.async pipeline of chunks of 16 reduction rows, each already in the
 //            wgmma_cores layout (packed by pack_a_kernel), copied as they lie; for 3xTF32 two planes
 //            (TF32 big parts and remainders: the tensor core cannot split what it reads from memory).
-//   Per k-step of 8: each thread loads its A fragments (patch values, raw fp32 bits for tf32, split
-//            in registers for 3xTF32), then each warpgroup issues one (tf32) or three (3xTF32)
-//            m64n96k8 products per m64 block of its columns, committed as one group.
-//   The chunk's products are waited for before the next barrier, after which its stage is refilled.
+//   Per k-step of 8 and m64 block of the warpgroup's columns: each thread loads its A fragment
+//            (patch values, raw fp32 bits for tf32, split in registers for 3xTF32), and the
+//            warpgroup issues one (tf32) or three (3xTF32) m64n96k8 products (wgmma_chunk has the
+//            grouping and waits); none is in flight at the next barrier, after which the stage is refilled.
 // Epilogue: accumulators -> shared C tile -> each thread stores its column (store_c_column).
 #include <cstdint>
 
@@ -27,60 +27,77 @@
 
 namespace kbench::gpu::conv::igemm {
 
-// One chunk's products: per k-step of 8, the thread's A fragments read from the patch (for the
-// reduction's last chunk, MASKED: rows at or past `valid_rows` read as zeros; their weights are zero
-// too, but a zero times a non-finite input would not be), then one product per m64 block of the
-// warpgroup's columns (three under 3xTF32), committed as one group and waited for: the A registers
-// are reused by the next k-step, and the stage must be free before the next barrier. Loading the
-// fragments straight into the operand registers (no select for the mask) is what keeps the tf32
-// instance within 128 registers without ptxas serializing the products.
+// The thread's A fragment of m64 block t at k-step `step` (patch values; for the reduction's last
+// chunk, MASKED: rows at or past `valid_rows` read as zeros: their weights are zero too, but a zero
+// times a non-finite input would not be).
+template <bool MASKED>
+__device__ __forceinline__ void load_wgmma_fragment(float (&v)[4], const char* patch_bytes, const std::int32_t* koff,
+                                                    const std::int32_t (&noff)[2], int step, int valid_rows,
+                                                    int lane) {
+#pragma unroll
+  for (int e = 0; e < 4; ++e) {
+    const int k = 8 * step + wgmma_a_row(lane, e);
+    v[e] = *reinterpret_cast<const float*>(patch_bytes + (koff[k] + noff[e % 2]));
+    if constexpr (MASKED) v[e] = k < valid_rows ? v[e] : 0.0f;
+  }
+}
+
+// One chunk's products, per k-step of 8 and m64 block of the warpgroup's columns. tf32: the block's
+// fragment (raw fp32 bits) goes straight into the operand registers and its product is waited for
+// before the next block's fragment reuses them: with 96 accumulators per thread, two blocks per SM
+// leave no room for a second fragment in flight (ptxas would serialize the products anyway, and
+// spill to make room), and the other warpgroups of the SM keep the tensor cores busy meanwhile.
+// 3xTF32 (one block per SM, registers to spare): both blocks' split fragments, then the six
+// products, small ones first so the big product's rounding does not absorb them, in one group.
+// Each k-step ends with its products complete: the fragments are reused by the next k-step, and the
+// stage must be free before the next barrier.
 template <GemmMath MATH, bool MASKED>
 __device__ __forceinline__ void wgmma_chunk(float (&acc)[TileWgmma::kMTiles][48], const char* patch_bytes,
                                             const std::int32_t* koff, const std::int32_t (&noff)[TileWgmma::kMTiles][2],
                                             int valid_rows, std::uint32_t stage_address, int lane) {
   using T = TileWgmma;
-  constexpr bool kSplit = MATH == GemmMath::tf32x3;
   constexpr std::uint32_t kMnStrideBytes = 128;  // one core matrix: 8 rows x 16 bytes
 #pragma unroll
   for (int step = 0; step < T::kBK / 8; ++step) {
-    std::uint32_t a[T::kMTiles][4];
-    std::uint32_t a_small[T::kMTiles][4];
-#pragma unroll
-    for (int e = 0; e < 4; ++e) {
-      const int k = 8 * step + wgmma_a_row(lane, e);
-      const std::int32_t k_offset = koff[k];
-#pragma unroll
-      for (int t = 0; t < T::kMTiles; ++t) {
-        float v = *reinterpret_cast<const float*>(patch_bytes + (k_offset + noff[t][e % 2]));
-        if constexpr (MASKED) v = k < valid_rows ? v : 0.0f;
-        if constexpr (kSplit) {
-          const Tf32Split s = split_tf32(v);
-          a[t][e] = s.big;
-          a_small[t][e] = s.small;
-        } else {
-          a[t][e] = float_bits(v);
-        }
-      }
-    }
     // k-step `step` starts at k quad 2 step of the plane; the remainder plane follows the big one.
     const std::uint32_t step_address = stage_address + 2 * step * kWgmmaKQuadBytes;
     const std::uint64_t b_big = wgmma_descriptor(step_address, kWgmmaKQuadBytes, kMnStrideBytes);
-    wgmma_fence();
+    if constexpr (MATH == GemmMath::tf32) {
 #pragma unroll
-    for (int t = 0; t < T::kMTiles; ++t) {
-      if constexpr (kSplit) {
-        const std::uint64_t b_small = wgmma_descriptor(step_address + kWgmmaPlaneFloats * sizeof(float),
-                                                       kWgmmaKQuadBytes, kMnStrideBytes);
-        // Small products first, so they are not absorbed by the big one's rounding.
-        wgmma_m64n96k8_tf32(acc[t], a_small[t], b_big);
-        wgmma_m64n96k8_tf32(acc[t], a[t], b_small);
-        wgmma_m64n96k8_tf32(acc[t], a[t], b_big);
-      } else {
-        wgmma_m64n96k8_tf32(acc[t], a[t], b_big);
+      for (int t = 0; t < T::kMTiles; ++t) {
+        float v[4];
+        load_wgmma_fragment<MASKED>(v, patch_bytes, koff, noff[t], step, valid_rows, lane);
+        const std::uint32_t a[4] = {float_bits(v[0]), float_bits(v[1]), float_bits(v[2]), float_bits(v[3])};
+        wgmma_fence();
+        wgmma_m64n96k8_tf32(acc[t], a, b_big);
+        wgmma_commit();
+        wgmma_wait<0>();
       }
+    } else {
+      const std::uint64_t b_small =
+          wgmma_descriptor(step_address + kWgmmaPlaneFloats * sizeof(float), kWgmmaKQuadBytes, kMnStrideBytes);
+      std::uint32_t big[T::kMTiles][4], small[T::kMTiles][4];
+#pragma unroll
+      for (int t = 0; t < T::kMTiles; ++t) {
+        float v[4];
+        load_wgmma_fragment<MASKED>(v, patch_bytes, koff, noff[t], step, valid_rows, lane);
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          const Tf32Split s = split_tf32(v[e]);
+          big[t][e] = s.big;
+          small[t][e] = s.small;
+        }
+      }
+      wgmma_fence();
+#pragma unroll
+      for (int t = 0; t < T::kMTiles; ++t) {
+        wgmma_m64n96k8_tf32(acc[t], small[t], b_big);
+        wgmma_m64n96k8_tf32(acc[t], big[t], b_small);
+        wgmma_m64n96k8_tf32(acc[t], big[t], b_big);
+      }
+      wgmma_commit();
+      wgmma_wait<0>();
     }
-    wgmma_commit();
-    wgmma_wait<0>();
   }
 }
 

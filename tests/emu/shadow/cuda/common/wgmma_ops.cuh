@@ -5,7 +5,9 @@
 // accumulators) with a copy of the whole 64 x 8 A. The product lands at the wgmma_wait that covers
 // its group, reading B from shared memory then, operands truncated to TF32 as the tensor core reads
 // them, sums in double: a kernel that reads accumulators, or overwrites the B stage, before waiting
-// computes wrong results here too.
+// computes wrong results here too. A fragments are captured when the product is issued: a kernel that
+// rewrote its fragment registers before the wait would not be caught here (on the GPU ptxas guards
+// them, serializing the products or spilling, and says so: scripts/kernel-stats.py).
 #include <array>
 #include <cstdint>
 #include <cstring>
