@@ -11,6 +11,7 @@
 #include "cuda/direct/direct_launch.hpp"
 #include "cuda/kernel_plan.hpp"
 #include "cuda/kernel_selection.hpp"
+#include "cuda/wgmma_support.hpp"
 #include "runtime/device_info.hpp"
 #include "runtime/gpu_prepared_run.hpp"
 
@@ -52,7 +53,7 @@ class CudaBackend final : public Backend {
                                      "each transposed_phase family with /no_fill_blocks)",
                                      options.variant, family_list()));
     if (Support s = conv::choice_envelope(*choice, problem, options.math); !s) return s;
-    if (choice->mma == igemm_wgmma) return wgmma_device(options.device);
+    if (choice->mma == igemm_wgmma) return wgmma_device_support(options.device);
     return Support::yes();
   }
 
@@ -71,7 +72,7 @@ class CudaBackend final : public Backend {
   std::vector<std::string> variants(const ConvProblem& problem, const BackendOptions& options) const override {
     std::vector<std::string> names;
     for (const conv::KernelChoice& c : conv::applicable_variants(problem, options.math))
-      if (c.mma != igemm_wgmma || wgmma_device(options.device)) names.push_back(conv::variant_name(c));
+      if (c.mma != igemm_wgmma || wgmma_device_support(options.device)) names.push_back(conv::variant_name(c));
     return names;
   }
 
@@ -95,16 +96,6 @@ class CudaBackend final : public Backend {
   }
 
   static constexpr conv::igemm::MmaKind igemm_wgmma = conv::igemm::MmaKind::wgmma;
-
-  // The wgmma kernel is built for sm_90a alone (igemm_wgmma.cu), which loads on 9.0 devices only.
-  static Support wgmma_device(int device) {
-    if (Support s = cuda_status(); !s) return s;
-    const DeviceInfo info = device_info(device);
-    if (info.cc_major == 9 && info.cc_minor == 0) return Support::yes();
-    return Support::no(fmt::format("wgmma needs a compute capability 9.0 device (its kernel is built for sm_90a); "
-                                   "device {} is {}.{}",
-                                   device, info.cc_major, info.cc_minor));
-  }
 
   static Support probe() {
     if (Support s = cuda_status(); !s) return s;

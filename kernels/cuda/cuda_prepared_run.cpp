@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <limits>
+#include <vector>
+
+#include "cuda/wgmma_support.hpp"
 
 namespace kbench::gpu {
 
@@ -25,11 +28,15 @@ CudaPreparedRun::CudaPreparedRun(const ConvProblem& problem, int device, const c
   plan_ = conv::make_kernel_plan(choice_, problem, requested);
 }
 
-// Every candidate on these buffers (filled with real data first: no timing on uninitialised memory),
-// one plan at a time so the search needs no more device memory than its largest candidate.
+// Every candidate this device can run (the wgmma ones on 9.0 devices only) on these buffers (filled
+// with real data first: no timing on uninitialised memory), one plan at a time so the search needs no
+// more device memory than its largest candidate.
 conv::SearchOutcome CudaPreparedRun::search(MathMode requested) {
   fill_inputs(kSearchSeed);
-  return conv::pick_fastest(conv::search_candidates(problem(), requested), [&](const conv::KernelChoice& c) {
+  std::vector<conv::KernelChoice> candidates = conv::search_candidates(problem(), requested);
+  if (!wgmma_device_support(device()))
+    std::erase_if(candidates, [](const conv::KernelChoice& c) { return c.mma == conv::igemm::MmaKind::wgmma; });
+  return conv::pick_fastest(candidates, [&](const conv::KernelChoice& c) {
     plan_.reset();
     plan_ = conv::make_kernel_plan(c, problem(), requested);
     run();  // the first launch loads the module and sets the kernels' attributes
