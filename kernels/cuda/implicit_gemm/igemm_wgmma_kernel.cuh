@@ -170,6 +170,7 @@ __device__ __forceinline__ void igemm_wgmma_body(const GemmConvDesc& d, const fl
 
   for (int chunk = 0; chunk < chunks; ++chunk) {
     cp_async_wait<T::kStages - 2>();
+    fence_proxy_async_shared();  // the weights this thread copied, visible to the tensor core's reads
     __syncthreads();  // the chunk's weights (and the patch) visible to all; every product of the stage refilled next is done
     const int next = chunk + T::kStages - 1;
     if (next < chunks) load_chunk(next, next % T::kStages);

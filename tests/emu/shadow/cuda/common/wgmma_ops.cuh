@@ -28,6 +28,7 @@ inline unsigned shared_address(const void* p) {
 }
 
 inline void wgmma_fence() {}
+inline void fence_proxy_async_shared() {}  // one memory here: nothing to order between proxies
 inline void wgmma_commit() { ::kbench::emu::wgmma_commit(); }
 template <int kPending>
 inline void wgmma_wait() {
