@@ -27,18 +27,34 @@
 
 namespace kbench::gpu::conv::igemm {
 
-// The thread's A fragment of m64 block t at k-step `step` (patch values; for the reduction's last
-// chunk, MASKED: rows at or past `valid_rows` read as zeros: their weights are zero too, but a zero
-// times a non-finite input would not be).
+// The reduction rows' patch offsets a thread's fragments read at k-step `step`: rows tig and tig + 4
+// (wgmma_a_row), loaded once for all m64 blocks (the wgmma asm statements clobber memory, so the
+// compiler would reload them per block).
+struct StepRows {
+  int k[2];
+  std::int32_t offset[2];
+};
+
+__device__ __forceinline__ StepRows step_rows(const std::int32_t* koff, int step, int lane) {
+  StepRows r;
+#pragma unroll
+  for (int half = 0; half < 2; ++half) {
+    r.k[half] = 8 * step + wgmma_a_row(lane, 2 * half);
+    r.offset[half] = koff[r.k[half]];
+  }
+  return r;
+}
+
+// The thread's A fragment of one m64 block (patch values at the block's two columns, noff); for the
+// reduction's last chunk, MASKED: rows at or past `valid_rows` read as zeros (their weights are zero
+// too, but a zero times a non-finite input would not be).
 template <bool MASKED>
-__device__ __forceinline__ void load_wgmma_fragment(float (&v)[4], const char* patch_bytes, const std::int32_t* koff,
-                                                    const std::int32_t (&noff)[2], int step, int valid_rows,
-                                                    int lane) {
+__device__ __forceinline__ void load_wgmma_fragment(float (&v)[4], const char* patch_bytes, const StepRows& rows,
+                                                    const std::int32_t (&noff)[2], int valid_rows) {
 #pragma unroll
   for (int e = 0; e < 4; ++e) {
-    const int k = 8 * step + wgmma_a_row(lane, e);
-    v[e] = *reinterpret_cast<const float*>(patch_bytes + (koff[k] + noff[e % 2]));
-    if constexpr (MASKED) v[e] = k < valid_rows ? v[e] : 0.0f;
+    v[e] = *reinterpret_cast<const float*>(patch_bytes + (rows.offset[e / 2] + noff[e % 2]));
+    if constexpr (MASKED) v[e] = rows.k[e / 2] < valid_rows ? v[e] : 0.0f;
   }
 }
 
@@ -62,11 +78,12 @@ __device__ __forceinline__ void wgmma_chunk(float (&acc)[TileWgmma::kMTiles][48]
     // k-step `step` starts at k quad 2 step of the plane; the remainder plane follows the big one.
     const std::uint32_t step_address = stage_address + 2 * step * kWgmmaKQuadBytes;
     const std::uint64_t b_big = wgmma_descriptor(step_address, kWgmmaKQuadBytes, kMnStrideBytes);
+    const StepRows rows = step_rows(koff, step, lane);
     if constexpr (MATH == GemmMath::tf32) {
 #pragma unroll
       for (int t = 0; t < T::kMTiles; ++t) {
         float v[4];
-        load_wgmma_fragment<MASKED>(v, patch_bytes, koff, noff[t], step, valid_rows, lane);
+        load_wgmma_fragment<MASKED>(v, patch_bytes, rows, noff[t], valid_rows);
         const std::uint32_t a[4] = {float_bits(v[0]), float_bits(v[1]), float_bits(v[2]), float_bits(v[3])};
         wgmma_fence();
         wgmma_m64n96k8_tf32(acc[t], a, b_big);
@@ -80,7 +97,7 @@ __device__ __forceinline__ void wgmma_chunk(float (&acc)[TileWgmma::kMTiles][48]
 #pragma unroll
       for (int t = 0; t < T::kMTiles; ++t) {
         float v[4];
-        load_wgmma_fragment<MASKED>(v, patch_bytes, koff, noff[t], step, valid_rows, lane);
+        load_wgmma_fragment<MASKED>(v, patch_bytes, rows, noff[t], valid_rows);
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
           const Tf32Split s = split_tf32(v[e]);
