@@ -3,13 +3,17 @@
 #
 # Expects an existing build (build/portable unless KBENCH_BUILD_DIR says otherwise) and runs, in
 # order, each step under `timeout` and logged to OUTDIR/<step>.log:
-#   nvidia-smi -q (before), the GPU tests (ctest -L gpu), kbench info, kbench calibrate,
+#   nvidia-smi -q (before), the GPU tests (scripts/run-gpu-tests.sh: each case in its own process),
+#   kbench info, kbench calibrate,
 #   kbench compare cuda vs cudnn on the KernelBench level-1 seeds in fp32 and tf32 (seeds.json),
 #   every kernel variant and cuDNN algorithm (variants.json), their figures against issue 4's targets
 #   (figures.md, scripts/gpu-summary.py, also printed at the end), compute-sanitizer memcheck and
 #   racecheck of our kernels on the small examples, Nsight Compute counters of our default kernels
 #   on the seeds (scripts/gpu-profile.sh), nvidia-smi -q (after).
-# A failing step does not stop the others. The whole script keeps under KBENCH_CHECK_BUDGET_S
+# A failing step does not stop the others. A kernel fault (a sticky CUDA error) poisons its
+# process's context, so the seeds run one kbench process per seed, and the variants one per seed and
+# math mode, merged into seeds.json and variants.json (scripts/merge-results.py): a fault costs its
+# own part only. All of them use one --seed, drawn per visit (KBENCH_SEED to repeat one). The whole script keeps under KBENCH_CHECK_BUDGET_S
 # seconds (default 470, inside an 8-minute lease call); a step that would start with too little
 # time left is recorded as not run. A summary is printed last (and kept in OUTDIR/summary.txt);
 # the exit status is non-zero if any step failed or did not run.
@@ -18,6 +22,7 @@
 #   KBENCH_BUILD_DIR        build directory (default: build/portable under the repository)
 #   KBENCH_CHECK_BUDGET_S   total seconds for all steps (default 470)
 #   KBENCH_TIME_BUDGET      --time-budget of each `kbench run`, seconds of sampling per result (default 10)
+#   KBENCH_SEED             the inputs' seed for every kbench process (default: drawn from the clock)
 #   KBENCH_CHECK_BUNDLE=1   pack every file but summary.txt into OUTDIR/gpu-check.tar.gz at the end
 #                           (for machines that return only a few files from OUTDIR)
 set -u -o pipefail
@@ -28,6 +33,8 @@ build_dir="${KBENCH_BUILD_DIR:-$repo_root/build/portable}"
 budget_s="${KBENCH_CHECK_BUDGET_S:-470}"
 run_time_budget="${KBENCH_TIME_BUDGET:-10}"
 seeds="$repo_root/workloads/kernelbench/level1"
+seed_files=("$seeds"/*.yaml)
+input_seed="${KBENCH_SEED:-$(date +%s)}"
 
 mkdir -p "$outdir" || { echo "gpu-check: cannot create $outdir" >&2; exit 2; }
 outdir="$(cd "$outdir" && pwd)"
@@ -79,14 +86,22 @@ step() {
   summary+=("$(printf '%-18s %-22s %5ss  %s' "$name" "$status" "$took" "$name.log")")
 }
 
-# The GPU tests. ctest needs the build's absolute paths to hold on this machine; a build made
-# elsewhere (another checkout path) runs its test program directly instead.
-build_home="$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build_dir/CMakeCache.txt" 2>/dev/null)"
-if [[ "$build_home" == "$repo_root" ]] && command -v ctest >/dev/null; then
-  gpu_tests_command=(ctest --test-dir "$build_dir" -L gpu --output-on-failure)
-else
-  gpu_tests_command=("$gpu_tests" --duration=true)
-fi
+# The GPU tests, each test case in a process of its own (a fault then fails its own case only).
+gpu_tests_command=(bash "$repo_root/scripts/run-gpu-tests.sh" "$gpu_tests")
+
+# merged NAME OUTPUT PART...: one results document from the parts that were written.
+merged() {
+  local name="$1" output="$2"
+  shift 2
+  local parts=()
+  for part in "$@"; do [[ -f "$part" ]] && parts+=("$part"); done
+  if (( ${#parts[@]} == 0 )); then
+    summary+=("$(printf '%-18s %-22s %6s  %s' "$name" "NOT RUN (no parts)" "-" "")")
+    failures=$((failures + 1))
+    return
+  fi
+  step "$name" 15 python3 "$repo_root/scripts/merge-results.py" "${parts[@]}" --output "$output"
+}
 
 missing=()
 [[ -x "$kbench" ]] || missing+=("$kbench")
@@ -98,21 +113,35 @@ fi
 echo "gpu-check: build $build_dir, results $outdir, budget ${budget_s}s; $cudnn_note"
 step nvidia-smi-before 20 nvidia-smi -q
 step gpu-tests 150 "${gpu_tests_command[@]}"
-# Skipped GPU tests (exit 77, or ctest's "Skipped" with exit 0) mean no device was found: on a
-# GPU visit that is a failure. An exit of 77 was already counted as one by step().
-if grep -q -e '(Skipped)' -e '^# exit 77 ' "$outdir/gpu-tests.log"; then
-  grep -q '^# exit 0 ' "$outdir/gpu-tests.log" && failures=$((failures + 1))
+# Skipped GPU tests (exit 77) mean no device was found: on a GPU visit that is a failure, already
+# counted as one by step().
+if grep -q '^# exit 77 ' "$outdir/gpu-tests.log"; then
   summary[-1]="$(printf '%-18s %-22s %6s  %s' gpu-tests "SKIPPED (no device)" "-" gpu-tests.log)"
 fi
 step info 30 "$kbench" info
 step calibrate 60 "$kbench" calibrate
-# The headline: our kernels against cuDNN on the seeds, both math modes, one JSON document
-# (its stdout is the comparison table).
-step compare-seeds 200 "$kbench" compare "$seeds" --backends cuda,cudnn --baseline cudnn --math fp32,tf32 \
-  --time-budget "$run_time_budget" --format json --output "$outdir/seeds.json"
-# Every kernel family and every cuDNN algorithm, fewer samples: what to tune next.
-step variants 120 "$kbench" run "$seeds" --backends cuda:all,cudnn:all --math fp32,tf32 --iterations 20 \
-  --time-budget 3 --format json --output "$outdir/variants.json"
+# The headline: our kernels against cuDNN on the seeds, both math modes, one process per seed (each
+# log holds its comparison table), merged into seeds.json.
+seed_parts=()
+for file in "${seed_files[@]}"; do
+  id="$(basename "$file" | cut -d_ -f1)"
+  step "seeds-$id" 60 "$kbench" compare "$file" --backends cuda,cudnn --baseline cudnn --math fp32,tf32 \
+    --seed "$input_seed" --time-budget "$run_time_budget" --format json --output "$outdir/seeds-$id.json"
+  seed_parts+=("$outdir/seeds-$id.json")
+done
+merged merge-seeds "$outdir/seeds.json" "${seed_parts[@]}"
+# Every kernel variant and every cuDNN algorithm, fewer samples (what to tune next): one process per
+# seed and math mode, cuDNN's first, merged into variants.json.
+variant_parts=()
+for file in "${seed_files[@]}"; do
+  id="$(basename "$file" | cut -d_ -f1)"
+  for math in fp32 tf32; do
+    step "variants-$id-$math" 40 "$kbench" run "$file" --backends cudnn:all,cuda:all --math "$math" \
+      --seed "$input_seed" --iterations 20 --time-budget 3 --format json --output "$outdir/variants-$id-$math.json"
+    variant_parts+=("$outdir/variants-$id-$math.json")
+  done
+done
+merged merge-variants "$outdir/variants.json" "${variant_parts[@]}"
 # The figures docs/perf-notes.md records: defaults against cuDNN and the targets, fastest variants.
 figures_inputs=("$outdir/seeds.json")
 [[ -f "$outdir/variants.json" ]] && figures_inputs+=("$outdir/variants.json")

@@ -1,6 +1,6 @@
 // kbench_gpu_tests: the host-only cases (test suite "host": pure logic of the GPU layer) run
 // everywhere; the device cases run only where CUDA finds a device, and otherwise the program
-// exits 77, which ctest reports as "skipped" (SKIP_RETURN_CODE).
+// exits 77, which ctest reports as "skipped" (SKIP_RETURN_CODE). Listing (-ltc) names them all.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
@@ -15,7 +15,23 @@ constexpr int kSkipped = 77;
 
 }  // namespace
 
+// Whether the command line asks for the list of test cases (doctest's -ltc, --list-test-cases, with
+// or without its dt- prefix).
+bool lists_test_cases(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    while (!arg.empty() && arg.front() == '-') arg.remove_prefix(1);
+    if (arg.starts_with("dt-")) arg.remove_prefix(3);
+    if (arg == "ltc" || arg == "list-test-cases") return true;
+  }
+  return false;
+}
+
 int main(int argc, char** argv) {
+  // The list names every case, host and device, on any machine: scripts/run-gpu-tests.sh runs each
+  // in a process of its own.
+  if (lists_test_cases(argc, argv)) return doctest::Context(argc, argv).run();
+
   doctest::Context host(argc, argv);
   host.addFilter("test-suite", "host");
   const int host_result = host.run();

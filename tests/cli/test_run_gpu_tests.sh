@@ -1,0 +1,52 @@
+# scripts/run-gpu-tests.sh: every test case in a process of its own. On a stand-in program whose
+# third case "faults": the others still pass, the fault's output is shown, commas in names are
+# escaped for doctest's filter, exit 1. On the real GPU test program without a device: the host
+# cases pass, the device cases are skipped, exit 77.
+source "$(dirname "$0")/lib.sh"
+RUN="bash $SRC/scripts/run-gpu-tests.sh"
+
+cat >"$WORK/fake" <<'SH'
+#!/usr/bin/env bash
+rule=$(printf '=%.0s' {1..79})
+if [[ "$1" == --list-test-cases ]]; then
+  printf '[doctest] listing all test case names\n%s\nfirst case\nsecond, with a comma\nthird faults\nfourth case\n%s\n' "$rule" "$rule"
+  exit 0
+fi
+case "${1#--test-case=}" in
+  "first case" | 'second\, with a comma' | "fourth case") exit 0 ;;
+  "third faults") echo "cudaErrorIllegalAddress: an illegal memory access was encountered"; exit 1 ;;
+esac
+echo "unexpected filter: $1"
+exit 3
+SH
+chmod +x "$WORK/fake"
+$RUN "$WORK/fake" >"$WORK/fake.txt"
+rc=$?
+cat "$WORK/fake.txt"
+[[ $rc == 1 ]] || fail "a failed case must make the exit status 1, not $rc"
+grep -q '^ok .*second, with a comma$' "$WORK/fake.txt" || fail "the case with a comma did not run under its escaped name"
+grep -q '^ok .*fourth case$' "$WORK/fake.txt" || fail "the case after the fault did not run on its own"
+grep -q '^FAILED .*third faults (exit 1)$' "$WORK/fake.txt" || fail "the failed case is not reported"
+grep -q 'cudaErrorIllegalAddress' "$WORK/fake.txt" || fail "the failed case's output is not shown"
+grep -q '4 test cases: 3 ok, 1 failed, 0 skipped' "$WORK/fake.txt" || fail "wrong count"
+
+printf '#!/usr/bin/env bash\necho broken; exit 4\n' >"$WORK/broken" && chmod +x "$WORK/broken"
+$RUN "$WORK/broken" >/dev/null
+[[ $? == 2 ]] || fail "a program that cannot list its cases must give exit 2"
+
+GPU_TESTS="$(dirname "$KBENCH")/../../tests/gpu/kbench_gpu_tests"
+if [[ ! -x "$GPU_TESTS" ]]; then
+  echo "no GPU test program in this build (no CUDA): the stand-in checks above are the test"
+  exit 0
+fi
+host_cases=$("$GPU_TESTS" -ts=host 2>&1 | sed -n 's/^\[doctest\] test cases: *\([0-9]*\) |.*/\1/p' | head -1)
+[[ -n "$host_cases" && "$host_cases" -gt 0 ]] || fail "could not count the host test cases"
+$RUN "$GPU_TESTS" >"$WORK/real.txt"
+rc=$?
+tail -n 1 "$WORK/real.txt"
+if "$GPU_TESTS" -ts=host >/dev/null 2>&1 && [[ "$(grep -c '^skipped' "$WORK/real.txt")" -gt 0 ]]; then
+  [[ $rc == 77 ]] || fail "without a device the exit status must be 77, not $rc"
+  [[ "$(grep -c '^ok' "$WORK/real.txt")" == "$host_cases" ]] || fail "not every host case passed on its own"
+fi
+! grep -q '^FAILED' "$WORK/real.txt" || fail "a GPU test case failed"
+echo "PASS"
