@@ -299,6 +299,11 @@ inline ForwardGemm forward_gemm(const ConvProblem& p3, const KernelChoice& c) {
   ForwardGemm g = forward_gemm_ordered(p3, c.order);
   if (c.mma == igemm::MmaKind::wgmma) {
     if (g.why_not.empty()) g.why_not = why_not_wgmma(g.desc, c);
+    if (g.why_not.empty()) {  // the patch of the wgmma tile's columns (the same 256 today: kept honest)
+      const igemm::PatchPlan plan = igemm::make_patch_plan(g.desc, igemm::forward_taps(p3), igemm::TileWgmma::kBN);
+      g.desc.patch = plan.desc;
+      g.why_not = plan.why_not;
+    }
     g.desc.mma = igemm::MmaKind::wgmma;
     g.desc.a_planes = gemm_math(c.family) == igemm::GemmMath::tf32x3 ? 2 : 1;
     g.desc.rows_padded = igemm::round_up(g.desc.rows, igemm::kWgmmaRows);

@@ -73,6 +73,7 @@ __device__ __forceinline__ void wgmma_chunk(float (&acc)[TileWgmma::kMTiles][48]
                                             int valid_rows, std::uint32_t stage_address, int lane) {
   using T = TileWgmma;
   constexpr std::uint32_t kMnStrideBytes = 128;  // one core matrix: 8 rows x 16 bytes
+  constexpr std::uint32_t kWgmmaPlaneBytes = kWgmmaPlaneFloats * sizeof(float);
 #pragma unroll
   for (int step = 0; step < T::kBK / 8; ++step) {
     // k-step `step` starts at k quad 2 step of the plane; the remainder plane follows the big one.
@@ -92,7 +93,7 @@ __device__ __forceinline__ void wgmma_chunk(float (&acc)[TileWgmma::kMTiles][48]
       }
     } else {
       const std::uint64_t b_small =
-          wgmma_descriptor(step_address + kWgmmaPlaneFloats * sizeof(float), kWgmmaKQuadBytes, kMnStrideBytes);
+          wgmma_descriptor(step_address + kWgmmaPlaneBytes, kWgmmaKQuadBytes, kMnStrideBytes);
       std::uint32_t big[T::kMTiles][4], small[T::kMTiles][4];
 #pragma unroll
       for (int t = 0; t < T::kMTiles; ++t) {
