@@ -225,7 +225,7 @@ __device__ __forceinline__ void igemm_wgmma_body(const GemmConvDesc& d, const fl
 // Two blocks per SM under the tf32 math (128 registers; one loads its patch while the other
 // computes); 3xTF32 stages two planes and holds split fragments: one block.
 template <GemmMath MATH>
-__global__ void __launch_bounds__(TileWgmma::kThreads, MATH == GemmMath::tf32 ? 2 : 1)
+__global__ void __launch_bounds__(TileWgmma::kThreads, MATH == GemmMath::tf32 ? TileWgmma::kMinBlocksTf32 : 1)
     igemm_wgmma_kernel(const GemmConvDesc d, const float* __restrict__ x, const float* __restrict__ a_packed,
                        const float* __restrict__ bias, float* __restrict__ y,
                        const std::int32_t* __restrict__ koffs_global) {
