@@ -13,9 +13,10 @@ Times are medians of verified runs; a result that did not verify has no time (kb
 one). Exit status: 0 when the documents were read, 2 when one could not be.
 """
 import argparse
-import json
 import re
 import sys
+
+import results_document
 
 # Issue 4's targets, milliseconds (median of 100 cold iterations on one H200).
 TARGETS_MS = {
@@ -43,19 +44,7 @@ def ms(value):
 
 
 def load(path):
-    try:
-        with open(path) as f:
-            doc = json.load(f)
-    except (OSError, ValueError) as e:
-        fail(f"cannot read {path}: {e}")
-    if not isinstance(doc, dict) or doc.get("schema") != "kbench.results/1":
-        fail(f"{path} is not a kbench.results/1 document")
-    return doc
-
-
-def fail(message):
-    print(f"gpu-summary: {message}", file=sys.stderr)
-    sys.exit(2)
+    return results_document.load("gpu-summary", path)
 
 
 def workload_names(doc):

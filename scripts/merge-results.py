@@ -13,25 +13,17 @@ success, 2 when a part cannot be read or does not fit with the others.
 """
 import argparse
 import json
-import sys
 
-SCHEMA = "kbench.results/1"
+import results_document
+
 
 
 def fail(message):
-    print(f"merge-results: {message}", file=sys.stderr)
-    sys.exit(2)
+    results_document.fail("merge-results", message)
 
 
 def load(path):
-    try:
-        with open(path) as f:
-            doc = json.load(f)
-    except (OSError, ValueError) as e:
-        fail(f"cannot read {path}: {e}")
-    if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
-        fail(f"{path} is not a {SCHEMA} document")
-    return doc
+    return results_document.load("merge-results", path)
 
 
 def union(first, more):
