@@ -17,7 +17,6 @@ import json
 import results_document
 
 
-
 def fail(message):
     results_document.fail("merge-results", message)
 
