@@ -214,6 +214,22 @@ TEST_CASE("emulated implicit GEMM, wgmma: seed 50 in miniature and edges of the 
     }
 }
 
+TEST_CASE("emulated implicit GEMM, wgmma: random 1-D and 2-D shapes in the input_patch envelope") {
+  // Small random shapes with random stride, dilation, padding, groups, bias and channel counts (up
+  // to two row tiles): patch geometries at the edges (outputs narrower than the padding, one-row
+  // images) that the fixed cases above do not reach.
+  std::mt19937_64 rng(9696);
+  for (int trial = 0; trial < 8; ++trial) {
+    const Family f = trial % 2 == 0 ? Family::implicit_gemm_tf32 : Family::implicit_gemm_3xtf32;
+    const KernelChoice c{f, ig::KOrder::input_patch, std::nullopt, std::nullopt, std::nullopt, ig::MmaKind::wgmma};
+    ConvProblem p = small_problem(rng, OpKind::conv, 1 + trial % 2, pick(rng, 1, 6), pick(rng, 1, 120));
+    while (!gpu::conv::choice_envelope(c, p, math_for(f)).ok)
+      p = small_problem(rng, OpKind::conv, 1 + trial % 2, pick(rng, 1, 6), pick(rng, 1, 120));
+    CAPTURE(trial);
+    check(p, c, math_for(f), 5100 + static_cast<std::uint64_t>(trial));
+  }
+}
+
 TEST_CASE("emulated implicit GEMM: seeds 76 and 77 in miniature (their channel counts, orders and tiles)") {
   using gpu_tests::make_problem;
   // 76: 64 -> 128 channels, k3 s3 d4: channel_blocks on the 128x256 tile, 12 chunks.
