@@ -34,6 +34,7 @@ budget_s="${KBENCH_CHECK_BUDGET_S:-470}"
 run_time_budget="${KBENCH_TIME_BUDGET:-10}"
 seeds="$repo_root/workloads/kernelbench/level1"
 seed_files=("$seeds"/*.yaml)
+seed_id() { basename "$1" | cut -d_ -f1; }  # 050_conv2d_....yaml -> 050
 input_seed="${KBENCH_SEED:-$(date +%s)}"
 
 mkdir -p "$outdir" || { echo "gpu-check: cannot create $outdir" >&2; exit 2; }
@@ -124,7 +125,7 @@ step calibrate 60 "$kbench" calibrate
 # log holds its comparison table), merged into seeds.json.
 seed_parts=()
 for file in "${seed_files[@]}"; do
-  id="$(basename "$file" | cut -d_ -f1)"
+  id="$(seed_id "$file")"
   step "seeds-$id" 60 "$kbench" compare "$file" --backends cuda,cudnn --baseline cudnn --math fp32,tf32 \
     --seed "$input_seed" --time-budget "$run_time_budget" --format json --output "$outdir/seeds-$id.json"
   seed_parts+=("$outdir/seeds-$id.json")
@@ -134,7 +135,7 @@ merged merge-seeds "$outdir/seeds.json" "${seed_parts[@]}"
 # seed and math mode, cuDNN's first, merged into variants.json.
 variant_parts=()
 for file in "${seed_files[@]}"; do
-  id="$(basename "$file" | cut -d_ -f1)"
+  id="$(seed_id "$file")"
   for math in fp32 tf32; do
     step "variants-$id-$math" 40 "$kbench" run "$file" --backends cudnn:all,cuda:all --math "$math" \
       --seed "$input_seed" --iterations 20 --time-budget 3 --format json --output "$outdir/variants-$id-$math.json"

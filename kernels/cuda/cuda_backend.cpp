@@ -53,8 +53,7 @@ class CudaBackend final : public Backend {
                                      "each transposed_phase family with /no_fill_blocks)",
                                      options.variant, family_list()));
     if (Support s = conv::choice_envelope(*choice, problem, options.math); !s) return s;
-    if (choice->mma == igemm_wgmma) return wgmma_device_support(options.device);
-    return Support::yes();
+    return choice_runs_on(*choice, options.device);
   }
 
   Support fits(const ConvProblem& problem, const BackendOptions& options) const override {
@@ -72,7 +71,7 @@ class CudaBackend final : public Backend {
   std::vector<std::string> variants(const ConvProblem& problem, const BackendOptions& options) const override {
     std::vector<std::string> names;
     for (const conv::KernelChoice& c : conv::applicable_variants(problem, options.math))
-      if (c.mma != igemm_wgmma || wgmma_device_support(options.device)) names.push_back(conv::variant_name(c));
+      if (choice_runs_on(c, options.device)) names.push_back(conv::variant_name(c));
     return names;
   }
 
@@ -94,8 +93,6 @@ class CudaBackend final : public Backend {
     if (!options.variant.empty()) return *conv::parse_variant(options.variant);
     return conv::KernelChoice{conv::default_family(problem, options.math)};
   }
-
-  static constexpr conv::igemm::MmaKind igemm_wgmma = conv::igemm::MmaKind::wgmma;
 
   static Support probe() {
     if (Support s = cuda_status(); !s) return s;

@@ -34,8 +34,7 @@ CudaPreparedRun::CudaPreparedRun(const ConvProblem& problem, int device, const c
 conv::SearchOutcome CudaPreparedRun::search(MathMode requested) {
   fill_inputs(kSearchSeed);
   std::vector<conv::KernelChoice> candidates = conv::search_candidates(problem(), requested);
-  if (!wgmma_device_support(device()))
-    std::erase_if(candidates, [](const conv::KernelChoice& c) { return c.mma == conv::igemm::MmaKind::wgmma; });
+  std::erase_if(candidates, [&](const conv::KernelChoice& c) { return !choice_runs_on(c, device()); });
   return conv::pick_fastest(candidates, [&](const conv::KernelChoice& c) {
     plan_.reset();
     plan_ = conv::make_kernel_plan(c, problem(), requested);

@@ -281,6 +281,12 @@ inline ForwardGemm forward_gemm_ordered(const ConvProblem& p3, std::optional<ige
   return forward_gemm_in(p3, order);
 }
 
+// The input_patch descriptor's patch plan is made for the mma.sync tiles' 256 columns
+// (forward_gemm_in); the wgmma tile reuses it, so it must be as wide.
+static_assert(igemm::TileWgmma::kBN == igemm::Tile64W::kBN && igemm::TileWgmma::kBN == igemm::Tile96W::kBN &&
+                  igemm::TileWgmma::kBN == igemm::Tile128::kBN,
+              "the wgmma tile reads the patch planned for the input_patch tiles' width");
+
 // Why the wgmma kernel cannot run a forward GEMM (igemm_wgmma_kernel.cuh), or "": the input_patch
 // order, a tensor-core math, A streamed.
 inline std::string why_not_wgmma(const igemm::GemmConvDesc& d, const KernelChoice& c) {
@@ -299,11 +305,6 @@ inline ForwardGemm forward_gemm(const ConvProblem& p3, const KernelChoice& c) {
   ForwardGemm g = forward_gemm_ordered(p3, c.order);
   if (c.mma == igemm::MmaKind::wgmma) {
     if (g.why_not.empty()) g.why_not = why_not_wgmma(g.desc, c);
-    if (g.why_not.empty()) {  // the patch of the wgmma tile's columns (the same 256 today: kept honest)
-      const igemm::PatchPlan plan = igemm::make_patch_plan(g.desc, igemm::forward_taps(p3), igemm::TileWgmma::kBN);
-      g.desc.patch = plan.desc;
-      g.why_not = plan.why_not;
-    }
     g.desc.mma = igemm::MmaKind::wgmma;
     g.desc.a_planes = gemm_math(c.family) == igemm::GemmMath::tf32x3 ? 2 : 1;
     g.desc.rows_padded = igemm::round_up(g.desc.rows, igemm::kWgmmaRows);

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "cuda/kernel_selection.hpp"
 #include "runtime/device_info.hpp"
 
 namespace kbench::gpu {
@@ -19,6 +20,11 @@ Support wgmma_device_support(int device) {
   } catch (const std::exception& e) {
     return Support::no(fmt::format("wgmma: cannot read device {}: {}", device, e.what()));
   }
+}
+
+Support choice_runs_on(const conv::KernelChoice& choice, int device) {
+  if (choice.mma != conv::igemm::MmaKind::wgmma) return Support::yes();
+  return wgmma_device_support(device);
 }
 
 }  // namespace kbench::gpu

@@ -17,7 +17,7 @@
 #include "cuda/cuda_backend.hpp"
 #include "reference/computable.hpp"
 #include "reference/reference_conv.hpp"
-#include "runtime/device_info.hpp"
+#include "cuda/wgmma_support.hpp"
 #include "verify/check_points.hpp"
 #include "verify/compare.hpp"
 #include "verify/tolerance.hpp"
@@ -310,10 +310,9 @@ TEST_CASE("--algo exhaustive: every variant timed on the prepared buffers, the f
 
 // Whether the wgmma kernel (sm_90a) can run here; else the tests of it say why and skip.
 bool wgmma_device() {
-  const kbench::gpu::DeviceInfo info = kbench::gpu::device_info(0);
-  if (info.cc_major == 9 && info.cc_minor == 0) return true;
-  MESSAGE("wgmma skipped: device 0 is compute capability " << info.cc_major << "." << info.cc_minor << ", not 9.0");
-  return false;
+  const kbench::Support s = kbench::gpu::wgmma_device_support(0);
+  if (!s) MESSAGE("wgmma skipped: " << s.reason);
+  return s.ok;
 }
 
 TEST_CASE("implicit GEMM on wgmma: input_patch at the edges of its envelope, seed 50 at full size, both tensor-core maths") {
