@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "data/counter_rng.hpp"
 #include "measure/measure.hpp"
+#include "reference/host_memory.hpp"
 #include "reference/reference_conv.hpp"
 #include "run/cpu_rate.hpp"
 #include "run/dump.hpp"
@@ -52,6 +53,16 @@ std::vector<BackendEntry> select_backends(const Registry& registry, const RunCon
   return entries;
 }
 
+// Whether the fp64 output of a full check may be held for the whole workload: it sits beside every
+// backend's own buffers (the CPU reference's run alone takes inputs + fp64 + fp32 outputs: seed 84,
+// 17 GB of a 23 GB machine), so it takes at most a quarter of the host memory free when it is made.
+// Where this fails the check samples, as for a slow reference; whether it fits must not hang on how
+// fast the CPU measured (seed 84's full check on 2 cores is 2.0-2.5 s, at the threshold).
+bool full_output_fits(const ConvProblem& problem) {
+  const std::optional<std::int64_t> available = reference::available_host_memory();
+  return !available || 8.0 * static_cast<double>(problem.output_elements()) <= 0.25 * static_cast<double>(*available);
+}
+
 // Reference values for verification, computed at most once per workload and shared by every backend.
 class ExpectedOutput {
  public:
@@ -71,7 +82,7 @@ class ExpectedOutput {
     if (data_) return *data_;
     Data d;
     const double seconds = compute_metrics(problem_).flops / reference_flops_per_second();
-    if (seconds <= config_.full_verify_max_s) {
+    if (seconds <= config_.full_verify_max_s && full_output_fits(problem_)) {
       d.values = reference::convolve(problem_, data::make_host_tensors(problem_, config_.seed));
     } else {
       d.points = choose_check_points(problem_, config_.verify_points, config_.seed);
