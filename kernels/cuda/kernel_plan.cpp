@@ -56,6 +56,31 @@ class DepthwisePlan final : public KernelPlan {
   depthwise::Tiling tiling_;
 };
 
+class DepthwiseTiledPlan final : public KernelPlan {
+ public:
+  explicit DepthwiseTiledPlan(const ConvProblem& p) : desc_(depthwise_tiled::make_tiled_plan(p).desc) {}
+  // "depthwise_tiled/k3" for the unrolled square-kernel instances, "depthwise_tiled/k1x5" otherwise.
+  std::string implementation() const override {
+    if (depthwise_tiled::instance_kernel(desc_) != 0) return fmt::format("depthwise_tiled/k{}", desc_.kernel_h);
+    return fmt::format("depthwise_tiled/k{}x{}", desc_.kernel_h, desc_.kernel_w);
+  }
+  std::vector<std::pair<std::string, std::string>> properties() const override {
+    return {{"block", fmt::format("{} threads, {} rows x {} columns of output, {} per thread", depthwise_tiled::kThreads,
+                                  desc_.tile_rows(), desc_.tile_cols(), desc_.rows_per_thread * desc_.cols_per_thread)},
+            {"input_window", fmt::format("{} x {} floats in shared memory", desc_.window_rows, desc_.window_cols)},
+            {"smem_bytes", std::to_string(desc_.smem_bytes())},
+            {"multiplier", std::to_string(desc_.multiplier)},
+            {"blocks", std::to_string(desc_.blocks())},
+            {"launches", "1"}};
+  }
+  void enqueue(const Operands& ops, cudaStream_t stream) override {
+    depthwise_tiled::launch_depthwise_tiled(desc_, ops, stream);
+  }
+
+ private:
+  depthwise_tiled::TiledDesc desc_;
+};
+
 }  // namespace
 
 std::unique_ptr<KernelPlan> make_kernel_plan(const KernelChoice& choice, const ConvProblem& problem, MathMode math) {
@@ -65,6 +90,7 @@ std::unique_ptr<KernelPlan> make_kernel_plan(const KernelChoice& choice, const C
   const Family family = choice.family;
   if (family == Family::direct) return std::make_unique<DirectPlan>(problem);
   if (family == Family::depthwise2d) return std::make_unique<DepthwisePlan>(problem, choice.stores);
+  if (family == Family::depthwise_tiled) return std::make_unique<DepthwiseTiledPlan>(problem);
   if (is_implicit_gemm(family)) return make_igemm_plan(choice, problem);
   return make_phase_plan(choice, problem);
 }

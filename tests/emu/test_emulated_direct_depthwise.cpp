@@ -1,7 +1,9 @@
-// The generic direct kernel and the depthwise kernel, from their own sources, run on the CPU under
+// The generic direct kernel and the depthwise kernels, from their own sources, run on the CPU under
 // the CUDA emulation (cuda_emu.hpp) against the fp64 reference: the direct kernel on random problems
-// of every kind (it is every problem's fallback), the depthwise kernel across its instances (kernel
-// 3/5/7, left padding 0 or centred), strip and segment edges and the three store widths.
+// of every kind (it is every problem's fallback), the register depthwise kernel across its instances
+// (kernel 3/5/7, left padding 0 or centred), strip and segment edges and the three store widths, and
+// the shared-memory depthwise kernel on random 1-D and 2-D shapes (strides, dilations, paddings,
+// rectangular kernels, multipliers) across its four instances.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -10,6 +12,7 @@
 #include <vector>
 
 #include "cuda/depthwise/depthwise2d_kernel.cuh"
+#include "cuda/depthwise/depthwise_tiled_kernel.cuh"
 #include "cuda/direct/direct_conv_kernel.cuh"
 #include "cuda/kernel_selection.hpp"
 #include "data/host_tensors.hpp"
@@ -19,10 +22,16 @@
 #include "verify/compare.hpp"
 #include "verify/tolerance.hpp"
 
+// The tiled kernel's `extern __shared__` array, as the emulation provides it (one block runs at a time).
+namespace kbench::gpu::conv::depthwise_tiled {
+alignas(16) unsigned char smem[kMaxSmemBytes];
+}
+
 namespace kbench {
 namespace {
 
 namespace dw = gpu::conv::depthwise;
+namespace dt = gpu::conv::depthwise_tiled;
 using gpu_tests::pick;
 
 constexpr float kPoison = 1.0e30f;
@@ -30,7 +39,8 @@ constexpr float kPoison = 1.0e30f;
 // Registers the tensors with the emulation, runs `kernel`, compares every output with the reference;
 // `streaming_stores`: the kernel writes its output with __stcs, each element exactly once (checked).
 void run_and_compare(const ConvProblem& p, std::uint64_t seed, unsigned blocks, unsigned threads,
-                     const std::function<void(const data::HostTensors&, float*)>& kernel, bool streaming_stores) {
+                     const std::function<void(const data::HostTensors&, float*)>& kernel, bool streaming_stores,
+                     unsigned char* shared = nullptr, std::size_t shared_bytes = 0) {
   const data::HostTensors t = data::make_host_tensors(p, seed);
   std::vector<float> y(static_cast<std::size_t>(p.output_elements()), kPoison);
   emu::clear_buffers();
@@ -38,7 +48,7 @@ void run_and_compare(const ConvProblem& p, std::uint64_t seed, unsigned blocks, 
   emu::allow_read(t.weight.data(), t.weight.size() * sizeof(float));
   if (!t.bias.empty()) emu::allow_read(t.bias.data(), t.bias.size() * sizeof(float));
   emu::allow_write(y.data(), y.size() * sizeof(float));
-  emu::launch(emu::Dim3{blocks}, emu::Dim3{threads}, nullptr, 0, [&] { kernel(t, y.data()); });
+  emu::launch(emu::Dim3{blocks}, emu::Dim3{threads}, shared, shared_bytes, [&] { kernel(t, y.data()); });
   const Comparison c = compare_outputs(y, reference::convolve(p, t), default_tolerance(MathMode::fp32));
   INFO("mismatches " << c.mismatches << " of " << c.checked << ", first at " << c.first_mismatch << ": got "
                      << c.first_mismatch_got << ", expected " << c.first_mismatch_expected);
@@ -75,6 +85,22 @@ void check_depthwise(const ConvProblem& p, std::uint64_t seed, dw::StoreMode sto
                     });
                   },
                   true);
+}
+
+// The shared-memory depthwise kernel with the launch the plan computes; returns its instance (0, 3, 5, 7).
+int check_depthwise_tiled(const ConvProblem& p, std::uint64_t seed) {
+  REQUIRE(gpu::conv::depthwise_tiled_envelope(p).ok);
+  const dt::TiledDesc d = dt::make_tiled_plan(p).desc;
+  REQUIRE(d.smem_bytes() <= static_cast<std::int64_t>(sizeof dt::smem));
+  run_and_compare(p, seed, static_cast<unsigned>(d.blocks()), dt::kThreads,
+                  [&](const data::HostTensors& t, float* y) {
+                    const float* bias = t.bias.empty() ? nullptr : t.bias.data();
+                    dt::with_tiled_instance(d, [&](auto k) {
+                      dt::depthwise_tiled_kernel<decltype(k)::value>(d, t.input.data(), t.weight.data(), bias, y);
+                    });
+                  },
+                  true, dt::smem, static_cast<std::size_t>(d.smem_bytes()));
+  return dt::instance_kernel(d);
 }
 
 }  // namespace
@@ -129,6 +155,51 @@ TEST_CASE("emulated depthwise kernel: every instance, strip and segment edges, s
   REQUIRE(wide.output_extent(1) % 4 == 2);
   check_depthwise(wide, 85);
   check_depthwise(wide, 85, dw::StoreMode::realigned);
+}
+
+TEST_CASE("emulated shared-memory depthwise kernel: random 1-D and 2-D shapes, every instance, multipliers") {
+  std::mt19937_64 rng(2102);
+  int instances[8] = {};
+  for (int trial = 0; trial < 24; ++trial) {
+    const int rank = 1 + trial % 2;
+    ConvProblem p;
+    for (;;) {
+      p = ConvProblem{};
+      p.spatial_rank = rank;
+      p.batch = pick(rng, 1, 2);
+      p.in_channels = p.groups = pick(rng, 1, 2);
+      p.out_channels = p.in_channels * pick(rng, 1, 3);
+      p.bias = pick(rng, 0, 1) == 1;
+      // Every other 2-D trial square 3, 5, 7 in turn (the unrolled instances), else any shape up to 7.
+      const std::int64_t square = trial % 4 == 1 ? 3 + 2 * ((trial / 4) % 3) : 0;
+      for (int d = 0; d < rank; ++d) {
+        p.kernel[d] = square > 0 ? square : pick(rng, 1, 7);
+        p.stride[d] = pick(rng, 1, 3);
+        p.dilation[d] = pick(rng, 1, 2);
+        p.pad_before[d] = pick(rng, 0, 3);
+        p.pad_after[d] = pick(rng, 0, 3);
+        // 2-D: past a 64-column tile now and then, and past one tile of rows; 1-D: past 2,048 columns.
+        p.input[d] = rank == 1 ? pick(rng, 1, 2600) : pick(rng, d == 0 ? 1 : 20, d == 0 ? 40 : 140);
+      }
+      if (reference::why_not_computable(p).empty()) break;
+    }
+    CAPTURE(trial);
+    CAPTURE(rank);
+    ++instances[check_depthwise_tiled(p, 2200 + static_cast<std::uint64_t>(trial))];
+  }
+  for (const int k : {0, 3, 5, 7}) CHECK_MESSAGE(instances[k] > 0, "instance K=" << k << " never ran");
+  // MobileNet's stride-2 3x3 with a centred pad, in miniature (two tiles of rows, a partial tile of
+  // columns), multiplier 2 and a bias.
+  ConvProblem mobile;
+  mobile.spatial_rank = 2;
+  mobile.in_channels = mobile.groups = 2;
+  mobile.out_channels = 4;
+  mobile.bias = true;
+  mobile.input = Dims{{70, 90, 1}};
+  mobile.kernel = Dims{{3, 3, 1}};
+  mobile.stride = Dims{{2, 2, 1}};
+  mobile.pad_before = mobile.pad_after = Dims{{1, 1, 0}};
+  CHECK(check_depthwise_tiled(mobile, 2300) == 3);
 }
 
 }  // TEST_SUITE

@@ -204,6 +204,15 @@ TEST_SUITE("spec") {
     CHECK(depthwise.problem.groups == depthwise.problem.in_channels);
     CHECK(depthwise.problem.bias);
 
+    const Workload strided = load_one(kExamplesDir + "/conv2d_depthwise_strided.yaml");
+    CHECK(strided.problem.groups == strided.problem.in_channels);
+    CHECK(strided.problem.out_channels == 2 * strided.problem.in_channels);  // depth multiplier 2
+    CHECK(strided.problem.output() == dims(56, 56));
+
+    const Workload line = load_one(kExamplesDir + "/conv1d_depthwise.yaml");
+    CHECK(line.problem.groups == line.problem.in_channels);
+    CHECK(line.problem.output() == dims(3000));
+
     const Workload t1 = load_one(kExamplesDir + "/conv_transpose1d.yaml");
     CHECK(t1.problem.output_padding == pads(1));
     CHECK(t1.problem.output() == dims(513));
