@@ -66,7 +66,7 @@ class DepthwiseTiledPlan final : public KernelPlan {
   }
   std::vector<std::pair<std::string, std::string>> properties() const override {
     return {{"block", fmt::format("{} threads, {} rows x {} columns of output, {} per thread", depthwise_tiled::kThreads,
-                                  desc_.tile_rows(), desc_.tile_cols(), desc_.rows_per_thread * desc_.cols_per_thread)},
+                                  desc_.tile_rows(), desc_.tile_cols(), desc_.per_thread)},
             {"input_window", fmt::format("{} x {} floats in shared memory", desc_.window_rows, desc_.window_cols)},
             {"smem_bytes", std::to_string(desc_.smem_bytes())},
             {"multiplier", std::to_string(desc_.multiplier)},

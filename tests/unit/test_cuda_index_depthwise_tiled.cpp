@@ -73,7 +73,7 @@ void check_tiling(const ConvProblem& p) {
   REQUIRE(d.out_w == p.output_extent(w));
 
   std::vector<int> computed(static_cast<std::size_t>(d.planes * d.out_h * d.out_w), 0);
-  std::int64_t wrong_taps = 0, wrong_padding = 0, copied_not_once = 0, outside_tile = 0;
+  std::int64_t wrong_taps = 0, wrong_padding = 0, copied_not_once = 0, outside_tile = 0, wrong_count = 0, wrong_steps = 0;
   for (std::int64_t block = 0; block < d.blocks(); ++block) {
     const dt::BlockTile b = dt::block_tile(d, block);
     REQUIRE(b.plane < d.planes);
@@ -85,32 +85,42 @@ void check_tiling(const ConvProblem& p) {
         if (seg.col + lane < d.window_cols) ++copied[static_cast<std::size_t>(seg.row * d.window_cols + seg.col + lane)];
       }
     for (const int c : copied) copied_not_once += c != 1 ? 1 : 0;
-    // The arithmetic: each thread's rows and columns, each tap.
-    for (int tid = 0; tid < dt::kThreads; ++tid)
-      for (int r = 0; r < d.rows_per_thread; ++r)
-        for (int q = 0; q < d.cols_per_thread; ++q) {
-          const dt::ThreadOutput o = dt::thread_output(d, tid, r, q);
-          if (o.row >= d.tile_rows() || o.col >= d.tile_cols()) ++outside_tile;
-          const std::int64_t oh = b.row0 + o.row, ow = b.col0 + o.col;
-          if (oh >= d.out_h || ow >= d.out_w) continue;
-          ++computed[static_cast<std::size_t>((b.plane * d.out_h + oh) * d.out_w + ow)];
-          for (std::int64_t kh = 0; kh < kh_n; ++kh)
-            for (std::int64_t kw = 0; kw < p.kernel[w]; ++kw) {
-              const std::int64_t ih = oh * sh - pt + kh * dh;
-              const std::int64_t iw = ow * p.stride[w] - p.pad_before[w] + kw * p.dilation[w];
-              const int at = dt::window_index(d, o.row, o.col, static_cast<int>(kh), static_cast<int>(kw));
-              const int wr = at / d.window_cols, wc = at % d.window_cols;
-              // The column must not wrap into the next window row.
-              const std::int64_t col_in_window = o.col * d.stride_w + kw * d.dilation_w;
-              if (at < 0 || at >= d.window_floats() || col_in_window >= d.window_cols || b.in_row0 + wr != ih ||
-                  b.in_col0 + wc != iw)
-                ++wrong_taps;
-              const bool in_input = ih >= 0 && ih < d.in_h && iw >= 0 && iw < d.in_w;
-              if (dt::window_in_input(d, b, wr, wc) != in_input) ++wrong_padding;
-            }
-        }
+    // The arithmetic: each thread's outputs, as the kernel steps to them, each tap.
+    for (int tid = 0; tid < dt::kThreads; ++tid) {
+      const dt::ThreadOutput origin = dt::thread_origin(d, tid);
+      const int count = dt::thread_output_count(d, b, origin);
+      for (int i = 0; i < d.per_thread; ++i) {
+        const dt::ThreadOutput o = dt::thread_output(d, origin, i);
+        if (o.row >= d.tile_rows() || o.col >= d.tile_cols()) ++outside_tile;
+        const std::int64_t oh = b.row0 + o.row, ow = b.col0 + o.col;
+        // The first `count` outputs are exactly those inside the output.
+        if ((i < count) != (oh < d.out_h && ow < d.out_w)) ++wrong_count;
+        if (i >= count) continue;
+        // The kernel reaches output i by stepping both pointers i times from the origin.
+        if (dt::window_index(d, o.row, o.col, 0, 0) != dt::window_index(d, origin.row, origin.col, 0, 0) + i * dt::window_step(d) ||
+            oh * d.out_w + ow != (b.row0 + origin.row) * d.out_w + b.col0 + origin.col + i * dt::output_step(d))
+          ++wrong_steps;
+        ++computed[static_cast<std::size_t>((b.plane * d.out_h + oh) * d.out_w + ow)];
+        for (std::int64_t kh = 0; kh < kh_n; ++kh)
+          for (std::int64_t kw = 0; kw < p.kernel[w]; ++kw) {
+            const std::int64_t ih = oh * sh - pt + kh * dh;
+            const std::int64_t iw = ow * p.stride[w] - p.pad_before[w] + kw * p.dilation[w];
+            const int at = dt::window_index(d, o.row, o.col, static_cast<int>(kh), static_cast<int>(kw));
+            const int wr = at / d.window_cols, wc = at % d.window_cols;
+            // The column must not wrap into the next window row.
+            const std::int64_t col_in_window = o.col * d.stride_w + kw * d.dilation_w;
+            if (at < 0 || at >= d.window_floats() || col_in_window >= d.window_cols || b.in_row0 + wr != ih ||
+                b.in_col0 + wc != iw)
+              ++wrong_taps;
+            const bool in_input = ih >= 0 && ih < d.in_h && iw >= 0 && iw < d.in_w;
+            if (dt::window_in_input(d, b, wr, wc) != in_input) ++wrong_padding;
+          }
+      }
+    }
   }
   CHECK(copied_not_once == 0);
+  CHECK(wrong_count == 0);
+  CHECK(wrong_steps == 0);
   CHECK(outside_tile == 0);
   CHECK(wrong_taps == 0);
   CHECK(wrong_padding == 0);
@@ -141,7 +151,8 @@ TEST_CASE("depthwise_tiled: tile choices for common shapes") {
   // 65 x 129 window (33.5 KB).
   const dt::TiledDesc mobile = dt::make_tiled_plan(depthwise_2d(32, 1, 112, 112, 3, 2, 1, 1)).desc;
   CHECK(mobile.threads_w == 64);
-  CHECK(mobile.rows_per_thread == 8);
+  CHECK(mobile.per_thread == 8);
+  CHECK(mobile.along_rows);
   CHECK(mobile.tile_rows() == 32);
   CHECK(mobile.window_rows == 65);
   CHECK(mobile.window_cols == 129);
@@ -151,7 +162,7 @@ TEST_CASE("depthwise_tiled: tile choices for common shapes") {
   // A 7x7 output: 32 threads across, one row each (8 x 32), one tile per plane.
   const dt::TiledDesc small = dt::make_tiled_plan(depthwise_2d(960, 1, 7, 7, 5, 1, 1, 2)).desc;
   CHECK(small.threads_w == 32);
-  CHECK(small.rows_per_thread == 1);
+  CHECK(small.per_thread == 1);
   CHECK(small.blocks() == 960);
   CHECK(dt::instance_kernel(small) == 5);
   // 1-D: one row of 256 threads, 8 columns each.
@@ -163,13 +174,14 @@ TEST_CASE("depthwise_tiled: tile choices for common shapes") {
   line.kernel = Dims{{5, 1, 1}};
   const dt::TiledDesc one_d = dt::make_tiled_plan(line).desc;
   CHECK(one_d.threads_w == 256);
-  CHECK(one_d.cols_per_thread == 8);
+  CHECK(one_d.per_thread == 8);
+  CHECK_FALSE(one_d.along_rows);
   CHECK(one_d.tile_cols() == 2048);
   CHECK(one_d.multiplier == 2);
   CHECK(dt::instance_kernel(one_d) == 0);  // 1 x 5: taps looped
   // A window that does not fit at 8 rows a thread: fewer rows.
   const dt::TiledDesc dilated = dt::make_tiled_plan(depthwise_2d(8, 1, 600, 600, 3, 4, 3, 3)).desc;
-  CHECK(dilated.rows_per_thread < 8);
+  CHECK(dilated.per_thread < 8);
   CHECK(dilated.smem_bytes() <= dt::kMaxSmemBytes);
 }
 

@@ -9,10 +9,11 @@
 // A block of 256 threads owns a tile of output rows x columns of one input plane (n, c) and all m
 // output channels that read it: it copies the input window the tile reads (zeros where it lies in
 // the padding) and the plane's m x KH x KW weights into shared memory once, then each thread
-// computes R rows x Q columns of outputs for each of the m channels from there. The threads are
-// threads_h x threads_w with threads_w a multiple of 32: a warp covers 32 consecutive columns of
-// one row, so both the copy (one row segment per warp instruction) and the stores coalesce.
-// Thread (ty, tx) owns output rows ty*R .. ty*R + R-1 of the tile and columns tx + q*threads_w.
+// computes P outputs for each of the m channels from there. The threads are threads_h x threads_w
+// with threads_w a multiple of 32: a warp covers 32 consecutive columns of one row, so both the copy
+// (one row segment per warp instruction) and the stores coalesce. A thread's P outputs lie along
+// one axis, so its loop only steps two pointers: in 2-D, thread (ty, tx) owns rows ty*P .. ty*P + P-1
+// of column tx; in 1-D (one row) columns tx, tx + threads_w, ... (thread_origin, thread_output).
 //
 // Rank 1 is rank 2 with one row (in_h = out_h = KH = 1).
 #include <cstdint>
@@ -31,8 +32,7 @@ inline constexpr int kWarps = kThreads / 32;
 // A block's shared memory stays within the default 48 KB (no opt-in attribute needed), which also
 // leaves room for several blocks per SM to overlap one's copy with another's arithmetic.
 inline constexpr std::int64_t kMaxSmemBytes = 48 * 1024;
-inline constexpr int kMaxRowsPerThread = 8;
-inline constexpr int kMaxColsPerThread = 8;
+inline constexpr int kMaxOutputsPerThread = 8;
 
 struct TiledDesc {
   std::int64_t channels = 1;    // input channels (= groups)
@@ -44,14 +44,14 @@ struct TiledDesc {
   int dilation_h = 1, dilation_w = 1;
   std::int64_t pad_top = 0, pad_left = 0;
   int threads_w = 64;        // threads across a row (a multiple of 32 dividing kThreads)
-  int rows_per_thread = 1;   // R
-  int cols_per_thread = 1;   // Q
+  int per_thread = 1;        // P: outputs of a thread per output channel
+  bool along_rows = true;    // a thread's outputs are consecutive rows (2-D) or every threads_w-th column (1-D)
   std::int64_t tiles_h = 1, tiles_w = 1;
   int window_rows = 1, window_cols = 1;  // the input window of a tile, in shared memory (row pitch window_cols)
 
   KBENCH_HD int threads_h() const { return kThreads / threads_w; }
-  KBENCH_HD int tile_rows() const { return threads_h() * rows_per_thread; }
-  KBENCH_HD int tile_cols() const { return threads_w * cols_per_thread; }
+  KBENCH_HD int tile_rows() const { return threads_h() * (along_rows ? per_thread : 1); }
+  KBENCH_HD int tile_cols() const { return threads_w * (along_rows ? 1 : per_thread); }
   KBENCH_HD int taps() const { return kernel_h * kernel_w; }
   KBENCH_HD std::int64_t blocks() const { return planes * tiles_h * tiles_w; }
   KBENCH_HD int window_floats() const { return window_rows * window_cols; }
@@ -104,7 +104,7 @@ inline TiledPlan make_tiled_plan(const ConvProblem& p) {
 
   // Candidates, most preferred first: 2-D, 64 threads across (32 for narrow outputs) and as many
   // rows per thread (up to 8) as the output has; 1-D, one row of 256 threads and up to 8 columns
-  // each. Fewer rows (columns) per thread, then 32 threads across, when the window does not fit.
+  // each. Fewer outputs per thread, then 32 threads across, when the window does not fit.
   const auto pow2_covering = [](std::int64_t need, int most) {
     int n = 1;
     while (n < most && n < need) n *= 2;
@@ -112,27 +112,20 @@ inline TiledPlan make_tiled_plan(const ConvProblem& p) {
   };
   const auto fits_with = [&](int threads_w) {
     const int threads_h = kThreads / threads_w;
-    int r = one_d ? 1 : pow2_covering(geometry::ceil_div(d.out_h, threads_h), kMaxRowsPerThread);
-    int q = one_d ? pow2_covering(geometry::ceil_div(d.out_w, threads_w), kMaxColsPerThread) : 1;
-    for (;;) {
-      const std::int64_t rows = window_extent(std::int64_t{threads_h} * r, sh, kh, dh);
-      const std::int64_t cols = window_extent(std::int64_t{threads_w} * q, sw, kw, dw);
+    const std::int64_t need = one_d ? geometry::ceil_div(d.out_w, threads_w) : geometry::ceil_div(d.out_h, threads_h);
+    for (int per = pow2_covering(need, kMaxOutputsPerThread); per >= 1; per /= 2) {
+      const std::int64_t rows = window_extent(std::int64_t{threads_h} * (one_d ? 1 : per), sh, kh, dh);
+      const std::int64_t cols = window_extent(std::int64_t{threads_w} * (one_d ? per : 1), sw, kw, dw);
       if (floats_fit(rows, cols, d.multiplier, kh * kw)) {
         d.threads_w = threads_w;
-        d.rows_per_thread = r;
-        d.cols_per_thread = q;
+        d.per_thread = per;
+        d.along_rows = !one_d;
         d.window_rows = static_cast<int>(rows);
         d.window_cols = static_cast<int>(cols);
         return true;
       }
-      if (r > 1) {
-        r /= 2;
-      } else if (q > 1) {
-        q /= 2;
-      } else {
-        return false;
-      }
     }
+    return false;
   };
   const int preferred = one_d ? kThreads : (d.out_w <= 32 ? 32 : 64);
   if (!fits_with(preferred) && (preferred == 32 || !fits_with(32))) {
@@ -190,25 +183,48 @@ KBENCH_HD bool window_in_input(const TiledDesc& d, const BlockTile& b, int row, 
   return ih >= 0 && ih < d.in_h && iw >= 0 && iw < d.in_w;
 }
 
-// Output (r, q) of thread `tid`: tile-relative row and column (the output is row0 + row, col0 + col,
-// valid when inside out_h x out_w).
+// A tile-relative output position (the output is row0 + row, col0 + col, valid inside out_h x out_w).
 struct ThreadOutput {
   int row = 0, col = 0;
 };
-KBENCH_HD ThreadOutput thread_output(const TiledDesc& d, int tid, int r, int q) {
+
+// Thread `tid`'s first output: thread (ty, tx) = (tid / threads_w, tid % threads_w) starts at row
+// ty * P (2-D) or ty (1-D), column tx. Computed once per thread (a division by a run-time width).
+KBENCH_HD ThreadOutput thread_origin(const TiledDesc& d, int tid) {
   const int ty = tid / d.threads_w, tx = tid % d.threads_w;
-  return ThreadOutput{ty * d.rows_per_thread + r, tx + q * d.threads_w};
+  return ThreadOutput{d.along_rows ? ty * d.per_thread : ty, tx};
 }
+
+// Its output i < P: i rows down (2-D), or i x threads_w columns across (1-D: a warp's 32 lanes stay
+// on 32 consecutive columns, for coalesced stores).
+KBENCH_HD ThreadOutput thread_output(const TiledDesc& d, const ThreadOutput& origin, int i) {
+  return d.along_rows ? ThreadOutput{origin.row + i, origin.col} : ThreadOutput{origin.row, origin.col + i * d.threads_w};
+}
+
+// How many of a thread's P outputs lie inside the output (the first ones: they grow along one axis).
+KBENCH_HD int thread_output_count(const TiledDesc& d, const BlockTile& b, const ThreadOutput& origin) {
+  const std::int64_t row = b.row0 + origin.row, col = b.col0 + origin.col;
+  if (row >= d.out_h || col >= d.out_w) return 0;
+  const std::int64_t left = d.along_rows ? d.out_h - row : (d.out_w - col + d.threads_w - 1) / d.threads_w;
+  return left < d.per_thread ? static_cast<int>(left) : d.per_thread;
+}
+
+// From one of a thread's outputs to the next: in the window (floats) and in the output plane.
+KBENCH_HD int window_step(const TiledDesc& d) {
+  return d.along_rows ? d.stride_h * d.window_cols : d.threads_w * d.stride_w;
+}
+KBENCH_HD std::int64_t output_step(const TiledDesc& d) { return d.along_rows ? d.out_w : d.threads_w; }
 
 // Window element read by tile-relative output (row, col) through tap (kh, kw).
 KBENCH_HD int window_index(const TiledDesc& d, int row, int col, int kh, int kw) {
   return (row * d.stride_h + kh * d.dilation_h) * d.window_cols + col * d.stride_w + kw * d.dilation_w;
 }
 
-// The kernel size of the compiled instance that runs `d`: 3, 5 or 7 for those square kernels (their
-// weights in registers, taps unrolled), 0 for any other shape (taps looped at run time).
+// The kernel size of the compiled instance that runs `d`: 3, 5 or 7 for those square kernels with
+// column dilation 1 (taps unrolled, each row's taps at constant offsets), 0 for any other shape
+// (taps looped at run time).
 inline int instance_kernel(const TiledDesc& d) {
-  const bool square = d.kernel_h == d.kernel_w;
+  const bool square = d.kernel_h == d.kernel_w && d.dilation_w == 1;
   return square && (d.kernel_h == 3 || d.kernel_h == 5 || d.kernel_h == 7) ? d.kernel_h : 0;
 }
 

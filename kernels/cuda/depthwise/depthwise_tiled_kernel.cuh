@@ -5,7 +5,7 @@
 // Tiling in depthwise_tiled_index.hpp: a block copies the input window of its tile of one input
 // plane and the plane's m x KH x KW weights into shared memory with asynchronous 4-byte copies (all
 // in flight at once, zero-filled in the padding, each warp instruction one 32-column row segment),
-// then each thread computes its R x Q outputs of each of the m output channels from there, with
+// then each thread computes its P outputs of each of the m output channels from there, with
 // coalesced streaming stores (a warp = 32 consecutive columns of a row). The input is read from
 // memory once per tile (halo rows and columns of neighbouring tiles come mostly from L2, the tiles of
 // a plane running together); for m > 1 the window serves all m channels.
@@ -47,8 +47,10 @@ __device__ __forceinline__ void copy_window_and_weights(const TiledDesc& d, cons
   __syncthreads();
 }
 
-// Weights held in registers by the K x K instances up to 5 x 5; 7 x 7's 49 would push the kernel
-// past kMinBlocksPerSm's 64 registers (ptxas spills), so it reads them from shared memory (broadcast).
+// Weights held in registers by the K x K instances up to 5 x 5. 7 x 7's are read from shared memory
+// (a broadcast): ptxas still hoists those loads out of the per-output loop, which at kMinBlocksPerSm's
+// 64 registers costs 40 bytes of spill once per output channel, outside that loop; 49 weights in
+// registers by hand spill more (68 bytes).
 template <int K>
 inline constexpr int kRegisterWeights = K > 0 && K <= 5 ? K * K : 1;
 
@@ -58,8 +60,9 @@ inline constexpr int kRegisterWeights = K > 0 && K <= 5 ? K * K : 1;
 template <int K>
 __device__ __forceinline__ float convolve_at(const TiledDesc& d, const float* at, const float (&wk)[kRegisterWeights<K>],
                                              const float* weights, float acc) {
-  const int row_step = d.dilation_h * d.window_cols, col_step = d.dilation_w;
+  const int row_step = d.dilation_h * d.window_cols;
   if constexpr (K > 0) {
+    // Column dilation 1 (instance_kernel): the taps of a row sit at constant offsets from its start.
 #pragma unroll
     for (int kh = 0; kh < K; ++kh)
 #pragma unroll
@@ -70,12 +73,12 @@ __device__ __forceinline__ float convolve_at(const TiledDesc& d, const float* at
         } else {
           wt = weights[kh * K + kw];
         }
-        acc = fmaf(at[kh * row_step + kw * col_step], wt, acc);
+        acc = fmaf(at[kh * row_step + kw], wt, acc);
       }
   } else {
     for (int kh = 0; kh < d.kernel_h; ++kh)
       for (int kw = 0; kw < d.kernel_w; ++kw)
-        acc = fmaf(at[kh * row_step + kw * col_step], weights[kh * d.kernel_w + kw], acc);
+        acc = fmaf(at[kh * row_step + kw * d.dilation_w], weights[kh * d.kernel_w + kw], acc);
   }
   return acc;
 }
@@ -94,6 +97,11 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
   copy_window_and_weights(d, b, x + b.plane * d.in_h * d.in_w, w + c * d.multiplier * d.taps(), window,
                           weight_tile, tid);
 
+  const ThreadOutput origin = thread_origin(d, tid);
+  const int count = thread_output_count(d, b, origin);
+  if (count == 0) return;  // past the output's edge (no barrier follows)
+  const int step_in = window_step(d);
+  const std::int64_t step_out = output_step(d);
   for (int j = 0; j < d.multiplier; ++j) {
     const std::int64_t co = c * d.multiplier + j;
     const float b0 = bias != nullptr ? __ldg(bias + co) : 0.0f;
@@ -101,16 +109,12 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
     float wk[kRegisterWeights<K>];
 #pragma unroll
     for (int t = 0; t < kRegisterWeights<K>; ++t) wk[t] = weights[t];
-    float* out = y + (n * d.channels * d.multiplier + co) * d.out_h * d.out_w;
-    for (int r = 0; r < d.rows_per_thread; ++r) {
-      for (int q = 0; q < d.cols_per_thread; ++q) {
-        const ThreadOutput o = thread_output(d, tid, r, q);
-        const std::int64_t oh = b.row0 + o.row, ow = b.col0 + o.col;
-        if (oh >= d.out_h || ow >= d.out_w) continue;
-        const float acc = convolve_at<K>(d, window + window_index(d, o.row, o.col, 0, 0), wk, weights, b0);
-        __stcs(out + oh * d.out_w + ow, acc);
-      }
-    }
+    float* out = y + (n * d.channels * d.multiplier + co) * d.out_h * d.out_w + (b.row0 + origin.row) * d.out_w +
+                 b.col0 + origin.col;
+    const float* at = window + window_index(d, origin.row, origin.col, 0, 0);
+    // A thread's outputs lie along one axis: two pointers step, nothing is recomputed per output.
+    for (int i = 0; i < count; ++i, at += step_in, out += step_out)
+      __stcs(out, convolve_at<K>(d, at, wk, weights, b0));
   }
 }
 
