@@ -10,8 +10,9 @@
 // memory once per tile (halo rows and columns of neighbouring tiles come mostly from L2, the tiles of
 // a plane running together); for m > 1 the window serves all m channels.
 //
-// Instances: K = 3, 5, 7 for those square kernels (the channel's weights in registers, taps
-// unrolled), K = 0 for any other shape (taps looped, weights read from shared memory).
+// Instances: K = 3, 5, 7 for those square kernels with column dilation 1 (taps unrolled, at constant
+// offsets from each kernel row's start), K = 0 for any other shape (taps looped, weights read from
+// shared memory).
 //
 // Device code only (the launcher is depthwise_tiled.cu); the CPU emulation tests run it too.
 #include <cstdint>
@@ -25,8 +26,8 @@ namespace kbench::gpu::conv::depthwise_tiled {
 // window overlaps the arithmetic of the others only if several are resident.
 inline constexpr int kMinBlocksPerSm = 4;
 
-// Copies tile b's input window (zeros where it lies in the padding) and `count` weights into shared
-// memory, and waits for them with the whole block.
+// Copies tile b's input window (zeros where it lies in the padding) and the plane's m x KH x KW
+// weights into shared memory, and waits for them with the whole block.
 __device__ __forceinline__ void copy_window_and_weights(const TiledDesc& d, const BlockTile& b,
                                                         const float* __restrict__ plane,
                                                         const float* __restrict__ weights, float* window,
