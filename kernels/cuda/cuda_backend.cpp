@@ -33,7 +33,7 @@ class CudaBackend final : public Backend {
   std::string name() const override { return "cuda"; }
 
   std::string description() const override {
-    return "kbench's own CUDA kernels: direct (any problem), depthwise (2-D in registers; 1-D and 2-D in shared memory), implicit GEMM (FFMA, 3xTF32, TF32), "
+    return "kbench's own CUDA kernels: direct (any problem; through shared memory for depthwise and small groups), depthwise 2-D, implicit GEMM (FFMA, 3xTF32, TF32), "
            "transposed convolution by phase decomposition";
   }
 

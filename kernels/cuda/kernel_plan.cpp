@@ -56,29 +56,29 @@ class DepthwisePlan final : public KernelPlan {
   depthwise::Tiling tiling_;
 };
 
-class DepthwiseTiledPlan final : public KernelPlan {
+class DirectTiledPlan final : public KernelPlan {
  public:
-  explicit DepthwiseTiledPlan(const ConvProblem& p) : desc_(depthwise_tiled::make_tiled_plan(p).desc) {}
-  // "depthwise_tiled/k3" for the unrolled square-kernel instances, "depthwise_tiled/k1x5" otherwise.
+  explicit DirectTiledPlan(const ConvProblem& p) : desc_(direct_tiled::make_tiled_plan(p).desc) {}
+  // "direct_tiled/k3" for the unrolled square-kernel instances, "direct_tiled/k1x5" otherwise.
   std::string implementation() const override {
-    if (depthwise_tiled::instance_kernel(desc_) != 0) return fmt::format("depthwise_tiled/k{}", desc_.kernel_h);
-    return fmt::format("depthwise_tiled/k{}x{}", desc_.kernel_h, desc_.kernel_w);
+    if (direct_tiled::instance_kernel(desc_) != 0) return fmt::format("direct_tiled/k{}", desc_.kernel_h);
+    return fmt::format("direct_tiled/k{}x{}", desc_.kernel_h, desc_.kernel_w);
   }
   std::vector<std::pair<std::string, std::string>> properties() const override {
-    return {{"block", fmt::format("{} threads, {} rows x {} columns of output, {} per thread", depthwise_tiled::kThreads,
+    return {{"block", fmt::format("{} threads, {} rows x {} columns of output, {} per thread", direct_tiled::kThreads,
                                   desc_.tile_rows(), desc_.tile_cols(), desc_.per_thread)},
-            {"input_window", fmt::format("{} x {} floats in shared memory", desc_.window_rows, desc_.window_cols)},
+            {"input_windows", fmt::format("{} of {} x {} floats in shared memory (input channels of a group x depth "
+                                          "taps)",
+                                          desc_.stack(), desc_.window_rows, desc_.window_cols)},
             {"smem_bytes", std::to_string(desc_.smem_bytes())},
-            {"multiplier", std::to_string(desc_.multiplier)},
+            {"out_channels_per_group", std::to_string(desc_.multiplier)},
             {"blocks", std::to_string(desc_.blocks())},
             {"launches", "1"}};
   }
-  void enqueue(const Operands& ops, cudaStream_t stream) override {
-    depthwise_tiled::launch_depthwise_tiled(desc_, ops, stream);
-  }
+  void enqueue(const Operands& ops, cudaStream_t stream) override { direct_tiled::launch_direct_tiled(desc_, ops, stream); }
 
  private:
-  depthwise_tiled::TiledDesc desc_;
+  direct_tiled::TiledDesc desc_;
 };
 
 }  // namespace
@@ -90,7 +90,7 @@ std::unique_ptr<KernelPlan> make_kernel_plan(const KernelChoice& choice, const C
   const Family family = choice.family;
   if (family == Family::direct) return std::make_unique<DirectPlan>(problem);
   if (family == Family::depthwise2d) return std::make_unique<DepthwisePlan>(problem, choice.stores);
-  if (family == Family::depthwise_tiled) return std::make_unique<DepthwiseTiledPlan>(problem);
+  if (family == Family::direct_tiled) return std::make_unique<DirectTiledPlan>(problem);
   if (is_implicit_gemm(family)) return make_igemm_plan(choice, problem);
   return make_phase_plan(choice, problem);
 }

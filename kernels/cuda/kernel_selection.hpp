@@ -5,7 +5,8 @@
 // Families, and the math each one performs:
 //   direct                   any valid fp32 problem; one thread per output, fp32 FMA
 //   depthwise2d              2-D depthwise (multiplier 1), stride 1, dilation 1, square 3/5/7 kernel; fp32 FMA
-//   depthwise_tiled          1-D and 2-D depthwise, any stride, dilation, padding, kernel, multiplier; fp32 FMA
+//   direct_tiled             forward convolutions whose input windows and weights fit 48 KB of shared memory
+//                            (depthwise, groups of a few channels; 1-D to 3-D); fp32 FMA
 //   implicit_gemm_ffma       forward convolutions; fp32 FFMA
 //   implicit_gemm_3xtf32     forward convolutions; split TF32 on tensor cores, fp32-level error
 //   implicit_gemm_tf32       forward convolutions; TF32 tensor cores (math tf32 only)
@@ -27,7 +28,7 @@
 
 #include "backend/backend.hpp"
 #include "cuda/depthwise/depthwise_index.hpp"
-#include "cuda/depthwise/depthwise_tiled_index.hpp"
+#include "cuda/direct/direct_tiled_index.hpp"
 #include "cuda/implicit_gemm/igemm_config.hpp"
 #include "cuda/implicit_gemm/igemm_index.hpp"
 #include "cuda/implicit_gemm/igemm_patch_index.hpp"
@@ -43,7 +44,7 @@ namespace kbench::gpu::conv {
 enum class Family {
   direct,
   depthwise2d,
-  depthwise_tiled,
+  direct_tiled,
   implicit_gemm_ffma,
   implicit_gemm_3xtf32,
   implicit_gemm_tf32,
@@ -55,7 +56,7 @@ enum class Family {
 inline constexpr Family kAllFamilies[] = {
     Family::direct,
     Family::depthwise2d,
-    Family::depthwise_tiled,
+    Family::direct_tiled,
     Family::implicit_gemm_ffma,
     Family::implicit_gemm_3xtf32,
     Family::implicit_gemm_tf32,
@@ -68,7 +69,7 @@ inline std::string_view family_name(Family f) {
   switch (f) {
     case Family::direct: return "direct";
     case Family::depthwise2d: return "depthwise2d";
-    case Family::depthwise_tiled: return "depthwise_tiled";
+    case Family::direct_tiled: return "direct_tiled";
     case Family::implicit_gemm_ffma: return "implicit_gemm_ffma";
     case Family::implicit_gemm_3xtf32: return "implicit_gemm_3xtf32";
     case Family::implicit_gemm_tf32: return "implicit_gemm_tf32";
@@ -141,13 +142,11 @@ inline Support depthwise2d_envelope(const ConvProblem& p) {
   return Support::yes();
 }
 
-// Every forward depthwise convolution (one input channel per group, any multiplier) of rank 1 or 2
-// whose smallest tile's input window fits in shared memory (depthwise_tiled_index.hpp).
-inline Support depthwise_tiled_envelope(const ConvProblem& p) {
-  if (p.transposed()) return Support::no("depthwise_tiled: forward convolutions only");
-  if (p.spatial_rank > 2) return Support::no("depthwise_tiled: 1-D and 2-D only");
-  if (p.groups != p.in_channels) return Support::no("depthwise_tiled: needs groups == in_channels");
-  const depthwise_tiled::TiledPlan plan = depthwise_tiled::make_tiled_plan(p);
+// Every forward convolution whose smallest tile's input windows (one per input channel of a group
+// and depth tap) and the group's weights fit in 48 KB of shared memory (direct_tiled_index.hpp).
+inline Support direct_tiled_envelope(const ConvProblem& p) {
+  if (p.transposed()) return Support::no("direct_tiled: forward convolutions only");
+  const direct_tiled::TiledPlan plan = direct_tiled::make_tiled_plan(p);
   if (!plan.why_not.empty()) return Support::no(plan.why_not);
   return Support::yes();
 }
@@ -394,7 +393,7 @@ inline Support choice_envelope(const KernelChoice& c, const ConvProblem& p, Math
       return Support::no("depthwise2d: realigned stores change rows of 2 mod 4 floats only");
     return depthwise2d_envelope(p);
   }
-  if (f == Family::depthwise_tiled) return depthwise_tiled_envelope(p);
+  if (f == Family::direct_tiled) return direct_tiled_envelope(p);
   const ConvProblem p3 = reference::as_rank3(p);
   if (is_implicit_gemm(f)) {
     if (p.transposed()) return Support::no(fmt::format("{}: forward convolutions only", name));
@@ -476,9 +475,9 @@ inline Family default_family(const ConvProblem& p, MathMode math) {
   if (family_envelope(Family::depthwise2d, p, math)) return Family::depthwise2d;
   const Family f = tf32 ? Family::implicit_gemm_tf32 : Family::implicit_gemm_3xtf32;
   const bool gemm = gemm_worthwhile(p) && family_envelope(f, p, math);
-  // Depthwise convolutions the GEMM does not pay for (under 8 output channels per input channel,
-  // the GEMM's M, or under 8 taps) are memory-bound work for the shared-memory kernel.
-  if (!gemm && family_envelope(Family::depthwise_tiled, p, math)) return Family::depthwise_tiled;
+  // What the GEMM does not pay for (under 8 output channels per group, the GEMM's M, or a reduction
+  // under 8 long: depthwise, groups of a few channels) goes to the shared-memory direct kernel.
+  if (!gemm && family_envelope(Family::direct_tiled, p, math)) return Family::direct_tiled;
   return gemm ? f : Family::direct;
 }
 

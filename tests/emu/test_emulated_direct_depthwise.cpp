@@ -2,8 +2,9 @@
 // the CUDA emulation (cuda_emu.hpp) against the fp64 reference: the direct kernel on random problems
 // of every kind (it is every problem's fallback), the register depthwise kernel across its instances
 // (kernel 3/5/7, left padding 0 or centred), strip and segment edges and the three store widths, and
-// the shared-memory depthwise kernel on random 1-D and 2-D shapes (strides, dilations, paddings,
-// rectangular kernels, multipliers) across its four instances.
+// the shared-memory direct kernel on random 1-D to 3-D shapes with few channels per group (depthwise,
+// multipliers, small groups; strides, dilations, paddings, rectangular kernels) across its four
+// instances.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -12,7 +13,7 @@
 #include <vector>
 
 #include "cuda/depthwise/depthwise2d_kernel.cuh"
-#include "cuda/depthwise/depthwise_tiled_kernel.cuh"
+#include "cuda/direct/direct_tiled_kernel.cuh"
 #include "cuda/direct/direct_conv_kernel.cuh"
 #include "cuda/kernel_selection.hpp"
 #include "data/host_tensors.hpp"
@@ -23,7 +24,7 @@
 #include "verify/tolerance.hpp"
 
 // The tiled kernel's `extern __shared__` array, as the emulation provides it (one block runs at a time).
-namespace kbench::gpu::conv::depthwise_tiled {
+namespace kbench::gpu::conv::direct_tiled {
 alignas(16) unsigned char smem[kMaxSmemBytes];
 }
 
@@ -31,7 +32,7 @@ namespace kbench {
 namespace {
 
 namespace dw = gpu::conv::depthwise;
-namespace dt = gpu::conv::depthwise_tiled;
+namespace dt = gpu::conv::direct_tiled;
 using gpu_tests::pick;
 
 constexpr float kPoison = 1.0e30f;
@@ -87,16 +88,16 @@ void check_depthwise(const ConvProblem& p, std::uint64_t seed, dw::StoreMode sto
                   true);
 }
 
-// The shared-memory depthwise kernel with the launch the plan computes; returns its instance (0, 3, 5, 7).
-int check_depthwise_tiled(const ConvProblem& p, std::uint64_t seed) {
-  REQUIRE(gpu::conv::depthwise_tiled_envelope(p).ok);
+// The shared-memory direct kernel with the launch the plan computes; returns its instance (0, 3, 5, 7).
+int check_direct_tiled(const ConvProblem& p, std::uint64_t seed) {
+  REQUIRE(gpu::conv::direct_tiled_envelope(p).ok);
   const dt::TiledDesc d = dt::make_tiled_plan(p).desc;
   REQUIRE(d.smem_bytes() <= static_cast<std::int64_t>(sizeof dt::smem));
   run_and_compare(p, seed, static_cast<unsigned>(d.blocks()), dt::kThreads,
                   [&](const data::HostTensors& t, float* y) {
                     const float* bias = t.bias.empty() ? nullptr : t.bias.data();
                     dt::with_tiled_instance(d, [&](auto k) {
-                      dt::depthwise_tiled_kernel<decltype(k)::value>(d, t.input.data(), t.weight.data(), bias, y);
+                      dt::direct_tiled_kernel<decltype(k)::value>(d, t.input.data(), t.weight.data(), bias, y);
                     });
                   },
                   true, dt::smem, static_cast<std::size_t>(d.smem_bytes()));
@@ -157,39 +158,43 @@ TEST_CASE("emulated depthwise kernel: every instance, strip and segment edges, s
   check_depthwise(wide, 85, dw::StoreMode::realigned);
 }
 
-TEST_CASE("emulated shared-memory depthwise kernel: random 1-D and 2-D shapes, every instance, multipliers") {
+TEST_CASE("emulated shared-memory direct kernel: random 1-D to 3-D shapes, few channels per group, every instance") {
   std::mt19937_64 rng(2102);
   int instances[8] = {};
-  for (int trial = 0; trial < 24; ++trial) {
-    const int rank = 1 + trial % 2;
+  for (int trial = 0; trial < 30; ++trial) {
+    const int rank = 1 + trial % 3;
     ConvProblem p;
     for (;;) {
       p = ConvProblem{};
       p.spatial_rank = rank;
       p.batch = pick(rng, 1, 2);
-      p.in_channels = p.groups = pick(rng, 1, 2);
-      p.out_channels = p.in_channels * pick(rng, 1, 3);
+      p.groups = pick(rng, 1, 2);
+      // Depthwise (one input channel per group) two trials in three, else up to 3 per group.
+      p.in_channels = p.groups * (trial % 3 == 2 ? pick(rng, 1, 3) : 1);
+      p.out_channels = p.groups * pick(rng, 1, 3);
       p.bias = pick(rng, 0, 1) == 1;
-      // Every other 2-D trial square 3, 5, 7 in turn (the unrolled instances), else any shape up to 7.
-      const std::int64_t square = trial % 4 == 1 ? 3 + 2 * ((trial / 4) % 3) : 0;
+      // 2-D and 3-D trials take square 3, 5, 7 in turn now and then (the unrolled instances).
+      const std::int64_t square = rank >= 2 && trial % 4 != 0 ? 3 + 2 * ((trial / 4) % 3) : 0;
       for (int d = 0; d < rank; ++d) {
-        p.kernel[d] = square > 0 ? square : pick(rng, 1, 7);
+        const bool depth = rank == 3 && d == 0;
+        p.kernel[d] = square > 0 && !depth ? square : pick(rng, 1, depth ? 3 : 7);
         p.stride[d] = pick(rng, 1, 3);
         p.dilation[d] = pick(rng, 1, 2);
         p.pad_before[d] = pick(rng, 0, 3);
         p.pad_after[d] = pick(rng, 0, 3);
-        // 2-D: past a 64-column tile now and then, and past one tile of rows; 1-D: past 2,048 columns.
-        p.input[d] = rank == 1 ? pick(rng, 1, 2600) : pick(rng, d == 0 ? 1 : 20, d == 0 ? 40 : 140);
+        // Rows past a 64-column tile now and then and past one tile of rows; 1-D past 2,048 columns.
+        p.input[d] = rank == 1 ? pick(rng, 1, 2600)
+                               : (depth ? pick(rng, 1, 4) : pick(rng, d + 1 == rank ? 20 : 1, d + 1 == rank ? 140 : 40));
       }
-      if (reference::why_not_computable(p).empty()) break;
+      if (reference::why_not_computable(p).empty() && gpu::conv::direct_tiled_envelope(p).ok) break;
     }
     CAPTURE(trial);
     CAPTURE(rank);
-    ++instances[check_depthwise_tiled(p, 2200 + static_cast<std::uint64_t>(trial))];
+    ++instances[check_direct_tiled(p, 2200 + static_cast<std::uint64_t>(trial))];
   }
   for (const int k : {0, 3, 5, 7}) CHECK_MESSAGE(instances[k] > 0, "instance K=" << k << " never ran");
-  // MobileNet's stride-2 3x3 with a centred pad, in miniature (two tiles of rows, a partial tile of
-  // columns), multiplier 2 and a bias.
+  // MobileNet's stride-2 3x3 depthwise with a centred pad, in miniature (two tiles of rows, a
+  // partial tile of columns), multiplier 2 and a bias; ResNeXt's groups of 4 channels.
   ConvProblem mobile;
   mobile.spatial_rank = 2;
   mobile.in_channels = mobile.groups = 2;
@@ -199,7 +204,12 @@ TEST_CASE("emulated shared-memory depthwise kernel: random 1-D and 2-D shapes, e
   mobile.kernel = Dims{{3, 3, 1}};
   mobile.stride = Dims{{2, 2, 1}};
   mobile.pad_before = mobile.pad_after = Dims{{1, 1, 0}};
-  CHECK(check_depthwise_tiled(mobile, 2300) == 3);
+  CHECK(check_direct_tiled(mobile, 2300) == 3);
+  ConvProblem resnext = mobile;
+  resnext.in_channels = resnext.out_channels = 8;
+  resnext.stride = Dims{{1, 1, 1}};
+  resnext.input = Dims{{20, 40, 1}};
+  CHECK(check_direct_tiled(resnext, 2301) == 3);
 }
 
 }  // TEST_SUITE

@@ -171,35 +171,43 @@ TEST_CASE("depthwise2d: kernel sizes, paddings, segment and strip edges, store w
       check_family(p, variant, MathMode::fp32, 284);
 }
 
-TEST_CASE("depthwise_tiled: random 1-D and 2-D shapes, each instance, multipliers, tile edges, both math modes") {
+TEST_CASE("direct_tiled: random 1-D to 3-D shapes, few channels per group, each instance, both math modes") {
   using D = Dims;
   std::mt19937_64 rng(2103);
-  for (int trial = 0; trial < 40; ++trial) {
-    const int rank = 1 + trial % 2;
+  for (int trial = 0; trial < 45; ++trial) {
+    const int rank = 1 + trial % 3;
     ConvProblem p;
     do {
       kbench::gpu_tests::ShapeLimits limits;
       limits.input[0] = 5000;  // 1-D: past a 2,048-column tile
       limits.input[1] = 150;   // 2-D: past 64-column and 64-row tiles
+      limits.input[2] = 40;
       limits.kernel[0] = limits.kernel[1] = 7;
       limits.stride = 4;
-      p = random_problem(rng, OpKind::conv, rank, 1, pick(rng, 1, 4), limits);
+      // Depthwise two trials in three (multipliers up to 4), else up to 4 channels per group.
+      p = random_problem(rng, OpKind::conv, rank, trial % 3 == 2 ? pick(rng, 1, 4) : 1, pick(rng, 1, 4), limits);
       // Every fourth 2-D trial a square 3, 5 or 7 kernel (the unrolled instances).
-      if (trial % 4 == 1) p.kernel = D{{3 + 2 * (trial / 4 % 3), 3 + 2 * (trial / 4 % 3), 1}};
+      if (rank == 2 && trial % 4 == 1) p.kernel = D{{3 + 2 * (trial / 4 % 3), 3 + 2 * (trial / 4 % 3), 1}};
     } while (!kbench::reference::why_not_computable(p).empty());
     CAPTURE(trial);
-    check_family(p, "depthwise_tiled", trial % 4 < 2 ? MathMode::fp32 : MathMode::tf32,
+    check_family(p, "direct_tiled", trial % 4 < 2 ? MathMode::fp32 : MathMode::tf32,
                  2100 + static_cast<std::uint64_t>(trial));
   }
   // MobileNet-sized layers: stride 2 on 112x112 (two tiles of 32 rows, 33.5 KB windows), stride 1 on
-  // 7x7 with 960 channels and a bias; a 5x5 with multiplier 2.
+  // 7x7 with 960 channels and a bias; a 5x5 with multiplier 2; ResNeXt's groups of 4 on 56x56; a
+  // 3x3x3 depthwise on video frames.
   const ConvProblem mobile_s2 = make_problem(OpKind::conv, 2, 4, 32, 32, 32, D{{112, 112, 1}}, D{{3, 3, 1}},
                                              D{{2, 2, 1}}, D{{1, 1, 1}}, D{{1, 1, 0}}, D{{1, 1, 0}}, false);
   const ConvProblem mobile_7 = make_problem(OpKind::conv, 2, 8, 960, 960, 960, D{{7, 7, 1}}, D{{3, 3, 1}},
                                             D{{1, 1, 1}}, D{{1, 1, 1}}, D{{1, 1, 0}}, D{{1, 1, 0}}, true);
   const ConvProblem multiplied = make_problem(OpKind::conv, 2, 2, 24, 48, 24, D{{56, 60, 1}}, D{{5, 5, 1}},
                                               D{{1, 1, 1}}, D{{1, 1, 1}}, D{{2, 2, 0}}, D{{2, 2, 0}}, true);
-  for (const ConvProblem& p : {mobile_s2, mobile_7, multiplied}) check_family(p, "depthwise_tiled", MathMode::fp32, 2199);
+  const ConvProblem resnext = make_problem(OpKind::conv, 2, 2, 128, 128, 32, D{{56, 56, 1}}, D{{3, 3, 1}},
+                                           D{{1, 1, 1}}, D{{1, 1, 1}}, D{{1, 1, 0}}, D{{1, 1, 0}}, false);
+  const ConvProblem video = make_problem(OpKind::conv, 3, 2, 24, 24, 24, D{{8, 28, 28}}, D{{3, 3, 3}},
+                                         D{{1, 1, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}}, true);
+  for (const ConvProblem& p : {mobile_s2, mobile_7, multiplied, resnext, video})
+    check_family(p, "direct_tiled", MathMode::fp32, 2199);
 }
 
 TEST_CASE("implicit GEMM: every tile, both reduction orders, all three maths") {
@@ -379,7 +387,7 @@ TEST_CASE("the four seed workloads at full size, every family that serves them, 
                                D{{2, 2, 2}}, D{{2, 2, 2}}, D{{1, 1, 1}}, D{{1, 1, 1}}, false);
   check_family(s84, "depthwise2d", MathMode::fp32, 84, sampled(s84));
   check_family(s84, "depthwise2d/realigned_stores", MathMode::fp32, 84, sampled(s84));
-  check_family(s84, "depthwise_tiled", MathMode::fp32, 84, sampled(s84));
+  check_family(s84, "direct_tiled", MathMode::fp32, 84, sampled(s84));
   for (const GemmVariant& v : kGemmVariants) {
     // 76's input has 2^31 + elements: 64-bit offsets on the real shape.
     check_family(s76, std::string("implicit_gemm_") + v.suffix, v.math, 76, sampled(s76));  // resident A (not ffma)

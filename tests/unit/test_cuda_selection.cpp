@@ -75,10 +75,10 @@ TEST_CASE("depthwise2d row stores: the realigned variant where rows are 2 mod 4 
   CHECK_FALSE(gpu::conv::parse_variant("depthwise2d/realigned_stores/split_stores"));
 }
 
-TEST_CASE("depthwise_tiled: the depthwise convolutions depthwise2d does not take, and which one is the default") {
+TEST_CASE("direct_tiled: the convolutions a GEMM does not pay for, outside depthwise2d, and which one is the default") {
   using gpu::conv::default_family;
   using gpu::conv::family_envelope;
-  // MobileNet's stride-2 3x3 on 112x112: outside depthwise2d, the shared-memory kernel's by default.
+  // MobileNet's stride-2 depthwise 3x3 on 112x112: outside depthwise2d, the shared-memory kernel's.
   ConvProblem mobile = seed84();
   mobile.batch = 8;
   mobile.in_channels = mobile.out_channels = mobile.groups = 32;
@@ -86,45 +86,50 @@ TEST_CASE("depthwise_tiled: the depthwise convolutions depthwise2d does not take
   mobile.stride = Dims{{2, 2, 1}};
   mobile.pad_before = mobile.pad_after = Dims{{1, 1, 0}};
   CHECK_FALSE(family_envelope(Family::depthwise2d, mobile, MathMode::fp32));
-  for (const MathMode math : {MathMode::fp32, MathMode::tf32}) CHECK(default_family(mobile, math) == Family::depthwise_tiled);
+  for (const MathMode math : {MathMode::fp32, MathMode::tf32}) CHECK(default_family(mobile, math) == Family::direct_tiled);
   // Seed 84 stays on the register kernel, with the tiled one listed as a variant to compare.
-  CHECK(family_envelope(Family::depthwise_tiled, seed84(), MathMode::fp32));
+  CHECK(family_envelope(Family::direct_tiled, seed84(), MathMode::fp32));
   CHECK(default_family(seed84(), MathMode::fp32) == Family::depthwise2d);
   std::vector<std::string> names;
   for (const gpu::conv::KernelChoice& c : gpu::conv::applicable_variants(seed84(), MathMode::fp32))
     names.push_back(gpu::conv::variant_name(c));
-  CHECK(std::find(names.begin(), names.end(), "depthwise_tiled") != names.end());
+  CHECK(std::find(names.begin(), names.end(), "direct_tiled") != names.end());
   // Rows that are not 16-byte multiples, dilation, rectangular kernels: tiled.
   ConvProblem odd = seed84();
   odd.input[1] = 509;
   odd.dilation = Dims{{2, 1, 1}};
   odd.kernel = Dims{{3, 5, 1}};
-  CHECK(default_family(odd, MathMode::fp32) == Family::depthwise_tiled);
+  CHECK(default_family(odd, MathMode::fp32) == Family::direct_tiled);
+  // ResNeXt's groups of 4 channels (4 output channels per group: too few for the GEMM's M).
+  ConvProblem resnext = mobile;
+  resnext.in_channels = resnext.out_channels = 128;
+  resnext.stride = Dims{{1, 1, 1}};
+  CHECK(default_family(resnext, MathMode::tf32) == Family::direct_tiled);
   // A multiplier of 8 on 9 taps fills the GEMM's M: the GEMM stays the default; tiled is a variant.
   ConvProblem wide = mobile;
   wide.out_channels = 8 * wide.in_channels;
   CHECK(default_family(wide, MathMode::tf32) == Family::implicit_gemm_tf32);
-  CHECK(family_envelope(Family::depthwise_tiled, wide, MathMode::tf32));
-  // 1-D depthwise (3 taps: no GEMM even at multiplier 8).
+  CHECK(family_envelope(Family::direct_tiled, wide, MathMode::tf32));
+  // 1-D depthwise (3 taps: no GEMM even at multiplier 8) and 3-D depthwise.
   ConvProblem line = seed76();
   line.in_channels = line.groups = 64;
   line.out_channels = 8 * 64;
   line.input[0] = 4096;
-  CHECK(default_family(line, MathMode::tf32) == Family::depthwise_tiled);
-  // Not depthwise (two channels per group), 3-D, transposed: outside.
-  ConvProblem grouped = mobile;
-  grouped.groups = 16;
-  const Support g = family_envelope(Family::depthwise_tiled, grouped, MathMode::fp32);
-  CHECK_FALSE(g);
-  CHECK(g.reason.find("groups == in_channels") != std::string::npos);
-  ConvProblem volume = mobile;
-  volume.spatial_rank = 3;
-  volume.input[2] = 8;
-  volume.kernel[2] = 3;
-  CHECK_FALSE(family_envelope(Family::depthwise_tiled, volume, MathMode::fp32));
+  CHECK(default_family(line, MathMode::tf32) == Family::direct_tiled);
+  ConvProblem video = mobile;
+  video.spatial_rank = 3;
+  video.input = Dims{{8, 28, 28}};
+  video.kernel = Dims{{3, 3, 3}};
+  video.stride = Dims{{1, 1, 1}};
+  video.pad_before = video.pad_after = Dims{{1, 1, 1}};
+  CHECK(default_family(video, MathMode::fp32) == Family::direct_tiled);
+  // Dense layers with many channels: their windows do not fit (and the GEMM is the default anyway).
+  const Support dense = family_envelope(Family::direct_tiled, seed50(), MathMode::fp32);
+  CHECK_FALSE(dense);
+  CHECK(dense.reason.find("48 KB") != std::string::npos);
   ConvProblem transposed = mobile;
   transposed.op = OpKind::conv_transpose;
-  CHECK_FALSE(family_envelope(Family::depthwise_tiled, transposed, MathMode::fp32));
+  CHECK_FALSE(family_envelope(Family::direct_tiled, transposed, MathMode::fp32));
 }
 
 TEST_CASE("envelopes: math, op and shape limits") {

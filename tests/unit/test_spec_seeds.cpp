@@ -213,6 +213,14 @@ TEST_SUITE("spec") {
     CHECK(line.problem.groups == line.problem.in_channels);
     CHECK(line.problem.output() == dims(3000));
 
+    const Workload narrow = load_one(kExamplesDir + "/conv2d_grouped_narrow.yaml");
+    CHECK(narrow.problem.in_channels_per_group() == 4);
+    CHECK(narrow.problem.output() == dims(56, 56));
+
+    const Workload video = load_one(kExamplesDir + "/conv3d_depthwise.yaml");
+    CHECK(video.problem.groups == video.problem.in_channels);
+    CHECK(video.problem.output() == dims(8, 28, 28));
+
     const Workload t1 = load_one(kExamplesDir + "/conv_transpose1d.yaml");
     CHECK(t1.problem.output_padding == pads(1));
     CHECK(t1.problem.output() == dims(513));

@@ -8,6 +8,7 @@
 
 #include "cuda/common/operands.hpp"
 #include "cuda/direct/direct_desc.hpp"
+#include "cuda/direct/direct_tiled_index.hpp"
 
 namespace kbench::gpu::conv {
 
@@ -18,3 +19,10 @@ void launch_direct(const DirectDesc& d, const Operands& ops, cudaStream_t stream
 bool kernel_image_loadable(std::string* reason);
 
 }  // namespace kbench::gpu::conv
+
+namespace kbench::gpu::conv::direct_tiled {
+
+// The shared-memory direct convolution; `d` from make_tiled_plan for a problem in its envelope.
+void launch_direct_tiled(const TiledDesc& d, const Operands& ops, cudaStream_t stream);
+
+}  // namespace kbench::gpu::conv::direct_tiled

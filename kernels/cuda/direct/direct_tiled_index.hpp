@@ -1,0 +1,279 @@
+#pragma once
+// Tiling of the shared-memory direct convolution (direct_tiled_kernel.cuh), shared with the CPU tests.
+//
+// For the forward convolutions a GEMM does not pay for (few output channels per group, or a short
+// reduction: depthwise and its depth-multiplier forms, ResNeXt-style groups of a few channels),
+// which the one-thread-per-output `direct` kernel serves by re-reading every input element from L1
+// or L2 once per tap, and which the register depthwise kernel (depthwise2d) takes only for stride 1,
+// dilation 1 and square 3/5/7 kernels on 16-byte rows. Any rank, stride, dilation, padding and
+// kernel shape.
+//
+// The problem is taken as rank 3 (reference::as_rank3: D, H, W). A block of 256 threads owns a tile
+// of output rows x columns of one output depth plane od of one (image n, group g), for all m output
+// channels of the group: it copies into shared memory the input windows the tile reads, one per
+// "stack item" s = c * KD + kd (input channel c of the group, depth tap kd: input depth
+// od * SD - PD + kd * DD, a window of zeros when that lies in the padding), zeros where a window
+// lies in the padding, and the group's m x (C_in/g x KD x KH x KW) weights; then each thread
+// computes P outputs for each of the m channels, summing every stack item's 2-D taps. The threads
+// are threads_h x threads_w with threads_w a multiple of 32: a warp covers 32 consecutive columns
+// of one row, so both the copy (one row segment per warp instruction) and the stores coalesce. A
+// thread's P outputs lie along one axis, so its loop only steps two pointers: thread (ty, tx) owns
+// rows ty*P .. ty*P + P-1 of column tx, or, where the output has one row (1-D), columns tx,
+// tx + threads_w, ... (thread_origin, thread_output).
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include "core/host_device.hpp"
+#include "problem/conv_geometry.hpp"
+#include "problem/conv_problem.hpp"
+#include "reference/rank3.hpp"
+
+namespace kbench::gpu::conv::direct_tiled {
+
+inline constexpr int kThreads = 256;
+inline constexpr int kWarps = kThreads / 32;
+// A block's shared memory stays within the default 48 KB (no opt-in attribute needed), which also
+// leaves room for several blocks per SM to overlap one's copy with another's arithmetic.
+inline constexpr std::int64_t kMaxSmemBytes = 48 * 1024;
+inline constexpr int kMaxOutputsPerThread = 8;
+
+struct TiledDesc {
+  std::int64_t groups = 1;
+  std::int64_t cin_per_group = 1;  // k: input channels a group reduces over
+  std::int64_t multiplier = 1;     // m: output channels per group
+  std::int64_t images_groups = 1;  // batch * groups: ng = n * groups + g
+  std::int64_t in_d = 1, in_h = 1, in_w = 1, out_d = 1, out_h = 1, out_w = 1;
+  int kernel_d = 1, kernel_h = 1, kernel_w = 1;
+  std::int64_t stride_d = 1, dilation_d = 1;  // taken by the blocks' input-plane arithmetic only
+  int stride_h = 1, stride_w = 1;             // within a window: bounded by its 48 KB
+  int dilation_h = 1, dilation_w = 1;
+  std::int64_t pad_front = 0, pad_top = 0, pad_left = 0;
+  int threads_w = 64;       // threads across a row (a multiple of 32 dividing kThreads)
+  int per_thread = 1;       // P: outputs of a thread per output channel
+  bool along_rows = true;   // a thread's outputs are consecutive rows, or every threads_w-th column (one row)
+  std::int64_t tiles_h = 1, tiles_w = 1;
+  int window_rows = 1, window_cols = 1;  // one stack item's input window (row pitch window_cols)
+
+  KBENCH_HD int threads_h() const { return kThreads / threads_w; }
+  KBENCH_HD int tile_rows() const { return threads_h() * (along_rows ? per_thread : 1); }
+  KBENCH_HD int tile_cols() const { return threads_w * (along_rows ? 1 : per_thread); }
+  KBENCH_HD int taps2d() const { return kernel_h * kernel_w; }
+  // Stack items: input channels of the group x depth taps, each one window and taps2d weights.
+  KBENCH_HD int stack() const { return static_cast<int>(cin_per_group) * kernel_d; }
+  KBENCH_HD std::int64_t blocks() const { return images_groups * out_d * tiles_h * tiles_w; }
+  KBENCH_HD int window_floats() const { return window_rows * window_cols; }
+  KBENCH_HD int stack_floats() const { return stack() * window_floats(); }
+  // Weights [C_out, k, KD, KH, KW]: an output channel's are stack() x taps2d() consecutive floats.
+  KBENCH_HD int weights_per_output() const { return stack() * taps2d(); }
+  KBENCH_HD int weight_floats() const { return static_cast<int>(multiplier) * weights_per_output(); }
+  // Warp-sized segments of a window's rows: the unit of the copy (one coalesced load per warp).
+  KBENCH_HD int segments_per_row() const { return (window_cols + 31) / 32; }
+  KBENCH_HD int segments_per_window() const { return window_rows * segments_per_row(); }
+  std::int64_t smem_bytes() const {
+    return static_cast<std::int64_t>(stack_floats() + weight_floats()) * static_cast<std::int64_t>(sizeof(float));
+  }
+};
+
+// Input rows (or columns) a tile of `outputs` outputs reads: from its first output's first tap to
+// its last output's last tap.
+inline std::int64_t window_extent(std::int64_t outputs, std::int64_t stride, std::int64_t kernel, std::int64_t dilation) {
+  return (outputs - 1) * stride + (kernel - 1) * dilation + 1;
+}
+
+// Whether `stack` windows of rows x cols and multiplier x stack x taps weights fit in kMaxSmemBytes
+// (each factor tested first: with dilations up to 2^30 their products could overflow).
+inline bool floats_fit(std::int64_t stack, std::int64_t rows, std::int64_t cols, std::int64_t multiplier,
+                       std::int64_t taps) {
+  constexpr std::int64_t kFloats = kMaxSmemBytes / std::int64_t{sizeof(float)};
+  if (stack > kFloats || rows > kFloats || cols > kFloats || multiplier > kFloats || taps > kFloats) return false;
+  const std::int64_t window = rows * cols, weights = stack * taps;
+  return window <= kFloats && weights <= kFloats && stack * window + multiplier * weights <= kFloats;
+}
+
+// The tiling of forward problem `p`, or why it has none within kMaxSmemBytes.
+struct TiledPlan {
+  TiledDesc desc;
+  std::string why_not;
+};
+
+inline TiledPlan make_tiled_plan(const ConvProblem& p) {
+  TiledPlan plan;
+  TiledDesc& d = plan.desc;
+  const ConvProblem p3 = reference::as_rank3(p);  // D, H, W
+  d.groups = p3.groups;
+  d.cin_per_group = p3.in_channels_per_group();
+  d.multiplier = p3.out_channels_per_group();
+  d.images_groups = p3.batch * p3.groups;
+  d.in_d = p3.input[0];
+  d.in_h = p3.input[1];
+  d.in_w = p3.input[2];
+  d.out_d = p3.output_extent(0);
+  d.out_h = p3.output_extent(1);
+  d.out_w = p3.output_extent(2);
+  d.pad_front = p3.pad_before[0];
+  d.pad_top = p3.pad_before[1];
+  d.pad_left = p3.pad_before[2];
+  const std::int64_t kh = p3.kernel[1], sh = p3.stride[1], dh = p3.dilation[1];
+  const std::int64_t kw = p3.kernel[2], sw = p3.stride[2], dw = p3.dilation[2];
+  const std::int64_t stack = d.cin_per_group * p3.kernel[0];
+  const bool one_row = d.out_h == 1;
+
+  // Candidates, most preferred first: several rows, 64 threads across (32 for narrow outputs) and
+  // as many rows per thread (up to 8) as the output has; one row, 256 threads across and up to 8
+  // columns each. Fewer outputs per thread, then 32 threads across, when the windows do not fit.
+  const auto pow2_covering = [](std::int64_t need, int most) {
+    int n = 1;
+    while (n < most && n < need) n *= 2;
+    return n;
+  };
+  const auto fits_with = [&](int threads_w) {
+    const int threads_h = kThreads / threads_w;
+    const std::int64_t need = one_row ? geometry::ceil_div(d.out_w, threads_w) : geometry::ceil_div(d.out_h, threads_h);
+    for (int per = pow2_covering(need, kMaxOutputsPerThread); per >= 1; per /= 2) {
+      const std::int64_t rows = window_extent(std::int64_t{threads_h} * (one_row ? 1 : per), sh, kh, dh);
+      const std::int64_t cols = window_extent(std::int64_t{threads_w} * (one_row ? per : 1), sw, kw, dw);
+      if (floats_fit(stack, rows, cols, d.multiplier, kh * kw)) {
+        d.threads_w = threads_w;
+        d.per_thread = per;
+        d.along_rows = !one_row;
+        d.window_rows = static_cast<int>(rows);
+        d.window_cols = static_cast<int>(cols);
+        return true;
+      }
+    }
+    return false;
+  };
+  const int preferred = one_row ? kThreads : (d.out_w <= 32 ? 32 : 64);
+  if (!fits_with(preferred) && (preferred == 32 || !fits_with(32))) {
+    plan.why_not = "direct_tiled: the input windows of the smallest tile and the group's weights exceed 48 KB of "
+                   "shared memory (channels per group, depth taps, stride or dilation too large)";
+    return plan;
+  }
+  // Everything a window holds fits in 48 KB, so its extents, steps and counts are far from 2^31
+  // (a single output row never steps by its row stride, which the windows therefore do not bound).
+  d.kernel_d = static_cast<int>(p3.kernel[0]);
+  d.kernel_h = static_cast<int>(kh);
+  d.kernel_w = static_cast<int>(kw);
+  d.stride_h = static_cast<int>(one_row ? 1 : sh);
+  d.stride_w = static_cast<int>(sw);
+  d.dilation_h = static_cast<int>(kh > 1 ? dh : 1);  // one tap: its dilation never multiplies anything
+  d.dilation_w = static_cast<int>(kw > 1 ? dw : 1);
+  d.stride_d = p3.stride[0];
+  d.dilation_d = p3.dilation[0];
+  d.tiles_h = geometry::ceil_div(d.out_h, d.tile_rows());
+  d.tiles_w = geometry::ceil_div(d.out_w, d.tile_cols());
+  if (d.blocks() > 0x7fffffff) plan.why_not = "direct_tiled: too many blocks for one launch";
+  return plan;
+}
+
+// A block's tile: its (image, group), output depth plane and first output row and column; the
+// windows' top-left input coordinates (negative in the padding).
+struct BlockTile {
+  std::int64_t image_group = 0;  // n * groups + g
+  std::int64_t od = 0;
+  std::int64_t row0 = 0, col0 = 0;  // output
+  std::int64_t in_row0 = 0, in_col0 = 0;
+};
+
+// Consecutive blocks walk a plane's tile columns, then its tile rows, then the output depth planes,
+// so tiles sharing halo rows (and depth neighbours sharing input planes) run together.
+KBENCH_HD BlockTile block_tile(const TiledDesc& d, std::int64_t block) {
+  BlockTile b;
+  const std::int64_t tile_col = block % d.tiles_w;
+  const std::int64_t tile_row = (block / d.tiles_w) % d.tiles_h;
+  const std::int64_t plane = block / (d.tiles_w * d.tiles_h);  // (ng, od)
+  b.od = plane % d.out_d;
+  b.image_group = plane / d.out_d;
+  b.row0 = tile_row * d.tile_rows();
+  b.col0 = tile_col * d.tile_cols();
+  b.in_row0 = b.row0 * d.stride_h - d.pad_top;
+  b.in_col0 = b.col0 * d.stride_w - d.pad_left;
+  return b;
+}
+
+// The input plane stack item s (= c * KD + kd) of tile b reads, as an index into the input's
+// [N * C_in * D_in] planes, or -1 when its depth lies in the padding (the window is then all zeros).
+KBENCH_HD std::int64_t stack_input_plane(const TiledDesc& d, const BlockTile& b, int s) {
+  const std::int64_t c = s / d.kernel_d, kd = s % d.kernel_d;
+  const std::int64_t id = b.od * d.stride_d - d.pad_front + kd * d.dilation_d;
+  if (id < 0 || id >= d.in_d) return -1;
+  return (b.image_group * d.cin_per_group + c) * d.in_d + id;  // n * C_in + g * k + c = ng * k + c
+}
+
+// Segment `seg` (< segments_per_window()) of a window: window row and first window column; lane i
+// copies column col + i when it is below window_cols.
+struct Segment {
+  int row = 0, col = 0;
+};
+KBENCH_HD Segment window_segment(const TiledDesc& d, int seg) {
+  const int per_row = d.segments_per_row();
+  return Segment{seg / per_row, 32 * (seg % per_row)};
+}
+
+// Whether window element (row, col) of tile `b` lies inside the input plane (else it is padding: zero).
+KBENCH_HD bool window_in_input(const TiledDesc& d, const BlockTile& b, int row, int col) {
+  const std::int64_t ih = b.in_row0 + row, iw = b.in_col0 + col;
+  return ih >= 0 && ih < d.in_h && iw >= 0 && iw < d.in_w;
+}
+
+// A tile-relative output position (the output is row0 + row, col0 + col, valid inside out_h x out_w).
+struct ThreadOutput {
+  int row = 0, col = 0;
+};
+
+// Thread `tid`'s first output: thread (ty, tx) = (tid / threads_w, tid % threads_w) starts at row
+// ty * P (along rows) or ty (one row), column tx. Computed once per thread (a division by a
+// run-time width).
+KBENCH_HD ThreadOutput thread_origin(const TiledDesc& d, int tid) {
+  const int ty = tid / d.threads_w, tx = tid % d.threads_w;
+  return ThreadOutput{d.along_rows ? ty * d.per_thread : ty, tx};
+}
+
+// Its output i < P: i rows down, or i x threads_w columns across (a warp's 32 lanes stay on 32
+// consecutive columns, for coalesced stores).
+KBENCH_HD ThreadOutput thread_output(const TiledDesc& d, const ThreadOutput& origin, int i) {
+  return d.along_rows ? ThreadOutput{origin.row + i, origin.col} : ThreadOutput{origin.row, origin.col + i * d.threads_w};
+}
+
+// How many of a thread's P outputs lie inside the output (the first ones: they grow along one axis).
+KBENCH_HD int thread_output_count(const TiledDesc& d, const BlockTile& b, const ThreadOutput& origin) {
+  const std::int64_t row = b.row0 + origin.row, col = b.col0 + origin.col;
+  if (row >= d.out_h || col >= d.out_w) return 0;
+  const std::int64_t left = d.along_rows ? d.out_h - row : (d.out_w - col + d.threads_w - 1) / d.threads_w;
+  return left < d.per_thread ? static_cast<int>(left) : d.per_thread;
+}
+
+// From one of a thread's outputs to the next: in a window (floats) and in the output plane.
+KBENCH_HD int window_step(const TiledDesc& d) {
+  return d.along_rows ? d.stride_h * d.window_cols : d.threads_w * d.stride_w;
+}
+KBENCH_HD std::int64_t output_step(const TiledDesc& d) { return d.along_rows ? d.out_w : d.threads_w; }
+
+// Element of stack item 0's window read by tile-relative output (row, col) through tap (kh, kw);
+// item s's is s * window_floats() further.
+KBENCH_HD int window_index(const TiledDesc& d, int row, int col, int kh, int kw) {
+  return (row * d.stride_h + kh * d.dilation_h) * d.window_cols + col * d.stride_w + kw * d.dilation_w;
+}
+
+// The kernel size of the compiled instance that runs `d`: 3, 5 or 7 for those square kernels with
+// column dilation 1 (taps unrolled, each row's taps at constant offsets from its start), 0 for any
+// other shape (taps looped at run time).
+inline int instance_kernel(const TiledDesc& d) {
+  const bool square = d.kernel_h == d.kernel_w && d.dilation_w == 1;
+  return square && (d.kernel_h == 3 || d.kernel_h == 5 || d.kernel_h == 7) ? d.kernel_h : 0;
+}
+
+// Calls f(std::integral_constant<int, K>) for the compiled instance that runs `d`
+// (K = instance_kernel(d)). The CUDA launcher and the CPU emulation tests dispatch through this.
+template <class F>
+void with_tiled_instance(const TiledDesc& d, F&& f) {
+  switch (instance_kernel(d)) {
+    case 3: return f(std::integral_constant<int, 3>{});
+    case 5: return f(std::integral_constant<int, 5>{});
+    case 7: return f(std::integral_constant<int, 7>{});
+    default: return f(std::integral_constant<int, 0>{});
+  }
+}
+
+}  // namespace kbench::gpu::conv::direct_tiled

@@ -1,0 +1,250 @@
+// The shared-memory direct kernel's tiling (direct_tiled_index.hpp) against brute force: every output
+// computed by exactly one (block, thread, step) of the launch, reached by the pointer steps the kernel
+// takes; every (input channel, tap) of it read from the block's window stack at the input coordinate
+// the convolution defines, zero exactly where that lies in the padding; every window copied once,
+// whole; the tile choices and the envelope's limits.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cuda/direct/direct_tiled_index.hpp"
+#include "problem/conv_problem.hpp"
+#include "reference/computable.hpp"
+#include "reference/rank3.hpp"
+#include "test_cuda_index_support.hpp"
+
+namespace kbench {
+namespace {
+
+namespace dt = gpu::conv::direct_tiled;
+using test::pick;
+
+// A random valid forward problem with few channels per group: rank 1 to 3, rectangular kernels
+// (up to 7, 3 in depth), strides up to 4, dilations up to 3, up to 3 input and output channels per
+// group, extents past a tile in every direction.
+ConvProblem random_small_groups(std::mt19937_64& rng, int rank) {
+  for (;;) {
+    ConvProblem p;
+    p.spatial_rank = rank;
+    p.batch = pick(rng, 1, 2);
+    p.groups = pick(rng, 1, 3);
+    p.in_channels = p.groups * pick(rng, 1, 3);
+    p.out_channels = p.groups * pick(rng, 1, 3);
+    p.bias = pick(rng, 0, 1) == 1;
+    for (int d = 0; d < rank; ++d) {
+      const bool depth = rank == 3 && d == 0;
+      p.kernel[d] = pick(rng, 1, depth ? 3 : 7);
+      p.stride[d] = pick(rng, 1, depth ? 2 : 4);
+      p.dilation[d] = pick(rng, 1, depth ? 2 : 3);
+      p.pad_before[d] = pick(rng, 0, 3);
+      p.pad_after[d] = pick(rng, 0, 3);
+      p.input[d] = pick(rng, 1, rank == 1 ? 3000 : (depth ? 6 : (rank == 3 ? 80 : 150)));
+    }
+    if (reference::why_not_computable(p).empty()) return p;
+  }
+}
+
+ConvProblem conv2d(std::int64_t channels, std::int64_t groups, std::int64_t out_channels, std::int64_t h, std::int64_t w,
+                   std::int64_t k, std::int64_t stride, std::int64_t dilation, std::int64_t pad) {
+  ConvProblem p;
+  p.spatial_rank = 2;
+  p.in_channels = channels;
+  p.groups = groups;
+  p.out_channels = out_channels;
+  p.input = Dims{{h, w, 1}};
+  p.kernel = Dims{{k, k, 1}};
+  p.stride = Dims{{stride, stride, 1}};
+  p.dilation = Dims{{dilation, dilation, 1}};
+  p.pad_before = p.pad_after = Dims{{pad, pad, 0}};
+  return p;
+}
+
+// Checks the launch of `p`'s tiling covers its outputs once and reads the right window elements.
+void check_tiling(const ConvProblem& p) {
+  const dt::TiledPlan plan = dt::make_tiled_plan(p);
+  REQUIRE_MESSAGE(plan.why_not.empty(), plan.why_not);
+  const dt::TiledDesc& d = plan.desc;
+  const ConvProblem p3 = reference::as_rank3(p);
+  CHECK(d.smem_bytes() <= dt::kMaxSmemBytes);
+  CHECK(d.threads_w % 32 == 0);
+  CHECK(dt::kThreads % d.threads_w == 0);
+  REQUIRE(d.out_d == p3.output_extent(0));
+  REQUIRE(d.out_h == p3.output_extent(1));
+  REQUIRE(d.out_w == p3.output_extent(2));
+  REQUIRE(d.stack() == p3.in_channels_per_group() * p3.kernel[0]);
+
+  // One count per (image, group, output depth, row, column): the m output channels share it.
+  std::vector<int> computed(static_cast<std::size_t>(d.images_groups * d.out_d * d.out_h * d.out_w), 0);
+  std::int64_t wrong_taps = 0, wrong_padding = 0, copied_not_once = 0, outside_tile = 0, wrong_count = 0,
+               wrong_steps = 0;
+  for (std::int64_t block = 0; block < d.blocks(); ++block) {
+    const dt::BlockTile b = dt::block_tile(d, block);
+    REQUIRE(b.image_group < d.images_groups);
+    REQUIRE(b.od < d.out_d);
+    const std::int64_t n = b.image_group / d.groups, g = b.image_group % d.groups;
+    // The copy: every element of one window once (the kernel repeats it per stack item).
+    std::vector<int> copied(static_cast<std::size_t>(d.window_floats()), 0);
+    for (int seg = 0; seg < d.segments_per_window(); ++seg)
+      for (int lane = 0; lane < 32; ++lane) {
+        const dt::Segment sg = dt::window_segment(d, seg);
+        if (sg.col + lane < d.window_cols) ++copied[static_cast<std::size_t>(sg.row * d.window_cols + sg.col + lane)];
+      }
+    for (const int c : copied) copied_not_once += c != 1 ? 1 : 0;
+    // The arithmetic: each thread's outputs, as the kernel steps to them, each stack item and tap.
+    for (int tid = 0; tid < dt::kThreads; ++tid) {
+      const dt::ThreadOutput origin = dt::thread_origin(d, tid);
+      const int count = dt::thread_output_count(d, b, origin);
+      for (int i = 0; i < d.per_thread; ++i) {
+        const dt::ThreadOutput o = dt::thread_output(d, origin, i);
+        if (o.row >= d.tile_rows() || o.col >= d.tile_cols()) ++outside_tile;
+        const std::int64_t oh = b.row0 + o.row, ow = b.col0 + o.col;
+        // The first `count` outputs are exactly those inside the output.
+        if ((i < count) != (oh < d.out_h && ow < d.out_w)) ++wrong_count;
+        if (i >= count) continue;
+        // The kernel reaches output i by stepping both pointers i times from the origin.
+        if (dt::window_index(d, o.row, o.col, 0, 0) !=
+                dt::window_index(d, origin.row, origin.col, 0, 0) + i * dt::window_step(d) ||
+            oh * d.out_w + ow != (b.row0 + origin.row) * d.out_w + b.col0 + origin.col + i * dt::output_step(d))
+          ++wrong_steps;
+        ++computed[static_cast<std::size_t>(((b.image_group * d.out_d + b.od) * d.out_h + oh) * d.out_w + ow)];
+        for (int s = 0; s < d.stack(); ++s) {
+          const std::int64_t c = s / d.kernel_d, kd = s % d.kernel_d;
+          const std::int64_t id = b.od * p3.stride[0] - p3.pad_before[0] + kd * p3.dilation[0];
+          const std::int64_t plane = dt::stack_input_plane(d, b, s);
+          const bool depth_inside = id >= 0 && id < d.in_d;
+          const std::int64_t expected_plane = (n * p3.in_channels + g * d.cin_per_group + c) * d.in_d + id;
+          if (depth_inside ? plane != expected_plane : plane != -1) ++wrong_taps;
+          for (std::int64_t kh = 0; kh < p3.kernel[1]; ++kh)
+            for (std::int64_t kw = 0; kw < p3.kernel[2]; ++kw) {
+              const std::int64_t ih = oh * p3.stride[1] - p3.pad_before[1] + kh * p3.dilation[1];
+              const std::int64_t iw = ow * p3.stride[2] - p3.pad_before[2] + kw * p3.dilation[2];
+              const int at = dt::window_index(d, o.row, o.col, static_cast<int>(kh), static_cast<int>(kw));
+              const int wr = at / d.window_cols, wc = at % d.window_cols;
+              // The column must not wrap into the next window row.
+              const std::int64_t col_in_window = o.col * d.stride_w + kw * d.dilation_w;
+              if (at < 0 || at >= d.window_floats() || col_in_window >= d.window_cols || b.in_row0 + wr != ih ||
+                  b.in_col0 + wc != iw)
+                ++wrong_taps;
+              const bool in_input = depth_inside && ih >= 0 && ih < d.in_h && iw >= 0 && iw < d.in_w;
+              if ((plane >= 0 && dt::window_in_input(d, b, wr, wc)) != in_input) ++wrong_padding;
+            }
+        }
+      }
+    }
+  }
+  CHECK(copied_not_once == 0);
+  CHECK(wrong_count == 0);
+  CHECK(wrong_steps == 0);
+  CHECK(outside_tile == 0);
+  CHECK(wrong_taps == 0);
+  CHECK(wrong_padding == 0);
+  std::int64_t not_once = 0;
+  for (const int c : computed) not_once += c != 1 ? 1 : 0;
+  CHECK_MESSAGE(not_once == 0, not_once << " of " << computed.size() << " outputs not computed exactly once");
+}
+
+}  // namespace
+
+TEST_SUITE("cuda_index") {
+
+TEST_CASE("direct_tiled: every output once, every tap at its input coordinate, every window copied once") {
+  std::mt19937_64 rng(2101);
+  int refused = 0;
+  for (int trial = 0; trial < 180; ++trial) {
+    const ConvProblem p = random_small_groups(rng, 1 + trial % 3);
+    // Wide strides and dilations on several channels can exceed the 48 KB (tested below).
+    if (!dt::make_tiled_plan(p).why_not.empty()) {
+      ++refused;
+      continue;
+    }
+    CAPTURE(trial);
+    CAPTURE(p.spatial_rank);
+    CAPTURE(p.groups);
+    CAPTURE(p.in_channels);
+    CAPTURE(p.kernel[0]);
+    CAPTURE(p.stride[0]);
+    check_tiling(p);
+  }
+  CHECK(refused < 180 / 10);
+}
+
+TEST_CASE("direct_tiled: tile choices for common shapes") {
+  // MobileNet's stride-2 depthwise 3x3 on 112x112: 64 threads across, 8 rows each (32 x 64 outputs),
+  // one 65 x 129 window (33.5 KB).
+  const dt::TiledDesc mobile = dt::make_tiled_plan(conv2d(32, 32, 32, 112, 112, 3, 2, 1, 1)).desc;
+  CHECK(mobile.threads_w == 64);
+  CHECK(mobile.per_thread == 8);
+  CHECK(mobile.along_rows);
+  CHECK(mobile.tile_rows() == 32);
+  CHECK(mobile.stack() == 1);
+  CHECK(mobile.window_rows == 65);
+  CHECK(mobile.window_cols == 129);
+  CHECK(mobile.tiles_h == 2);
+  CHECK(mobile.tiles_w == 1);
+  CHECK(dt::instance_kernel(mobile) == 3);
+  // A 7x7 output: 32 threads across, one row each (8 x 32), one tile per plane.
+  const dt::TiledDesc small = dt::make_tiled_plan(conv2d(960, 960, 960, 7, 7, 5, 1, 1, 2)).desc;
+  CHECK(small.threads_w == 32);
+  CHECK(small.per_thread == 1);
+  CHECK(small.blocks() == 960);
+  CHECK(dt::instance_kernel(small) == 5);
+  // ResNeXt's grouped 3x3 (128 channels in 32 groups of 4) on 56x56: a stack of 4 windows.
+  const dt::TiledDesc resnext = dt::make_tiled_plan(conv2d(128, 32, 128, 56, 56, 3, 1, 1, 1)).desc;
+  CHECK(resnext.stack() == 4);
+  CHECK(resnext.multiplier == 4);
+  CHECK(resnext.smem_bytes() <= dt::kMaxSmemBytes);
+  // 1-D: one row of 256 threads, 8 columns each.
+  ConvProblem line;
+  line.spatial_rank = 1;
+  line.in_channels = line.groups = 4;
+  line.out_channels = 8;
+  line.input = Dims{{100000, 1, 1}};
+  line.kernel = Dims{{5, 1, 1}};
+  const dt::TiledDesc one_row = dt::make_tiled_plan(line).desc;
+  CHECK(one_row.threads_w == 256);
+  CHECK(one_row.per_thread == 8);
+  CHECK_FALSE(one_row.along_rows);
+  CHECK(one_row.tile_cols() == 2048);
+  CHECK(one_row.multiplier == 2);
+  CHECK(dt::instance_kernel(one_row) == 0);  // 1 x 5: taps looped
+  // 3-D depthwise 3x3x3: three windows (one per depth tap), one block row of planes per output depth.
+  ConvProblem video = conv2d(16, 16, 16, 28, 28, 3, 1, 1, 1);
+  video.spatial_rank = 3;
+  video.input = Dims{{8, 28, 28}};
+  video.kernel = Dims{{3, 3, 3}};
+  video.stride = Dims{{1, 1, 1}};
+  video.dilation = Dims{{1, 1, 1}};
+  video.pad_before = video.pad_after = Dims{{1, 1, 1}};
+  const dt::TiledDesc x3d = dt::make_tiled_plan(video).desc;
+  CHECK(x3d.stack() == 3);
+  CHECK(x3d.out_d == 8);
+  CHECK(x3d.blocks() == 16 * 8 * x3d.tiles_h * x3d.tiles_w);
+  CHECK(dt::instance_kernel(x3d) == 3);
+  // A window that does not fit at 8 rows a thread: fewer rows.
+  const dt::TiledDesc dilated = dt::make_tiled_plan(conv2d(8, 8, 8, 600, 600, 3, 4, 3, 3)).desc;
+  CHECK(dilated.per_thread < 8);
+  CHECK(dilated.smem_bytes() <= dt::kMaxSmemBytes);
+}
+
+TEST_CASE("direct_tiled: windows or weights beyond 48 KB of shared memory are refused, not overflowed") {
+  const dt::TiledPlan huge_dilation = dt::make_tiled_plan(conv2d(2, 2, 2, 1 << 20, 64, 3, 1, 100000, 0));
+  CHECK_FALSE(huge_dilation.why_not.empty());
+  CHECK(huge_dilation.why_not.find("48 KB") != std::string::npos);
+  CHECK_FALSE(dt::make_tiled_plan(conv2d(1, 1, 4096, 16, 16, 7, 1, 1, 3)).why_not.empty());  // 200 K weights
+  CHECK_FALSE(dt::make_tiled_plan(conv2d(256, 1, 64, 56, 56, 3, 1, 1, 1)).why_not.empty());  // 256 windows
+  // Dilation near 2^30: the window's extent alone exceeds the limit (no 64-bit overflow on the way).
+  ConvProblem far;
+  far.spatial_rank = 1;
+  far.in_channels = far.groups = far.out_channels = 1;
+  far.input = Dims{{(std::int64_t{1} << 29) + 5, 1, 1}};
+  far.kernel = Dims{{2, 1, 1}};
+  far.dilation = Dims{{std::int64_t{1} << 29, 1, 1}};
+  CHECK_FALSE(dt::make_tiled_plan(far).why_not.empty());
+}
+
+}  // TEST_SUITE
+
+}  // namespace kbench
