@@ -182,8 +182,9 @@ TEST_CASE("emulated shared-memory direct kernel: random 1-D to 3-D shapes, few c
         p.dilation[d] = pick(rng, 1, 2);
         p.pad_before[d] = pick(rng, 0, 3);
         p.pad_after[d] = pick(rng, 0, 3);
-        // Rows past a 64-column tile now and then and past one tile of rows; 1-D past 2,048 columns.
-        p.input[d] = rank == 1 ? pick(rng, 1, 2600)
+        // Rows past a 64-column tile now and then, and past one tile of rows at a few rows a thread;
+        // 1-D past a 4,096-column tile now and then.
+        p.input[d] = rank == 1 ? pick(rng, 1, 9000)
                                : (depth ? pick(rng, 1, 4) : pick(rng, d + 1 == rank ? 20 : 1, d + 1 == rank ? 140 : 40));
       }
       if (reference::why_not_computable(p).empty() && gpu::conv::direct_tiled_envelope(p).ok) break;

@@ -179,7 +179,7 @@ TEST_CASE("direct_tiled: random 1-D to 3-D shapes, few channels per group, each 
     ConvProblem p;
     do {
       kbench::gpu_tests::ShapeLimits limits;
-      limits.input[0] = 5000;  // 1-D: past a 2,048-column tile
+      limits.input[0] = 9000;  // 1-D: past a 4,096-column tile
       limits.input[1] = 150;   // 2-D: past 64-column and 64-row tiles
       limits.input[2] = 40;
       limits.kernel[0] = limits.kernel[1] = 7;

@@ -41,7 +41,7 @@ ConvProblem random_small_groups(std::mt19937_64& rng, int rank) {
       p.dilation[d] = pick(rng, 1, depth ? 2 : 3);
       p.pad_before[d] = pick(rng, 0, 3);
       p.pad_after[d] = pick(rng, 0, 3);
-      p.input[d] = pick(rng, 1, rank == 1 ? 3000 : (depth ? 6 : (rank == 3 ? 80 : 150)));
+      p.input[d] = pick(rng, 1, rank == 1 ? 9000 : (depth ? 6 : (rank == 3 ? 80 : 150)));
     }
     if (reference::why_not_computable(p).empty()) return p;
   }
@@ -196,7 +196,7 @@ TEST_CASE("direct_tiled: tile choices for common shapes") {
   CHECK(resnext.stack() == 4);
   CHECK(resnext.multiplier == 4);
   CHECK(resnext.smem_bytes() <= dt::kMaxSmemBytes);
-  // 1-D: one row of 256 threads, 8 columns each.
+  // 1-D: one row of 256 threads, 16 columns each.
   ConvProblem line;
   line.spatial_rank = 1;
   line.in_channels = line.groups = 4;
@@ -205,9 +205,9 @@ TEST_CASE("direct_tiled: tile choices for common shapes") {
   line.kernel = Dims{{5, 1, 1}};
   const dt::TiledDesc one_row = dt::make_tiled_plan(line).desc;
   CHECK(one_row.threads_w == 256);
-  CHECK(one_row.per_thread == 8);
+  CHECK(one_row.per_thread == 16);
   CHECK_FALSE(one_row.along_rows);
-  CHECK(one_row.tile_cols() == 2048);
+  CHECK(one_row.tile_cols() == 4096);
   CHECK(one_row.multiplier == 2);
   CHECK(dt::instance_kernel(one_row) == 0);  // 1 x 5: taps looped
   // 3-D depthwise 3x3x3: three windows (one per depth tap), one block row of planes per output depth.
@@ -223,6 +223,13 @@ TEST_CASE("direct_tiled: tile choices for common shapes") {
   CHECK(x3d.out_d == 8);
   CHECK(x3d.blocks() == 16 * 8 * x3d.tiles_h * x3d.tiles_w);
   CHECK(dt::instance_kernel(x3d) == 3);
+  // Seed 84's shape: 16 rows a thread, 64 x 64 tiles, 66 x 66 windows (17 KB).
+  ConvProblem s84 = conv2d(128, 128, 128, 256, 512, 3, 1, 1, 0);
+  const dt::TiledDesc d84 = dt::make_tiled_plan(s84).desc;
+  CHECK(d84.per_thread == 16);
+  CHECK(d84.tile_rows() == 64);
+  CHECK(d84.window_rows == 66);
+  CHECK(d84.window_cols == 66);
   // A window that does not fit at 8 rows a thread: fewer rows.
   const dt::TiledDesc dilated = dt::make_tiled_plan(conv2d(8, 8, 8, 600, 600, 3, 4, 3, 3)).desc;
   CHECK(dilated.per_thread < 8);
