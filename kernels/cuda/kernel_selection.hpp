@@ -1,16 +1,9 @@
 #pragma once
-// Which of the cuda backend's kernel families can run a problem ("envelope"), and which one runs by
-// default. Plain C++ with no CUDA include, so it is unit-tested on the CPU (test_cuda_selection.cpp).
+// Which of the cuda backend's kernel families can run a problem ("envelope"), which variants apply,
+// and which one runs by default. Plain C++ with no CUDA include, so it is unit-tested on the CPU
+// (test_cuda_selection.cpp). The families and their names are in kernel_family.hpp, a choice and
+// its variant name in kernel_choice.hpp, the forward GEMMs' descriptors in forward_gemm_choice.hpp.
 //
-// Families, and the math each one performs:
-//   direct                   any valid fp32 problem; one thread per output, fp32 FMA
-//   depthwise2d              2-D depthwise (multiplier 1), stride 1, dilation 1, square 3/5/7 kernel; fp32 FMA
-//   direct_tiled             forward convolutions whose input windows and weights fit 48 KB of shared memory
-//                            (depthwise, groups of a few channels; 1-D to 3-D); fp32 FMA
-//   implicit_gemm_ffma       forward convolutions; fp32 FFMA
-//   implicit_gemm_3xtf32     forward convolutions; split TF32 on tensor cores, fp32-level error
-//   implicit_gemm_tf32       forward convolutions; TF32 tensor cores (math tf32 only)
-//   transposed_phase_*       transposed convolutions, one GEMM per tapped phase; same three maths
 // The default is the fastest family expected for the math: TF32 where allowed; for fp32 the 3xTF32
 // GEMMs, whose operand split keeps each product within 2^-19 relative (test_cuda_tf32_bits.cpp) and
 // which the GPU tests hold to the fp32 tolerance; the strict FFMA GEMMs stay variants. Every run is
@@ -29,10 +22,11 @@
 #include "backend/backend.hpp"
 #include "cuda/depthwise/depthwise_index.hpp"
 #include "cuda/direct/direct_tiled_index.hpp"
+#include "cuda/forward_gemm_choice.hpp"
 #include "cuda/implicit_gemm/igemm_config.hpp"
 #include "cuda/implicit_gemm/igemm_index.hpp"
-#include "cuda/implicit_gemm/igemm_patch_index.hpp"
-#include "cuda/implicit_gemm/igemm_resident_index.hpp"
+#include "cuda/kernel_choice.hpp"
+#include "cuda/kernel_family.hpp"
 #include "cuda/transposed/phase_gemm_index.hpp"
 #include "cuda/transposed/zero_fill_index.hpp"
 #include "problem/conv_problem.hpp"
@@ -40,71 +34,6 @@
 #include "reference/rank3.hpp"
 
 namespace kbench::gpu::conv {
-
-enum class Family {
-  direct,
-  depthwise2d,
-  direct_tiled,
-  implicit_gemm_ffma,
-  implicit_gemm_3xtf32,
-  implicit_gemm_tf32,
-  transposed_phase_ffma,
-  transposed_phase_3xtf32,
-  transposed_phase_tf32,
-};
-
-inline constexpr Family kAllFamilies[] = {
-    Family::direct,
-    Family::depthwise2d,
-    Family::direct_tiled,
-    Family::implicit_gemm_ffma,
-    Family::implicit_gemm_3xtf32,
-    Family::implicit_gemm_tf32,
-    Family::transposed_phase_ffma,
-    Family::transposed_phase_3xtf32,
-    Family::transposed_phase_tf32,
-};
-
-inline std::string_view family_name(Family f) {
-  switch (f) {
-    case Family::direct: return "direct";
-    case Family::depthwise2d: return "depthwise2d";
-    case Family::direct_tiled: return "direct_tiled";
-    case Family::implicit_gemm_ffma: return "implicit_gemm_ffma";
-    case Family::implicit_gemm_3xtf32: return "implicit_gemm_3xtf32";
-    case Family::implicit_gemm_tf32: return "implicit_gemm_tf32";
-    case Family::transposed_phase_ffma: return "transposed_phase_ffma";
-    case Family::transposed_phase_3xtf32: return "transposed_phase_3xtf32";
-    case Family::transposed_phase_tf32: return "transposed_phase_tf32";
-  }
-  return "?";
-}
-
-inline std::optional<Family> parse_family(std::string_view name) {
-  for (const Family f : kAllFamilies)
-    if (family_name(f) == name) return f;
-  return std::nullopt;
-}
-
-inline bool is_implicit_gemm(Family f) {
-  return f == Family::implicit_gemm_ffma || f == Family::implicit_gemm_3xtf32 || f == Family::implicit_gemm_tf32;
-}
-inline bool is_transposed_phase(Family f) {
-  return f == Family::transposed_phase_ffma || f == Family::transposed_phase_3xtf32 ||
-         f == Family::transposed_phase_tf32;
-}
-
-// The GEMM math of a GEMM family.
-inline igemm::GemmMath gemm_math(Family f) {
-  if (f == Family::implicit_gemm_tf32 || f == Family::transposed_phase_tf32) return igemm::GemmMath::tf32;
-  if (f == Family::implicit_gemm_3xtf32 || f == Family::transposed_phase_3xtf32) return igemm::GemmMath::tf32x3;
-  return igemm::GemmMath::ffma;
-}
-
-// What the family computes in: only the plain TF32 GEMMs round to TF32.
-inline MathMode family_math(Family f) {
-  return gemm_math(f) == igemm::GemmMath::tf32 ? MathMode::tf32 : MathMode::fp32;
-}
 
 // Coordinates, offsets and extents stay below 2^30 so the kernels' 32-bit coordinate arithmetic
 // (and its unsigned bounds test) cannot overflow; element counts and offsets are 64-bit throughout.
@@ -164,186 +93,6 @@ inline Support gemm_desc_fits(const igemm::GemmConvDesc& d, std::string_view fam
   if (igemm::smem_layout(d).total_bytes > igemm::kMaxSmemBytes)
     return Support::no(fmt::format("{}: needs more shared memory than a block has", family));
   return Support::yes();
-}
-
-// What the cuda backend runs: a family and, for the forward implicit GEMMs, optionally a reduction
-// order and an A schedule forced instead of the defaults (for depthwise2d, a row store mode; for the
-// transposed families, where the zero fill runs). `--variant` names it "family", "family/order",
-// "family/schedule", "family/order/schedule" (implicit_gemm_tf32/streamed_a), the tensor-core
-// instruction last ("implicit_gemm_tf32/wgmma"), "depthwise2d/realigned_stores" or
-// "transposed_phase_tf32/no_fill_blocks".
-struct KernelChoice {
-  KernelChoice() = default;
-  explicit KernelChoice(Family f, std::optional<igemm::KOrder> o = std::nullopt,
-                        std::optional<igemm::ASchedule> s = std::nullopt,
-                        std::optional<depthwise::StoreMode> m = std::nullopt,
-                        std::optional<FillBlocks> fb = std::nullopt, std::optional<igemm::MmaKind> mk = std::nullopt)
-      : family(f), order(o), schedule(s), stores(m), fill(fb), mma(mk) {}
-
-  Family family = Family::direct;
-  std::optional<igemm::KOrder> order;
-  std::optional<igemm::ASchedule> schedule;
-  std::optional<depthwise::StoreMode> stores;
-  std::optional<FillBlocks> fill;
-  std::optional<igemm::MmaKind> mma;
-};
-
-inline constexpr igemm::KOrder kAllOrders[] = {igemm::KOrder::channel_blocks, igemm::KOrder::k_table,
-                                               igemm::KOrder::input_patch};
-inline constexpr igemm::ASchedule kAllSchedules[] = {igemm::ASchedule::streamed, igemm::ASchedule::resident};
-inline constexpr depthwise::StoreMode kAllStoreModes[] = {depthwise::StoreMode::split, depthwise::StoreMode::realigned};
-inline constexpr FillBlocks kAllFillBlocks[] = {FillBlocks::trailing, FillBlocks::none};
-inline constexpr igemm::MmaKind kAllMmaKinds[] = {igemm::MmaKind::mma_sync, igemm::MmaKind::wgmma};
-
-// The element of `all` whose name is `part`.
-template <class E, std::size_t N, class Name>
-std::optional<E> named(const E (&all)[N], std::string_view part, Name name) {
-  for (const E e : all)
-    if (part == name(e)) return e;
-  return std::nullopt;
-}
-
-inline std::string variant_name(const KernelChoice& c) {
-  std::string name(family_name(c.family));
-  if (c.order) name += fmt::format("/{}", igemm::order_name(*c.order));
-  if (c.schedule) name += fmt::format("/{}", igemm::schedule_name(*c.schedule));
-  if (c.stores) name += fmt::format("/{}", depthwise::store_mode_name(*c.stores));
-  if (c.fill) name += fmt::format("/{}", fill_blocks_name(*c.fill));
-  if (c.mma) name += fmt::format("/{}", igemm::mma_kind_name(*c.mma));
-  return name;
-}
-
-inline std::optional<KernelChoice> parse_variant(std::string_view name) {
-  std::size_t slash = name.find('/');
-  const std::optional<Family> family = parse_family(name.substr(0, slash));
-  if (!family) return std::nullopt;
-  KernelChoice c{*family};
-  while (slash != std::string_view::npos) {
-    name = name.substr(slash + 1);
-    slash = name.find('/');
-    const std::string_view part = name.substr(0, slash);
-    if (const auto o = named(kAllOrders, part, igemm::order_name); o && !c.order && !c.schedule) {
-      c.order = o;  // the order comes before the schedule
-    } else if (const auto s = named(kAllSchedules, part, igemm::schedule_name); s && !c.schedule) {
-      c.schedule = s;
-    } else if (const auto m = named(kAllStoreModes, part, depthwise::store_mode_name); m && !c.stores) {
-      c.stores = m;
-    } else if (const auto fb = named(kAllFillBlocks, part, fill_blocks_name); fb && !c.fill) {
-      c.fill = fb;
-    } else if (const auto mk = named(kAllMmaKinds, part, igemm::mma_kind_name); mk && !c.mma) {
-      c.mma = mk;
-    } else {
-      return std::nullopt;
-    }
-  }
-  return c;
-}
-
-// A forward convolution's GEMM descriptor in one reduction order, or why that order cannot run it.
-struct ForwardGemm {
-  igemm::GemmConvDesc desc;
-  std::string why_not;
-};
-
-inline ForwardGemm forward_gemm_in(const ConvProblem& p3, igemm::KOrder order) {
-  const igemm::TileFacts f = igemm::tile_facts(igemm::choose_tile(p3.out_channels_per_group(), order));
-  ForwardGemm g{igemm::make_forward_desc(p3, order, f.bm), {}};
-  if (igemm::dense_reduction(order) && g.desc.chunks * igemm::kChunkRows > igemm::kMaxTableRows)
-    g.why_not = fmt::format("{}: reduction of {} rows, a table holds at most {}", igemm::order_name(order),
-                            g.desc.cin_per_group * g.desc.taps, igemm::kMaxTableRows);
-  if (order == igemm::KOrder::input_patch && g.why_not.empty()) {
-    const igemm::PatchPlan plan = igemm::make_patch_plan(g.desc, igemm::forward_taps(p3), f.bn);
-    g.desc.patch = plan.desc;
-    g.why_not = plan.why_not;
-  }
-  return g;
-}
-
-// Why A cannot stay resident for a (streamed) descriptor, or "" (igemm_resident_kernel.cuh): the
-// channel_blocks order on the 128-row tile, with all of the block's A and the B stages in shared memory.
-inline std::string why_not_resident(const igemm::GemmConvDesc& d) {
-  if (d.order != igemm::KOrder::channel_blocks) return "resident A runs the channel_blocks order only";
-  if (igemm::choose_tile(d.rows, d.order) != igemm::TileKind::m128)
-    return fmt::format("resident A needs more than 96 output channels per group (the 128x256 tile), not {}", d.rows);
-  const std::int64_t tiles = igemm::column_tiles(d, igemm::Tile128Resident::kBN);
-  // The kernel counts tiles and (tile, chunk) steps in 32 bits, a tile index going up to a grid's
-  // width (< 65,536 persistent blocks) past the last.
-  if (tiles * d.chunks + 65536 > 0x7fffffff)
-    return "resident A: more than 2^31 (tile, chunk) steps for one block to walk";
-  igemm::GemmConvDesc r = d;
-  r.a_schedule = igemm::ASchedule::resident;
-  const igemm::SmemLayout s = igemm::smem_layout(r);
-  if (s.total_bytes > igemm::kMaxSmemBytes)
-    return fmt::format("resident A: {} bytes of A and {} of pipeline exceed a block's shared memory", s.resident_a_bytes,
-                       s.total_bytes - s.resident_a_bytes - s.prefix_bytes);
-  return "";
-}
-
-// Column tiles from which A is kept resident by default: enough that each persistent block (one per
-// SM, 132 on an H100/H200) walks several tiles and copying A once is paid back many times over.
-inline constexpr std::int64_t kResidentMinTiles = 1024;
-
-// The order forced by a variant, or the default: input_patch where the k_table order would be
-// chosen (few channels), the patch holds fewer floats than the block's gathered B (it copies whole
-// input rows: a long 1-D row under one tile would be mostly waste) and it leaves room for two
-// blocks per SM (one loads its patch while the other computes); else choose_k_order's.
-inline ForwardGemm forward_gemm_ordered(const ConvProblem& p3, std::optional<igemm::KOrder> forced = std::nullopt) {
-  if (forced) return forward_gemm_in(p3, *forced);
-  const igemm::KOrder order = igemm::choose_k_order(p3.in_channels_per_group(), p3.kernel_volume());
-  if (order == igemm::KOrder::k_table) {
-    ForwardGemm patch = forward_gemm_in(p3, igemm::KOrder::input_patch);
-    const igemm::TileKind tile = igemm::choose_tile(p3.out_channels_per_group(), igemm::KOrder::input_patch);
-    const std::int64_t gathered = igemm::tile_facts(tile).bn * patch.desc.cin_per_group * patch.desc.taps;
-    if (patch.why_not.empty() && patch.desc.patch.floats < gathered &&
-        igemm::smem_layout(patch.desc).total_bytes <= igemm::kMaxSmemBytes / 2)
-      return patch;
-  }
-  return forward_gemm_in(p3, order);
-}
-
-// The input_patch descriptor's patch plan is made for the mma.sync tiles' 256 columns
-// (forward_gemm_in); the wgmma tile reuses it, so it must be as wide.
-static_assert(igemm::TileWgmma::kBN == igemm::Tile64W::kBN && igemm::TileWgmma::kBN == igemm::Tile96W::kBN &&
-                  igemm::TileWgmma::kBN == igemm::Tile128::kBN,
-              "the wgmma tile reads the patch planned for the input_patch tiles' width");
-
-// Why the wgmma kernel cannot run a forward GEMM (igemm_wgmma_kernel.cuh), or "": the input_patch
-// order, a tensor-core math, A streamed.
-inline std::string why_not_wgmma(const igemm::GemmConvDesc& d, const KernelChoice& c) {
-  if (gemm_math(c.family) == igemm::GemmMath::ffma) return "wgmma is a tensor-core instruction (not FFMA)";
-  if (d.order != igemm::KOrder::input_patch)
-    return fmt::format("wgmma runs the input_patch order only, not {}", igemm::order_name(d.order));
-  if (c.schedule == igemm::ASchedule::resident) return "wgmma streams A (no resident_a)";
-  return "";
-}
-
-// The GEMM of a forward implicit-GEMM choice: the order and A schedule it forces, or the defaults.
-// A stays resident by default for the tensor-core maths where it fits and the GEMM has
-// kResidentMinTiles column tiles or more; else it is streamed. wgmma (a variant) reshapes the
-// descriptor for its tile: rows padded to its 96, two planes of A under 3xTF32.
-inline ForwardGemm forward_gemm(const ConvProblem& p3, const KernelChoice& c) {
-  ForwardGemm g = forward_gemm_ordered(p3, c.order);
-  if (c.mma == igemm::MmaKind::wgmma) {
-    if (g.why_not.empty()) g.why_not = why_not_wgmma(g.desc, c);
-    g.desc.mma = igemm::MmaKind::wgmma;
-    g.desc.a_planes = gemm_math(c.family) == igemm::GemmMath::tf32x3 ? 2 : 1;
-    g.desc.rows_padded = igemm::round_up(g.desc.rows, igemm::kWgmmaRows);
-    return g;
-  }
-  if (!g.why_not.empty() || c.schedule == igemm::ASchedule::streamed) return g;
-  std::string why_not = why_not_resident(g.desc);
-  if (gemm_math(c.family) == igemm::GemmMath::ffma)
-    why_not = "resident A runs the tensor-core maths only (FFMA is bound by its FMAs, not by A)";
-  const std::int64_t tiles = igemm::column_tiles(g.desc, igemm::Tile128Resident::kBN);
-  if (c.schedule == igemm::ASchedule::resident || (why_not.empty() && tiles >= kResidentMinTiles)) {
-    g.why_not = why_not;
-    g.desc.a_schedule = igemm::ASchedule::resident;
-  }
-  return g;
-}
-
-inline igemm::GemmConvDesc forward_gemm_desc(const ConvProblem& p3, const KernelChoice& c) {
-  return forward_gemm(p3, c).desc;
 }
 
 // Fill-only blocks for the first phase GEMM `first` (without any yet): trailing_fill_blocks where

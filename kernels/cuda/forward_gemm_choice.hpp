@@ -1,0 +1,128 @@
+#pragma once
+// The GEMM descriptor a forward implicit-GEMM choice runs: its reduction order (forced or the
+// default), whether A stays resident in shared memory, and the wgmma variant's reshaping. Plain C++,
+// unit-tested on the CPU (test_cuda_selection.cpp, test_cuda_index_igemm_patch.cpp,
+// test_cuda_index_igemm_resident.cpp).
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "cuda/implicit_gemm/igemm_config.hpp"
+#include "cuda/implicit_gemm/igemm_index.hpp"
+#include "cuda/implicit_gemm/igemm_patch_index.hpp"
+#include "cuda/implicit_gemm/igemm_resident_index.hpp"
+#include "cuda/kernel_choice.hpp"
+#include "problem/conv_problem.hpp"
+
+namespace kbench::gpu::conv {
+
+// A forward convolution's GEMM descriptor in one reduction order, or why that order cannot run it.
+struct ForwardGemm {
+  igemm::GemmConvDesc desc;
+  std::string why_not;
+};
+
+inline ForwardGemm forward_gemm_in(const ConvProblem& p3, igemm::KOrder order) {
+  const igemm::TileFacts f = igemm::tile_facts(igemm::choose_tile(p3.out_channels_per_group(), order));
+  ForwardGemm g{igemm::make_forward_desc(p3, order, f.bm), {}};
+  if (igemm::dense_reduction(order) && g.desc.chunks * igemm::kChunkRows > igemm::kMaxTableRows)
+    g.why_not = fmt::format("{}: reduction of {} rows, a table holds at most {}", igemm::order_name(order),
+                            g.desc.cin_per_group * g.desc.taps, igemm::kMaxTableRows);
+  if (order == igemm::KOrder::input_patch && g.why_not.empty()) {
+    const igemm::PatchPlan plan = igemm::make_patch_plan(g.desc, igemm::forward_taps(p3), f.bn);
+    g.desc.patch = plan.desc;
+    g.why_not = plan.why_not;
+  }
+  return g;
+}
+
+// Why A cannot stay resident for a (streamed) descriptor, or "" (igemm_resident_kernel.cuh): the
+// channel_blocks order on the 128-row tile, with all of the block's A and the B stages in shared memory.
+inline std::string why_not_resident(const igemm::GemmConvDesc& d) {
+  if (d.order != igemm::KOrder::channel_blocks) return "resident A runs the channel_blocks order only";
+  if (igemm::choose_tile(d.rows, d.order) != igemm::TileKind::m128)
+    return fmt::format("resident A needs more than 96 output channels per group (the 128x256 tile), not {}", d.rows);
+  const std::int64_t tiles = igemm::column_tiles(d, igemm::Tile128Resident::kBN);
+  // The kernel counts tiles and (tile, chunk) steps in 32 bits, a tile index going up to a grid's
+  // width (< 65,536 persistent blocks) past the last.
+  if (tiles * d.chunks + 65536 > 0x7fffffff)
+    return "resident A: more than 2^31 (tile, chunk) steps for one block to walk";
+  igemm::GemmConvDesc r = d;
+  r.a_schedule = igemm::ASchedule::resident;
+  const igemm::SmemLayout s = igemm::smem_layout(r);
+  if (s.total_bytes > igemm::kMaxSmemBytes)
+    return fmt::format("resident A: {} bytes of A and {} of pipeline exceed a block's shared memory", s.resident_a_bytes,
+                       s.total_bytes - s.resident_a_bytes - s.prefix_bytes);
+  return "";
+}
+
+// Column tiles from which A is kept resident by default: enough that each persistent block (one per
+// SM, 132 on an H100/H200) walks several tiles and copying A once is paid back many times over.
+inline constexpr std::int64_t kResidentMinTiles = 1024;
+
+// The order forced by a variant, or the default: input_patch where the k_table order would be
+// chosen (few channels), the patch holds fewer floats than the block's gathered B (it copies whole
+// input rows: a long 1-D row under one tile would be mostly waste) and it leaves room for two
+// blocks per SM (one loads its patch while the other computes); else choose_k_order's.
+inline ForwardGemm forward_gemm_ordered(const ConvProblem& p3, std::optional<igemm::KOrder> forced = std::nullopt) {
+  if (forced) return forward_gemm_in(p3, *forced);
+  const igemm::KOrder order = igemm::choose_k_order(p3.in_channels_per_group(), p3.kernel_volume());
+  if (order == igemm::KOrder::k_table) {
+    ForwardGemm patch = forward_gemm_in(p3, igemm::KOrder::input_patch);
+    const igemm::TileKind tile = igemm::choose_tile(p3.out_channels_per_group(), igemm::KOrder::input_patch);
+    const std::int64_t gathered = igemm::tile_facts(tile).bn * patch.desc.cin_per_group * patch.desc.taps;
+    if (patch.why_not.empty() && patch.desc.patch.floats < gathered &&
+        igemm::smem_layout(patch.desc).total_bytes <= igemm::kMaxSmemBytes / 2)
+      return patch;
+  }
+  return forward_gemm_in(p3, order);
+}
+
+// The input_patch descriptor's patch plan is made for the mma.sync tiles' 256 columns
+// (forward_gemm_in); the wgmma tile reuses it, so it must be as wide.
+static_assert(igemm::TileWgmma::kBN == igemm::Tile64W::kBN && igemm::TileWgmma::kBN == igemm::Tile96W::kBN &&
+                  igemm::TileWgmma::kBN == igemm::Tile128::kBN,
+              "the wgmma tile reads the patch planned for the input_patch tiles' width");
+
+// Why the wgmma kernel cannot run a forward GEMM (igemm_wgmma_kernel.cuh), or "": the input_patch
+// order, a tensor-core math, A streamed.
+inline std::string why_not_wgmma(const igemm::GemmConvDesc& d, const KernelChoice& c) {
+  if (gemm_math(c.family) == igemm::GemmMath::ffma) return "wgmma is a tensor-core instruction (not FFMA)";
+  if (d.order != igemm::KOrder::input_patch)
+    return fmt::format("wgmma runs the input_patch order only, not {}", igemm::order_name(d.order));
+  if (c.schedule == igemm::ASchedule::resident) return "wgmma streams A (no resident_a)";
+  return "";
+}
+
+// The GEMM of a forward implicit-GEMM choice: the order and A schedule it forces, or the defaults.
+// A stays resident by default for the tensor-core maths where it fits and the GEMM has
+// kResidentMinTiles column tiles or more; else it is streamed. wgmma (a variant) reshapes the
+// descriptor for its tile: rows padded to its 96, two planes of A under 3xTF32.
+inline ForwardGemm forward_gemm(const ConvProblem& p3, const KernelChoice& c) {
+  ForwardGemm g = forward_gemm_ordered(p3, c.order);
+  if (c.mma == igemm::MmaKind::wgmma) {
+    if (g.why_not.empty()) g.why_not = why_not_wgmma(g.desc, c);
+    g.desc.mma = igemm::MmaKind::wgmma;
+    g.desc.a_planes = gemm_math(c.family) == igemm::GemmMath::tf32x3 ? 2 : 1;
+    g.desc.rows_padded = igemm::round_up(g.desc.rows, igemm::kWgmmaRows);
+    return g;
+  }
+  if (!g.why_not.empty() || c.schedule == igemm::ASchedule::streamed) return g;
+  std::string why_not = why_not_resident(g.desc);
+  if (gemm_math(c.family) == igemm::GemmMath::ffma)
+    why_not = "resident A runs the tensor-core maths only (FFMA is bound by its FMAs, not by A)";
+  const std::int64_t tiles = igemm::column_tiles(g.desc, igemm::Tile128Resident::kBN);
+  if (c.schedule == igemm::ASchedule::resident || (why_not.empty() && tiles >= kResidentMinTiles)) {
+    g.why_not = why_not;
+    g.desc.a_schedule = igemm::ASchedule::resident;
+  }
+  return g;
+}
+
+inline igemm::GemmConvDesc forward_gemm_desc(const ConvProblem& p3, const KernelChoice& c) {
+  return forward_gemm(p3, c).desc;
+}
+
+}  // namespace kbench::gpu::conv

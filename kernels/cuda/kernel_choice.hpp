@@ -1,0 +1,91 @@
+#pragma once
+// A kernel choice of the cuda backend (a family and the options forced with it) and its variant name,
+// both ways. Plain C++, unit-tested on the CPU (test_cuda_selection.cpp).
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "cuda/depthwise/depthwise_index.hpp"
+#include "cuda/implicit_gemm/igemm_index.hpp"
+#include "cuda/kernel_family.hpp"
+#include "cuda/transposed/zero_fill_index.hpp"
+
+namespace kbench::gpu::conv {
+
+// What the cuda backend runs: a family and, for the forward implicit GEMMs, optionally a reduction
+// order and an A schedule forced instead of the defaults (for depthwise2d, a row store mode; for the
+// transposed families, where the zero fill runs). `--variant` names it "family", "family/order",
+// "family/schedule", "family/order/schedule" (implicit_gemm_tf32/streamed_a), the tensor-core
+// instruction last ("implicit_gemm_tf32/wgmma"), "depthwise2d/realigned_stores" or
+// "transposed_phase_tf32/no_fill_blocks".
+struct KernelChoice {
+  KernelChoice() = default;
+  explicit KernelChoice(Family f, std::optional<igemm::KOrder> o = std::nullopt,
+                        std::optional<igemm::ASchedule> s = std::nullopt,
+                        std::optional<depthwise::StoreMode> m = std::nullopt,
+                        std::optional<FillBlocks> fb = std::nullopt, std::optional<igemm::MmaKind> mk = std::nullopt)
+      : family(f), order(o), schedule(s), stores(m), fill(fb), mma(mk) {}
+
+  Family family = Family::direct;
+  std::optional<igemm::KOrder> order;
+  std::optional<igemm::ASchedule> schedule;
+  std::optional<depthwise::StoreMode> stores;
+  std::optional<FillBlocks> fill;
+  std::optional<igemm::MmaKind> mma;
+};
+
+inline constexpr igemm::KOrder kAllOrders[] = {igemm::KOrder::channel_blocks, igemm::KOrder::k_table,
+                                               igemm::KOrder::input_patch};
+inline constexpr igemm::ASchedule kAllSchedules[] = {igemm::ASchedule::streamed, igemm::ASchedule::resident};
+inline constexpr depthwise::StoreMode kAllStoreModes[] = {depthwise::StoreMode::split, depthwise::StoreMode::realigned};
+inline constexpr FillBlocks kAllFillBlocks[] = {FillBlocks::trailing, FillBlocks::none};
+inline constexpr igemm::MmaKind kAllMmaKinds[] = {igemm::MmaKind::mma_sync, igemm::MmaKind::wgmma};
+
+// The element of `all` whose name is `part`.
+template <class E, std::size_t N, class Name>
+std::optional<E> named(const E (&all)[N], std::string_view part, Name name) {
+  for (const E e : all)
+    if (part == name(e)) return e;
+  return std::nullopt;
+}
+
+inline std::string variant_name(const KernelChoice& c) {
+  std::string name(family_name(c.family));
+  if (c.order) name += fmt::format("/{}", igemm::order_name(*c.order));
+  if (c.schedule) name += fmt::format("/{}", igemm::schedule_name(*c.schedule));
+  if (c.stores) name += fmt::format("/{}", depthwise::store_mode_name(*c.stores));
+  if (c.fill) name += fmt::format("/{}", fill_blocks_name(*c.fill));
+  if (c.mma) name += fmt::format("/{}", igemm::mma_kind_name(*c.mma));
+  return name;
+}
+
+inline std::optional<KernelChoice> parse_variant(std::string_view name) {
+  std::size_t slash = name.find('/');
+  const std::optional<Family> family = parse_family(name.substr(0, slash));
+  if (!family) return std::nullopt;
+  KernelChoice c{*family};
+  while (slash != std::string_view::npos) {
+    name = name.substr(slash + 1);
+    slash = name.find('/');
+    const std::string_view part = name.substr(0, slash);
+    if (const auto o = named(kAllOrders, part, igemm::order_name); o && !c.order && !c.schedule) {
+      c.order = o;  // the order comes before the schedule
+    } else if (const auto s = named(kAllSchedules, part, igemm::schedule_name); s && !c.schedule) {
+      c.schedule = s;
+    } else if (const auto m = named(kAllStoreModes, part, depthwise::store_mode_name); m && !c.stores) {
+      c.stores = m;
+    } else if (const auto fb = named(kAllFillBlocks, part, fill_blocks_name); fb && !c.fill) {
+      c.fill = fb;
+    } else if (const auto mk = named(kAllMmaKinds, part, igemm::mma_kind_name); mk && !c.mma) {
+      c.mma = mk;
+    } else {
+      return std::nullopt;
+    }
+  }
+  return c;
+}
+
+}  // namespace kbench::gpu::conv
