@@ -149,9 +149,9 @@ figures_inputs=("$outdir/seeds.json")
 step figures 15 python3 "$repo_root/scripts/gpu-summary.py" "${figures_inputs[@]}" --output "$outdir/figures.md"
 # Our kernels under compute-sanitizer at small sizes (every family has an example in its envelope).
 if command -v compute-sanitizer >/dev/null; then
-  step memcheck 60 compute-sanitizer --tool memcheck --error-exitcode 9 "$kbench" run "$repo_root/workloads/examples" \
+  step memcheck 90 compute-sanitizer --tool memcheck --error-exitcode 9 "$kbench" run "$repo_root/workloads/examples" \
     --backends cuda:all --iterations 1 --warmups 0 --hot
-  step racecheck 60 compute-sanitizer --tool racecheck --error-exitcode 9 "$kbench" run \
+  step racecheck 90 compute-sanitizer --tool racecheck --error-exitcode 9 "$kbench" run \
     "$repo_root/workloads/examples" --backends cuda:all --iterations 1 --warmups 0 --hot
 fi
 # Hardware counters of our default kernels on the seeds (needs a runtime where ncu reads them).
