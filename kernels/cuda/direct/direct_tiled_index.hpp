@@ -1,25 +1,25 @@
 #pragma once
 // Tiling of the shared-memory direct convolution (direct_tiled_kernel.cuh), shared with the CPU tests.
 //
-// For the forward convolutions a GEMM does not pay for (few output channels per group, or a short
-// reduction: depthwise and its depth-multiplier forms, ResNeXt-style groups of a few channels),
-// which the one-thread-per-output `direct` kernel serves by re-reading every input element from L1
-// or L2 once per tap, and which the register depthwise kernel (depthwise2d) takes only for stride 1,
-// dilation 1 and square 3/5/7 kernels on 16-byte rows. Any rank, stride, dilation, padding and
-// kernel shape.
+// For the forward convolutions a GEMM does not pay for: few output channels per group, or a short
+// reduction (depthwise and its depth-multiplier forms, ResNeXt-style groups of a few channels).
+// Without this kernel they run on `direct`, one thread per output re-reading every input element
+// from L1 or L2 once per tap; the register depthwise kernel (depthwise2d) takes only stride 1,
+// dilation 1 and square 3/5/7 kernels on 16-byte rows. This one takes any rank, stride, dilation,
+// padding and kernel shape, as long as its windows fit in shared memory.
 //
 // The problem is taken as rank 3 (reference::as_rank3: D, H, W). A block of 256 threads owns a tile
 // of output rows x columns of one output depth plane od of one (image n, group g), for all m output
-// channels of the group: it copies into shared memory the input windows the tile reads, one per
+// channels of the group. It copies into shared memory the input windows the tile reads, one per
 // "stack item" s = c * KD + kd (input channel c of the group, depth tap kd: input depth
-// od * SD - PD + kd * DD, a window of zeros when that lies in the padding), zeros where a window
-// lies in the padding, and the group's m x (C_in/g x KD x KH x KW) weights; then each thread
-// computes P outputs for each of the m channels, summing every stack item's 2-D taps. The threads
-// are threads_h x threads_w with threads_w a multiple of 32: a warp covers 32 consecutive columns
-// of one row, so both the copy (one row segment per warp instruction) and the stores coalesce. A
-// thread's P outputs lie along one axis, so its loop only steps two pointers: thread (ty, tx) owns
-// rows ty*P .. ty*P + P-1 of column tx, or, where the output has one row (1-D), columns tx,
-// tx + threads_w, ... (thread_origin, thread_output).
+// od * SD - PD + kd * DD; the window is zeros where it lies in the padding), and the group's
+// m x (C_in/g x KD x KH x KW) weights; then each thread computes P outputs for each of the m
+// channels, summing every stack item's 2-D taps. The threads are threads_h x threads_w with
+// threads_w a multiple of 32: a warp covers 32 consecutive columns of one row, so both the copy
+// (one row segment per warp instruction) and the stores coalesce. A thread's P outputs lie along
+// one axis, so its loop only steps two pointers: thread (ty, tx) owns rows ty*P .. ty*P + P-1 of
+// column tx, or, where the output has one row (1-D), columns tx, tx + threads_w, ...
+// (thread_origin, thread_output).
 #include <cstdint>
 #include <string>
 #include <type_traits>
