@@ -173,7 +173,8 @@ TEST_CASE("emulated shared-memory direct kernel: random 1-D to 3-D shapes, few c
       p.in_channels = p.groups * (trial % 3 == 2 ? pick(rng, 1, 3) : 1);
       p.out_channels = p.groups * pick(rng, 1, 3);
       p.bias = pick(rng, 0, 1) == 1;
-      // 2-D and 3-D trials take square 3, 5, 7 in turn now and then (the unrolled instances).
+      // Three 2-D and 3-D trials in four take a square 3, 5 or 7 in turn (the unrolled instances),
+      // the rest any shape up to 7.
       const std::int64_t square = rank >= 2 && trial % 4 != 0 ? 3 + 2 * ((trial / 4) % 3) : 0;
       for (int d = 0; d < rank; ++d) {
         const bool depth = rank == 3 && d == 0;
