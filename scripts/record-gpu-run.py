@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """record-gpu-run.py OUTDIR [--results-dir DIR] - file a gpu-check visit's documents under docs/results/.
 
-After `scripts/gpu-check.sh OUTDIR` ran on a GPU machine and its files came back: takes seeds.json
-and variants.json from OUTDIR (or from OUTDIR/gpu-check.tar.gz, where gpu-check bundled them),
-names them as docs/results/README.md asks, `YYYY-MM-DD_<gpu>_<commit>.json` and
-`..._variants.json` (date of the visit, GPU model in lower case, the commit the build recorded),
+After `scripts/gpu-check.sh OUTDIR` ran on a GPU machine and its files came back: takes seeds.json,
+variants.json and examples.json from OUTDIR (or from OUTDIR/gpu-check.tar.gz, where gpu-check
+bundled them), names them as docs/results/README.md asks, `YYYY-MM-DD_<gpu>_<commit>.json`,
+`..._variants.json` and `..._examples.json` (date of the visit, GPU model in lower case, the commit
+the build recorded),
 copies them there, and prints the figures for docs/perf-notes.md (scripts/gpu-summary.py).
 Never overwrites a file. Exit status: 0 when filed, 2 when a document is missing or unreadable or
 its name is taken.
@@ -70,18 +71,21 @@ def main():
         seeds = results_document.load(TOOL, seeds_path)
         stem = f"{seeds['started_at'][:10]}_{gpu_slug(seeds.get('device'))}_{commit_of(seeds.get('build'))}"
         files = [(seeds_path, f"{stem}.json")]
-        variants_path = os.path.join(source, "variants.json")
-        if os.path.isfile(variants_path):
-            results_document.load(TOOL, variants_path)
-            files.append((variants_path, f"{stem}_variants.json"))
+        for document in ("variants", "examples"):  # each written by its own gpu-check step, if it ran
+            path = os.path.join(source, f"{document}.json")
+            if os.path.isfile(path):
+                results_document.load(TOOL, path)
+                files.append((path, f"{stem}_{document}.json"))
         for _, name in files:
             if os.path.exists(os.path.join(args.results_dir, name)):
                 fail(f"{os.path.join(args.results_dir, name)} exists already")
         for path, name in files:
             shutil.copyfile(path, os.path.join(args.results_dir, name))
             print(f"filed {os.path.join(args.results_dir, name)}")
-        summary = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "gpu-summary.py")] +
-                                 [path for path, _ in files], capture_output=True, text=True)
+        # The figures are the seeds' (and their variants'); the examples are for browsing and diffs.
+        figures_inputs = [path for path, name in files if not name.endswith("_examples.json")]
+        summary = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "gpu-summary.py")] + figures_inputs,
+                                 capture_output=True, text=True)
         sys.stdout.write(summary.stdout)
         sys.stderr.write(summary.stderr)
         return summary.returncode
