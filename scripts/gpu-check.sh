@@ -7,8 +7,8 @@
 #   kbench info, kbench calibrate,
 #   kbench compare cuda vs cudnn on the KernelBench level-1 seeds in fp32 and tf32 (seeds.json),
 #   every kernel variant and cuDNN algorithm (variants.json), their figures against issue 4's targets
-#   (figures.md, scripts/gpu-summary.py, also printed at the end), every example on every cuda
-#   variant beside cuDNN (examples.json: the families on small shapes), compute-sanitizer memcheck and
+#   (figures.md, scripts/gpu-summary.py, also printed at the end), every example on cuDNN, our
+#   default, direct and direct_tiled (examples.json), compute-sanitizer memcheck and
 #   racecheck of our kernels on the small examples, Nsight Compute counters of our default kernels
 #   on the seeds (scripts/gpu-profile.sh), nvidia-smi -q (after).
 # A failing step does not stop the others. A kernel fault (a sticky CUDA error) poisons its
@@ -148,10 +148,11 @@ merged merge-variants "$outdir/variants.json" "${variant_parts[@]}"
 figures_inputs=("$outdir/seeds.json")
 [[ -f "$outdir/variants.json" ]] && figures_inputs+=("$outdir/variants.json")
 step figures 15 python3 "$repo_root/scripts/gpu-summary.py" "${figures_inputs[@]}" --output "$outdir/figures.md"
-# Every example on every cuda variant beside cuDNN's choice, few samples: the families on small shapes
-# (direct against direct_tiled, the GEMMs' orders) where no seed reaches them.
-step examples 45 "$kbench" run "$repo_root/workloads/examples" --backends cudnn,cuda:all --math fp32 \
-  --seed "$input_seed" --iterations 20 --time-budget 2 --format json --output "$outdir/examples.json"
+# Every example on cuDNN's choice, our default, `direct` and `direct_tiled`, few samples: the small
+# shapes no seed reaches, and the claim that made direct_tiled the default where the GEMM does not pay
+# (about 64 results: a minute at most, where every variant of every example would take several).
+step examples 60 "$kbench" run "$repo_root/workloads/examples" --backends cudnn,cuda,cuda:direct,cuda:direct_tiled \
+  --math fp32 --seed "$input_seed" --iterations 20 --time-budget 1 --format json --output "$outdir/examples.json"
 # Our kernels under compute-sanitizer at small sizes (every family has an example in its envelope).
 if command -v compute-sanitizer >/dev/null; then
   step memcheck 90 compute-sanitizer --tool memcheck --error-exitcode 9 "$kbench" run "$repo_root/workloads/examples" \
