@@ -24,6 +24,8 @@
 #   KBENCH_CHECK_BUDGET_S   total seconds for all steps (default 470)
 #   KBENCH_TIME_BUDGET      --time-budget of each `kbench run`, seconds of sampling per result (default 10)
 #   KBENCH_SEED             the inputs' seed for every kbench process (default: drawn from the clock)
+# When the build's kbench does not run here and .deps/ was carried (scripts/vendor-deps.sh), the
+# first step builds kbench and its GPU tests here (scripts/build-on-device.sh, build/device).
 #   KBENCH_CHECK_BUNDLE=1   pack every file but summary.txt into OUTDIR/gpu-check.tar.gz at the end
 #                           (for machines that return only a few files from OUTDIR)
 set -u -o pipefail
@@ -88,9 +90,6 @@ step() {
   summary+=("$(printf '%-18s %-22s %5ss  %s' "$name" "$status" "$took" "$name.log")")
 }
 
-# The GPU tests, each test case in a process of its own (a fault then fails its own case only).
-gpu_tests_command=(bash "$repo_root/scripts/run-gpu-tests.sh" "$gpu_tests")
-
 # merged NAME OUTPUT PART...: one results document from the parts that were written.
 merged() {
   local name="$1" output="$2"
@@ -105,6 +104,19 @@ merged() {
   step "$name" 15 python3 "$repo_root/scripts/merge-results.py" "${parts[@]}" --output "$output"
 }
 
+# The binaries built here may not load there (the portable build needs glibc 2.35 or newer): then,
+# given the carried .deps/, build them on the device first (scripts/build-on-device.sh), rather than
+# lose the visit.
+if ! "$kbench" --version >/dev/null 2>&1 && [[ -d "$repo_root/.deps" ]]; then
+  echo "gpu-check: $kbench does not run here; building on this machine"
+  step build-on-device 330 bash "$repo_root/scripts/build-on-device.sh" "$repo_root/build/device"
+  if "$repo_root/build/device/apps/kbench/kbench" --version >/dev/null 2>&1; then
+    build_dir="$repo_root/build/device"
+    kbench="$build_dir/apps/kbench/kbench"
+    gpu_tests="$build_dir/tests/gpu/kbench_gpu_tests"
+  fi
+fi
+
 missing=()
 [[ -x "$kbench" ]] || missing+=("$kbench")
 [[ -x "$gpu_tests" ]] || missing+=("$gpu_tests")
@@ -114,7 +126,8 @@ fi
 
 echo "gpu-check: build $build_dir, results $outdir, budget ${budget_s}s; $cudnn_note"
 step nvidia-smi-before 20 nvidia-smi -q
-step gpu-tests 150 "${gpu_tests_command[@]}"
+# The GPU tests, each test case in a process of its own (a fault then fails its own case only).
+step gpu-tests 150 bash "$repo_root/scripts/run-gpu-tests.sh" "$gpu_tests"
 # Skipped GPU tests (exit 77) mean no device was found: on a GPU visit that is a failure, already
 # counted as one by step().
 if grep -q '^# exit 77 ' "$outdir/gpu-tests.log"; then
