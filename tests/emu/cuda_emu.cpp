@@ -23,16 +23,41 @@ struct CopyOp {
   int src_bytes;
 };
 
+// A thread's asynchronous operations of one kind (cp.async copies, wgmma products), PTX's way:
+// issued into an open group, committed as a group, completed oldest group first by a wait that
+// leaves at most N groups in flight.
+template <class Op>
+struct AsyncGroups {
+  std::vector<Op> open;               // issued since the last commit
+  std::vector<std::vector<Op>> committed;  // oldest first
+
+  bool empty() const { return open.empty() && committed.empty(); }
+  void clear() {
+    open.clear();
+    committed.clear();
+  }
+  void commit() {
+    committed.push_back(std::move(open));
+    open.clear();
+  }
+  // Completes (`complete(group)`) the oldest groups until at most `pending_allowed` are in flight.
+  template <class Complete>
+  void wait(int pending_allowed, Complete&& complete) {
+    while (static_cast<int>(committed.size()) > pending_allowed) {
+      complete(committed.front());
+      committed.erase(committed.begin());
+    }
+  }
+};
+
 struct Fiber {
   ucontext_t context{};
   std::unique_ptr<unsigned char[]> stack;
   Dim3 thread_idx;
   int linear = 0;
   bool done = false;
-  std::vector<CopyOp> open_group;
-  std::vector<std::vector<CopyOp>> pending;  // committed groups, oldest first
-  std::vector<std::function<void()>> open_products;                // wgmma issued since the last commit
-  std::vector<std::vector<std::function<void()>>> pending_products;  // committed wgmma groups, oldest first
+  AsyncGroups<CopyOp> copies;                   // cp.async
+  AsyncGroups<std::function<void()>> products;  // wgmma.mma_async: each lands its product when run
 };
 
 struct Barrier {
@@ -108,7 +133,7 @@ void fiber_entry() {
   Fiber& f = current_fiber();
   try {
     (*m.kernel)();
-    if (!f.open_products.empty() || !f.pending_products.empty())
+    if (!f.products.empty())
       throw EmulationError("wgmma: a thread exited with a product not waited for (wgmma.wait_group)");
   } catch (const std::exception& e) {
     if (m.error.empty()) m.error = e.what();
@@ -127,10 +152,8 @@ void run_block() {
     f.thread_idx = Dim3{static_cast<unsigned>(t) % m.block.x, (static_cast<unsigned>(t) / m.block.x) % m.block.y,
                         static_cast<unsigned>(t) / (m.block.x * m.block.y)};
     f.done = false;
-    f.open_group.clear();
-    f.pending.clear();
-    f.open_products.clear();
-    f.pending_products.clear();
+    f.copies.clear();
+    f.products.clear();
     getcontext(&f.context);
     f.context.uc_stack.ss_sp = f.stack.get();
     f.context.uc_stack.ss_size = kStackBytes;
@@ -202,20 +225,14 @@ WarpgroupSlots& warpgroup_slots() {
 unsigned char* shared_base() { return machine().shared; }
 std::size_t shared_size() { return machine().shared_bytes; }
 
-void wgmma_enqueue(std::function<void()> apply) { current_fiber().open_products.push_back(std::move(apply)); }
+void wgmma_enqueue(std::function<void()> apply) { current_fiber().products.open.push_back(std::move(apply)); }
 
-void wgmma_commit() {
-  Fiber& f = current_fiber();
-  f.pending_products.push_back(std::move(f.open_products));
-  f.open_products.clear();
-}
+void wgmma_commit() { current_fiber().products.commit(); }
 
 void wgmma_wait(int pending_allowed) {
-  Fiber& f = current_fiber();
-  while (static_cast<int>(f.pending_products.size()) > pending_allowed) {
-    for (const auto& apply : f.pending_products.front()) apply();
-    f.pending_products.erase(f.pending_products.begin());
-  }
+  current_fiber().products.wait(pending_allowed, [](const std::vector<std::function<void()>>& group) {
+    for (const auto& apply : group) apply();
+  });
 }
 
 void cp_async(void* shared_dst, const void* src, int bytes, int src_bytes) {
@@ -230,22 +247,12 @@ void cp_async(void* shared_dst, const void* src, int bytes, int src_bytes) {
         return r.contains(src, static_cast<std::size_t>(src_bytes));
       }))
     throw EmulationError("cp.async: source outside every input buffer");
-  current_fiber().open_group.push_back(CopyOp{dst, static_cast<const unsigned char*>(src), bytes, src_bytes});
+  current_fiber().copies.open.push_back(CopyOp{dst, static_cast<const unsigned char*>(src), bytes, src_bytes});
 }
 
-void cp_async_commit() {
-  Fiber& f = current_fiber();
-  f.pending.push_back(std::move(f.open_group));
-  f.open_group.clear();
-}
+void cp_async_commit() { current_fiber().copies.commit(); }
 
-void cp_async_wait(int pending_allowed) {
-  Fiber& f = current_fiber();
-  while (static_cast<int>(f.pending.size()) > pending_allowed) {
-    land(f.pending.front());
-    f.pending.erase(f.pending.begin());
-  }
-}
+void cp_async_wait(int pending_allowed) { current_fiber().copies.wait(pending_allowed, land); }
 
 void allow_read(const void* p, std::size_t bytes) {
   machine().reads.push_back(Range{static_cast<const unsigned char*>(p), bytes});
