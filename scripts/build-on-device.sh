@@ -13,8 +13,7 @@ build_dir="${1:-$repo_root/build/device}"
 args=(-S "$repo_root" -B "$build_dir" -DKBENCH_DEPS_DIR="$repo_root/.deps" -DKBENCH_PORTABLE=ON
       -DCMAKE_BUILD_TYPE=Release)
 command -v ninja >/dev/null && args+=(-G Ninja)
-if cudnn_dir="$(python3 -c 'import nvidia.cudnn as m; print(list(m.__path__)[0])' 2>/dev/null)" &&
-   [[ -f "$cudnn_dir/include/cudnn.h" ]]; then
+if cudnn_dir="$(bash "$repo_root/scripts/cudnn-wheel-dir.sh")" && [[ -f "$cudnn_dir/include/cudnn.h" ]]; then
   cudnn_library="$(ls "$cudnn_dir"/lib/libcudnn.so* 2>/dev/null | head -n 1)"
   [[ -n "$cudnn_library" ]] &&
     args+=(-DKBENCH_CUDNN_INCLUDE_DIR="$cudnn_dir/include" -DKBENCH_CUDNN_LIBRARY="$cudnn_library")

@@ -52,8 +52,7 @@ failures=0
 
 # cuDNN from the image's Python wheels (nvidia-cudnn-*), when there is one: the portable build
 # links libcudnn.so.9 dynamically.
-if cudnn_dir="$(python3 -c 'import nvidia.cudnn as m; print(list(m.__path__)[0])' 2>/dev/null)" &&
-   [[ -d "$cudnn_dir/lib" ]]; then
+if cudnn_dir="$(bash "$repo_root/scripts/cudnn-wheel-dir.sh")"; then
   export LD_LIBRARY_PATH="$cudnn_dir/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   cudnn_note="cuDNN from $cudnn_dir/lib"
 else
