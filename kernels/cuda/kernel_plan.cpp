@@ -59,9 +59,13 @@ class DepthwisePlan final : public KernelPlan {
 class DirectTiledPlan final : public KernelPlan {
  public:
   explicit DirectTiledPlan(const ConvProblem& p) : desc_(direct_tiled::make_tiled_plan(p).desc) {}
-  // "direct_tiled/k3" for the unrolled square-kernel instances, "direct_tiled/k1x5" otherwise.
+  // "direct_tiled/k3" for the unrolled square-kernel instances, "direct_tiled/k1x5" otherwise,
+  // "direct_tiled/transposed_k4x4" for a transposed problem.
   std::string implementation() const override {
-    if (direct_tiled::instance_kernel(desc_) != 0) return fmt::format("direct_tiled/k{}", desc_.kernel_h);
+    const int instance = direct_tiled::instance_kernel(desc_);
+    if (instance == direct_tiled::kTransposedInstance)
+      return fmt::format("direct_tiled/transposed_k{}x{}", desc_.kernel_h, desc_.kernel_w);
+    if (instance != 0) return fmt::format("direct_tiled/k{}", desc_.kernel_h);
     return fmt::format("direct_tiled/k{}x{}", desc_.kernel_h, desc_.kernel_w);
   }
   std::vector<std::pair<std::string, std::string>> properties() const override {

@@ -71,10 +71,10 @@ inline Support depthwise2d_envelope(const ConvProblem& p) {
   return Support::yes();
 }
 
-// Every forward convolution whose smallest tile's input windows (one per input channel of a group
-// and depth tap) and the group's weights fit in 48 KB of shared memory (direct_tiled_index.hpp).
+// Every convolution, forward or transposed, whose smallest tile's input windows (one per input
+// channel of a group and depth tap) and the group's weights fit in 48 KB of shared memory
+// (direct_tiled_index.hpp).
 inline Support direct_tiled_envelope(const ConvProblem& p) {
-  if (p.transposed()) return Support::no("direct_tiled: forward convolutions only");
   const direct_tiled::TiledPlan plan = direct_tiled::make_tiled_plan(p);
   if (!plan.why_not.empty()) return Support::no(plan.why_not);
   return Support::yes();
@@ -219,7 +219,10 @@ inline Family default_family(const ConvProblem& p, MathMode math) {
   const bool tf32 = math == MathMode::tf32;
   if (p.transposed()) {
     const Family f = tf32 ? Family::transposed_phase_tf32 : Family::transposed_phase_3xtf32;
-    return gemm_worthwhile(p) && family_envelope(f, p, math) ? f : Family::direct;
+    if (gemm_worthwhile(p) && family_envelope(f, p, math)) return f;
+    // Few output channels per group (depthwise upsampling, small groups): the shared-memory kernel
+    // gathers each output's phase taps from its windows.
+    return family_envelope(Family::direct_tiled, p, math) ? Family::direct_tiled : Family::direct;
   }
   if (family_envelope(Family::depthwise2d, p, math)) return Family::depthwise2d;
   const Family f = tf32 ? Family::implicit_gemm_tf32 : Family::implicit_gemm_3xtf32;

@@ -4,7 +4,7 @@
 // (kernel 3/5/7, left padding 0 or centred), strip and segment edges and the three store widths, and
 // the shared-memory direct kernel on random 1-D to 3-D shapes with few channels per group (depthwise,
 // multipliers, small groups; strides, dilations, paddings, rectangular kernels) across its four
-// instances.
+// forward instances and its transposed one.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -88,7 +88,8 @@ void check_depthwise(const ConvProblem& p, std::uint64_t seed, dw::StoreMode sto
                   true);
 }
 
-// The shared-memory direct kernel with the launch the plan computes; returns its instance (0, 3, 5, 7).
+// The shared-memory direct kernel with the launch the plan computes; returns its instance (0, 3, 5,
+// 7, or kTransposedInstance).
 int check_direct_tiled(const ConvProblem& p, std::uint64_t seed) {
   REQUIRE(gpu::conv::direct_tiled_envelope(p).ok);
   const dt::TiledDesc d = dt::make_tiled_plan(p).desc;
@@ -160,7 +161,7 @@ TEST_CASE("emulated depthwise kernel: every instance, strip and segment edges, s
 
 TEST_CASE("emulated shared-memory direct kernel: random 1-D to 3-D shapes, few channels per group, every instance") {
   std::mt19937_64 rng(2102);
-  int instances[8] = {};
+  int instances[9] = {};  // K = 0 .. 7, and kTransposedInstance (-1) at 8
   for (int trial = 0; trial < 30; ++trial) {
     const int rank = 1 + trial % 3;
     ConvProblem p;
@@ -192,9 +193,11 @@ TEST_CASE("emulated shared-memory direct kernel: random 1-D to 3-D shapes, few c
     }
     CAPTURE(trial);
     CAPTURE(rank);
-    ++instances[check_direct_tiled(p, 2200 + static_cast<std::uint64_t>(trial))];
+    const int k = check_direct_tiled(p, 2200 + static_cast<std::uint64_t>(trial));
+    ++instances[k < 0 ? 8 : k];
   }
   for (const int k : {0, 3, 5, 7}) CHECK_MESSAGE(instances[k] > 0, "instance K=" << k << " never ran");
+  CHECK(instances[8] == 0);  // forward problems never take the transposed instance
   // MobileNet's stride-2 3x3 depthwise with a centred pad, in miniature (two tiles of rows, a
   // partial tile of columns), multiplier 2 and a bias; ResNeXt's groups of 4 channels.
   ConvProblem mobile;
@@ -212,6 +215,66 @@ TEST_CASE("emulated shared-memory direct kernel: random 1-D to 3-D shapes, few c
   resnext.stride = Dims{{1, 1, 1}};
   resnext.input = Dims{{20, 40, 1}};
   CHECK(check_direct_tiled(resnext, 2301) == 3);
+}
+
+TEST_CASE("emulated shared-memory direct kernel: transposed, random 1-D to 3-D shapes, few channels per group") {
+  std::mt19937_64 rng(2105);
+  int several_per_thread = 0;
+  for (int trial = 0; trial < 24; ++trial) {
+    const int rank = 1 + trial % 3;
+    ConvProblem p;
+    for (;;) {
+      p = ConvProblem{};
+      p.op = OpKind::conv_transpose;
+      p.spatial_rank = rank;
+      p.batch = pick(rng, 1, 2);
+      p.groups = pick(rng, 1, 2);
+      p.in_channels = p.groups * (trial % 3 == 2 ? pick(rng, 1, 3) : 1);
+      p.out_channels = p.groups * pick(rng, 1, 3);
+      p.bias = pick(rng, 0, 1) == 1;
+      for (int d = 0; d < rank; ++d) {
+        const bool depth = rank == 3 && d == 0;
+        p.kernel[d] = pick(rng, 1, depth ? 3 : 5);
+        // Strides 1, 2 and 4 keep a thread's outputs in one phase; 3 makes it one output a thread.
+        p.stride[d] = pick(rng, 1, 4);
+        p.dilation[d] = pick(rng, 1, 2);
+        p.pad_before[d] = pick(rng, 0, 2);
+        p.pad_after[d] = pick(rng, 0, 2);
+        p.output_padding[d] = pick(rng, 0, p.stride[d] - 1);
+        p.input[d] = rank == 1 ? pick(rng, 1, 2500)
+                               : (depth ? pick(rng, 1, 3) : pick(rng, d + 1 == rank ? 8 : 1, d + 1 == rank ? 50 : 20));
+      }
+      if (reference::why_not_computable(p).empty() && gpu::conv::direct_tiled_envelope(p).ok) break;
+    }
+    CAPTURE(trial);
+    CAPTURE(rank);
+    CHECK(check_direct_tiled(p, 2400 + static_cast<std::uint64_t>(trial)) == dt::kTransposedInstance);
+    several_per_thread += dt::make_tiled_plan(p).desc.per_thread > 1 ? 1 : 0;
+  }
+  CHECK(several_per_thread > 0);
+  // FCN's learned x2 upsampler in miniature (depthwise, kernel 4, stride 2, padding 1, a bias):
+  // every output gathers 2 x 2 taps, two tiles of rows.
+  ConvProblem upsample;
+  upsample.op = OpKind::conv_transpose;
+  upsample.spatial_rank = 2;
+  upsample.in_channels = upsample.out_channels = upsample.groups = 3;
+  upsample.bias = true;
+  upsample.input = Dims{{40, 45, 1}};
+  upsample.kernel = Dims{{4, 4, 1}};
+  upsample.stride = Dims{{2, 2, 1}};
+  upsample.pad_before = upsample.pad_after = Dims{{1, 1, 0}};
+  CHECK(check_direct_tiled(upsample, 2500) == dt::kTransposedInstance);
+  // Seed 77's geometry (stride 2, dilation 2: even coordinates untapped) on two channels per group.
+  ConvProblem sparse;
+  sparse.op = OpKind::conv_transpose;
+  sparse.spatial_rank = 3;
+  sparse.in_channels = sparse.groups = 2;
+  sparse.out_channels = 4;
+  sparse.input = Dims{{3, 6, 20}};
+  sparse.kernel = Dims{{3, 3, 3}};
+  sparse.stride = sparse.dilation = Dims{{2, 2, 2}};
+  sparse.pad_before = sparse.pad_after = Dims{{1, 1, 1}};
+  CHECK(check_direct_tiled(sparse, 2501) == dt::kTransposedInstance);
 }
 
 }  // TEST_SUITE

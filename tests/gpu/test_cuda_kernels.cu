@@ -210,6 +210,39 @@ TEST_CASE("direct_tiled: random 1-D to 3-D shapes, few channels per group, each 
     check_family(p, "direct_tiled", MathMode::fp32, 2199);
 }
 
+TEST_CASE("direct_tiled: transposed, random 1-D to 3-D shapes, few channels per group, both math modes") {
+  using D = Dims;
+  std::mt19937_64 rng(2106);
+  for (int trial = 0; trial < 30; ++trial) {
+    const int rank = 1 + trial % 3;
+    ConvProblem p;
+    do {
+      kbench::gpu_tests::ShapeLimits limits;
+      limits.input[0] = 4000;  // 1-D: outputs past a 4,096-column tile
+      limits.input[1] = 80;    // 2-D: past 64-column and 64-row tiles at stride 2
+      limits.input[2] = 20;
+      limits.kernel[0] = limits.kernel[1] = 5;
+      limits.stride = 4;
+      p = random_problem(rng, OpKind::conv_transpose, rank, trial % 3 == 2 ? pick(rng, 1, 4) : 1, pick(rng, 1, 4),
+                         limits);
+    } while (!kbench::reference::why_not_computable(p).empty() ||
+             !cuda_backend().supports(p, options_for("direct_tiled", MathMode::fp32)));
+    CAPTURE(trial);
+    check_family(p, "direct_tiled", trial % 4 < 2 ? MathMode::fp32 : MathMode::tf32,
+                 2600 + static_cast<std::uint64_t>(trial));
+  }
+  // FCN's x2 depthwise upsampler on 21 score maps of 256 x 256 (kernel 4, stride 2, padding 1);
+  // a x4 one (kernel 8, stride 4, padding 2) with a bias; seed 77's sparse geometry (stride 2,
+  // dilation 2) on groups of 2 channels in 3-D.
+  const ConvProblem up2 = make_problem(OpKind::conv_transpose, 2, 4, 21, 21, 21, D{{256, 256, 1}}, D{{4, 4, 1}},
+                                       D{{2, 2, 1}}, D{{1, 1, 1}}, D{{1, 1, 0}}, D{{1, 1, 0}}, false);
+  const ConvProblem up4 = make_problem(OpKind::conv_transpose, 2, 2, 16, 16, 16, D{{60, 70, 1}}, D{{8, 8, 1}},
+                                       D{{4, 4, 1}}, D{{1, 1, 1}}, D{{2, 2, 0}}, D{{2, 2, 0}}, true);
+  const ConvProblem sparse = make_problem(OpKind::conv_transpose, 3, 2, 8, 8, 4, D{{6, 16, 16}}, D{{3, 3, 3}},
+                                          D{{2, 2, 2}}, D{{2, 2, 2}}, D{{1, 1, 1}}, D{{1, 1, 1}}, false);
+  for (const ConvProblem& p : {up2, up4, sparse}) check_family(p, "direct_tiled", MathMode::fp32, 2699);
+}
+
 TEST_CASE("implicit GEMM: every tile, both reduction orders, all three maths") {
   std::mt19937_64 rng(50);
   // (input channels per group, output channels per group): k_table (few channels) and channel blocks

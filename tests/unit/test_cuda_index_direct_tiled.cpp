@@ -1,8 +1,9 @@
 // The shared-memory direct kernel's tiling (direct_tiled_index.hpp) against brute force: every output
 // computed by exactly one (block, thread, step) of the launch, reached by the pointer steps the kernel
 // takes; every (input channel, tap) of it read from the block's window stack at the input coordinate
-// the convolution defines, zero exactly where that lies in the padding; every window copied once,
-// whole; the tile choices and the envelope's limits.
+// the convolution defines, zero exactly where that lies in the padding (transposed: exactly the taps
+// that land on it, each read at its input); every window copied once, whole; the weights copied from
+// where PyTorch's layout keeps them; the tile choices and the envelope's limits.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "cuda/direct/direct_tiled_index.hpp"
+#include "problem/conv_geometry.hpp"
 #include "problem/conv_problem.hpp"
 #include "reference/computable.hpp"
 #include "reference/rank3.hpp"
@@ -25,9 +27,10 @@ using test::pick;
 // A random valid forward problem with few channels per group: rank 1 to 3, rectangular kernels
 // (up to 7, 3 in depth), strides up to 4, dilations up to 3, up to 3 input and output channels per
 // group, extents past a tile in every direction.
-ConvProblem random_small_groups(std::mt19937_64& rng, int rank) {
+ConvProblem random_small_groups(std::mt19937_64& rng, int rank, OpKind op = OpKind::conv) {
   for (;;) {
     ConvProblem p;
+    p.op = op;
     p.spatial_rank = rank;
     p.batch = pick(rng, 1, 2);
     p.groups = pick(rng, 1, 3);
@@ -41,7 +44,10 @@ ConvProblem random_small_groups(std::mt19937_64& rng, int rank) {
       p.dilation[d] = pick(rng, 1, depth ? 2 : 3);
       p.pad_before[d] = pick(rng, 0, 3);
       p.pad_after[d] = pick(rng, 0, 3);
-      p.input[d] = pick(rng, 1, rank == 1 ? 9000 : (depth ? 6 : (rank == 3 ? 80 : 150)));
+      if (op == OpKind::conv_transpose) p.output_padding[d] = pick(rng, 0, p.stride[d] - 1);
+      // Transposed outputs are about stride times the input: smaller inputs keep them past a tile.
+      const std::int64_t most = rank == 1 ? 9000 : (depth ? 6 : (rank == 3 ? 80 : 150));
+      p.input[d] = pick(rng, 1, op == OpKind::conv_transpose && !depth ? most / 2 : most);
     }
     if (reference::why_not_computable(p).empty()) return p;
   }
@@ -60,6 +66,100 @@ ConvProblem conv2d(std::int64_t channels, std::int64_t groups, std::int64_t out_
   p.dilation = Dims{{dilation, dilation, 1}};
   p.pad_before = p.pad_after = Dims{{pad, pad, 0}};
   return p;
+}
+
+struct TapErrors {
+  std::int64_t steps = 0, taps = 0, padding = 0;
+};
+
+// Transposed: output i of a thread (tile-relative o) gathers, for every stack item, exactly the
+// (kd, kh, kw) whose tap lands on it from an input, each read at that input's window element, from
+// the window pointer the kernel steps to, with the thread's fixed taps (its origin's).
+TapErrors check_transposed_taps(const ConvProblem& p3, const dt::TiledDesc& d, const dt::BlockTile& b,
+                                const dt::ThreadOutput& origin, int i, const dt::ThreadOutput& o) {
+  TapErrors e;
+  const std::int64_t oh = b.row0 + o.row, ow = b.col0 + o.col;
+  const dt::ThreadTaps rows = dt::thread_row_taps(d, b, origin), cols = dt::thread_col_taps(d, b, origin);
+  // The kernel's pointer for output i, and where output i's own taps start.
+  const dt::ThreadTaps own_rows = dt::thread_taps(d.phase_h, oh, b.in_row0);
+  const dt::ThreadTaps own_cols = dt::thread_taps(d.phase_w, ow, b.in_col0);
+  if (own_rows.count != rows.count || own_cols.count != cols.count || own_rows.first_tap != rows.first_tap ||
+      own_cols.first_tap != cols.first_tap)
+    ++e.steps;  // the phase changed between a thread's outputs
+  if (rows.count > 0 && cols.count > 0 &&
+      own_rows.window_first * d.window_cols + own_cols.window_first !=
+          rows.window_first * d.window_cols + cols.window_first + i * dt::window_step(d))
+    ++e.steps;
+  const std::int64_t n = b.image_group / d.groups, g = b.image_group % d.groups;
+  // Which (kh, kw) the kernel visits for this output, and where it reads them.
+  std::vector<int> visited(static_cast<std::size_t>(d.taps2d()), 0);
+  for (int jh = 0; jh < rows.count; ++jh)
+    for (int jw = 0; jw < cols.count; ++jw) {
+      const std::int64_t kh = rows.first_tap + jh * rows.tap_step, kw = cols.first_tap + jw * cols.tap_step;
+      const int wr = own_rows.window_first - jh * rows.window_back, wc = own_cols.window_first - jw * cols.window_back;
+      if (kh >= d.kernel_h || kw >= d.kernel_w || wr < 0 || wr >= d.window_rows || wc < 0 || wc >= d.window_cols) {
+        ++e.taps;
+        continue;
+      }
+      ++visited[static_cast<std::size_t>(kh * d.kernel_w + kw)];
+      // Input (b.in_row0 + wr, b.in_col0 + wc) through tap (kh, kw) lands on (oh, ow).
+      if ((b.in_row0 + wr) * p3.stride[1] - p3.pad_before[1] + kh * p3.dilation[1] != oh ||
+          (b.in_col0 + wc) * p3.stride[2] - p3.pad_before[2] + kw * p3.dilation[2] != ow)
+        ++e.taps;
+      const std::int64_t ih = b.in_row0 + wr, iw = b.in_col0 + wc;
+      if (dt::window_in_input(d, b, wr, wc) != (ih >= 0 && ih < d.in_h && iw >= 0 && iw < d.in_w)) ++e.padding;
+    }
+  // Brute force: the taps landing on (oh, ow) from some input coordinate (inside or not: outside,
+  // the window holds zeros), each visited once.
+  for (std::int64_t kh = 0; kh < d.kernel_h; ++kh)
+    for (std::int64_t kw = 0; kw < d.kernel_w; ++kw) {
+      const bool lands = geometry::floor_div(oh + p3.pad_before[1] - kh * p3.dilation[1], p3.stride[1]) *
+                                 p3.stride[1] == oh + p3.pad_before[1] - kh * p3.dilation[1] &&
+                         geometry::floor_div(ow + p3.pad_before[2] - kw * p3.dilation[2], p3.stride[2]) *
+                                 p3.stride[2] == ow + p3.pad_before[2] - kw * p3.dilation[2];
+      if (visited[static_cast<std::size_t>(kh * d.kernel_w + kw)] != (lands ? 1 : 0)) ++e.taps;
+    }
+  // Depth: item s = c * KD + kd reads input depth id where id * SD - PD + kd * DD = od.
+  for (int s = 0; s < d.stack(); ++s) {
+    const std::int64_t c = s / d.kernel_d, kd = s % d.kernel_d;
+    std::int64_t expected = -1;
+    for (std::int64_t id = 0; id < d.in_d; ++id)
+      if (id * p3.stride[0] - p3.pad_before[0] + kd * p3.dilation[0] == b.od)
+        expected = (n * p3.in_channels + g * d.cin_per_group + c) * d.in_d + id;
+    if (dt::stack_input_plane(d, b, s) != expected) ++e.taps;
+  }
+  return e;
+}
+
+// The weight tile's element i (output channel j of the group, stack item s, 2-D tap t) comes from
+// the element PyTorch's layout holds for it, and every weight of the group is copied once.
+void check_weight_sources(const ConvProblem& p) {
+  const dt::TiledDesc d = dt::make_tiled_plan(p).desc;
+  const ConvProblem p3 = reference::as_rank3(p);
+  const std::int64_t g = p3.groups - 1;  // the last group: its weights start g * weight_floats() in
+  std::vector<int> copied(static_cast<std::size_t>(d.weight_floats()), 0);
+  std::int64_t wrong = 0;
+  for (int j = 0; j < d.multiplier; ++j)
+    for (int s = 0; s < d.stack(); ++s)
+      for (int t = 0; t < d.taps2d(); ++t) {
+        const int i = (j * d.stack() + s) * d.taps2d() + t;
+        const int src = dt::weight_source(d, i);
+        const std::int64_t c = s / d.kernel_d, kd = s % d.kernel_d, co = g * d.multiplier + j,
+                           ci = g * d.cin_per_group + c;
+        const Dims tap{{kd, t / d.kernel_w, t % d.kernel_w}};
+        const std::int64_t expected = p3.transposed() ? geometry::weight_index(p3, ci, j, tap)
+                                                      : geometry::weight_index(p3, co, c, tap);
+        if (src < 0 || src >= d.weight_floats()) {
+          ++wrong;
+          continue;
+        }
+        ++copied[static_cast<std::size_t>(src)];
+        if (g * d.weight_floats() + src != expected) ++wrong;
+      }
+  CHECK(wrong == 0);
+  std::int64_t not_once = 0;
+  for (const int c : copied) not_once += c != 1 ? 1 : 0;
+  CHECK(not_once == 0);
 }
 
 // Checks the launch of `p`'s tiling covers its outputs once and reads the right window elements.
@@ -104,12 +204,20 @@ void check_tiling(const ConvProblem& p) {
         // The first `count` outputs are exactly those inside the output.
         if ((i < count) != (oh < d.out_h && ow < d.out_w)) ++wrong_count;
         if (i >= count) continue;
-        // The kernel reaches output i by stepping both pointers i times from the origin.
-        if (dt::window_index(d, o.row, o.col, 0, 0) !=
-                dt::window_index(d, origin.row, origin.col, 0, 0) + i * dt::window_step(d) ||
+        // The kernel reaches output i by stepping both pointers i times from the origin (the window
+        // pointer of a transposed tile: checked with its taps).
+        if ((!p.transposed() && dt::window_index(d, o.row, o.col, 0, 0) !=
+                                    dt::window_index(d, origin.row, origin.col, 0, 0) + i * dt::window_step(d)) ||
             oh * d.out_w + ow != (b.row0 + origin.row) * d.out_w + b.col0 + origin.col + i * dt::output_step(d))
           ++wrong_steps;
         ++computed[static_cast<std::size_t>(((b.image_group * d.out_d + b.od) * d.out_h + oh) * d.out_w + ow)];
+        if (p.transposed()) {
+          const TapErrors e = check_transposed_taps(p3, d, b, origin, i, o);
+          wrong_steps += e.steps;
+          wrong_taps += e.taps;
+          wrong_padding += e.padding;
+          continue;
+        }
         for (int s = 0; s < d.stack(); ++s) {
           const std::int64_t c = s / d.kernel_d, kd = s % d.kernel_d;
           const std::int64_t id = b.od * p3.stride[0] - p3.pad_before[0] + kd * p3.dilation[0];
@@ -169,6 +277,38 @@ TEST_CASE("direct_tiled: every output once, every tap at its input coordinate, e
     check_tiling(p);
   }
   CHECK(refused < 180 / 10);
+}
+
+TEST_CASE("direct_tiled transposed: every output once, exactly its phase's taps, each at its input, weights reordered") {
+  std::mt19937_64 rng(2103);
+  int refused = 0, stepped = 0;
+  for (int trial = 0; trial < 150; ++trial) {
+    const ConvProblem p = random_small_groups(rng, 1 + trial % 3, OpKind::conv_transpose);
+    if (!dt::make_tiled_plan(p).why_not.empty()) {
+      ++refused;
+      continue;
+    }
+    CAPTURE(trial);
+    CAPTURE(p.spatial_rank);
+    CAPTURE(p.groups);
+    CAPTURE(p.in_channels);
+    CAPTURE(p.out_channels);
+    CAPTURE(p.stride[0]);
+    CAPTURE(p.dilation[0]);
+    check_tiling(p);
+    check_weight_sources(p);
+    stepped += dt::make_tiled_plan(p).desc.per_thread > 1 ? 1 : 0;
+  }
+  CHECK(refused < 150 / 10);
+  CHECK(stepped > 150 / 3);  // strides dividing the threads: several outputs a thread, one phase
+}
+
+TEST_CASE("direct_tiled: forward weights are copied in place") {
+  std::mt19937_64 rng(2104);
+  for (int trial = 0; trial < 20; ++trial) {
+    const ConvProblem p = random_small_groups(rng, 1 + trial % 3);
+    if (dt::make_tiled_plan(p).why_not.empty()) check_weight_sources(p);
+  }
 }
 
 TEST_CASE("direct_tiled: tile choices for common shapes") {

@@ -127,9 +127,33 @@ TEST_CASE("direct_tiled: the convolutions a GEMM does not pay for, outside depth
   const Support dense = family_envelope(Family::direct_tiled, seed50(), MathMode::fp32);
   CHECK_FALSE(dense);
   CHECK(dense.reason.find("48 KB") != std::string::npos);
-  ConvProblem transposed = mobile;
-  transposed.op = OpKind::conv_transpose;
-  CHECK_FALSE(family_envelope(Family::direct_tiled, transposed, MathMode::fp32));
+}
+
+TEST_CASE("direct_tiled: transposed convolutions with few output channels per group, beside the phase GEMMs") {
+  using gpu::conv::default_family;
+  using gpu::conv::family_envelope;
+  // A depthwise upsampler (FCN's learned bilinear x2: kernel 4, stride 2, padding 1): too few output
+  // channels per group for the phase GEMMs, which ran it on `direct` before.
+  ConvProblem upsample;
+  upsample.op = OpKind::conv_transpose;
+  upsample.spatial_rank = 2;
+  upsample.batch = 8;
+  upsample.in_channels = upsample.out_channels = upsample.groups = 21;
+  upsample.input = Dims{{64, 64, 1}};
+  upsample.kernel = Dims{{4, 4, 1}};
+  upsample.stride = Dims{{2, 2, 1}};
+  upsample.pad_before = upsample.pad_after = Dims{{1, 1, 0}};
+  for (const MathMode math : {MathMode::fp32, MathMode::tf32}) CHECK(default_family(upsample, math) == Family::direct_tiled);
+  // Eight output channels per group: the phase GEMM stays the default, the tiled kernel a variant.
+  ConvProblem grouped = upsample;
+  grouped.in_channels = grouped.groups = 4;
+  grouped.out_channels = 32;
+  CHECK(default_family(grouped, MathMode::tf32) == Family::transposed_phase_tf32);
+  CHECK(family_envelope(Family::direct_tiled, grouped, MathMode::tf32));
+  // Seed 77 (32 input channels, 27 taps): its windows and weights exceed 48 KB.
+  const Support s77 = family_envelope(Family::direct_tiled, seed77(), MathMode::fp32);
+  CHECK_FALSE(s77);
+  CHECK(default_family(seed77(), MathMode::fp32) == Family::transposed_phase_3xtf32);
 }
 
 TEST_CASE("envelopes: math, op and shape limits") {

@@ -229,6 +229,11 @@ TEST_SUITE("spec") {
     CHECK(t2.problem.groups == 2);
     CHECK(t2.problem.output() == dims(40, 40));
 
+    const Workload upsample = load_one(kExamplesDir + "/conv_transpose2d_depthwise.yaml");
+    CHECK(upsample.problem.groups == upsample.problem.in_channels);
+    CHECK(upsample.problem.out_channels == upsample.problem.in_channels);
+    CHECK(upsample.problem.output() == dims(128, 128));  // x2
+
     const Workload t3 = load_one(kExamplesDir + "/conv_transpose3d.yaml");
     CHECK(t3.problem.stride == dims(1, 2, 2));
     CHECK(t3.problem.pad_before == pads(1, 1, 1));

@@ -1,30 +1,37 @@
 #pragma once
 // Tiling of the shared-memory direct convolution (direct_tiled_kernel.cuh), shared with the CPU tests.
 //
-// For the forward convolutions a GEMM does not pay for: few output channels per group, or a short
-// reduction (depthwise and its depth-multiplier forms, ResNeXt-style groups of a few channels).
-// Without this kernel they run on `direct`, one thread per output re-reading every input element
-// from L1 or L2 once per tap; the register depthwise kernel (depthwise2d) takes only stride 1,
-// dilation 1 and square 3/5/7 kernels on 16-byte rows. This one takes any rank, stride, dilation,
-// padding and kernel shape, as long as its windows fit in shared memory.
+// For the convolutions a GEMM does not pay for: few output channels per group, or a short
+// reduction (depthwise and its depth-multiplier forms, ResNeXt-style groups of a few channels),
+// forward or transposed. Without this kernel they run on `direct`, one thread per output re-reading
+// every input element from L1 or L2 once per tap; the register depthwise kernel (depthwise2d) takes
+// only stride 1, dilation 1 and square 3/5/7 kernels on 16-byte rows, and the phase GEMMs of a
+// transposed convolution need 8 output channels per group. This one takes any rank, stride,
+// dilation, padding and kernel shape, as long as its windows fit in shared memory.
 //
 // The problem is taken as rank 3 (reference::as_rank3: D, H, W). A block of 256 threads owns a tile
 // of output rows x columns of one output depth plane od of one (image n, group g), for all m output
 // channels of the group. It copies into shared memory the input windows the tile reads, one per
-// "stack item" s = c * KD + kd (input channel c of the group, depth tap kd: input depth
-// od * SD - PD + kd * DD; the window is zeros where it lies in the padding), and the group's
-// m x (C_in/g x KD x KH x KW) weights; then each thread computes P outputs for each of the m
-// channels, summing every stack item's 2-D taps. The threads are threads_h x threads_w with
+// "stack item" s = c * KD + kd (input channel c of the group, depth tap kd; the window is zeros
+// where its input depth lies in the padding or, transposed, where tap kd lands on no input there),
+// and the group's m x (C_in/g x KD x KH x KW) weights; then each thread computes P outputs for each
+// of the m channels, summing every stack item's 2-D taps. The threads are threads_h x threads_w with
 // threads_w a multiple of 32: a warp covers 32 consecutive columns of one row, so both the copy
 // (one row segment per warp instruction) and the stores coalesce. A thread's P outputs lie along
-// one axis, so its loop only steps two pointers: thread (ty, tx) owns rows ty*P .. ty*P + P-1 of
-// column tx, or, where the output has one row (1-D), columns tx, tx + threads_w, ...
-// (thread_origin, thread_output).
+// one axis, threads_h rows (or, where the output has one row, threads_w columns) apart, so its loop
+// only steps two pointers (thread_origin, thread_output).
+//
+// Transposed (output o = i * s - pad + k * dil along each dimension), a thread gathers: output o
+// reads input i = (o + pad - k * dil) / s through the taps k of its phase (o + pad) mod s
+// (phase_index.hpp), an arithmetic progression of kernel taps whose inputs step back by dil / g
+// (thread_taps). The P outputs of a thread share their phase (threads_h, or threads_w, is a
+// multiple of the stride whenever P > 1), so its taps are fixed and its loop again steps two pointers.
 #include <cstdint>
 #include <string>
 #include <type_traits>
 
 #include "core/host_device.hpp"
+#include "cuda/transposed/phase_index.hpp"
 #include "problem/conv_geometry.hpp"
 #include "problem/conv_problem.hpp"
 #include "reference/rank3.hpp"
@@ -49,12 +56,14 @@ struct TiledDesc {
   std::int64_t in_d = 1, in_h = 1, in_w = 1, out_d = 1, out_h = 1, out_w = 1;
   int kernel_d = 1, kernel_h = 1, kernel_w = 1;
   std::int64_t stride_d = 1, dilation_d = 1;  // taken by the blocks' input-plane arithmetic only
-  int stride_h = 1, stride_w = 1;             // within a window: bounded by its 48 KB
+  int stride_h = 1, stride_w = 1;             // forward, within a window: bounded by its 48 KB
   int dilation_h = 1, dilation_w = 1;
   std::int64_t pad_front = 0, pad_top = 0, pad_left = 0;
+  bool transposed = false;
+  PhaseDim phase_h, phase_w;  // transposed: the rows' and columns' phases (phase_index.hpp)
   int threads_w = 64;       // threads across a row (a multiple of 32 dividing kThreads)
   int per_thread = 1;       // P: outputs of a thread per output channel
-  bool along_rows = true;   // a thread's outputs are consecutive rows, or every threads_w-th column (one row)
+  bool along_rows = true;   // a thread's outputs are every threads_h-th row, or every threads_w-th column (one row)
   std::int64_t tiles_h = 1, tiles_w = 1;
   int window_rows = 1, window_cols = 1;  // one stack item's input window (row pitch window_cols)
 
@@ -84,6 +93,14 @@ inline std::int64_t window_extent(std::int64_t outputs, std::int64_t stride, std
   return (outputs - 1) * stride + (kernel - 1) * dilation + 1;
 }
 
+// Transposed, wherever the tile starts: its outputs o0 .. o0 + outputs - 1 read inputs
+// floor((o0 + pad - (kernel - 1) * dil) / s) .. floor((o0 + outputs - 1 + pad) / s), a span of
+// L = outputs - 1 + (kernel - 1) * dil divided by s: at most ceil(L / s) + 1 inputs.
+inline std::int64_t transposed_window_extent(std::int64_t outputs, std::int64_t stride, std::int64_t kernel,
+                                             std::int64_t dilation) {
+  return geometry::ceil_div(outputs - 1 + (kernel - 1) * dilation, stride) + 1;
+}
+
 // Whether `stack` windows of rows x cols and multiplier x stack x taps weights fit in kMaxSmemBytes
 // (each factor tested first: with dilations up to 2^30 their products could overflow).
 inline bool floats_fit(std::int64_t stack, std::int64_t rows, std::int64_t cols, std::int64_t multiplier,
@@ -94,7 +111,7 @@ inline bool floats_fit(std::int64_t stack, std::int64_t rows, std::int64_t cols,
   return window <= kFloats && weights <= kFloats && stack * window + multiplier * weights <= kFloats;
 }
 
-// The tiling of forward problem `p`, or why it has none within kMaxSmemBytes.
+// The tiling of problem `p`, or why it has none within kMaxSmemBytes.
 struct TiledPlan {
   TiledDesc desc;
   std::string why_not;
@@ -117,6 +134,11 @@ inline TiledPlan make_tiled_plan(const ConvProblem& p) {
   d.pad_front = p3.pad_before[0];
   d.pad_top = p3.pad_before[1];
   d.pad_left = p3.pad_before[2];
+  d.transposed = p3.transposed();
+  if (d.transposed) {
+    d.phase_h = make_phase_dim(p3, 1);
+    d.phase_w = make_phase_dim(p3, 2);
+  }
   const std::int64_t kh = p3.kernel[1], sh = p3.stride[1], dh = p3.dilation[1];
   const std::int64_t kw = p3.kernel[2], sw = p3.stride[2], dw = p3.dilation[2];
   const std::int64_t stack = d.cin_per_group * p3.kernel[0];
@@ -125,17 +147,21 @@ inline TiledPlan make_tiled_plan(const ConvProblem& p) {
   // Candidates, most preferred first: several rows, 64 threads across (32 for narrow outputs) and
   // as many rows per thread (up to 16) as the output has; one row, 256 threads across and up to 16
   // columns each. Fewer outputs per thread, then 32 threads across, when the windows do not fit.
+  // Transposed, a thread's outputs keep one phase only if the threads they lie apart are a multiple
+  // of the stride; otherwise each thread computes one.
   const auto pow2_covering = [](std::int64_t need, int most) {
     int n = 1;
     while (n < most && n < need) n *= 2;
     return n;
   };
+  const auto extent = d.transposed ? transposed_window_extent : window_extent;
   const auto fits_with = [&](int threads_w) {
     const int threads_h = kThreads / threads_w;
     const std::int64_t need = one_row ? geometry::ceil_div(d.out_w, threads_w) : geometry::ceil_div(d.out_h, threads_h);
-    for (int per = pow2_covering(need, kMaxOutputsPerThread); per >= 1; per /= 2) {
-      const std::int64_t rows = window_extent(std::int64_t{threads_h} * (one_row ? 1 : per), sh, kh, dh);
-      const std::int64_t cols = window_extent(std::int64_t{threads_w} * (one_row ? per : 1), sw, kw, dw);
+    const bool phase_kept = !d.transposed || (one_row ? threads_w % sw == 0 : threads_h % sh == 0);
+    for (int per = phase_kept ? pow2_covering(need, kMaxOutputsPerThread) : 1; per >= 1; per /= 2) {
+      const std::int64_t rows = extent(std::int64_t{threads_h} * (one_row ? 1 : per), sh, kh, dh);
+      const std::int64_t cols = extent(std::int64_t{threads_w} * (one_row ? per : 1), sw, kw, dw);
       if (floats_fit(stack, rows, cols, d.multiplier, kh * kw)) {
         d.threads_w = threads_w;
         d.per_thread = per;
@@ -190,18 +216,43 @@ KBENCH_HD BlockTile block_tile(const TiledDesc& d, std::int64_t block) {
   b.image_group = plane / d.out_d;
   b.row0 = tile_row * d.tile_rows();
   b.col0 = tile_col * d.tile_cols();
-  b.in_row0 = b.row0 * d.stride_h - d.pad_top;
-  b.in_col0 = b.col0 * d.stride_w - d.pad_left;
+  if (d.transposed) {  // the lowest input any tap of the tile reads (transposed_window_extent)
+    const PhaseDim& h = d.phase_h;
+    const PhaseDim& w = d.phase_w;
+    b.in_row0 = geometry::floor_div(b.row0 + h.pad_before - (h.kernel - 1) * h.dilation, h.stride);
+    b.in_col0 = geometry::floor_div(b.col0 + w.pad_before - (w.kernel - 1) * w.dilation, w.stride);
+  } else {
+    b.in_row0 = b.row0 * d.stride_h - d.pad_top;
+    b.in_col0 = b.col0 * d.stride_w - d.pad_left;
+  }
   return b;
 }
 
 // The input plane stack item s (= c * KD + kd) of tile b reads, as an index into the input's
-// [N * C_in * D_in] planes, or -1 when its depth lies in the padding (the window is then all zeros).
+// [N * C_in * D_in] planes, or -1 when its depth lies in the padding or, transposed, when depth tap
+// kd lands on output depth od from no input (the window is then all zeros).
 KBENCH_HD std::int64_t stack_input_plane(const TiledDesc& d, const BlockTile& b, int s) {
   const std::int64_t c = s / d.kernel_d, kd = s % d.kernel_d;
-  const std::int64_t id = b.od * d.stride_d - d.pad_front + kd * d.dilation_d;
+  std::int64_t id = b.od * d.stride_d - d.pad_front + kd * d.dilation_d;
+  if (d.transposed) {  // od = id * s - pad + kd * dil
+    const std::int64_t reach = b.od + d.pad_front - kd * d.dilation_d;
+    if (floor_mod(reach, d.stride_d) != 0) return -1;
+    id = geometry::floor_div(reach, d.stride_d);
+  }
   if (id < 0 || id >= d.in_d) return -1;
   return (b.image_group * d.cin_per_group + c) * d.in_d + id;  // n * C_in + g * k + c = ng * k + c
+}
+
+// Where weight-tile element i (output channel j of the group, stack item s, 2-D tap t: the
+// forward layout, j * stack * taps2d + s * taps2d + t) comes from in the group's weights. Forward,
+// [C_out, C_in/g, KD, KH, KW]: the same place. Transposed, [C_in, C_out/g, KD, KH, KW]: input
+// channel c's m output channels come first, so the copy reorders them.
+KBENCH_HD int weight_source(const TiledDesc& d, int i) {
+  if (!d.transposed) return i;
+  const int taps = d.taps2d(), per_output = d.weights_per_output();
+  const int j = i / per_output, s = (i - j * per_output) / taps, t = i - j * per_output - s * taps;
+  const int c = s / d.kernel_d, kd = s - c * d.kernel_d;
+  return ((c * static_cast<int>(d.multiplier) + j) * d.kernel_d + kd) * taps + t;
 }
 
 // Segment `seg` (< segments_per_window()) of a window: window row and first window column; lane i
@@ -226,43 +277,87 @@ struct ThreadOutput {
 };
 
 // Thread `tid`'s first output: thread (ty, tx) = (tid / threads_w, tid % threads_w) starts at row
-// ty * P (along rows) or ty (one row), column tx. Computed once per thread (a division by a
-// run-time width).
+// ty, column tx. Computed once per thread (a division by a run-time width).
 KBENCH_HD ThreadOutput thread_origin(const TiledDesc& d, int tid) {
-  const int ty = tid / d.threads_w, tx = tid % d.threads_w;
-  return ThreadOutput{d.along_rows ? ty * d.per_thread : ty, tx};
+  return ThreadOutput{tid / d.threads_w, tid % d.threads_w};
 }
 
-// Its output i < P: i rows down, or i x threads_w columns across (a warp's 32 lanes stay on 32
-// consecutive columns, for coalesced stores).
+// Its output i < P: i x threads_h rows down, or i x threads_w columns across (one row). A warp's 32
+// lanes stay on 32 consecutive columns, for coalesced stores; a partial last tile of rows still
+// gives every row of threads work.
 KBENCH_HD ThreadOutput thread_output(const TiledDesc& d, const ThreadOutput& origin, int i) {
-  return d.along_rows ? ThreadOutput{origin.row + i, origin.col} : ThreadOutput{origin.row, origin.col + i * d.threads_w};
+  return d.along_rows ? ThreadOutput{origin.row + i * d.threads_h(), origin.col}
+                      : ThreadOutput{origin.row, origin.col + i * d.threads_w};
 }
 
 // How many of a thread's P outputs lie inside the output (the first ones: they grow along one axis).
 KBENCH_HD int thread_output_count(const TiledDesc& d, const BlockTile& b, const ThreadOutput& origin) {
   const std::int64_t row = b.row0 + origin.row, col = b.col0 + origin.col;
   if (row >= d.out_h || col >= d.out_w) return 0;
-  const std::int64_t left = d.along_rows ? d.out_h - row : (d.out_w - col + d.threads_w - 1) / d.threads_w;
+  const std::int64_t left = d.along_rows ? (d.out_h - row + d.threads_h() - 1) / d.threads_h()
+                                         : (d.out_w - col + d.threads_w - 1) / d.threads_w;
   return left < d.per_thread ? static_cast<int>(left) : d.per_thread;
 }
 
 // From one of a thread's outputs to the next: in a window (floats) and in the output plane.
+// Transposed, the outputs lie a multiple of the stride apart (make_tiled_plan), so their inputs lie
+// that multiple divided by the stride apart.
 KBENCH_HD int window_step(const TiledDesc& d) {
-  return d.along_rows ? d.stride_h * d.window_cols : d.threads_w * d.stride_w;
+  if (d.transposed)
+    return d.along_rows ? d.threads_h() / static_cast<int>(d.phase_h.stride) * d.window_cols
+                        : d.threads_w / static_cast<int>(d.phase_w.stride);
+  return d.along_rows ? d.threads_h() * d.stride_h * d.window_cols : d.threads_w * d.stride_w;
 }
-KBENCH_HD std::int64_t output_step(const TiledDesc& d) { return d.along_rows ? d.out_w : d.threads_w; }
+KBENCH_HD std::int64_t output_step(const TiledDesc& d) {
+  return d.along_rows ? d.threads_h() * d.out_w : d.threads_w;
+}
 
-// Element of stack item 0's window read by tile-relative output (row, col) through tap (kh, kw);
-// item s's is s * window_floats() further.
+// Forward: the element of stack item 0's window read by tile-relative output (row, col) through tap
+// (kh, kw); item s's is s * window_floats() further.
 KBENCH_HD int window_index(const TiledDesc& d, int row, int col, int kh, int kw) {
   return (row * d.stride_h + kh * d.dilation_h) * d.window_cols + col * d.stride_w + kw * d.dilation_w;
 }
 
-// The kernel size of the compiled instance that runs `d`: 3, 5 or 7 for those square kernels with
-// column dilation 1 (taps unrolled, each row's taps at constant offsets from its start), 0 for any
-// other shape (taps looped at run time).
+// Transposed, along one dimension: the taps landing on output o (those of its phase) and where they
+// read in a window whose first input coordinate is `window_origin`. Tap j < count is kernel tap
+// first_tap + j * tap_step and reads window coordinate window_first - j * window_back.
+struct ThreadTaps {
+  int count = 0;
+  int first_tap = 0, tap_step = 1;
+  int window_first = 0, window_back = 0;
+};
+
+KBENCH_HD ThreadTaps thread_taps(const PhaseDim& pd, std::int64_t o, std::int64_t window_origin) {
+  ThreadTaps t;
+  const std::int64_t ph = phase_of(pd, o);
+  t.count = static_cast<int>(phase_tap_count(pd, ph));
+  if (t.count == 0) return t;
+  const std::int64_t k0 = first_tap_of_phase(pd, ph);
+  t.first_tap = static_cast<int>(k0);
+  t.tap_step = static_cast<int>(pd.period);
+  // Exact: tap k0 lands on o, so o + pad - k0 * dil is a multiple of the stride.
+  t.window_first = static_cast<int>(geometry::floor_div(o + pd.pad_before - k0 * pd.dilation, pd.stride) - window_origin);
+  t.window_back = static_cast<int>(pd.dilation / pd.g);
+  return t;
+}
+
+// The rows' and the columns' taps of a transposed tile's thread (those of its first output; its
+// other outputs share their phases).
+KBENCH_HD ThreadTaps thread_row_taps(const TiledDesc& d, const BlockTile& b, const ThreadOutput& origin) {
+  return thread_taps(d.phase_h, b.row0 + origin.row, b.in_row0);
+}
+KBENCH_HD ThreadTaps thread_col_taps(const TiledDesc& d, const BlockTile& b, const ThreadOutput& origin) {
+  return thread_taps(d.phase_w, b.col0 + origin.col, b.in_col0);
+}
+
+// The compiled instance that runs `d`: forward, 3, 5 or 7 for those square kernels with column
+// dilation 1 (taps unrolled, each row's taps at constant offsets from its start), 0 for any other
+// shape (taps looped at run time); kTransposedInstance for a transposed problem (its taps, a
+// phase's, looped).
+inline constexpr int kTransposedInstance = -1;
+
 inline int instance_kernel(const TiledDesc& d) {
+  if (d.transposed) return kTransposedInstance;
   const bool square = d.kernel_h == d.kernel_w && d.dilation_w == 1;
   return square && (d.kernel_h == 3 || d.kernel_h == 5 || d.kernel_h == 7) ? d.kernel_h : 0;
 }
@@ -272,6 +367,7 @@ inline int instance_kernel(const TiledDesc& d) {
 template <class F>
 void with_tiled_instance(const TiledDesc& d, F&& f) {
   switch (instance_kernel(d)) {
+    case kTransposedInstance: return f(std::integral_constant<int, kTransposedInstance>{});
     case 3: return f(std::integral_constant<int, 3>{});
     case 5: return f(std::integral_constant<int, 5>{});
     case 7: return f(std::integral_constant<int, 7>{});

@@ -1,7 +1,7 @@
 #pragma once
-// Direct convolution through shared memory, for the forward convolutions a GEMM does not pay for:
-// depthwise (every stride, dilation, padding, kernel shape and depth multiplier the register kernel
-// depthwise2d does not take), groups of a few channels, 1-D to 3-D.
+// Direct convolution through shared memory, for the convolutions a GEMM does not pay for: depthwise
+// (every stride, dilation, padding, kernel shape and depth multiplier the register kernel
+// depthwise2d does not take), groups of a few channels, 1-D to 3-D, forward or transposed.
 //
 // Tiling in direct_tiled_index.hpp: a block copies the input windows of its tile (one per input
 // channel of the group and depth tap: the "stack") and the group's weights into shared memory with
@@ -12,10 +12,12 @@
 // neighbouring tiles, and input planes shared by neighbouring output depths, come mostly from L2:
 // those blocks run together); the windows serve all m output channels.
 //
-// Instances: K = 3, 5, 7 for those square kernels with column dilation 1 (taps unrolled, at constant
-// offsets from each kernel row's start), K = 0 for any other shape (taps looped). Where the stack is
-// one window (2-D depthwise) the 3x3 and 5x5 instances keep an output channel's weights in
-// registers; otherwise weights are read from shared memory (a broadcast).
+// Instances: K = 3, 5, 7 for those forward square kernels with column dilation 1 (taps unrolled, at
+// constant offsets from each kernel row's start), K = 0 for any other forward shape (taps looped),
+// K = kTransposedInstance for transposed problems (each thread loops over its phase's taps, fixed
+// for all its outputs). Where the stack is one window (2-D depthwise) the forward 3x3 and 5x5
+// instances keep an output channel's weights in registers; otherwise weights are read from shared
+// memory (a broadcast).
 //
 // Device code only (the launcher is direct_tiled.cu); the CPU emulation tests run it too.
 #include <cstdint>
@@ -48,7 +50,7 @@ __device__ __forceinline__ void copy_windows_and_weights(const TiledDesc& d, con
     const float* src = inside ? x + (plane * d.in_h + b.in_row0 + seg.row) * d.in_w + (b.in_col0 + col) : x;
     cp_async_4(windows + s * d.window_floats() + seg.row * d.window_cols + col, src, inside);
   }
-  for (int i = tid; i < d.weight_floats(); i += kThreads) cp_async_4(weight_tile + i, weights + i, true);
+  for (int i = tid; i < d.weight_floats(); i += kThreads) cp_async_4(weight_tile + i, weights + weight_source(d, i), true);
   cp_async_commit();
   cp_async_wait<0>();
   __syncthreads();
@@ -78,6 +80,18 @@ __device__ __forceinline__ float add_taps(const TiledDesc& d, const float* at, c
   return acc;
 }
 
+// Transposed: one stack item's taps for one output, added to `acc`: the thread's row and column taps
+// (its phase's), read backwards from the window element `at` of its first taps, with their weights
+// from `w` (the item's taps2d floats) at first_w + jh * row_w + jw * col_w.
+__device__ __forceinline__ float add_phase_taps(const ThreadTaps& rows, const ThreadTaps& cols, int row_back,
+                                                const float* at, const float* w, int first_w, int row_w,
+                                                float acc) {
+  for (int jh = 0; jh < rows.count; ++jh)
+    for (int jw = 0; jw < cols.count; ++jw)
+      acc = fmaf(at[-jh * row_back - jw * cols.window_back], w[first_w + jh * row_w + jw * cols.tap_step], acc);
+  return acc;
+}
+
 template <int K>
 __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
     direct_tiled_kernel(const TiledDesc d, const float* __restrict__ x, const float* __restrict__ w,
@@ -97,7 +111,21 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
   const int step_in = window_step(d);
   const std::int64_t step_out = output_step(d);
   const int stack = d.stack(), window_floats = d.window_floats(), taps2d = d.taps2d();
-  const float* first_at = windows + window_index(d, origin.row, origin.col, 0, 0);
+  // Forward: the window element of the thread's first output and tap (0, 0). Transposed: that of
+  // its first output and the first taps of its phase, from which the others lie backwards.
+  ThreadTaps rows, cols;
+  int first_w = 0, row_w = 0, row_back = 0;
+  const float* first_at = nullptr;
+  if constexpr (K == kTransposedInstance) {
+    rows = thread_row_taps(d, b, origin);
+    cols = thread_col_taps(d, b, origin);
+    first_w = rows.first_tap * d.kernel_w + cols.first_tap;
+    row_w = rows.tap_step * d.kernel_w;
+    row_back = rows.window_back * d.window_cols;
+    first_at = windows + rows.window_first * d.window_cols + cols.window_first;
+  } else {
+    first_at = windows + window_index(d, origin.row, origin.col, 0, 0);
+  }
   for (int j = 0; j < d.multiplier; ++j) {
     const std::int64_t co = g * d.multiplier + j;
     const float b0 = bias != nullptr ? __ldg(bias + co) : 0.0f;
@@ -118,7 +146,12 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
     }
     for (int i = 0; i < count; ++i, at += step_in, out += step_out) {
       float acc = b0;
-      for (int s = 0; s < stack; ++s) acc = add_taps<K>(d, at + s * window_floats, wj + s * taps2d, acc);
+      for (int s = 0; s < stack; ++s) {
+        if constexpr (K == kTransposedInstance)
+          acc = add_phase_taps(rows, cols, row_back, at + s * window_floats, wj + s * taps2d, first_w, row_w, acc);
+        else
+          acc = add_taps<K>(d, at + s * window_floats, wj + s * taps2d, acc);
+      }
       __stcs(out, acc);
     }
   }
