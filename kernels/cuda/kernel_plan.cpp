@@ -59,10 +59,13 @@ class DepthwisePlan final : public KernelPlan {
 class DirectTiledPlan final : public KernelPlan {
  public:
   explicit DirectTiledPlan(const ConvProblem& p) : desc_(direct_tiled::make_tiled_plan(p).desc) {}
-  // "direct_tiled/k3" for the unrolled square-kernel instances, "direct_tiled/k1x5" otherwise,
-  // "direct_tiled/transposed_k4x4" for a transposed problem.
+  // "direct_tiled/k3" for the unrolled square-kernel instances, "direct_tiled/k1x5" otherwise;
+  // transposed, "direct_tiled/transposed_k4x4_pairs" (at most 2 x 2 taps a phase, unrolled) or
+  // "direct_tiled/transposed_k5x5".
   std::string implementation() const override {
     const int instance = direct_tiled::instance_kernel(desc_);
+    if (instance == direct_tiled::kTransposedPairs)
+      return fmt::format("direct_tiled/transposed_k{}x{}_pairs", desc_.kernel_h, desc_.kernel_w);
     if (instance == direct_tiled::kTransposedInstance)
       return fmt::format("direct_tiled/transposed_k{}x{}", desc_.kernel_h, desc_.kernel_w);
     if (instance != 0) return fmt::format("direct_tiled/k{}", desc_.kernel_h);

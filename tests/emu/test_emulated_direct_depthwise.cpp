@@ -89,7 +89,7 @@ void check_depthwise(const ConvProblem& p, std::uint64_t seed, dw::StoreMode sto
 }
 
 // The shared-memory direct kernel with the launch the plan computes; returns its instance (0, 3, 5,
-// 7, or kTransposedInstance).
+// 7, kTransposedInstance or kTransposedPairs).
 int check_direct_tiled(const ConvProblem& p, std::uint64_t seed) {
   REQUIRE(gpu::conv::direct_tiled_envelope(p).ok);
   const dt::TiledDesc d = dt::make_tiled_plan(p).desc;
@@ -161,7 +161,7 @@ TEST_CASE("emulated depthwise kernel: every instance, strip and segment edges, s
 
 TEST_CASE("emulated shared-memory direct kernel: random 1-D to 3-D shapes, few channels per group, every instance") {
   std::mt19937_64 rng(2102);
-  int instances[9] = {};  // K = 0 .. 7, and kTransposedInstance (-1) at 8
+  int instances[9] = {};  // K = 0 .. 7, and the transposed ones (negative) at 8
   for (int trial = 0; trial < 30; ++trial) {
     const int rank = 1 + trial % 3;
     ConvProblem p;
@@ -219,7 +219,7 @@ TEST_CASE("emulated shared-memory direct kernel: random 1-D to 3-D shapes, few c
 
 TEST_CASE("emulated shared-memory direct kernel: transposed, random 1-D to 3-D shapes, few channels per group") {
   std::mt19937_64 rng(2105);
-  int several_per_thread = 0;
+  int several_per_thread = 0, looped = 0, pairs = 0;
   for (int trial = 0; trial < 24; ++trial) {
     const int rank = 1 + trial % 3;
     ConvProblem p;
@@ -248,10 +248,14 @@ TEST_CASE("emulated shared-memory direct kernel: transposed, random 1-D to 3-D s
     }
     CAPTURE(trial);
     CAPTURE(rank);
-    CHECK(check_direct_tiled(p, 2400 + static_cast<std::uint64_t>(trial)) == dt::kTransposedInstance);
+    const int k = check_direct_tiled(p, 2400 + static_cast<std::uint64_t>(trial));
+    CHECK((k == dt::kTransposedInstance || k == dt::kTransposedPairs));
+    (k == dt::kTransposedPairs ? pairs : looped) += 1;
     several_per_thread += dt::make_tiled_plan(p).desc.per_thread > 1 ? 1 : 0;
   }
   CHECK(several_per_thread > 0);
+  CHECK(looped > 0);
+  CHECK(pairs > 0);
   // FCN's learned x2 upsampler in miniature (depthwise, kernel 4, stride 2, padding 1, a bias):
   // every output gathers 2 x 2 taps, two tiles of rows.
   ConvProblem upsample;
@@ -263,7 +267,12 @@ TEST_CASE("emulated shared-memory direct kernel: transposed, random 1-D to 3-D s
   upsample.kernel = Dims{{4, 4, 1}};
   upsample.stride = Dims{{2, 2, 1}};
   upsample.pad_before = upsample.pad_after = Dims{{1, 1, 0}};
-  CHECK(check_direct_tiled(upsample, 2500) == dt::kTransposedInstance);
+  CHECK(check_direct_tiled(upsample, 2500) == dt::kTransposedPairs);
+  ConvProblem grouped = upsample;  // a stack of 2 windows, 2 output channels per group: weights from shared memory
+  grouped.in_channels = 4;
+  grouped.out_channels = 4;
+  grouped.groups = 2;
+  CHECK(check_direct_tiled(grouped, 2502) == dt::kTransposedPairs);
   // Seed 77's geometry (stride 2, dilation 2: even coordinates untapped) on two channels per group.
   ConvProblem sparse;
   sparse.op = OpKind::conv_transpose;

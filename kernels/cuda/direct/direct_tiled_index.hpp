@@ -352,12 +352,17 @@ KBENCH_HD ThreadTaps thread_col_taps(const TiledDesc& d, const BlockTile& b, con
 
 // The compiled instance that runs `d`: forward, 3, 5 or 7 for those square kernels with column
 // dilation 1 (taps unrolled, each row's taps at constant offsets from its start), 0 for any other
-// shape (taps looped at run time); kTransposedInstance for a transposed problem (its taps, a
-// phase's, looped).
+// shape (taps looped at run time); transposed, kTransposedPairs where no phase has more than 2 taps
+// along a dimension (kernel <= 2 x the tap period: a x2 upsampler's 4x4; unrolled), else
+// kTransposedInstance (a phase's taps looped).
 inline constexpr int kTransposedInstance = -1;
+inline constexpr int kTransposedPairs = -2;
 
 inline int instance_kernel(const TiledDesc& d) {
-  if (d.transposed) return kTransposedInstance;
+  if (d.transposed) {
+    const bool pairs = d.kernel_h <= 2 * d.phase_h.period && d.kernel_w <= 2 * d.phase_w.period;
+    return pairs ? kTransposedPairs : kTransposedInstance;
+  }
   const bool square = d.kernel_h == d.kernel_w && d.dilation_w == 1;
   return square && (d.kernel_h == 3 || d.kernel_h == 5 || d.kernel_h == 7) ? d.kernel_h : 0;
 }
@@ -368,6 +373,7 @@ template <class F>
 void with_tiled_instance(const TiledDesc& d, F&& f) {
   switch (instance_kernel(d)) {
     case kTransposedInstance: return f(std::integral_constant<int, kTransposedInstance>{});
+    case kTransposedPairs: return f(std::integral_constant<int, kTransposedPairs>{});
     case 3: return f(std::integral_constant<int, 3>{});
     case 5: return f(std::integral_constant<int, 5>{});
     case 7: return f(std::integral_constant<int, 7>{});

@@ -15,9 +15,10 @@
 // Instances: K = 3, 5, 7 for those forward square kernels with column dilation 1 (taps unrolled, at
 // constant offsets from each kernel row's start), K = 0 for any other forward shape (taps looped),
 // K = kTransposedInstance for transposed problems (each thread loops over its phase's taps, fixed
-// for all its outputs). Where the stack is one window (2-D depthwise) the forward 3x3 and 5x5
-// instances keep an output channel's weights in registers; otherwise weights are read from shared
-// memory (a broadcast).
+// for all its outputs), K = kTransposedPairs for those with at most 2 x 2 taps a phase (a x2
+// upsampler's 4x4: unrolled, each tap predicated). Where the stack is one window (2-D depthwise) the
+// forward 3x3 and 5x5 instances and the transposed pairs keep an output channel's weights in
+// registers; otherwise weights are read from shared memory (a broadcast).
 //
 // Device code only (the launcher is direct_tiled.cu); the CPU emulation tests run it too.
 #include <cstdint>
@@ -80,15 +81,59 @@ __device__ __forceinline__ float add_taps(const TiledDesc& d, const float* at, c
   return acc;
 }
 
-// Transposed: one stack item's taps for one output, added to `acc`: the thread's row and column taps
-// (its phase's), read backwards from the window element `at` of its first taps, with their weights
-// from `w` (the item's taps2d floats) at first_w + jh * row_w + jw * col_w.
-__device__ __forceinline__ float add_phase_taps(const ThreadTaps& rows, const ThreadTaps& cols, int row_back,
-                                                const float* at, const float* w, int first_w, int row_w,
-                                                float acc) {
-  for (int jh = 0; jh < rows.count; ++jh)
-    for (int jw = 0; jw < cols.count; ++jw)
-      acc = fmaf(at[-jh * row_back - jw * cols.window_back], w[first_w + jh * row_w + jw * cols.tap_step], acc);
+// Transposed: a thread's taps (its phase's, the same for all its outputs). Tap (jh, jw), jh <
+// rows.count, jw < cols.count, reads the window `jh * row_back + jw * cols.window_back` floats before
+// the element of its first taps, with weight first_w + jh * row_w + jw * cols.tap_step of an item.
+struct PhaseTaps {
+  ThreadTaps rows, cols;
+  int row_back = 0;  // window floats from one row tap to the next
+  int first_w = 0, row_w = 0;
+};
+
+__device__ __forceinline__ PhaseTaps phase_taps(const TiledDesc& d, const BlockTile& b, const ThreadOutput& origin) {
+  PhaseTaps t;
+  t.rows = thread_row_taps(d, b, origin);
+  t.cols = thread_col_taps(d, b, origin);
+  t.row_back = t.rows.window_back * d.window_cols;
+  t.first_w = t.rows.first_tap * d.kernel_w + t.cols.first_tap;
+  t.row_w = t.rows.tap_step * d.kernel_w;
+  return t;
+}
+
+// One stack item's phase taps for one output, added to `acc`, looped; `at` is the element of the
+// first taps, `w` the item's taps2d weights.
+__device__ __forceinline__ float add_phase_taps(const PhaseTaps& t, const float* at, const float* w, float acc) {
+  for (int jh = 0; jh < t.rows.count; ++jh)
+    for (int jw = 0; jw < t.cols.count; ++jw)
+      acc = fmaf(at[-jh * t.row_back - jw * t.cols.window_back], w[t.first_w + jh * t.row_w + jw * t.cols.tap_step],
+                 acc);
+  return acc;
+}
+
+// The same with at most 2 x 2 taps, unrolled: tap q = 2 jh + jw at window offset offset[q] and item
+// weight weight[q] when present[q] (predicated; an absent tap's offset could leave the window).
+struct PairTaps {
+  int offset[4], weight[4];
+  bool present[4];
+};
+
+__device__ __forceinline__ PairTaps pair_taps(const PhaseTaps& t) {
+  PairTaps p;
+#pragma unroll
+  for (int q = 0; q < 4; ++q) {
+    const int jh = q / 2, jw = q % 2;
+    p.present[q] = jh < t.rows.count && jw < t.cols.count;
+    p.offset[q] = -jh * t.row_back - jw * t.cols.window_back;
+    p.weight[q] = t.first_w + jh * t.row_w + jw * t.cols.tap_step;
+  }
+  return p;
+}
+
+template <class Weight>
+__device__ __forceinline__ float add_pair_taps(const PairTaps& p, const float* at, Weight weight, float acc) {
+#pragma unroll
+  for (int q = 0; q < 4; ++q)
+    if (p.present[q]) acc = fmaf(at[p.offset[q]], weight(q), acc);
   return acc;
 }
 
@@ -113,16 +158,14 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
   const int stack = d.stack(), window_floats = d.window_floats(), taps2d = d.taps2d();
   // Forward: the window element of the thread's first output and tap (0, 0). Transposed: that of
   // its first output and the first taps of its phase, from which the others lie backwards.
-  ThreadTaps rows, cols;
-  int first_w = 0, row_w = 0, row_back = 0;
+  constexpr bool kTransposed = K == kTransposedInstance || K == kTransposedPairs;
+  PhaseTaps taps;
+  PairTaps pairs;
   const float* first_at = nullptr;
-  if constexpr (K == kTransposedInstance) {
-    rows = thread_row_taps(d, b, origin);
-    cols = thread_col_taps(d, b, origin);
-    first_w = rows.first_tap * d.kernel_w + cols.first_tap;
-    row_w = rows.tap_step * d.kernel_w;
-    row_back = rows.window_back * d.window_cols;
-    first_at = windows + rows.window_first * d.window_cols + cols.window_first;
+  if constexpr (kTransposed) {
+    taps = phase_taps(d, b, origin);
+    if constexpr (K == kTransposedPairs) pairs = pair_taps(taps);
+    first_at = windows + taps.rows.window_first * d.window_cols + taps.cols.window_first;
   } else {
     first_at = windows + window_index(d, origin.row, origin.col, 0, 0);
   }
@@ -144,13 +187,26 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
         continue;
       }
     }
+    if constexpr (K == kTransposedPairs) {
+      if (stack == 1) {  // the thread's (up to) four weights of channel j in registers
+        float wk[4];
+#pragma unroll
+        for (int q = 0; q < 4; ++q) wk[q] = pairs.present[q] ? wj[pairs.weight[q]] : 0.0f;
+        for (int i = 0; i < count; ++i, at += step_in, out += step_out)
+          __stcs(out, add_pair_taps(pairs, at, [&](int q) { return wk[q]; }, b0));
+        continue;
+      }
+    }
     for (int i = 0; i < count; ++i, at += step_in, out += step_out) {
       float acc = b0;
       for (int s = 0; s < stack; ++s) {
-        if constexpr (K == kTransposedInstance)
-          acc = add_phase_taps(rows, cols, row_back, at + s * window_floats, wj + s * taps2d, first_w, row_w, acc);
+        const float* item_w = wj + s * taps2d;
+        if constexpr (K == kTransposedPairs)
+          acc = add_pair_taps(pairs, at + s * window_floats, [&](int q) { return item_w[pairs.weight[q]]; }, acc);
+        else if constexpr (K == kTransposedInstance)
+          acc = add_phase_taps(taps, at + s * window_floats, item_w, acc);
         else
-          acc = add_taps<K>(d, at + s * window_floats, wj + s * taps2d, acc);
+          acc = add_taps<K>(d, at + s * window_floats, item_w, acc);
       }
       __stcs(out, acc);
     }
