@@ -105,6 +105,46 @@ int check_direct_tiled(const ConvProblem& p, std::uint64_t seed) {
   return dt::instance_kernel(d);
 }
 
+// Upper bounds of random_tiled_problem's draws (lower bounds 1, or 0 for padding).
+struct TiledShapes {
+  std::int64_t kernel = 7, stride = 3, pad = 3;
+  std::int64_t line = 9000;                 // 1-D input length
+  std::int64_t depth = 4;                   // 3-D input depth
+  std::int64_t width_lo = 20, width = 140;  // 2-D and 3-D rows: from, to
+  std::int64_t height = 40;                 // the dimension before the rows
+};
+
+// A random problem of kind `op` that direct_tiled takes, with few channels per group: depthwise two
+// trials in three, else up to 3 input channels per group; up to 3 output channels per group;
+// dilations up to 2; depth kernels up to 3; `square` > 0 makes the 2-D kernel square of that size;
+// transposed, an output_padding below the stride.
+ConvProblem random_tiled_problem(std::mt19937_64& rng, OpKind op, int rank, int trial, std::int64_t square,
+                                 const TiledShapes& shapes) {
+  for (;;) {
+    ConvProblem p;
+    p.op = op;
+    p.spatial_rank = rank;
+    p.batch = pick(rng, 1, 2);
+    p.groups = pick(rng, 1, 2);
+    p.in_channels = p.groups * (trial % 3 == 2 ? pick(rng, 1, 3) : 1);
+    p.out_channels = p.groups * pick(rng, 1, 3);
+    p.bias = pick(rng, 0, 1) == 1;
+    for (int d = 0; d < rank; ++d) {
+      const bool depth = rank == 3 && d == 0, last = d + 1 == rank;
+      p.kernel[d] = square > 0 && !depth ? square : pick(rng, 1, depth ? 3 : shapes.kernel);
+      p.stride[d] = pick(rng, 1, shapes.stride);
+      p.dilation[d] = pick(rng, 1, 2);
+      p.pad_before[d] = pick(rng, 0, shapes.pad);
+      p.pad_after[d] = pick(rng, 0, shapes.pad);
+      if (op == OpKind::conv_transpose) p.output_padding[d] = pick(rng, 0, p.stride[d] - 1);
+      p.input[d] = rank == 1 ? pick(rng, 1, shapes.line)
+                             : (depth ? pick(rng, 1, shapes.depth)
+                                      : pick(rng, last ? shapes.width_lo : 1, last ? shapes.width : shapes.height));
+    }
+    if (reference::why_not_computable(p).empty() && gpu::conv::direct_tiled_envelope(p).ok) return p;
+  }
+}
+
 }  // namespace
 
 TEST_SUITE("cuda_emulated") {
@@ -164,33 +204,11 @@ TEST_CASE("emulated shared-memory direct kernel: random 1-D to 3-D shapes, few c
   int instances[9] = {};  // K = 0 .. 7, and the transposed ones (negative) at 8
   for (int trial = 0; trial < 30; ++trial) {
     const int rank = 1 + trial % 3;
-    ConvProblem p;
-    for (;;) {
-      p = ConvProblem{};
-      p.spatial_rank = rank;
-      p.batch = pick(rng, 1, 2);
-      p.groups = pick(rng, 1, 2);
-      // Depthwise (one input channel per group) two trials in three, else up to 3 per group.
-      p.in_channels = p.groups * (trial % 3 == 2 ? pick(rng, 1, 3) : 1);
-      p.out_channels = p.groups * pick(rng, 1, 3);
-      p.bias = pick(rng, 0, 1) == 1;
-      // Three 2-D and 3-D trials in four take a square 3, 5 or 7 in turn (the unrolled instances),
-      // the rest any shape up to 7.
-      const std::int64_t square = rank >= 2 && trial % 4 != 0 ? 3 + 2 * ((trial / 4) % 3) : 0;
-      for (int d = 0; d < rank; ++d) {
-        const bool depth = rank == 3 && d == 0;
-        p.kernel[d] = square > 0 && !depth ? square : pick(rng, 1, depth ? 3 : 7);
-        p.stride[d] = pick(rng, 1, 3);
-        p.dilation[d] = pick(rng, 1, 2);
-        p.pad_before[d] = pick(rng, 0, 3);
-        p.pad_after[d] = pick(rng, 0, 3);
-        // Rows past a 64-column tile now and then, and past one tile of rows at a few rows a thread;
-        // 1-D past a 4,096-column tile now and then.
-        p.input[d] = rank == 1 ? pick(rng, 1, 9000)
-                               : (depth ? pick(rng, 1, 4) : pick(rng, d + 1 == rank ? 20 : 1, d + 1 == rank ? 140 : 40));
-      }
-      if (reference::why_not_computable(p).empty() && gpu::conv::direct_tiled_envelope(p).ok) break;
-    }
+    // Three 2-D and 3-D trials in four take a square 3, 5 or 7 in turn (the unrolled instances),
+    // the rest any shape up to 7. Rows past a 64-column tile now and then, and past one tile of rows
+    // at a few rows a thread; 1-D past a 4,096-column tile now and then.
+    const std::int64_t square = rank >= 2 && trial % 4 != 0 ? 3 + 2 * ((trial / 4) % 3) : 0;
+    const ConvProblem p = random_tiled_problem(rng, OpKind::conv, rank, trial, square, TiledShapes{});
     CAPTURE(trial);
     CAPTURE(rank);
     const int k = check_direct_tiled(p, 2200 + static_cast<std::uint64_t>(trial));
@@ -222,30 +240,10 @@ TEST_CASE("emulated shared-memory direct kernel: transposed, random 1-D to 3-D s
   int several_per_thread = 0, looped = 0, pairs = 0;
   for (int trial = 0; trial < 24; ++trial) {
     const int rank = 1 + trial % 3;
-    ConvProblem p;
-    for (;;) {
-      p = ConvProblem{};
-      p.op = OpKind::conv_transpose;
-      p.spatial_rank = rank;
-      p.batch = pick(rng, 1, 2);
-      p.groups = pick(rng, 1, 2);
-      p.in_channels = p.groups * (trial % 3 == 2 ? pick(rng, 1, 3) : 1);
-      p.out_channels = p.groups * pick(rng, 1, 3);
-      p.bias = pick(rng, 0, 1) == 1;
-      for (int d = 0; d < rank; ++d) {
-        const bool depth = rank == 3 && d == 0;
-        p.kernel[d] = pick(rng, 1, depth ? 3 : 5);
-        // Strides 1, 2 and 4 keep a thread's outputs in one phase; 3 makes it one output a thread.
-        p.stride[d] = pick(rng, 1, 4);
-        p.dilation[d] = pick(rng, 1, 2);
-        p.pad_before[d] = pick(rng, 0, 2);
-        p.pad_after[d] = pick(rng, 0, 2);
-        p.output_padding[d] = pick(rng, 0, p.stride[d] - 1);
-        p.input[d] = rank == 1 ? pick(rng, 1, 2500)
-                               : (depth ? pick(rng, 1, 3) : pick(rng, d + 1 == rank ? 8 : 1, d + 1 == rank ? 50 : 20));
-      }
-      if (reference::why_not_computable(p).empty() && gpu::conv::direct_tiled_envelope(p).ok) break;
-    }
+    // Strides 1, 2 and 4 keep a thread's outputs in one phase; 3 makes it one output a thread.
+    // Outputs are about stride times the input: smaller inputs keep them near a tile or two.
+    const TiledShapes shapes{5, 4, 2, 2500, 3, 8, 50, 20};
+    const ConvProblem p = random_tiled_problem(rng, OpKind::conv_transpose, rank, trial, 0, shapes);
     CAPTURE(trial);
     CAPTURE(rank);
     const int k = check_direct_tiled(p, 2400 + static_cast<std::uint64_t>(trial));

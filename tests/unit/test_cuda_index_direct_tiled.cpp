@@ -254,37 +254,16 @@ void check_tiling(const ConvProblem& p) {
   CHECK_MESSAGE(not_once == 0, not_once << " of " << computed.size() << " outputs not computed exactly once");
 }
 
-}  // namespace
-
-TEST_SUITE("cuda_index") {
-
-TEST_CASE("direct_tiled: every output once, every tap at its input coordinate, every window copied once") {
-  std::mt19937_64 rng(2101);
-  int refused = 0;
-  for (int trial = 0; trial < 180; ++trial) {
-    const ConvProblem p = random_small_groups(rng, 1 + trial % 3);
-    // Wide strides and dilations on several channels can exceed the 48 KB (tested below).
-    if (!dt::make_tiled_plan(p).why_not.empty()) {
-      ++refused;
-      continue;
-    }
-    CAPTURE(trial);
-    CAPTURE(p.spatial_rank);
-    CAPTURE(p.groups);
-    CAPTURE(p.in_channels);
-    CAPTURE(p.kernel[0]);
-    CAPTURE(p.stride[0]);
-    check_tiling(p);
-  }
-  CHECK(refused < 180 / 10);
-}
-
-TEST_CASE("direct_tiled transposed: every output once, exactly its phase's taps, each at its input, weights reordered") {
-  std::mt19937_64 rng(2103);
+// Checks the tiling and the weight copy of `trials` random problems of kind `op` (ranks 1 to 3 in
+// turn); returns how many give a thread several outputs.
+int check_random_problems(std::uint64_t seed, OpKind op, int trials) {
+  std::mt19937_64 rng(seed);
   int refused = 0, stepped = 0;
-  for (int trial = 0; trial < 150; ++trial) {
-    const ConvProblem p = random_small_groups(rng, 1 + trial % 3, OpKind::conv_transpose);
-    if (!dt::make_tiled_plan(p).why_not.empty()) {
+  for (int trial = 0; trial < trials; ++trial) {
+    const ConvProblem p = random_small_groups(rng, 1 + trial % 3, op);
+    const dt::TiledPlan plan = dt::make_tiled_plan(p);
+    // Wide strides and dilations on several channels can exceed the 48 KB (tested below).
+    if (!plan.why_not.empty()) {
       ++refused;
       continue;
     }
@@ -293,22 +272,28 @@ TEST_CASE("direct_tiled transposed: every output once, exactly its phase's taps,
     CAPTURE(p.groups);
     CAPTURE(p.in_channels);
     CAPTURE(p.out_channels);
+    CAPTURE(p.kernel[0]);
     CAPTURE(p.stride[0]);
     CAPTURE(p.dilation[0]);
     check_tiling(p);
     check_weight_sources(p);
-    stepped += dt::make_tiled_plan(p).desc.per_thread > 1 ? 1 : 0;
+    stepped += plan.desc.per_thread > 1 ? 1 : 0;
   }
-  CHECK(refused < 150 / 10);
-  CHECK(stepped > 150 / 3);  // strides dividing the threads: several outputs a thread, one phase
+  CHECK(refused < trials / 10);
+  return stepped;
 }
 
-TEST_CASE("direct_tiled: forward weights are copied in place") {
-  std::mt19937_64 rng(2104);
-  for (int trial = 0; trial < 20; ++trial) {
-    const ConvProblem p = random_small_groups(rng, 1 + trial % 3);
-    if (dt::make_tiled_plan(p).why_not.empty()) check_weight_sources(p);
-  }
+}  // namespace
+
+TEST_SUITE("cuda_index") {
+
+TEST_CASE("direct_tiled: every output once, every tap at its input coordinate, every window copied once") {
+  check_random_problems(2101, OpKind::conv, 180);
+}
+
+TEST_CASE("direct_tiled transposed: every output once, exactly its phase's taps, each at its input, weights reordered") {
+  const int stepped = check_random_problems(2103, OpKind::conv_transpose, 150);
+  CHECK(stepped > 150 / 3);  // strides dividing the threads: several outputs a thread, one phase
 }
 
 TEST_CASE("direct_tiled: tile choices for common shapes") {
