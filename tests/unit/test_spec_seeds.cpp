@@ -232,7 +232,7 @@ TEST_SUITE("spec") {
     const Workload upsample = load_one(kExamplesDir + "/conv_transpose2d_depthwise.yaml");
     CHECK(upsample.problem.groups == upsample.problem.in_channels);
     CHECK(upsample.problem.out_channels == upsample.problem.in_channels);
-    CHECK(upsample.problem.output() == dims(128, 128));  // x2
+    CHECK(upsample.problem.output() == dims(512, 512));  // x2
 
     const Workload t3 = load_one(kExamplesDir + "/conv_transpose3d.yaml");
     CHECK(t3.problem.stride == dims(1, 2, 2));
