@@ -35,18 +35,24 @@
 
 namespace kbench::gpu::conv {
 
-// Coordinates, offsets and extents stay below 2^30 so the kernels' 32-bit coordinate arithmetic
-// (and its unsigned bounds test) cannot overflow; element counts and offsets are 64-bit throughout.
-inline constexpr std::int64_t kMaxExtent = std::int64_t{1} << 30;
-
-// Whether the backend computes this problem at all (then `direct` always can).
+// Whether the backend computes this problem at all: then `direct` always can (every index and
+// coordinate of it is 64-bit, so no extent a spec allows is too long for it).
 inline Support problem_supported(const ConvProblem& p) {
   if (p.dtype != DType::fp32) return Support::no(fmt::format("the cuda backend computes fp32 only, not {}", to_string(p.dtype)));
   if (const std::string why = reference::why_not_computable(p); !why.empty()) return Support::no(why);
+  return Support::yes();
+}
+
+// The fast paths keep coordinates, offsets and extents below 2^30 so their 32-bit coordinate
+// arithmetic (and its unsigned bounds tests) cannot overflow; element counts and offsets are 64-bit
+// throughout. Longer dimensions (a spec allows up to 2^31 - 1) run on `direct`.
+inline constexpr std::int64_t kMaxExtent = std::int64_t{1} << 30;
+
+inline Support fast_path_extents(const ConvProblem& p) {
   for (int d = 0; d < p.spatial_rank; ++d) {
     const std::int64_t reach = p.dilation[d] * (p.kernel[d] - 1) + p.pad_before[d] + p.pad_after[d];
     if (p.input[d] >= kMaxExtent || p.output_extent(d) >= kMaxExtent || reach >= kMaxExtent)
-      return Support::no(fmt::format("spatial dimension {} reaches 2^30 or more", d));
+      return Support::no(fmt::format("spatial dimension {} reaches 2^30 or more (only `direct` takes that)", d));
   }
   return Support::yes();
 }
@@ -136,6 +142,7 @@ inline Support choice_envelope(const KernelChoice& c, const ConvProblem& p, Math
   if (family_math(f) == MathMode::tf32 && math != MathMode::tf32)
     return Support::no(fmt::format("{} rounds to TF32, which math fp32 forbids", name));
   if (f == Family::direct) return Support::yes();
+  if (Support s = fast_path_extents(p); !s) return s;
   if (f == Family::depthwise2d) {
     if (c.stores == depthwise::StoreMode::realigned && p.spatial_rank == 2 &&
         depthwise::store_width(p.output_extent(1)) != 2)

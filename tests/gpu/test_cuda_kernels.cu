@@ -135,6 +135,22 @@ TEST_CASE("direct: random problems of every kind, both math modes") {
   }
 }
 
+TEST_CASE("direct: a spatial dimension past 2^30 (64-bit coordinates), forward and transposed, sampled") {
+  using D = Dims;
+  // 1-D, 2^30 + 1000 long (4.3 GB a channel): the fast paths refuse it, `direct` is the default.
+  const std::int64_t long_line = (std::int64_t{1} << 30) + 1000;
+  const ConvProblem forward = make_problem(OpKind::conv, 1, 1, 1, 2, 1, D{{long_line, 1, 1}}, D{{3, 1, 1}},
+                                           D{{1, 1, 1}}, D{{2, 1, 1}}, D{{1, 0, 0}}, D{{1, 0, 0}}, true);
+  // Transposed at stride 2 from half that: an output past 2^30.
+  const ConvProblem transposed = make_problem(OpKind::conv_transpose, 1, 1, 1, 1, 1, D{{long_line / 2, 1, 1}},
+                                              D{{4, 1, 1}}, D{{2, 1, 1}}, D{{1, 1, 1}}, D{{1, 0, 0}}, D{{1, 0, 0}}, false);
+  REQUIRE(transposed.output_extent(0) > (std::int64_t{1} << 30));
+  for (const ConvProblem& p : {forward, transposed}) {
+    CHECK(cuda_backend().supports(p, options_for("", MathMode::fp32)));
+    check_family(p, "direct", MathMode::fp32, 3000, sampled(p));
+  }
+}
+
 TEST_CASE("depthwise2d: kernel sizes, paddings, segment and strip edges, store widths") {
   using D = Dims;
   const OpKind conv = OpKind::conv;

@@ -188,6 +188,30 @@ TEST_CASE("envelopes: math, op and shape limits") {
   CHECK_FALSE(gpu::conv::problem_supported(bad));
 }
 
+TEST_CASE("dimensions of 2^30 or more, which a spec allows: direct only, forward and transposed") {
+  for (const OpKind op : {OpKind::conv, OpKind::conv_transpose}) {
+    ConvProblem line;
+    line.op = op;
+    line.spatial_rank = 1;
+    line.in_channels = line.out_channels = 8;
+    line.input = Dims{{(std::int64_t{1} << 30) + 100, 1, 1}};
+    line.kernel = Dims{{3, 1, 1}};
+    const std::string op_name{to_string(op)};
+    CAPTURE(op_name);
+    CHECK(gpu::conv::problem_supported(line));
+    for (const MathMode math : {MathMode::fp32, MathMode::tf32}) {
+      CHECK(gpu::conv::applicable_families(line, math) == std::vector<Family>{Family::direct});
+      CHECK(gpu::conv::default_family(line, math) == Family::direct);
+    }
+    const Support gemm = gpu::conv::family_envelope(
+        op == OpKind::conv ? Family::implicit_gemm_ffma : Family::transposed_phase_ffma, line, MathMode::fp32);
+    CHECK(gemm.reason.find("2^30") != std::string::npos);
+    // Just below: the fast paths take it again.
+    line.input[0] = (std::int64_t{1} << 30) - 100;
+    CHECK(gpu::conv::default_family(line, MathMode::fp32) != Family::direct);
+  }
+}
+
 TEST_CASE("every valid random problem has direct, and its default family is in its envelope") {
   std::mt19937_64 rng(7);
   for (int trial = 0; trial < 300; ++trial) {
