@@ -162,6 +162,22 @@ void check_weight_sources(const ConvProblem& p) {
   CHECK(not_once == 0);
 }
 
+// The items the kernel neither copies nor computes are exactly dead ones (no input plane), all of
+// them where the stack has at most 32 items, and "all live" means that. Returns the errors.
+int check_live_items(const dt::TiledDesc& d, const dt::BlockTile& b) {
+  const std::uint32_t live = dt::live_items(d, b);
+  int errors = 0;
+  bool every = true;
+  for (int s = 0; s < d.stack(); ++s) {
+    const bool dead = dt::stack_input_plane(d, b, s) < 0;
+    if (!dt::item_live(live, s) && !dead) ++errors;                               // a skipped item that reads input
+    if (dead && d.stack() <= dt::kMaxSkippableStack && dt::item_live(live, s)) ++errors;  // a dead one computed
+    every = every && dt::item_live(live, s);
+  }
+  if (dt::all_items_live(d, live) != every) ++errors;
+  return errors;
+}
+
 // Checks the launch of `p`'s tiling covers its outputs once and reads the right window elements.
 void check_tiling(const ConvProblem& p) {
   const dt::TiledPlan plan = dt::make_tiled_plan(p);
@@ -179,12 +195,13 @@ void check_tiling(const ConvProblem& p) {
   // One count per (image, group, output depth, row, column): the m output channels share it.
   std::vector<int> computed(static_cast<std::size_t>(d.images_groups * d.out_d * d.out_h * d.out_w), 0);
   std::int64_t wrong_taps = 0, wrong_padding = 0, copied_not_once = 0, outside_tile = 0, wrong_count = 0,
-               wrong_steps = 0;
+               wrong_steps = 0, wrong_live = 0;
   for (std::int64_t block = 0; block < d.blocks(); ++block) {
     const dt::BlockTile b = dt::block_tile(d, block);
     REQUIRE(b.image_group < d.images_groups);
     REQUIRE(b.od < d.out_d);
     const std::int64_t n = b.image_group / d.groups, g = b.image_group % d.groups;
+    wrong_live += check_live_items(d, b);
     // The copy: every element of one window once (the kernel repeats it per stack item).
     std::vector<int> copied(static_cast<std::size_t>(d.window_floats()), 0);
     for (int seg = 0; seg < d.segments_per_window(); ++seg)
@@ -244,6 +261,7 @@ void check_tiling(const ConvProblem& p) {
     }
   }
   CHECK(copied_not_once == 0);
+  CHECK(wrong_live == 0);
   CHECK(wrong_count == 0);
   CHECK(wrong_steps == 0);
   CHECK(outside_tile == 0);
@@ -294,6 +312,30 @@ TEST_CASE("direct_tiled: every output once, every tap at its input coordinate, e
 TEST_CASE("direct_tiled transposed: every output once, exactly its phase's taps, each at its input, weights reordered") {
   const int stepped = check_random_problems(2103, OpKind::conv_transpose, 150);
   CHECK(stepped > 150 / 3);  // strides dividing the threads: several outputs a thread, one phase
+}
+
+TEST_CASE("direct_tiled: dead stack items skipped up to 32 items, at 32 and past it") {
+  // 3-D, depth kernel 2 with depth padding 1: the first and last output depths have a dead tap.
+  // Stacks of 32 (16 channels a group) and 34 (17) items.
+  for (const std::int64_t channels : {16, 17}) {
+    ConvProblem p = conv2d(channels, 1, 2, 6, 40, 3, 1, 1, 1);
+    p.spatial_rank = 3;
+    p.input = Dims{{3, 6, 40}};
+    p.kernel = Dims{{2, 3, 3}};
+    p.stride = p.dilation = Dims{{1, 1, 1}};
+    p.pad_before = p.pad_after = Dims{{1, 1, 1}};
+    const dt::TiledPlan plan = dt::make_tiled_plan(p);
+    REQUIRE(plan.why_not.empty());
+    const dt::TiledDesc& d = plan.desc;
+    CHECK(d.stack() == 2 * channels);
+    const dt::BlockTile first = dt::block_tile(d, 0);  // output depth 0: depth tap 0 in the padding
+    REQUIRE(first.od == 0);
+    CHECK(check_live_items(d, first) == 0);
+    CHECK(dt::all_items_live(d, dt::live_items(d, first)) == (channels == 17));  // past 32 items, all "live"
+    CHECK(dt::item_live(dt::live_items(d, first), 1));  // channel 0, depth tap 1: input depth 0
+    CHECK(dt::item_live(dt::live_items(d, first), 0) == (channels == 17));  // dead, skipped up to 32 items
+    check_tiling(p);
+  }
 }
 
 TEST_CASE("direct_tiled: tile choices for common shapes") {

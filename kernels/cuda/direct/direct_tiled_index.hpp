@@ -243,6 +243,30 @@ KBENCH_HD std::int64_t stack_input_plane(const TiledDesc& d, const BlockTile& b,
   return (b.image_group * d.cin_per_group + c) * d.in_d + id;  // n * C_in + g * k + c = ng * k + c
 }
 
+// The stack items of tile b that read an input plane ("live"), as bits (item s: bit s), for stacks
+// of up to 32 items: the others (a depth tap in the padding; transposed, one landing on no input
+// at this output depth) are neither copied nor computed. A transposed 3-D convolution at depth
+// stride 2 has half of its items dead at every output depth. Longer stacks report every item
+// live: their dead items are copied as zero windows and computed, as a 2-D problem never has any.
+inline constexpr int kMaxSkippableStack = 32;
+
+KBENCH_HD std::uint32_t live_items(const TiledDesc& d, const BlockTile& b) {
+  if (d.stack() > kMaxSkippableStack) return ~std::uint32_t{0};
+  std::uint32_t live = 0;
+  for (int s = 0; s < d.stack(); ++s)
+    if (stack_input_plane(d, b, s) >= 0) live |= std::uint32_t{1} << s;
+  return live;
+}
+
+KBENCH_HD bool item_live(std::uint32_t live, int s) { return s >= kMaxSkippableStack || ((live >> s) & 1u) != 0; }
+
+// Whether every item of the stack is live (then the kernel takes its loops without the test).
+KBENCH_HD bool all_items_live(const TiledDesc& d, std::uint32_t live) {
+  const int stack = d.stack();
+  const std::uint32_t every = stack >= kMaxSkippableStack ? ~std::uint32_t{0} : (std::uint32_t{1} << stack) - 1u;
+  return live == every;
+}
+
 // Where weight-tile element i (output channel j of the group, stack item s, 2-D tap t: the
 // forward layout, j * stack * taps2d + s * taps2d + t) comes from in the group's weights. Forward,
 // [C_out, C_in/g, KD, KH, KW]: the same place. Transposed, [C_in, C_out/g, KD, KH, KW]: input

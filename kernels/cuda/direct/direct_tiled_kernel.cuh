@@ -33,8 +33,9 @@ namespace kbench::gpu::conv::direct_tiled {
 inline constexpr int kMinBlocksPerSm = 4;
 
 // Copies tile b's stack of input windows (zeros where they lie in the padding) and the group's
-// weights into shared memory, and waits for them with the whole block.
-__device__ __forceinline__ void copy_windows_and_weights(const TiledDesc& d, const BlockTile& b,
+// weights into shared memory, and waits for them with the whole block. Dead items (live_items)
+// are left uncopied: the arithmetic skips them.
+__device__ __forceinline__ void copy_windows_and_weights(const TiledDesc& d, const BlockTile& b, std::uint32_t live,
                                                          const float* __restrict__ x,
                                                          const float* __restrict__ weights, float* windows,
                                                          float* weight_tile, int tid) {
@@ -44,7 +45,7 @@ __device__ __forceinline__ void copy_windows_and_weights(const TiledDesc& d, con
     const int s = item / per_window;
     const Segment seg = window_segment(d, item - s * per_window);
     const int col = seg.col + lane;
-    if (col >= d.window_cols) continue;
+    if (col >= d.window_cols || !item_live(live, s)) continue;
     const std::int64_t plane = stack_input_plane(d, b, s);
     const bool inside = plane >= 0 && window_in_input(d, b, seg.row, col);
     // A zero-filled copy reads nothing, but its source must still be a valid address.
@@ -148,7 +149,8 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
   const int tid = static_cast<int>(threadIdx.x);
   // Weights [C_out, k, KD, KH, KW]: group g's m output channels are g*m .. g*m + m-1, consecutive.
   const std::int64_t g = b.image_group % d.groups;
-  copy_windows_and_weights(d, b, x, w + g * d.weight_floats(), windows, weight_tile, tid);
+  const std::uint32_t live = live_items(d, b);
+  copy_windows_and_weights(d, b, live, x, w + g * d.weight_floats(), windows, weight_tile, tid);
 
   const ThreadOutput origin = thread_origin(d, tid);
   const int count = thread_output_count(d, b, origin);
@@ -156,6 +158,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
   const int step_in = window_step(d);
   const std::int64_t step_out = output_step(d);
   const int stack = d.stack(), window_floats = d.window_floats(), taps2d = d.taps2d();
+  const bool all_live = all_items_live(d, live);  // block-uniform
   // Forward: the window element of the thread's first output and tap (0, 0). Transposed: that of
   // its first output and the first taps of its phase, from which the others lie backwards.
   constexpr bool kTransposed = K == kTransposedInstance || K == kTransposedPairs;
@@ -179,7 +182,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
     const float* at = first_at;
     // A thread's outputs lie along one axis: two pointers step, nothing is recomputed per output.
     if constexpr (kRegisterWeights<K> > 1) {
-      if (stack == 1) {
+      if (stack == 1 && all_live) {
         float wk[kRegisterWeights<K>];
 #pragma unroll
         for (int t = 0; t < kRegisterWeights<K>; ++t) wk[t] = wj[t];
@@ -188,7 +191,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
       }
     }
     if constexpr (K == kTransposedPairs) {
-      if (stack == 1) {  // the thread's (up to) four weights of channel j in registers
+      if (stack == 1 && all_live) {  // the thread's (up to) four weights of channel j in registers
         float wk[4];
 #pragma unroll
         for (int q = 0; q < 4; ++q) wk[q] = pairs.present[q] ? wj[pairs.weight[q]] : 0.0f;
@@ -200,6 +203,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
     for (int i = 0; i < count; ++i, at += step_in, out += step_out) {
       float acc = b0;
       for (int s = 0; s < stack; ++s) {
+        if (!all_live && !item_live(live, s)) continue;  // uncopied: no input lands through it here
         const float* item_w = wj + s * taps2d;
         if constexpr (K == kTransposedPairs)
           acc = add_pair_taps(pairs, at + s * window_floats, [&](int q) { return item_w[pairs.weight[q]]; }, acc);
