@@ -33,8 +33,9 @@ class CudaBackend final : public Backend {
   std::string name() const override { return "cuda"; }
 
   std::string description() const override {
-    return "kbench's own CUDA kernels: direct (any problem; through shared memory for depthwise and small groups), depthwise 2-D, implicit GEMM (FFMA, 3xTF32, TF32), "
-           "transposed convolution by phase decomposition";
+    return "kbench's own CUDA kernels: direct (any problem; through shared memory for depthwise and small groups, "
+           "forward and transposed), depthwise 2-D, implicit GEMM (FFMA, 3xTF32, TF32), transposed convolution by phase "
+           "decomposition";
   }
 
   Support available() const override {
