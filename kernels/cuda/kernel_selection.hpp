@@ -217,9 +217,18 @@ inline std::vector<KernelChoice> applicable_variants(const ConvProblem& p, MathM
   return out;
 }
 
+// The reduction of one output: (C_in/g) x the taps that reach it. Forward, every tap; transposed,
+// at most one phase's, ceil(kernel / tap period) along each dimension (a x2 upsampler's 4x4: 2 x 2).
+inline std::int64_t reduction_length(const ConvProblem& p) {
+  if (!p.transposed()) return p.in_channels_per_group() * p.kernel_volume();
+  std::int64_t taps = 1;
+  for (int d = 0; d < p.spatial_rank; ++d) taps *= ceil_div(p.kernel[d], make_phase_dim(p, d).period);
+  return p.in_channels_per_group() * taps;
+}
+
 // A GEMM pays off once both its M (output channels per group) and its reduction have some length.
 inline bool gemm_worthwhile(const ConvProblem& p) {
-  return p.out_channels_per_group() >= 8 && p.in_channels_per_group() * p.kernel_volume() >= 8;
+  return p.out_channels_per_group() >= 8 && reduction_length(p) >= 8;
 }
 
 inline Family default_family(const ConvProblem& p, MathMode math) {

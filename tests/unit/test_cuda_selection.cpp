@@ -144,12 +144,27 @@ TEST_CASE("direct_tiled: transposed convolutions with few output channels per gr
   upsample.stride = Dims{{2, 2, 1}};
   upsample.pad_before = upsample.pad_after = Dims{{1, 1, 0}};
   for (const MathMode math : {MathMode::fp32, MathMode::tf32}) CHECK(default_family(upsample, math) == Family::direct_tiled);
-  // Eight output channels per group: the phase GEMM stays the default, the tiled kernel a variant.
+  // Eight output channels per group and a reduction of 2 channels x 2 x 2 taps: the phase GEMM
+  // stays the default, the tiled kernel a variant.
   ConvProblem grouped = upsample;
-  grouped.in_channels = grouped.groups = 4;
+  grouped.groups = 4;
+  grouped.in_channels = 8;
   grouped.out_channels = 32;
   CHECK(default_family(grouped, MathMode::tf32) == Family::transposed_phase_tf32);
   CHECK(family_envelope(Family::direct_tiled, grouped, MathMode::tf32));
+  // A depth multiplier of 8 fills the phase GEMMs' M, but each output gathers 1 channel x 2 x 2
+  // taps: a reduction of 4, too short for a GEMM's chunks. Forward, 16 taps would have been enough.
+  ConvProblem multiplied = upsample;
+  multiplied.out_channels = 8 * multiplied.in_channels;
+  CHECK(gpu::conv::reduction_length(multiplied) == 4);
+  CHECK(default_family(multiplied, MathMode::tf32) == Family::direct_tiled);
+  ConvProblem forward = multiplied;
+  forward.op = OpKind::conv;
+  CHECK(gpu::conv::reduction_length(forward) == 16);
+  CHECK(default_family(forward, MathMode::tf32) == Family::implicit_gemm_tf32);
+  // Seed 77: 32 channels x at most 2 x 2 x 2 taps a phase (stride 2, dilation 2: tap period 1, so
+  // all 3 taps of a dimension land on the same phase: 27).
+  CHECK(gpu::conv::reduction_length(seed77()) == 32 * 27);
   // Seed 77 (32 input channels, 27 taps): its windows and weights exceed 48 KB.
   const Support s77 = family_envelope(Family::direct_tiled, seed77(), MathMode::fp32);
   CHECK_FALSE(s77);
