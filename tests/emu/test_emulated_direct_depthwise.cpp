@@ -114,11 +114,11 @@ struct TiledShapes {
   std::int64_t height = 40;                 // the dimension before the rows
 };
 
-// A random problem of kind `op` that direct_tiled takes, with few channels per group: depthwise two
-// trials in three, else up to 3 input channels per group; up to 3 output channels per group;
-// dilations up to 2; depth kernels up to 3; `square` > 0 makes the 2-D kernel square of that size;
-// transposed, an output_padding below the stride.
-ConvProblem random_tiled_problem(std::mt19937_64& rng, OpKind op, int rank, int trial, std::int64_t square,
+// A random problem of kind `op` that direct_tiled takes, with few output channels per group (up to
+// 3) and up to `most_in` input channels per group (1: depthwise); dilations up to 2; depth kernels
+// up to 3; `square` > 0 makes the 2-D kernel square of that size; transposed, an output_padding
+// below the stride.
+ConvProblem random_tiled_problem(std::mt19937_64& rng, OpKind op, int rank, std::int64_t most_in, std::int64_t square,
                                  const TiledShapes& shapes) {
   for (;;) {
     ConvProblem p;
@@ -126,7 +126,7 @@ ConvProblem random_tiled_problem(std::mt19937_64& rng, OpKind op, int rank, int 
     p.spatial_rank = rank;
     p.batch = pick(rng, 1, 2);
     p.groups = pick(rng, 1, 2);
-    p.in_channels = p.groups * (trial % 3 == 2 ? pick(rng, 1, 3) : 1);
+    p.in_channels = p.groups * (most_in > 1 ? pick(rng, 1, most_in) : 1);
     p.out_channels = p.groups * pick(rng, 1, 3);
     p.bias = pick(rng, 0, 1) == 1;
     for (int d = 0; d < rank; ++d) {
@@ -208,7 +208,8 @@ TEST_CASE("emulated shared-memory direct kernel: random 1-D to 3-D shapes, few c
     // the rest any shape up to 7. Rows past a 64-column tile now and then, and past one tile of rows
     // at a few rows a thread; 1-D past a 4,096-column tile now and then.
     const std::int64_t square = rank >= 2 && trial % 4 != 0 ? 3 + 2 * ((trial / 4) % 3) : 0;
-    const ConvProblem p = random_tiled_problem(rng, OpKind::conv, rank, trial, square, TiledShapes{});
+    // Depthwise two trials in three, else up to 3 input channels per group.
+    const ConvProblem p = random_tiled_problem(rng, OpKind::conv, rank, trial % 3 == 2 ? 3 : 1, square, TiledShapes{});
     CAPTURE(trial);
     CAPTURE(rank);
     const int k = check_direct_tiled(p, 2200 + static_cast<std::uint64_t>(trial));
@@ -243,7 +244,7 @@ TEST_CASE("emulated shared-memory direct kernel: transposed, random 1-D to 3-D s
     // Strides 1, 2 and 4 keep a thread's outputs in one phase; 3 makes it one output a thread.
     // Outputs are about stride times the input: smaller inputs keep them near a tile or two.
     const TiledShapes shapes{5, 4, 2, 2500, 3, 8, 50, 20};
-    const ConvProblem p = random_tiled_problem(rng, OpKind::conv_transpose, rank, trial, 0, shapes);
+    const ConvProblem p = random_tiled_problem(rng, OpKind::conv_transpose, rank, trial % 3 == 2 ? 3 : 1, 0, shapes);
     CAPTURE(trial);
     CAPTURE(rank);
     const int k = check_direct_tiled(p, 2400 + static_cast<std::uint64_t>(trial));
@@ -282,6 +283,48 @@ TEST_CASE("emulated shared-memory direct kernel: transposed, random 1-D to 3-D s
   sparse.stride = sparse.dilation = Dims{{2, 2, 2}};
   sparse.pad_before = sparse.pad_after = Dims{{1, 1, 1}};
   CHECK(check_direct_tiled(sparse, 2501) == dt::kTransposedInstance);
+}
+
+TEST_CASE("emulated shared-memory direct kernel in passes: many input channels per group, few output channels") {
+  // Up to 96 input channels a group on small planes: most stacks exceed 48 KB, so the block adds
+  // them in passes, holding partial sums in shared memory; forward and transposed in turn.
+  std::mt19937_64 rng(2109);
+  int in_passes = 0;
+  const TiledShapes shapes{5, 3, 2, 1500, 3, 8, 48, 24};
+  for (int trial = 0; trial < 12; ++trial) {
+    const OpKind op = trial % 2 == 0 ? OpKind::conv : OpKind::conv_transpose;
+    const int rank = 1 + trial % 3;
+    const ConvProblem p = random_tiled_problem(rng, op, rank, 96, 0, shapes);
+    CAPTURE(trial);
+    CAPTURE(rank);
+    CAPTURE(p.in_channels);
+    check_direct_tiled(p, 2700 + static_cast<std::uint64_t>(trial));
+    in_passes += dt::make_tiled_plan(p).desc.passes() > 1 ? 1 : 0;
+  }
+  CHECK(in_passes >= 12 / 2);
+  // pix2pix's last layer in miniature (transposed 128 -> 3, kernel 4, stride 2, padding 1, a bias)
+  // and a regression head (64 -> 1, 3x3): several passes, tiles past the edges.
+  ConvProblem dcgan;
+  dcgan.op = OpKind::conv_transpose;
+  dcgan.spatial_rank = 2;
+  dcgan.in_channels = 128;
+  dcgan.out_channels = 3;
+  dcgan.bias = true;
+  dcgan.input = Dims{{12, 20, 1}};
+  dcgan.kernel = Dims{{4, 4, 1}};
+  dcgan.stride = Dims{{2, 2, 1}};
+  dcgan.pad_before = dcgan.pad_after = Dims{{1, 1, 0}};
+  REQUIRE(dt::make_tiled_plan(dcgan).desc.passes() > 1);
+  CHECK(check_direct_tiled(dcgan, 2800) == dt::kTransposedPairs);
+  ConvProblem head;
+  head.spatial_rank = 2;
+  head.in_channels = 64;
+  head.out_channels = 1;
+  head.input = Dims{{40, 70, 1}};
+  head.kernel = Dims{{3, 3, 1}};
+  head.pad_before = head.pad_after = Dims{{1, 1, 0}};
+  REQUIRE(dt::make_tiled_plan(head).desc.passes() > 1);
+  CHECK(check_direct_tiled(head, 2801) == 3);
 }
 
 }  // TEST_SUITE

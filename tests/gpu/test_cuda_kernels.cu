@@ -259,6 +259,38 @@ TEST_CASE("direct_tiled: transposed, random 1-D to 3-D shapes, few channels per 
   for (const ConvProblem& p : {up2, up4, sparse}) check_family(p, "direct_tiled", MathMode::fp32, 2699);
 }
 
+TEST_CASE("direct_tiled in passes: many input channels, few output channels, forward and transposed") {
+  using D = Dims;
+  std::mt19937_64 rng(2110);
+  for (int trial = 0; trial < 24; ++trial) {
+    const int rank = 1 + trial % 3;
+    const OpKind op = trial % 2 == 0 ? OpKind::conv : OpKind::conv_transpose;
+    ConvProblem p;
+    do {
+      kbench::gpu_tests::ShapeLimits limits;
+      limits.input[0] = 3000;
+      limits.input[1] = 90;
+      limits.input[2] = 16;
+      limits.kernel[0] = limits.kernel[1] = 5;
+      limits.stride = 3;
+      p = random_problem(rng, op, rank, pick(rng, 24, 160), pick(rng, 1, 4), limits);
+    } while (!kbench::reference::why_not_computable(p).empty() ||
+             !cuda_backend().supports(p, options_for("direct_tiled", MathMode::fp32)));
+    CAPTURE(trial);
+    check_family(p, "direct_tiled", trial % 4 < 2 ? MathMode::fp32 : MathMode::tf32,
+                 2900 + static_cast<std::uint64_t>(trial));
+  }
+  // A regression head (64 -> 1, 3x3, bias) on 256 x 256, pix2pix's last layer (transposed 128 -> 3,
+  // kernel 4, stride 2) on 128 x 128, a 3-D head (32 -> 2, 3x3x3).
+  const ConvProblem head = make_problem(OpKind::conv, 2, 8, 64, 1, 1, D{{256, 256, 1}}, D{{3, 3, 1}}, D{{1, 1, 1}},
+                                        D{{1, 1, 1}}, D{{1, 1, 0}}, D{{1, 1, 0}}, true);
+  const ConvProblem pix2pix = make_problem(OpKind::conv_transpose, 2, 4, 128, 3, 1, D{{128, 128, 1}}, D{{4, 4, 1}},
+                                           D{{2, 2, 1}}, D{{1, 1, 1}}, D{{1, 1, 0}}, D{{1, 1, 0}}, false);
+  const ConvProblem head3d = make_problem(OpKind::conv, 3, 2, 32, 2, 1, D{{16, 48, 48}}, D{{3, 3, 3}}, D{{1, 1, 1}},
+                                          D{{1, 1, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}}, true);
+  for (const ConvProblem& p : {head, pix2pix, head3d}) check_family(p, "direct_tiled", MathMode::fp32, 2999, sampled(p));
+}
+
 TEST_CASE("implicit GEMM: every tile, both reduction orders, all three maths") {
   std::mt19937_64 rng(50);
   // (input channels per group, output channels per group): k_table (few channels) and channel blocks

@@ -24,17 +24,17 @@ namespace {
 namespace dt = gpu::conv::direct_tiled;
 using test::pick;
 
-// A random valid forward problem with few channels per group: rank 1 to 3, rectangular kernels
-// (up to 7, 3 in depth), strides up to 4, dilations up to 3, up to 3 input and output channels per
-// group, extents past a tile in every direction.
-ConvProblem random_small_groups(std::mt19937_64& rng, int rank, OpKind op = OpKind::conv) {
+// A random valid problem of kind `op` with few channels per group: rank 1 to 3, rectangular kernels
+// (up to 7, 3 in depth), strides up to 4, dilations up to 3, up to 3 output channels per group and
+// up to `most_in` input channels per group, extents past a tile in every direction.
+ConvProblem random_small_groups(std::mt19937_64& rng, int rank, OpKind op = OpKind::conv, std::int64_t most_in = 3) {
   for (;;) {
     ConvProblem p;
     p.op = op;
     p.spatial_rank = rank;
     p.batch = pick(rng, 1, 2);
     p.groups = pick(rng, 1, 3);
-    p.in_channels = p.groups * pick(rng, 1, 3);
+    p.in_channels = p.groups * pick(rng, 1, most_in);
     p.out_channels = p.groups * pick(rng, 1, 3);
     p.bias = pick(rng, 0, 1) == 1;
     for (int d = 0; d < rank; ++d) {
@@ -131,31 +131,38 @@ TapErrors check_transposed_taps(const ConvProblem& p3, const dt::TiledDesc& d, c
   return e;
 }
 
-// The weight tile's element i (output channel j of the group, stack item s, 2-D tap t) comes from
-// the element PyTorch's layout holds for it, and every weight of the group is copied once.
+// Each pass's weight tile element i (output channel j of the group, the pass's item q = stack item
+// s, 2-D tap t) comes from the element PyTorch's layout holds for it, the last pass's items past the
+// stack from nowhere, and every weight of the group is copied once over the passes.
 void check_weight_sources(const ConvProblem& p) {
   const dt::TiledDesc d = dt::make_tiled_plan(p).desc;
   const ConvProblem p3 = reference::as_rank3(p);
   const std::int64_t g = p3.groups - 1;  // the last group: its weights start g * weight_floats() in
   std::vector<int> copied(static_cast<std::size_t>(d.weight_floats()), 0);
   std::int64_t wrong = 0;
-  for (int j = 0; j < d.multiplier; ++j)
-    for (int s = 0; s < d.stack(); ++s)
-      for (int t = 0; t < d.taps2d(); ++t) {
-        const int i = (j * d.stack() + s) * d.taps2d() + t;
-        const int src = dt::weight_source(d, i);
-        const std::int64_t c = s / d.kernel_d, kd = s % d.kernel_d, co = g * d.multiplier + j,
-                           ci = g * d.cin_per_group + c;
-        const Dims tap{{kd, t / d.kernel_w, t % d.kernel_w}};
-        const std::int64_t expected = p3.transposed() ? geometry::weight_index(p3, ci, j, tap)
-                                                      : geometry::weight_index(p3, co, c, tap);
-        if (src < 0 || src >= d.weight_floats()) {
-          ++wrong;
-          continue;
+  for (int pass = 0; pass < d.passes(); ++pass)
+    for (int j = 0; j < d.multiplier; ++j)
+      for (int q = 0; q < d.chunk; ++q)
+        for (int t = 0; t < d.taps2d(); ++t) {
+          const int i = (j * d.chunk + q) * d.taps2d() + t;
+          const int s = pass * d.chunk + q;
+          const int src = dt::weight_source(d, pass, i);
+          if (q >= d.pass_items(pass)) {
+            wrong += src != -1 ? 1 : 0;
+            continue;
+          }
+          const std::int64_t c = s / d.kernel_d, kd = s % d.kernel_d, co = g * d.multiplier + j,
+                             ci = g * d.cin_per_group + c;
+          const Dims tap{{kd, t / d.kernel_w, t % d.kernel_w}};
+          const std::int64_t expected = p3.transposed() ? geometry::weight_index(p3, ci, j, tap)
+                                                        : geometry::weight_index(p3, co, c, tap);
+          if (src < 0 || src >= d.weight_floats()) {
+            ++wrong;
+            continue;
+          }
+          ++copied[static_cast<std::size_t>(src)];
+          if (g * d.weight_floats() + src != expected) ++wrong;
         }
-        ++copied[static_cast<std::size_t>(src)];
-        if (g * d.weight_floats() + src != expected) ++wrong;
-      }
   CHECK(wrong == 0);
   std::int64_t not_once = 0;
   for (const int c : copied) not_once += c != 1 ? 1 : 0;
@@ -185,6 +192,12 @@ void check_tiling(const ConvProblem& p) {
   const dt::TiledDesc& d = plan.desc;
   const ConvProblem p3 = reference::as_rank3(p);
   CHECK(d.smem_bytes() <= dt::kMaxSmemBytes);
+  // The passes take every stack item once, in order; partial sums only where there are several.
+  int items = 0;
+  for (int pass = 0; pass < d.passes(); ++pass) items += d.pass_items(pass) >= 1 ? d.pass_items(pass) : 1000000;
+  CHECK(items == d.stack());
+  CHECK((d.partial_floats() > 0) == (d.passes() > 1));
+  CHECK((d.passes() == 1 || d.multiplier <= dt::kMaxChunkedMultiplier));
   CHECK(d.threads_w % 32 == 0);
   CHECK(dt::kThreads % d.threads_w == 0);
   REQUIRE(d.out_d == p3.output_extent(0));
@@ -274,11 +287,11 @@ void check_tiling(const ConvProblem& p) {
 
 // Checks the tiling and the weight copy of `trials` random problems of kind `op` (ranks 1 to 3 in
 // turn); returns how many give a thread several outputs.
-int check_random_problems(std::uint64_t seed, OpKind op, int trials) {
+int check_random_problems(std::uint64_t seed, OpKind op, int trials, std::int64_t most_in = 3) {
   std::mt19937_64 rng(seed);
   int refused = 0, stepped = 0;
   for (int trial = 0; trial < trials; ++trial) {
-    const ConvProblem p = random_small_groups(rng, 1 + trial % 3, op);
+    const ConvProblem p = random_small_groups(rng, 1 + trial % 3, op, most_in);
     const dt::TiledPlan plan = dt::make_tiled_plan(p);
     // Wide strides and dilations on several channels can exceed the 48 KB (tested below).
     if (!plan.why_not.empty()) {
@@ -312,6 +325,44 @@ TEST_CASE("direct_tiled: every output once, every tap at its input coordinate, e
 TEST_CASE("direct_tiled transposed: every output once, exactly its phase's taps, each at its input, weights reordered") {
   const int stepped = check_random_problems(2103, OpKind::conv_transpose, 150);
   CHECK(stepped > 150 / 3);  // strides dividing the threads: several outputs a thread, one phase
+}
+
+TEST_CASE("direct_tiled in passes: many input channels per group, few output channels, forward and transposed") {
+  // Up to 160 input channels a group (stacks up to 480 items): most need passes; each pass's
+  // windows, weights and the partial sums fit, the passes take every item once, the tiling and the
+  // weights as above.
+  for (const OpKind op : {OpKind::conv, OpKind::conv_transpose}) {
+    const std::uint64_t seed = op == OpKind::conv ? 2107 : 2108;
+    check_random_problems(seed, op, 60, 160);
+    std::mt19937_64 rng(seed);
+    int in_passes = 0;
+    for (int trial = 0; trial < 60; ++trial) {
+      const dt::TiledPlan plan = dt::make_tiled_plan(random_small_groups(rng, 1 + trial % 3, op, 160));
+      in_passes += plan.why_not.empty() && plan.desc.passes() > 1 ? 1 : 0;
+    }
+    CHECK(in_passes > 60 / 3);
+  }
+  // A regression head, 64 -> 1 3x3 on 256 x 256: passes of at least 8 items, not a tile of 1.
+  const dt::TiledDesc head = dt::make_tiled_plan(conv2d(64, 1, 1, 256, 256, 3, 1, 1, 1)).desc;
+  CHECK(head.passes() > 1);
+  CHECK(head.chunk >= dt::kPreferredChunk);
+  CHECK(head.smem_bytes() <= dt::kMaxSmemBytes);
+  // DCGAN's last layer, transposed 64 -> 3, kernel 4, stride 2, padding 1: its windows are small
+  // (a quarter of the outputs' extent), one pass of 4 x 64 tiles. pix2pix's, 128 -> 3: passes.
+  ConvProblem dcgan = conv2d(64, 1, 3, 32, 32, 4, 2, 1, 1);
+  dcgan.op = OpKind::conv_transpose;
+  const dt::TiledPlan dcgan_plan = dt::make_tiled_plan(dcgan);
+  REQUIRE(dcgan_plan.why_not.empty());
+  CHECK(dcgan_plan.desc.passes() == 1);
+  check_tiling(dcgan);
+  ConvProblem pix2pix = conv2d(128, 1, 3, 128, 128, 4, 2, 1, 1);
+  pix2pix.op = OpKind::conv_transpose;
+  const dt::TiledPlan pix2pix_plan = dt::make_tiled_plan(pix2pix);
+  REQUIRE(pix2pix_plan.why_not.empty());
+  CHECK(pix2pix_plan.desc.passes() > 1);
+  check_weight_sources(pix2pix);
+  // Eight output channels per group with a deep stack: the GEMM's, not passes.
+  CHECK_FALSE(dt::make_tiled_plan(conv2d(256, 1, 8, 56, 56, 3, 1, 1, 1)).why_not.empty());
 }
 
 TEST_CASE("direct_tiled: dead stack items skipped up to 32 items, at 32 and past it") {

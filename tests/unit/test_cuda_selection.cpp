@@ -203,6 +203,33 @@ TEST_CASE("envelopes: math, op and shape limits") {
   CHECK_FALSE(gpu::conv::problem_supported(bad));
 }
 
+TEST_CASE("direct_tiled in passes: many input channels, fewer than 8 output channels per group") {
+  using gpu::conv::default_family;
+  using gpu::conv::family_envelope;
+  // A regression head (64 -> 1, 3x3) and pix2pix's last layer (transposed 128 -> 3, kernel 4,
+  // stride 2): their stacks exceed 48 KB; they ran on `direct` before.
+  ConvProblem head = seed50();
+  head.batch = 16;
+  head.in_channels = 64;
+  head.out_channels = 1;
+  head.input = Dims{{256, 256, 1}};
+  head.kernel = Dims{{3, 3, 1}};
+  head.stride = Dims{{1, 1, 1}};
+  head.pad_before = head.pad_after = Dims{{1, 1, 0}};
+  head.bias = true;
+  for (const MathMode math : {MathMode::fp32, MathMode::tf32}) CHECK(default_family(head, math) == Family::direct_tiled);
+  ConvProblem pix2pix = head;
+  pix2pix.op = OpKind::conv_transpose;
+  pix2pix.in_channels = 128;
+  pix2pix.out_channels = 3;
+  pix2pix.input = Dims{{128, 128, 1}};
+  pix2pix.kernel = Dims{{4, 4, 1}};
+  pix2pix.stride = Dims{{2, 2, 1}};
+  CHECK(default_family(pix2pix, MathMode::fp32) == Family::direct_tiled);
+  // The seeds' dense layers (8 or more output channels per group) stay outside: no new variant.
+  for (const ConvProblem& p : {seed50(), seed76(), seed77()}) CHECK_FALSE(family_envelope(Family::direct_tiled, p, MathMode::fp32));
+}
+
 TEST_CASE("dimensions of 2^30 or more, which a spec allows: direct only, forward and transposed") {
   for (const OpKind op : {OpKind::conv, OpKind::conv_transpose}) {
     ConvProblem line;

@@ -229,6 +229,11 @@ TEST_SUITE("spec") {
     CHECK(t2.problem.groups == 2);
     CHECK(t2.problem.output() == dims(40, 40));
 
+    const Workload head = load_one(kExamplesDir + "/conv2d_head.yaml");
+    CHECK(head.problem.out_channels == 1);
+    CHECK(head.problem.bias);
+    CHECK(head.problem.output() == dims(128, 128));
+
     const Workload upsample = load_one(kExamplesDir + "/conv_transpose2d_depthwise.yaml");
     CHECK(upsample.problem.groups == upsample.problem.in_channels);
     CHECK(upsample.problem.out_channels == upsample.problem.in_channels);

@@ -26,6 +26,12 @@
 // (phase_index.hpp), an arithmetic progression of kernel taps whose inputs step back by dil / g
 // (thread_taps). The P outputs of a thread share their phase (threads_h, or threads_w, is a
 // multiple of the stride whenever P > 1), so its taps are fixed and its loop again steps two pointers.
+//
+// Stacks too deep for 48 KB (many input channels, few output channels: a regression head's 64 -> 1,
+// DCGAN's last layer 64 -> 3) come in passes of `chunk` items: the block copies a pass's windows and
+// weights, adds them into partial sums it keeps in shared memory (m x P per thread), and stores
+// after the last pass. Only up to kMaxChunkedMultiplier output channels per group: beyond, the
+// GEMMs serve the problem.
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -47,6 +53,12 @@ inline constexpr std::int64_t kMaxSmemBytes = 48 * 1024;
 // SM holds (64 registers a thread) keep about the 26 KB in flight that 4.3 TB/s over ~0.8 us of
 // latency asks of each of 132 SMs while some of them compute; its halo rows add 3%, not 6% as at 8.
 inline constexpr int kMaxOutputsPerThread = 16;
+// Stacks in passes: up to 7 output channels per group (at 8 a GEMM starts paying,
+// kernel_selection.hpp); passes of at least 8 items where a tile allows it (fewer passes, fewer
+// barriers), else of any.
+inline constexpr std::int64_t kMaxChunkedMultiplier = 7;
+inline constexpr int kPreferredChunk = 8;
+inline constexpr std::int64_t kMaxExtentForCounts = std::int64_t{1} << 30;
 
 struct TiledDesc {
   std::int64_t groups = 1;
@@ -66,6 +78,7 @@ struct TiledDesc {
   bool along_rows = true;   // a thread's outputs are every threads_h-th row, or every threads_w-th column (one row)
   std::int64_t tiles_h = 1, tiles_w = 1;
   int window_rows = 1, window_cols = 1;  // one stack item's input window (row pitch window_cols)
+  int chunk = 1;  // stack items a pass copies and adds (the whole stack: one pass)
 
   KBENCH_HD int threads_h() const { return kThreads / threads_w; }
   KBENCH_HD int tile_rows() const { return threads_h() * (along_rows ? per_thread : 1); }
@@ -75,15 +88,30 @@ struct TiledDesc {
   KBENCH_HD int stack() const { return static_cast<int>(cin_per_group) * kernel_d; }
   KBENCH_HD std::int64_t blocks() const { return images_groups * out_d * tiles_h * tiles_w; }
   KBENCH_HD int window_floats() const { return window_rows * window_cols; }
-  KBENCH_HD int stack_floats() const { return stack() * window_floats(); }
-  // Weights [C_out, k, KD, KH, KW]: an output channel's are stack() x taps2d() consecutive floats.
+  // Weights [C_out, k, KD, KH, KW]: an output channel's are stack() x taps2d() consecutive floats,
+  // a group's weight_floats() (transposed, [C_in, C_out/g, ...]: as many, in another order).
   KBENCH_HD int weights_per_output() const { return stack() * taps2d(); }
   KBENCH_HD int weight_floats() const { return static_cast<int>(multiplier) * weights_per_output(); }
+  // Passes over the stack, and the items of pass `pass` (stack items pass * chunk onwards).
+  KBENCH_HD int passes() const { return (stack() + chunk - 1) / chunk; }
+  KBENCH_HD int pass_items(int pass) const {
+    const int left = stack() - pass * chunk;
+    return left < chunk ? left : chunk;
+  }
+  // Shared memory: a pass's windows, its weights (per output channel: chunk x taps2d floats), and
+  // with several passes the partial sums (m x P floats per thread, thread-minor).
+  KBENCH_HD int chunk_floats() const { return chunk * window_floats(); }
+  KBENCH_HD int tile_weights_per_output() const { return chunk * taps2d(); }
+  KBENCH_HD int tile_weight_floats() const { return static_cast<int>(multiplier) * tile_weights_per_output(); }
+  KBENCH_HD int partial_floats() const {
+    return passes() > 1 ? static_cast<int>(multiplier) * per_thread * kThreads : 0;
+  }
   // Warp-sized segments of a window's rows: the unit of the copy (one coalesced load per warp).
   KBENCH_HD int segments_per_row() const { return (window_cols + 31) / 32; }
   KBENCH_HD int segments_per_window() const { return window_rows * segments_per_row(); }
   std::int64_t smem_bytes() const {
-    return static_cast<std::int64_t>(stack_floats() + weight_floats()) * static_cast<std::int64_t>(sizeof(float));
+    return static_cast<std::int64_t>(chunk_floats() + tile_weight_floats() + partial_floats()) *
+           static_cast<std::int64_t>(sizeof(float));
   }
 };
 
@@ -103,12 +131,24 @@ inline std::int64_t transposed_window_extent(std::int64_t outputs, std::int64_t 
 
 // Whether `stack` windows of rows x cols and multiplier x stack x taps weights fit in kMaxSmemBytes
 // (each factor tested first: with dilations up to 2^30 their products could overflow).
+inline constexpr std::int64_t kFloatsPerBlock = kMaxSmemBytes / std::int64_t{sizeof(float)};
+
 inline bool floats_fit(std::int64_t stack, std::int64_t rows, std::int64_t cols, std::int64_t multiplier,
                        std::int64_t taps) {
-  constexpr std::int64_t kFloats = kMaxSmemBytes / std::int64_t{sizeof(float)};
+  constexpr std::int64_t kFloats = kFloatsPerBlock;
   if (stack > kFloats || rows > kFloats || cols > kFloats || multiplier > kFloats || taps > kFloats) return false;
   const std::int64_t window = rows * cols, weights = stack * taps;
   return window <= kFloats && weights <= kFloats && stack * window + multiplier * weights <= kFloats;
+}
+
+// How many stack items a pass can hold beside the partial sums of `per` outputs a thread for
+// `multiplier` channels: each item a rows x cols window and multiplier x taps weights (0: none).
+inline std::int64_t chunk_fitting(std::int64_t rows, std::int64_t cols, std::int64_t multiplier, std::int64_t taps,
+                                  int per) {
+  constexpr std::int64_t kFloats = kFloatsPerBlock;
+  if (rows > kFloats || cols > kFloats || multiplier > kFloats || taps > kFloats) return 0;
+  const std::int64_t item = rows * cols + multiplier * taps, partial = multiplier * per * kThreads;
+  return item > kFloats || partial >= kFloats ? 0 : (kFloats - partial) / item;
 }
 
 // The tiling of problem `p`, or why it has none within kMaxSmemBytes.
@@ -173,11 +213,47 @@ inline TiledPlan make_tiled_plan(const ConvProblem& p) {
     }
     return false;
   };
+  // Failing that, passes over the stack (few output channels per group only): the first tile, in
+  // the order above, whose passes hold at least kPreferredChunk items (or the whole stack); else the
+  // first whose passes hold any.
+  const auto passes_with = [&](int threads_w, std::int64_t least) {
+    const int threads_h = kThreads / threads_w;
+    const std::int64_t need = one_row ? geometry::ceil_div(d.out_w, threads_w) : geometry::ceil_div(d.out_h, threads_h);
+    const bool phase_kept = !d.transposed || (one_row ? threads_w % sw == 0 : threads_h % sh == 0);
+    for (int per = phase_kept ? pow2_covering(need, kMaxOutputsPerThread) : 1; per >= 1; per /= 2) {
+      const std::int64_t rows = extent(std::int64_t{threads_h} * (one_row ? 1 : per), sh, kh, dh);
+      const std::int64_t cols = extent(std::int64_t{threads_w} * (one_row ? per : 1), sw, kw, dw);
+      const std::int64_t chunk = chunk_fitting(rows, cols, d.multiplier, kh * kw, per);
+      if (chunk >= least) {
+        d.threads_w = threads_w;
+        d.per_thread = per;
+        d.along_rows = !one_row;
+        d.window_rows = static_cast<int>(rows);
+        d.window_cols = static_cast<int>(cols);
+        d.chunk = static_cast<int>(chunk < stack ? chunk : stack);
+        return true;
+      }
+    }
+    return false;
+  };
   const int preferred = one_row ? kThreads : (d.out_w <= 32 ? 32 : 64);
-  if (!fits_with(preferred) && (preferred == 32 || !fits_with(32))) {
-    plan.why_not = "direct_tiled: the input windows of the smallest tile and the group's weights exceed 48 KB of "
-                   "shared memory (channels per group, depth taps, stride or dilation too large)";
-    return plan;
+  const bool one_pass = fits_with(preferred) || (preferred != 32 && fits_with(32));
+  if (one_pass) {
+    d.chunk = static_cast<int>(stack);  // below kFloatsPerBlock (floats_fit)
+  } else {
+    const std::int64_t least = stack < kPreferredChunk ? stack : kPreferredChunk;
+    // The group's weights are counted in int (weight_floats, weight_source): below 2^31.
+    const bool countable = stack < kMaxExtentForCounts && kh * kw < kMaxExtentForCounts &&
+                           d.multiplier * stack * kh * kw < kMaxExtentForCounts;
+    const bool in_passes = d.multiplier <= kMaxChunkedMultiplier && countable &&
+                           (passes_with(preferred, least) || (preferred != 32 && passes_with(32, least)) ||
+                            passes_with(preferred, 1) || (preferred != 32 && passes_with(32, 1)));
+    if (!in_passes) {
+      plan.why_not = "direct_tiled: the input windows of the smallest tile and the group's weights exceed 48 KB of "
+                     "shared memory (8 or more output channels per group with many input channels or depth taps, or "
+                     "a stride or dilation too large)";
+      return plan;
+    }
   }
   // Everything a window holds fits in 48 KB, so its extents, steps and counts are far from 2^31
   // (a single output row never steps by its row stride, which the windows therefore do not bound).
@@ -267,14 +343,17 @@ KBENCH_HD bool all_items_live(const TiledDesc& d, std::uint32_t live) {
   return live == every;
 }
 
-// Where weight-tile element i (output channel j of the group, stack item s, 2-D tap t: the
-// forward layout, j * stack * taps2d + s * taps2d + t) comes from in the group's weights. Forward,
-// [C_out, C_in/g, KD, KH, KW]: the same place. Transposed, [C_in, C_out/g, KD, KH, KW]: input
+// Where element i of pass `pass`'s weight tile (output channel j of the group, the pass's item q =
+// stack item s = pass * chunk + q, 2-D tap t: j * chunk * taps2d + q * taps2d + t) comes from in the
+// group's weights, or -1 past the stack (the last pass's missing items). Forward, [C_out, C_in/g,
+// KD, KH, KW]: j * stack * taps2d + s * taps2d + t. Transposed, [C_in, C_out/g, KD, KH, KW]: input
 // channel c's m output channels come first, so the copy reorders them.
-KBENCH_HD int weight_source(const TiledDesc& d, int i) {
-  if (!d.transposed) return i;
-  const int taps = d.taps2d(), per_output = d.weights_per_output();
-  const int j = i / per_output, s = (i - j * per_output) / taps, t = i - j * per_output - s * taps;
+KBENCH_HD int weight_source(const TiledDesc& d, int pass, int i) {
+  const int taps = d.taps2d(), per_output = d.tile_weights_per_output();
+  const int j = i / per_output, q = (i - j * per_output) / taps, t = i - j * per_output - q * taps;
+  const int s = pass * d.chunk + q;
+  if (s >= d.stack()) return -1;
+  if (!d.transposed) return (j * d.stack() + s) * taps + t;
   const int c = s / d.kernel_d, kd = s - c * d.kernel_d;
   return ((c * static_cast<int>(d.multiplier) + j) * d.kernel_d + kd) * taps + t;
 }

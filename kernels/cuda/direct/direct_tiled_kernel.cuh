@@ -32,27 +32,29 @@ namespace kbench::gpu::conv::direct_tiled {
 // windows overlaps the arithmetic of the others only if several are resident.
 inline constexpr int kMinBlocksPerSm = 4;
 
-// Copies tile b's stack of input windows (zeros where they lie in the padding) and the group's
-// weights into shared memory, and waits for them with the whole block. Dead items (live_items)
-// are left uncopied: the arithmetic skips them.
-__device__ __forceinline__ void copy_windows_and_weights(const TiledDesc& d, const BlockTile& b, std::uint32_t live,
-                                                         const float* __restrict__ x,
-                                                         const float* __restrict__ weights, float* windows,
-                                                         float* weight_tile, int tid) {
+// Copies pass `pass`'s input windows of tile b (its items, zeros where they lie in the padding)
+// and their weights of the group into shared memory, and waits for them with the whole block. Dead
+// items (live_items) are left uncopied: the arithmetic skips them.
+__device__ __forceinline__ void copy_pass(const TiledDesc& d, const BlockTile& b, std::uint32_t live, int pass,
+                                          const float* __restrict__ x, const float* __restrict__ weights,
+                                          float* windows, float* weight_tile, int tid) {
   const int warp = tid / 32, lane = tid % 32;
-  const int per_window = d.segments_per_window();
-  for (int item = warp; item < d.stack() * per_window; item += kWarps) {
-    const int s = item / per_window;
-    const Segment seg = window_segment(d, item - s * per_window);
+  const int per_window = d.segments_per_window(), first_item = pass * d.chunk;
+  for (int item = warp; item < d.pass_items(pass) * per_window; item += kWarps) {
+    const int q = item / per_window, s = first_item + q;
+    const Segment seg = window_segment(d, item - q * per_window);
     const int col = seg.col + lane;
     if (col >= d.window_cols || !item_live(live, s)) continue;
     const std::int64_t plane = stack_input_plane(d, b, s);
     const bool inside = plane >= 0 && window_in_input(d, b, seg.row, col);
     // A zero-filled copy reads nothing, but its source must still be a valid address.
     const float* src = inside ? x + (plane * d.in_h + b.in_row0 + seg.row) * d.in_w + (b.in_col0 + col) : x;
-    cp_async_4(windows + s * d.window_floats() + seg.row * d.window_cols + col, src, inside);
+    cp_async_4(windows + q * d.window_floats() + seg.row * d.window_cols + col, src, inside);
   }
-  for (int i = tid; i < d.weight_floats(); i += kThreads) cp_async_4(weight_tile + i, weights + weight_source(d, i), true);
+  for (int i = tid; i < d.tile_weight_floats(); i += kThreads) {
+    const int source = weight_source(d, pass, i);
+    if (source >= 0) cp_async_4(weight_tile + i, weights + source, true);
+  }
   cp_async_commit();
   cp_async_wait<0>();
   __syncthreads();
@@ -138,54 +140,136 @@ __device__ __forceinline__ float add_pair_taps(const PairTaps& p, const float* a
   return acc;
 }
 
+// What a thread computes, set up once: its first output and how many it has, the two pointer steps,
+// and the window element of its first output and first taps (forward: tap (0, 0); transposed: its
+// phase's first taps, from which the others lie backwards, `taps` and `pairs`).
+struct ThreadWork {
+  ThreadOutput origin;
+  int count = 0;
+  int step_in = 0;
+  std::int64_t step_out = 0;
+  const float* first_at = nullptr;
+  PhaseTaps taps;
+  PairTaps pairs;
+};
+
+template <int K>
+__device__ __forceinline__ ThreadWork thread_work(const TiledDesc& d, const BlockTile& b, const float* windows,
+                                                  int tid) {
+  ThreadWork t;
+  t.origin = thread_origin(d, tid);
+  t.count = thread_output_count(d, b, t.origin);
+  t.step_in = window_step(d);
+  t.step_out = output_step(d);
+  if constexpr (K == kTransposedInstance || K == kTransposedPairs) {
+    t.taps = phase_taps(d, b, t.origin);
+    if constexpr (K == kTransposedPairs) t.pairs = pair_taps(t.taps);
+    t.first_at = windows + t.taps.rows.window_first * d.window_cols + t.taps.cols.window_first;
+  } else {
+    t.first_at = windows + window_index(d, t.origin.row, t.origin.col, 0, 0);
+  }
+  return t;
+}
+
+// Items [0, items) of the windows in shared memory (stack items first_item onwards) for one output,
+// added to `acc`: `at` is the output's element in the first window, `w` one output channel's
+// weights for them (items x taps2d). Dead items are skipped (uncopied).
+template <int K>
+__device__ __forceinline__ float add_items(const TiledDesc& d, const ThreadWork& t, const float* at, const float* w,
+                                           int first_item, int items, std::uint32_t live, bool all_live, float acc) {
+  const int window_floats = d.window_floats(), taps2d = d.taps2d();
+  for (int q = 0; q < items; ++q) {
+    if (!all_live && !item_live(live, first_item + q)) continue;
+    const float* item_at = at + q * window_floats;
+    const float* item_w = w + q * taps2d;
+    if constexpr (K == kTransposedPairs)
+      acc = add_pair_taps(t.pairs, item_at, [&](int i) { return item_w[t.pairs.weight[i]]; }, acc);
+    else if constexpr (K == kTransposedInstance)
+      acc = add_phase_taps(t.taps, item_at, item_w, acc);
+    else
+      acc = add_taps<K>(d, item_at, item_w, acc);
+  }
+  return acc;
+}
+
+// Output [N, C_out, D, H, W] of output channel j of tile b's group at the thread's first output:
+// n * C_out + co = (n * groups + g) * m + j.
+__device__ __forceinline__ float* output_at(const TiledDesc& d, const BlockTile& b, const ThreadOutput& origin, int j,
+                                            float* y) {
+  return y + (((b.image_group * d.multiplier + j) * d.out_d + b.od) * d.out_h + b.row0 + origin.row) * d.out_w +
+         b.col0 + origin.col;
+}
+
+// A stack in several passes: the outputs' partial sums wait in shared memory (thread-minor, so a
+// warp's accesses hit 32 banks) from one pass to the next; the last pass stores them. Every thread
+// takes part in every pass's copy and barriers, outputs or not.
+template <int K>
+__device__ __forceinline__ void compute_in_passes(const TiledDesc& d, const BlockTile& b, std::uint32_t live, const ThreadWork& t,
+                                  const float* __restrict__ x, const float* __restrict__ weights,
+                                  const float* __restrict__ bias, float* __restrict__ y, float* windows,
+                                  float* weight_tile, float* partial, int tid) {
+  const std::int64_t g = b.image_group % d.groups;
+  const bool all_live = all_items_live(d, live);
+  const int passes = d.passes();
+  for (int pass = 0; pass < passes; ++pass) {
+    if (pass > 0) __syncthreads();  // every thread is done with the previous pass's windows
+    copy_pass(d, b, live, pass, x, weights, windows, weight_tile, tid);
+    const bool first = pass == 0, last = pass + 1 == passes;
+    for (int j = 0; j < d.multiplier; ++j) {
+      const float b0 = first && bias != nullptr ? __ldg(bias + g * d.multiplier + j) : 0.0f;
+      const float* wj = weight_tile + j * d.tile_weights_per_output();
+      float* sums = partial + j * d.per_thread * kThreads + tid;  // output i at sums[i * kThreads]
+      float* out = output_at(d, b, t.origin, j, y);
+      const float* at = t.first_at;
+      for (int i = 0; i < t.count; ++i, at += t.step_in, out += t.step_out) {
+        float acc = first ? b0 : sums[i * kThreads];
+        acc = add_items<K>(d, t, at, wj, pass * d.chunk, d.pass_items(pass), live, all_live, acc);
+        if (last)
+          __stcs(out, acc);
+        else
+          sums[i * kThreads] = acc;
+      }
+    }
+  }
+}
+
 template <int K>
 __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
     direct_tiled_kernel(const TiledDesc d, const float* __restrict__ x, const float* __restrict__ w,
                         const float* __restrict__ bias, float* __restrict__ y) {
   extern __shared__ __align__(16) unsigned char smem[];
   float* windows = reinterpret_cast<float*>(smem);
-  float* weight_tile = windows + d.stack_floats();
+  float* weight_tile = windows + d.chunk_floats();
   const BlockTile b = block_tile(d, blockIdx.x);
   const int tid = static_cast<int>(threadIdx.x);
   // Weights [C_out, k, KD, KH, KW]: group g's m output channels are g*m .. g*m + m-1, consecutive.
   const std::int64_t g = b.image_group % d.groups;
+  const float* group_w = w + g * d.weight_floats();
   const std::uint32_t live = live_items(d, b);
-  copy_windows_and_weights(d, b, live, x, w + g * d.weight_floats(), windows, weight_tile, tid);
-
-  const ThreadOutput origin = thread_origin(d, tid);
-  const int count = thread_output_count(d, b, origin);
-  if (count == 0) return;  // past the output's edge (no barrier follows)
-  const int step_in = window_step(d);
-  const std::int64_t step_out = output_step(d);
-  const int stack = d.stack(), window_floats = d.window_floats(), taps2d = d.taps2d();
-  const bool all_live = all_items_live(d, live);  // block-uniform
-  // Forward: the window element of the thread's first output and tap (0, 0). Transposed: that of
-  // its first output and the first taps of its phase, from which the others lie backwards.
-  constexpr bool kTransposed = K == kTransposedInstance || K == kTransposedPairs;
-  PhaseTaps taps;
-  PairTaps pairs;
-  const float* first_at = nullptr;
-  if constexpr (kTransposed) {
-    taps = phase_taps(d, b, origin);
-    if constexpr (K == kTransposedPairs) pairs = pair_taps(taps);
-    first_at = windows + taps.rows.window_first * d.window_cols + taps.cols.window_first;
-  } else {
-    first_at = windows + window_index(d, origin.row, origin.col, 0, 0);
+  const ThreadWork t = thread_work<K>(d, b, windows, tid);
+  if (d.passes() > 1) {
+    compute_in_passes<K>(d, b, live, t, x, group_w, bias, y, windows, weight_tile,
+                         weight_tile + d.tile_weight_floats(), tid);
+    return;
   }
+  copy_pass(d, b, live, 0, x, group_w, windows, weight_tile, tid);
+  if (t.count == 0) return;  // past the output's edge (no barrier follows)
+  const int stack = d.stack();
+  const bool all_live = all_items_live(d, live);  // block-uniform
   for (int j = 0; j < d.multiplier; ++j) {
-    const std::int64_t co = g * d.multiplier + j;
-    const float b0 = bias != nullptr ? __ldg(bias + co) : 0.0f;
-    const float* wj = weight_tile + j * d.weights_per_output();
-    // Output [N, C_out, D, H, W]: n * C_out + co = (n * groups + g) * m + j.
-    float* out = y + (((b.image_group * d.multiplier + j) * d.out_d + b.od) * d.out_h + b.row0 + origin.row) * d.out_w +
-                 b.col0 + origin.col;
-    const float* at = first_at;
+    const float b0 = bias != nullptr ? __ldg(bias + g * d.multiplier + j) : 0.0f;
+    const float* wj = weight_tile + j * d.tile_weights_per_output();
+    float* out = output_at(d, b, t.origin, j, y);
+    const float* at = t.first_at;
+    const int count = t.count, step_in = t.step_in;
+    const std::int64_t step_out = t.step_out;
+    const PairTaps& pairs = t.pairs;
     // A thread's outputs lie along one axis: two pointers step, nothing is recomputed per output.
     if constexpr (kRegisterWeights<K> > 1) {
       if (stack == 1 && all_live) {
         float wk[kRegisterWeights<K>];
 #pragma unroll
-        for (int t = 0; t < kRegisterWeights<K>; ++t) wk[t] = wj[t];
+        for (int k = 0; k < kRegisterWeights<K>; ++k) wk[k] = wj[k];
         for (int i = 0; i < count; ++i, at += step_in, out += step_out) __stcs(out, add_taps<K>(d, at, wk, b0));
         continue;
       }
@@ -200,20 +284,8 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
         continue;
       }
     }
-    for (int i = 0; i < count; ++i, at += step_in, out += step_out) {
-      float acc = b0;
-      for (int s = 0; s < stack; ++s) {
-        if (!all_live && !item_live(live, s)) continue;  // uncopied: no input lands through it here
-        const float* item_w = wj + s * taps2d;
-        if constexpr (K == kTransposedPairs)
-          acc = add_pair_taps(pairs, at + s * window_floats, [&](int q) { return item_w[pairs.weight[q]]; }, acc);
-        else if constexpr (K == kTransposedInstance)
-          acc = add_phase_taps(taps, at + s * window_floats, item_w, acc);
-        else
-          acc = add_taps<K>(d, at + s * window_floats, item_w, acc);
-      }
-      __stcs(out, acc);
-    }
+    for (int i = 0; i < count; ++i, at += step_in, out += step_out)
+      __stcs(out, add_items<K>(d, t, at, wj, 0, stack, live, all_live, b0));
   }
 }
 
