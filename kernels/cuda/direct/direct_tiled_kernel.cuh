@@ -204,10 +204,11 @@ __device__ __forceinline__ float* output_at(const TiledDesc& d, const BlockTile&
 // warp's accesses hit 32 banks) from one pass to the next; the last pass stores them. Every thread
 // takes part in every pass's copy and barriers, outputs or not.
 template <int K>
-__device__ __forceinline__ void compute_in_passes(const TiledDesc& d, const BlockTile& b, std::uint32_t live, const ThreadWork& t,
-                                  const float* __restrict__ x, const float* __restrict__ weights,
-                                  const float* __restrict__ bias, float* __restrict__ y, float* windows,
-                                  float* weight_tile, float* partial, int tid) {
+__device__ __forceinline__ void compute_in_passes(const TiledDesc& d, const BlockTile& b, std::uint32_t live,
+                                                  const ThreadWork& t, const float* __restrict__ x,
+                                                  const float* __restrict__ weights, const float* __restrict__ bias,
+                                                  float* __restrict__ y, float* windows, float* weight_tile,
+                                                  float* partial, int tid) {
   const std::int64_t g = b.image_group % d.groups;
   const bool all_live = all_items_live(d, live);
   const int passes = d.passes();
