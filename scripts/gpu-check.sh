@@ -24,6 +24,10 @@
 #   KBENCH_CHECK_BUDGET_S   total seconds for all steps (default 470)
 #   KBENCH_TIME_BUDGET      --time-budget of each `kbench run`, seconds of sampling per result (default 10)
 #   KBENCH_SEED             the inputs' seed for every kbench process (default: drawn from the clock)
+#   KBENCH_CHECK_STEPS      step names or globs, comma- or space-separated, to run (default: every step);
+#                           the others are listed as "skipped (not selected)", not as failures. For a
+#                           second, shorter call in the same visit, e.g. "gpu-tests seeds-* merge-seeds
+#                           figures" (the names are those of the summary; merges and figures included)
 # When the build's kbench does not run here and .deps/ was carried (scripts/vendor-deps.sh), the
 # first step builds kbench and its GPU tests here (scripts/build-on-device.sh, build/device).
 #   KBENCH_CHECK_BUNDLE=1   pack every file but summary.txt into OUTDIR/gpu-check.tar.gz at the end
@@ -59,10 +63,32 @@ else
   cudnn_note="cuDNN from the default library path (no nvidia.cudnn Python package found)"
 fi
 
+# selected NAME: whether KBENCH_CHECK_STEPS asks for step NAME (every step when it is unset or
+# empty). The patterns are read without pathname expansion; the on-device build always runs.
+selected() {
+  local name="$1" pattern patterns
+  [[ -z "${KBENCH_CHECK_STEPS:-}" || "$name" == build-on-device ]] && return 0
+  IFS=', ' read -ra patterns <<<"$KBENCH_CHECK_STEPS"
+  for pattern in "${patterns[@]}"; do
+    # shellcheck disable=SC2053  # the pattern is a glob on purpose
+    [[ "$name" == $pattern ]] && return 0
+  done
+  return 1
+}
+
+# not_selected NAME: records a step KBENCH_CHECK_STEPS left out.
+not_selected() {
+  summary+=("$(printf '%-18s %-22s %6s  %s' "$1" "skipped (not selected)" "-" "")")
+}
+
 # step NAME MAX_SECONDS COMMAND...: run COMMAND with stdout and stderr in OUTDIR/NAME.log.
 step() {
   local name="$1" max_s="$2"
   shift 2
+  if ! selected "$name"; then
+    not_selected "$name"
+    return
+  fi
   local log="$outdir/$name.log"
   local left=$(( budget_s - (SECONDS - start_s) ))
   local limit=$(( max_s < left ? max_s : left ))
@@ -93,6 +119,10 @@ step() {
 merged() {
   local name="$1" output="$2"
   shift 2
+  if ! selected "$name"; then
+    not_selected "$name"
+    return
+  fi
   local parts=()
   for part in "$@"; do [[ -f "$part" ]] && parts+=("$part"); done
   if (( ${#parts[@]} == 0 )); then
@@ -129,7 +159,7 @@ step nvidia-smi-before 20 nvidia-smi -q
 step gpu-tests 150 bash "$repo_root/scripts/run-gpu-tests.sh" "$gpu_tests"
 # Skipped GPU tests (exit 77) mean no device was found: on a GPU visit that is a failure, already
 # counted as one by step().
-if grep -q '^# exit 77 ' "$outdir/gpu-tests.log"; then
+if [[ -f "$outdir/gpu-tests.log" ]] && grep -q '^# exit 77 ' "$outdir/gpu-tests.log"; then
   summary[-1]="$(printf '%-18s %-22s %6s  %s' gpu-tests "SKIPPED (no device)" "-" gpu-tests.log)"
 fi
 step info 30 "$kbench" info
