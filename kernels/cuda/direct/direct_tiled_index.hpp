@@ -58,6 +58,8 @@ inline constexpr int kMaxOutputsPerThread = 16;
 // barriers), else of any.
 inline constexpr std::int64_t kMaxChunkedMultiplier = 7;
 inline constexpr int kPreferredChunk = 8;
+// A stack in passes may be long; it, the taps and the group's weights are counted in int (stack(),
+// weight_floats(), weight_source), so each stays below 2^30.
 inline constexpr std::int64_t kMaxExtentForCounts = std::int64_t{1} << 30;
 
 struct TiledDesc {
@@ -129,10 +131,10 @@ inline std::int64_t transposed_window_extent(std::int64_t outputs, std::int64_t 
   return geometry::ceil_div(outputs - 1 + (kernel - 1) * dilation, stride) + 1;
 }
 
-// Whether `stack` windows of rows x cols and multiplier x stack x taps weights fit in kMaxSmemBytes
-// (each factor tested first: with dilations up to 2^30 their products could overflow).
 inline constexpr std::int64_t kFloatsPerBlock = kMaxSmemBytes / std::int64_t{sizeof(float)};
 
+// Whether `stack` windows of rows x cols and multiplier x stack x taps weights fit in kMaxSmemBytes
+// (each factor tested first: with dilations up to 2^30 their products could overflow).
 inline bool floats_fit(std::int64_t stack, std::int64_t rows, std::int64_t cols, std::int64_t multiplier,
                        std::int64_t taps) {
   constexpr std::int64_t kFloats = kFloatsPerBlock;
@@ -195,65 +197,57 @@ inline TiledPlan make_tiled_plan(const ConvProblem& p) {
     return n;
   };
   const auto extent = d.transposed ? transposed_window_extent : window_extent;
-  const auto fits_with = [&](int threads_w) {
+  // The candidates of `threads_w` threads across, most outputs a thread first, until `take(per,
+  // rows, cols)` accepts one (its window rows x cols); that one is recorded.
+  const auto first_tile = [&](int threads_w, const auto& take) {
     const int threads_h = kThreads / threads_w;
     const std::int64_t need = one_row ? geometry::ceil_div(d.out_w, threads_w) : geometry::ceil_div(d.out_h, threads_h);
     const bool phase_kept = !d.transposed || (one_row ? threads_w % sw == 0 : threads_h % sh == 0);
     for (int per = phase_kept ? pow2_covering(need, kMaxOutputsPerThread) : 1; per >= 1; per /= 2) {
       const std::int64_t rows = extent(std::int64_t{threads_h} * (one_row ? 1 : per), sh, kh, dh);
       const std::int64_t cols = extent(std::int64_t{threads_w} * (one_row ? per : 1), sw, kw, dw);
-      if (floats_fit(stack, rows, cols, d.multiplier, kh * kw)) {
+      if (take(per, rows, cols)) {
         d.threads_w = threads_w;
         d.per_thread = per;
         d.along_rows = !one_row;
         d.window_rows = static_cast<int>(rows);
         d.window_cols = static_cast<int>(cols);
-        return true;
-      }
-    }
-    return false;
-  };
-  // Failing that, passes over the stack (few output channels per group only): the first tile, in
-  // the order above, whose passes hold at least kPreferredChunk items (or the whole stack); else the
-  // first whose passes hold any.
-  const auto passes_with = [&](int threads_w, std::int64_t least) {
-    const int threads_h = kThreads / threads_w;
-    const std::int64_t need = one_row ? geometry::ceil_div(d.out_w, threads_w) : geometry::ceil_div(d.out_h, threads_h);
-    const bool phase_kept = !d.transposed || (one_row ? threads_w % sw == 0 : threads_h % sh == 0);
-    for (int per = phase_kept ? pow2_covering(need, kMaxOutputsPerThread) : 1; per >= 1; per /= 2) {
-      const std::int64_t rows = extent(std::int64_t{threads_h} * (one_row ? 1 : per), sh, kh, dh);
-      const std::int64_t cols = extent(std::int64_t{threads_w} * (one_row ? per : 1), sw, kw, dw);
-      const std::int64_t chunk = chunk_fitting(rows, cols, d.multiplier, kh * kw, per);
-      if (chunk >= least) {
-        d.threads_w = threads_w;
-        d.per_thread = per;
-        d.along_rows = !one_row;
-        d.window_rows = static_cast<int>(rows);
-        d.window_cols = static_cast<int>(cols);
-        d.chunk = static_cast<int>(chunk < stack ? chunk : stack);
         return true;
       }
     }
     return false;
   };
   const int preferred = one_row ? kThreads : (d.out_w <= 32 ? 32 : 64);
-  const bool one_pass = fits_with(preferred) || (preferred != 32 && fits_with(32));
-  if (one_pass) {
+  const auto any_width = [&](const auto& take) {
+    return first_tile(preferred, take) || (preferred != 32 && first_tile(32, take));
+  };
+  const auto whole_stack = [&](int, std::int64_t rows, std::int64_t cols) {
+    if (!floats_fit(stack, rows, cols, d.multiplier, kh * kw)) return false;
     d.chunk = static_cast<int>(stack);  // below kFloatsPerBlock (floats_fit)
-  } else {
-    const std::int64_t least = stack < kPreferredChunk ? stack : kPreferredChunk;
-    // The group's weights are counted in int (weight_floats, weight_source): below 2^31.
-    const bool countable = stack < kMaxExtentForCounts && kh * kw < kMaxExtentForCounts &&
-                           d.multiplier * stack * kh * kw < kMaxExtentForCounts;
-    const bool in_passes = d.multiplier <= kMaxChunkedMultiplier && countable &&
-                           (passes_with(preferred, least) || (preferred != 32 && passes_with(32, least)) ||
-                            passes_with(preferred, 1) || (preferred != 32 && passes_with(32, 1)));
-    if (!in_passes) {
-      plan.why_not = "direct_tiled: the input windows of the smallest tile and the group's weights exceed 48 KB of "
-                     "shared memory (8 or more output channels per group with many input channels or depth taps, or "
-                     "a stride or dilation too large)";
-      return plan;
-    }
+    return true;
+  };
+  // Failing that, passes over the stack (few output channels per group only): the first tile whose
+  // passes hold at least kPreferredChunk items (or the whole stack); else the first whose passes
+  // hold any.
+  const auto passes_of = [&](std::int64_t least) {
+    return [&, least](int per, std::int64_t rows, std::int64_t cols) {
+      const std::int64_t chunk = chunk_fitting(rows, cols, d.multiplier, kh * kw, per);
+      if (chunk < least) return false;
+      d.chunk = static_cast<int>(chunk < stack ? chunk : stack);
+      return true;
+    };
+  };
+  // The group's weights are counted in int (weight_floats, weight_source): below 2^31.
+  const bool countable = stack < kMaxExtentForCounts && kh * kw < kMaxExtentForCounts &&
+                         d.multiplier * stack * kh * kw < kMaxExtentForCounts;
+  const bool in_passes_allowed = d.multiplier <= kMaxChunkedMultiplier && countable;
+  const std::int64_t least = stack < kPreferredChunk ? stack : kPreferredChunk;
+  if (!any_width(whole_stack) &&
+      !(in_passes_allowed && (any_width(passes_of(least)) || any_width(passes_of(1))))) {
+    plan.why_not = "direct_tiled: the input windows of the smallest tile and the group's weights exceed 48 KB of "
+                   "shared memory (8 or more output channels per group with many input channels or depth taps, or "
+                   "a stride or dilation too large)";
+    return plan;
   }
   // Everything a window holds fits in 48 KB, so its extents, steps and counts are far from 2^31
   // (a single output row never steps by its row stride, which the windows therefore do not bound).
