@@ -7,6 +7,7 @@
 
 #include "cuda/depthwise/depthwise_launch.hpp"
 #include "cuda/direct/direct_launch.hpp"
+#include "cuda/direct/direct_tiled_index.hpp"
 #include "cuda/implicit_gemm/igemm_plan.hpp"
 #include "cuda/transposed/phase_plan.hpp"
 

@@ -21,7 +21,7 @@
 
 #include "backend/backend.hpp"
 #include "cuda/depthwise/depthwise_index.hpp"
-#include "cuda/direct/direct_tiled_index.hpp"
+#include "cuda/direct/direct_tiled_plan.hpp"
 #include "cuda/forward_gemm_choice.hpp"
 #include "cuda/implicit_gemm/igemm_config.hpp"
 #include "cuda/implicit_gemm/igemm_index.hpp"
@@ -79,7 +79,7 @@ inline Support depthwise2d_envelope(const ConvProblem& p) {
 
 // Every convolution, forward or transposed, whose smallest tile's input windows (one per input
 // channel of a group and depth tap) and the group's weights fit in 48 KB of shared memory
-// (direct_tiled_index.hpp).
+// (direct_tiled_plan.hpp).
 inline Support direct_tiled_envelope(const ConvProblem& p) {
   const direct_tiled::TiledPlan plan = direct_tiled::make_tiled_plan(p);
   if (!plan.why_not.empty()) return Support::no(plan.why_not);

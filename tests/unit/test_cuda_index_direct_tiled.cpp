@@ -1,9 +1,10 @@
-// The shared-memory direct kernel's tiling (direct_tiled_index.hpp) against brute force: every output
-// computed by exactly one (block, thread, step) of the launch, reached by the pointer steps the kernel
-// takes; every (input channel, tap) of it read from the block's window stack at the input coordinate
-// the convolution defines, zero exactly where that lies in the padding (transposed: exactly the taps
-// that land on it, each read at its input); every window copied once, whole; the weights copied from
-// where PyTorch's layout keeps them; the tile choices and the envelope's limits.
+// The shared-memory direct kernel's plan and tiling (direct_tiled_plan.hpp, direct_tiled_index.hpp)
+// against brute force: every output computed by exactly one (block, thread, step) of the launch,
+// reached by the pointer steps the kernel takes; every (input channel, tap) of it read from the
+// block's window stack at the input coordinate the convolution defines, zero exactly where that lies
+// in the padding (transposed: exactly the taps that land on it, each read at its input); every window
+// copied once, whole; the weights copied from where PyTorch's layout keeps them, pass by pass; dead
+// stack items; the tile choices and the envelope's limits.
 #include <doctest/doctest.h>
 
 #include <cstdint>

@@ -8,7 +8,7 @@
 
 #include "cuda/common/operands.hpp"
 #include "cuda/direct/direct_desc.hpp"
-#include "cuda/direct/direct_tiled_index.hpp"
+#include "cuda/direct/direct_tiled_plan.hpp"
 
 namespace kbench::gpu::conv {
 
