@@ -3,14 +3,16 @@
 // (every stride, dilation, padding, kernel shape and depth multiplier the register kernel
 // depthwise2d does not take), groups of a few channels, 1-D to 3-D, forward or transposed.
 //
-// Tiling in direct_tiled_index.hpp: a block copies the input windows of its tile (one per input
+// Tiling in direct_tiled_plan.hpp and direct_tiled_index.hpp: a block copies the input windows of its tile (one per input
 // channel of the group and depth tap: the "stack") and the group's weights into shared memory with
 // asynchronous 4-byte copies (all in flight at once, zero-filled in the padding, each warp
 // instruction one 32-column row segment), then each thread computes its P outputs of each of the m
 // output channels of the group from there, with coalesced streaming stores (a warp = 32 consecutive
 // columns of a row). The input is read from memory once per tile (halo rows and columns of
 // neighbouring tiles, and input planes shared by neighbouring output depths, come mostly from L2:
-// those blocks run together); the windows serve all m output channels.
+// those blocks run together); the windows serve all m output channels. A stack too deep for 48 KB
+// (few output channels, many input channels) comes in passes: each pass's windows and weights are
+// copied in turn and added into partial sums kept in shared memory (compute_in_passes).
 //
 // Instances: K = 3, 5, 7 for those forward square kernels with column dilation 1 (taps unrolled, at
 // constant offsets from each kernel row's start), K = 0 for any other forward shape (taps looped),
