@@ -233,20 +233,17 @@ inline bool gemm_worthwhile(const ConvProblem& p) {
 
 inline Family default_family(const ConvProblem& p, MathMode math) {
   const bool tf32 = math == MathMode::tf32;
-  if (p.transposed()) {
-    const Family f = tf32 ? Family::transposed_phase_tf32 : Family::transposed_phase_3xtf32;
-    if (gemm_worthwhile(p) && family_envelope(f, p, math)) return f;
-    // Few output channels per group (depthwise upsampling, small groups): the shared-memory kernel
-    // gathers each output's phase taps from its windows.
-    return family_envelope(Family::direct_tiled, p, math) ? Family::direct_tiled : Family::direct;
-  }
-  if (family_envelope(Family::depthwise2d, p, math)) return Family::depthwise2d;
-  const Family f = tf32 ? Family::implicit_gemm_tf32 : Family::implicit_gemm_3xtf32;
-  const bool gemm = gemm_worthwhile(p) && family_envelope(f, p, math);
+  if (!p.transposed() && family_envelope(Family::depthwise2d, p, math)) return Family::depthwise2d;
+  const Family gemm = p.transposed() ? (tf32 ? Family::transposed_phase_tf32 : Family::transposed_phase_3xtf32)
+                                     : (tf32 ? Family::implicit_gemm_tf32 : Family::implicit_gemm_3xtf32);
+  const bool gemm_fits = family_envelope(gemm, p, math).ok;
+  if (gemm_worthwhile(p) && gemm_fits) return gemm;
   // What the GEMM does not pay for (under 8 output channels per group, the GEMM's M, or a reduction
-  // under 8 long: depthwise, groups of a few channels) goes to the shared-memory direct kernel.
-  if (!gemm && family_envelope(Family::direct_tiled, p, math)) return Family::direct_tiled;
-  return gemm ? f : Family::direct;
+  // under 8 long: depthwise and its upsamplers, groups of a few channels) goes to the shared-memory
+  // direct kernel; where that does not fit either (many output channels on a short reduction: a
+  // 1x1 from 4 channels to 4,096), a GEMM with a short reduction still beats `direct`.
+  if (family_envelope(Family::direct_tiled, p, math)) return Family::direct_tiled;
+  return gemm_fits ? gemm : Family::direct;
 }
 
 }  // namespace kbench::gpu::conv

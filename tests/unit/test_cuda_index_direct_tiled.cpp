@@ -341,7 +341,7 @@ TEST_CASE("direct_tiled in passes: many input channels per group, few output cha
       const dt::TiledPlan plan = dt::make_tiled_plan(random_small_groups(rng, 1 + trial % 3, op, 160));
       in_passes += plan.why_not.empty() && plan.desc.passes() > 1 ? 1 : 0;
     }
-    CHECK(in_passes > 60 / 3);
+    CHECK(in_passes >= 60 / 4);  // 1-D problems mostly fit one pass (one row of windows)
   }
   // A regression head, 64 -> 1 3x3 on 256 x 256: passes of at least 8 items, not a tile of 1.
   const dt::TiledDesc head = dt::make_tiled_plan(conv2d(64, 1, 1, 256, 256, 3, 1, 1, 1)).desc;
@@ -415,6 +415,20 @@ TEST_CASE("direct_tiled: tile choices for common shapes") {
   CHECK(resnext.stack() == 4);
   CHECK(resnext.multiplier == 4);
   CHECK(resnext.smem_bytes() <= dt::kMaxSmemBytes);
+  // One output row on 32 threads across (the 256-wide tile does not fit): a window of one row of
+  // outputs' inputs, not threads_h rows' (found by review: stride 56 was refused, 48 took 48 KB).
+  ConvProblem strided_line;
+  strided_line.spatial_rank = 1;
+  strided_line.in_channels = strided_line.groups = 1;
+  strided_line.out_channels = 64;
+  strided_line.input = Dims{{std::int64_t{1} << 20, 1, 1}};
+  strided_line.kernel = Dims{{5, 1, 1}};
+  strided_line.stride = Dims{{56, 1, 1}};
+  const dt::TiledPlan strided_plan = dt::make_tiled_plan(strided_line);
+  REQUIRE(strided_plan.why_not.empty());
+  CHECK(strided_plan.desc.window_rows == 1);
+  CHECK_FALSE(strided_plan.desc.along_rows);
+  check_tiling(strided_line);
   // 1-D: one row of 256 threads, 16 columns each.
   ConvProblem line;
   line.spatial_rank = 1;

@@ -203,6 +203,36 @@ TEST_CASE("envelopes: math, op and shape limits") {
   CHECK_FALSE(gpu::conv::problem_supported(bad));
 }
 
+TEST_CASE("a short reduction onto many output channels: the GEMM where the shared-memory kernel cannot go") {
+  using gpu::conv::default_family;
+  using gpu::conv::family_envelope;
+  // Transposed 4 -> 256, kernel 4, stride 4: one tap a phase, so a reduction of 4 (no GEMM pays
+  // for it), but 256 output channels' weights exceed direct_tiled's 48 KB. The phase GEMM still
+  // beats `direct` (found by review: this fell to `direct` once the reduction counted one phase).
+  ConvProblem up;
+  up.op = OpKind::conv_transpose;
+  up.spatial_rank = 2;
+  up.batch = 4;
+  up.in_channels = 4;
+  up.out_channels = 256;
+  up.input = Dims{{64, 64, 1}};
+  up.kernel = Dims{{4, 4, 1}};
+  up.stride = Dims{{4, 4, 1}};
+  REQUIRE_FALSE(gpu::conv::gemm_worthwhile(up));
+  REQUIRE_FALSE(family_envelope(Family::direct_tiled, up, MathMode::fp32));
+  CHECK(default_family(up, MathMode::fp32) == Family::transposed_phase_3xtf32);
+  CHECK(default_family(up, MathMode::tf32) == Family::transposed_phase_tf32);
+  // Forward, a 1x1 from 4 channels to 4,096: the implicit GEMM.
+  ConvProblem wide;
+  wide.spatial_rank = 2;
+  wide.in_channels = 4;
+  wide.out_channels = 4096;
+  wide.input = Dims{{32, 32, 1}};
+  REQUIRE_FALSE(gpu::conv::gemm_worthwhile(wide));
+  REQUIRE_FALSE(family_envelope(Family::direct_tiled, wide, MathMode::fp32));
+  CHECK(default_family(wide, MathMode::tf32) == Family::implicit_gemm_tf32);
+}
+
 TEST_CASE("direct_tiled in passes: many input channels, fewer than 8 output channels per group") {
   using gpu::conv::default_family;
   using gpu::conv::family_envelope;

@@ -99,9 +99,13 @@ __device__ __forceinline__ PhaseTaps phase_taps(const TiledDesc& d, const BlockT
   PhaseTaps t;
   t.rows = thread_row_taps(d, b, origin);
   t.cols = thread_col_taps(d, b, origin);
-  t.row_back = t.rows.window_back * d.window_cols;
   t.first_w = t.rows.first_tap * d.kernel_w + t.cols.first_tap;
-  t.row_w = t.rows.tap_step * d.kernel_w;
+  // The steps to a second row tap, where there is one: a single tap's (stride or dilation near 2^30)
+  // would overflow int and is never taken.
+  if (t.rows.count > 1) {
+    t.row_back = t.rows.window_back * d.window_cols;
+    t.row_w = t.rows.tap_step * d.kernel_w;
+  }
   return t;
 }
 
@@ -128,8 +132,9 @@ __device__ __forceinline__ PairTaps pair_taps(const PhaseTaps& t) {
   for (int q = 0; q < 4; ++q) {
     const int jh = q / 2, jw = q % 2;
     p.present[q] = jh < t.rows.count && jw < t.cols.count;
-    p.offset[q] = -jh * t.row_back - jw * t.cols.window_back;
-    p.weight[q] = t.first_w + jh * t.row_w + jw * t.cols.tap_step;
+    // An absent tap's steps may lie beyond int (a single tap at a stride near 2^30): never formed.
+    p.offset[q] = p.present[q] ? -jh * t.row_back - jw * t.cols.window_back : 0;
+    p.weight[q] = p.present[q] ? t.first_w + jh * t.row_w + jw * t.cols.tap_step : 0;
   }
   return p;
 }

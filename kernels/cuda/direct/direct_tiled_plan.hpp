@@ -173,7 +173,8 @@ inline TiledPlan make_tiled_plan(const ConvProblem& p) {
     const std::int64_t need = one_row ? geometry::ceil_div(d.out_w, threads_w) : geometry::ceil_div(d.out_h, threads_h);
     const bool phase_kept = !d.transposed || (one_row ? threads_w % sw == 0 : threads_h % sh == 0);
     for (int per = phase_kept ? pow2_covering(need, kMaxOutputsPerThread) : 1; per >= 1; per /= 2) {
-      const std::int64_t rows = extent(std::int64_t{threads_h} * (one_row ? 1 : per), sh, kh, dh);
+      // One output row: only the first row of threads has outputs, and its window one row of them.
+      const std::int64_t rows = extent(one_row ? 1 : std::int64_t{threads_h} * per, sh, kh, dh);
       const std::int64_t cols = extent(std::int64_t{threads_w} * (one_row ? per : 1), sw, kw, dw);
       if (take(per, rows, cols)) {
         d.threads_w = threads_w;
