@@ -33,6 +33,7 @@ namespace {
 
 namespace dw = gpu::conv::depthwise;
 namespace dt = gpu::conv::direct_tiled;
+using gpu_tests::make_problem;
 using gpu_tests::pick;
 
 constexpr float kPoison = 1.0e30f;
@@ -257,15 +258,9 @@ TEST_CASE("emulated shared-memory direct kernel: transposed, random 1-D to 3-D s
   CHECK(pairs > 0);
   // FCN's learned x2 upsampler in miniature (depthwise, kernel 4, stride 2, padding 1, a bias):
   // every output gathers 2 x 2 taps, two tiles of rows.
-  ConvProblem upsample;
-  upsample.op = OpKind::conv_transpose;
-  upsample.spatial_rank = 2;
-  upsample.in_channels = upsample.out_channels = upsample.groups = 3;
-  upsample.bias = true;
-  upsample.input = Dims{{40, 45, 1}};
-  upsample.kernel = Dims{{4, 4, 1}};
-  upsample.stride = Dims{{2, 2, 1}};
-  upsample.pad_before = upsample.pad_after = Dims{{1, 1, 0}};
+  using D = Dims;
+  const ConvProblem upsample = make_problem(OpKind::conv_transpose, 2, 1, 3, 3, 3, D{{40, 45, 1}}, D{{4, 4, 1}},
+                                            D{{2, 2, 1}}, D{{1, 1, 1}}, D{{1, 1, 0}}, D{{1, 1, 0}}, true);
   CHECK(check_direct_tiled(upsample, 2500) == dt::kTransposedPairs);
   ConvProblem grouped = upsample;  // a stack of 2 windows, 2 output channels per group: weights from shared memory
   grouped.in_channels = 4;
@@ -273,15 +268,8 @@ TEST_CASE("emulated shared-memory direct kernel: transposed, random 1-D to 3-D s
   grouped.groups = 2;
   CHECK(check_direct_tiled(grouped, 2502) == dt::kTransposedPairs);
   // Seed 77's geometry (stride 2, dilation 2: even coordinates untapped) on two channels per group.
-  ConvProblem sparse;
-  sparse.op = OpKind::conv_transpose;
-  sparse.spatial_rank = 3;
-  sparse.in_channels = sparse.groups = 2;
-  sparse.out_channels = 4;
-  sparse.input = Dims{{3, 6, 20}};
-  sparse.kernel = Dims{{3, 3, 3}};
-  sparse.stride = sparse.dilation = Dims{{2, 2, 2}};
-  sparse.pad_before = sparse.pad_after = Dims{{1, 1, 1}};
+  const ConvProblem sparse = make_problem(OpKind::conv_transpose, 3, 1, 2, 4, 2, D{{3, 6, 20}}, D{{3, 3, 3}},
+                                          D{{2, 2, 2}}, D{{2, 2, 2}}, D{{1, 1, 1}}, D{{1, 1, 1}}, false);
   CHECK(check_direct_tiled(sparse, 2501) == dt::kTransposedInstance);
 }
 
@@ -304,25 +292,13 @@ TEST_CASE("emulated shared-memory direct kernel in passes: many input channels p
   CHECK(in_passes >= 12 / 2);
   // pix2pix's last layer in miniature (transposed 128 -> 3, kernel 4, stride 2, padding 1, a bias)
   // and a regression head (64 -> 1, 3x3): several passes, tiles past the edges.
-  ConvProblem dcgan;
-  dcgan.op = OpKind::conv_transpose;
-  dcgan.spatial_rank = 2;
-  dcgan.in_channels = 128;
-  dcgan.out_channels = 3;
-  dcgan.bias = true;
-  dcgan.input = Dims{{12, 20, 1}};
-  dcgan.kernel = Dims{{4, 4, 1}};
-  dcgan.stride = Dims{{2, 2, 1}};
-  dcgan.pad_before = dcgan.pad_after = Dims{{1, 1, 0}};
-  REQUIRE(dt::make_tiled_plan(dcgan).desc.passes() > 1);
-  CHECK(check_direct_tiled(dcgan, 2800) == dt::kTransposedPairs);
-  ConvProblem head;
-  head.spatial_rank = 2;
-  head.in_channels = 64;
-  head.out_channels = 1;
-  head.input = Dims{{40, 70, 1}};
-  head.kernel = Dims{{3, 3, 1}};
-  head.pad_before = head.pad_after = Dims{{1, 1, 0}};
+  using D = Dims;
+  const ConvProblem pix2pix = make_problem(OpKind::conv_transpose, 2, 1, 128, 3, 1, D{{12, 20, 1}}, D{{4, 4, 1}},
+                                           D{{2, 2, 1}}, D{{1, 1, 1}}, D{{1, 1, 0}}, D{{1, 1, 0}}, true);
+  REQUIRE(dt::make_tiled_plan(pix2pix).desc.passes() > 1);
+  CHECK(check_direct_tiled(pix2pix, 2800) == dt::kTransposedPairs);
+  const ConvProblem head = make_problem(OpKind::conv, 2, 1, 64, 1, 1, D{{40, 70, 1}}, D{{3, 3, 1}}, D{{1, 1, 1}},
+                                        D{{1, 1, 1}}, D{{1, 1, 0}}, D{{1, 1, 0}}, false);
   REQUIRE(dt::make_tiled_plan(head).desc.passes() > 1);
   CHECK(check_direct_tiled(head, 2801) == 3);
 }
