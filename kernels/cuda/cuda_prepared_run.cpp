@@ -4,7 +4,7 @@
 #include <limits>
 #include <vector>
 
-#include "cuda/wgmma_support.hpp"
+#include "cuda/device_support.hpp"
 
 namespace kbench::gpu {
 

@@ -19,7 +19,8 @@ namespace kbench::gpu::conv {
 // order and an A schedule forced instead of the defaults (for depthwise2d, a row store mode; for the
 // transposed families, where the zero fill runs). `--variant` names it "family", "family/order",
 // "family/schedule", "family/order/schedule" (implicit_gemm_tf32/streamed_a), the tensor-core
-// instruction last ("implicit_gemm_tf32/wgmma"), "depthwise2d/realigned_stores" or
+// instruction last ("implicit_gemm_tf32/wgmma"), "depthwise2d/realigned_stores",
+// "depthwise2d/bulk_copies" or
 // "transposed_phase_tf32/no_fill_blocks".
 struct KernelChoice {
   KernelChoice() = default;
@@ -40,7 +41,8 @@ struct KernelChoice {
 inline constexpr igemm::KOrder kAllOrders[] = {igemm::KOrder::channel_blocks, igemm::KOrder::k_table,
                                                igemm::KOrder::input_patch};
 inline constexpr igemm::ASchedule kAllSchedules[] = {igemm::ASchedule::streamed, igemm::ASchedule::resident};
-inline constexpr depthwise::StoreMode kAllStoreModes[] = {depthwise::StoreMode::split, depthwise::StoreMode::realigned};
+inline constexpr depthwise::StoreMode kAllStoreModes[] = {depthwise::StoreMode::split, depthwise::StoreMode::realigned,
+                                                           depthwise::StoreMode::bulk};
 inline constexpr FillBlocks kAllFillBlocks[] = {FillBlocks::trailing, FillBlocks::none};
 inline constexpr igemm::MmaKind kAllMmaKinds[] = {igemm::MmaKind::mma_sync, igemm::MmaKind::wgmma};
 

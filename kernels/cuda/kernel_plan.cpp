@@ -57,6 +57,29 @@ class DepthwisePlan final : public KernelPlan {
   depthwise::Tiling tiling_;
 };
 
+class DepthwiseBulkPlan final : public KernelPlan {
+ public:
+  explicit DepthwiseBulkPlan(const ConvProblem& p) : tiling_(depthwise_bulk_plan(p).tiling) {
+    depthwise::configure_depthwise2d_bulk(tiling_);
+  }
+  // "depthwise2d/k3/bulk_copies".
+  std::string implementation() const override { return fmt::format("depthwise2d/k{}/bulk_copies", tiling_.kernel); }
+  std::vector<std::pair<std::string, std::string>> properties() const override {
+    return {{"block", fmt::format("{} threads, {} rows x {} columns", depthwise::kBulkThreads, tiling_.strip_rows,
+                                  tiling_.out_w)},
+            {"blocks", std::to_string(tiling_.blocks())},
+            {"shared_memory_bytes", std::to_string(tiling_.smem_bytes())},
+            {"row_stores", depthwise::store_mode_name(depthwise::StoreMode::bulk)},
+            {"launches", "1"}};
+  }
+  void enqueue(const Operands& ops, cudaStream_t stream) override {
+    depthwise::launch_depthwise2d_bulk(tiling_, ops, stream);
+  }
+
+ private:
+  depthwise::BulkTiling tiling_;
+};
+
 class DirectTiledPlan final : public KernelPlan {
  public:
   explicit DirectTiledPlan(const ConvProblem& p) : desc_(direct_tiled::make_tiled_plan(p).desc) {}
@@ -97,6 +120,8 @@ std::unique_ptr<KernelPlan> make_kernel_plan(const KernelChoice& choice, const C
                                             s.reason));
   const Family family = choice.family;
   if (family == Family::direct) return std::make_unique<DirectPlan>(problem);
+  if (family == Family::depthwise2d && choice.stores == depthwise::StoreMode::bulk)
+    return std::make_unique<DepthwiseBulkPlan>(problem);
   if (family == Family::depthwise2d) return std::make_unique<DepthwisePlan>(problem, choice.stores);
   if (family == Family::direct_tiled) return std::make_unique<DirectTiledPlan>(problem);
   if (is_implicit_gemm(family)) return make_igemm_plan(choice, problem);

@@ -20,6 +20,7 @@
 #include <fmt/format.h>
 
 #include "backend/backend.hpp"
+#include "cuda/depthwise/depthwise_bulk_index.hpp"
 #include "cuda/depthwise/depthwise_index.hpp"
 #include "cuda/direct/direct_tiled_plan.hpp"
 #include "cuda/forward_gemm_choice.hpp"
@@ -75,6 +76,13 @@ inline Support depthwise2d_envelope(const ConvProblem& p) {
                                        p.output_extent(1), p.pad_before[0], p.pad_before[1], k);
   if (t.blocks() > 0x7fffffff) return Support::no("depthwise2d: too many blocks for one launch");
   return Support::yes();
+}
+
+// The bulk-copy kernel's tiling of a problem in the depthwise2d envelope (why_not: its alignment
+// and shared-memory limits).
+inline depthwise::BulkPlan depthwise_bulk_plan(const ConvProblem& p) {
+  return depthwise::make_bulk_tiling(p.batch, p.in_channels, p.input[0], p.input[1], p.output_extent(0),
+                                     p.output_extent(1), p.pad_before[0], p.pad_before[1], p.kernel[0]);
 }
 
 // Every convolution, forward or transposed, whose smallest tile's input windows (one per input
@@ -147,7 +155,9 @@ inline Support choice_envelope(const KernelChoice& c, const ConvProblem& p, Math
     if (c.stores == depthwise::StoreMode::realigned && p.spatial_rank == 2 &&
         depthwise::store_width(p.output_extent(1)) != 2)
       return Support::no("depthwise2d: realigned stores change rows of 2 mod 4 floats only");
-    return depthwise2d_envelope(p);
+    if (Support s = depthwise2d_envelope(p); !s || c.stores != depthwise::StoreMode::bulk) return s;
+    if (const std::string why = depthwise_bulk_plan(p).why_not; !why.empty()) return Support::no(why);
+    return Support::yes();
   }
   if (f == Family::direct_tiled) return direct_tiled_envelope(p);
   const ConvProblem p3 = reference::as_rank3(p);
@@ -183,17 +193,17 @@ inline std::vector<Family> applicable_families(const ConvProblem& p, MathMode ma
   return out;
 }
 
-// Every variant that can run the problem: each applicable family with its defaults, and for the
-// forward implicit GEMMs each other (order, A schedule) that applies, named by what differs from
-// the defaults ("implicit_gemm_tf32/k_table", "implicit_gemm_tf32/streamed_a").
+// Every variant that can run the problem: each applicable family with its defaults; depthwise2d's
+// other store modes (realigned_stores, bulk_copies); the transposed GEMMs without fill-only blocks;
+// and for the forward implicit GEMMs each other (order, A schedule, wgmma) that applies, named by
+// what differs from the defaults ("implicit_gemm_tf32/k_table", "implicit_gemm_tf32/streamed_a").
 inline std::vector<KernelChoice> applicable_variants(const ConvProblem& p, MathMode math) {
   std::vector<KernelChoice> out;
   for (const Family f : applicable_families(p, math)) {
     out.push_back(KernelChoice{f});
-    if (f == Family::depthwise2d) {
-      const KernelChoice realigned{f, std::nullopt, std::nullopt, depthwise::StoreMode::realigned};
-      if (choice_envelope(realigned, p, math)) out.push_back(realigned);
-    }
+    if (f == Family::depthwise2d)
+      for (const depthwise::StoreMode m : {depthwise::StoreMode::realigned, depthwise::StoreMode::bulk})
+        if (const KernelChoice c{f, std::nullopt, std::nullopt, m}; choice_envelope(c, p, math)) out.push_back(c);
     if (is_transposed_phase(f)) {
       const KernelChoice gemm_fill{f, std::nullopt, std::nullopt, std::nullopt, FillBlocks::none};
       if (choice_envelope(gemm_fill, p, math)) out.push_back(gemm_fill);

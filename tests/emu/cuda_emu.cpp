@@ -50,6 +50,13 @@ struct AsyncGroups {
   }
 };
 
+// A bulk copy out of shared memory (cp.async.bulk.global.shared::cta), read when its group is waited for.
+struct BulkStore {
+  unsigned char* dst;
+  const unsigned char* src;
+  std::size_t bytes;
+};
+
 struct Fiber {
   ucontext_t context{};
   std::unique_ptr<unsigned char[]> stack;
@@ -58,6 +65,19 @@ struct Fiber {
   bool done = false;
   AsyncGroups<CopyOp> copies;                   // cp.async
   AsyncGroups<std::function<void()>> products;  // wgmma.mma_async: each lands its product when run
+  AsyncGroups<BulkStore> bulk_stores;           // cp.async.bulk to global, per bulk group
+  long long fenced_at = -1;                     // block-barrier generation of the last fence.proxy.async
+};
+
+// An mbarrier in shared memory: its arrivals, the bytes its current phase still waits for (tx), the
+// phases completed so far, and the bulk copies completing on it that have not landed yet.
+struct MBarrier {
+  const void* address = nullptr;
+  unsigned arrivals = 0;
+  unsigned pending = 0;
+  long long tx = 0;
+  unsigned completed = 0;
+  std::vector<CopyOp> in_flight;
 };
 
 struct Barrier {
@@ -87,6 +107,7 @@ struct Machine {
   std::vector<Barrier> warpgroup_barriers;
   std::vector<WarpSlots> warps;
   std::vector<WarpgroupSlots> warpgroups;
+  std::vector<MBarrier> mbarriers;  // of the block being run
   std::uint64_t events = 0;  // barrier arrivals and thread exits: progress, for deadlock detection
   std::vector<Range> reads, writes;
   std::vector<std::vector<std::uint8_t>> write_counts;  // per byte of each writable range (saturating)
@@ -135,6 +156,8 @@ void fiber_entry() {
     (*m.kernel)();
     if (!f.products.empty())
       throw EmulationError("wgmma: a thread exited with a product not waited for (wgmma.wait_group)");
+    if (!f.bulk_stores.empty())
+      throw EmulationError("cp.async.bulk: a thread exited before its copy out had read shared memory (wait_group.read)");
   } catch (const std::exception& e) {
     if (m.error.empty()) m.error = e.what();
   }
@@ -154,6 +177,8 @@ void run_block() {
     f.done = false;
     f.copies.clear();
     f.products.clear();
+    f.bulk_stores.clear();
+    f.fenced_at = -1;
     getcontext(&f.context);
     f.context.uc_stack.ss_sp = f.stack.get();
     f.context.uc_stack.ss_size = kStackBytes;
@@ -161,6 +186,7 @@ void run_block() {
     makecontext(&f.context, fiber_entry, 0);
   }
   m.block_barrier = Barrier{};
+  m.mbarriers.clear();
   m.warp_barriers.assign(static_cast<std::size_t>(threads / 32), Barrier{});
   m.warpgroup_barriers.assign(static_cast<std::size_t>((threads + 127) / 128), Barrier{});
   // NaN bytes: a read of shared memory nobody wrote poisons the result.
@@ -177,7 +203,11 @@ void run_block() {
       m.current = -1;
       if (!m.error.empty()) return;
     }
-    if (all_done) return;
+    if (all_done) {
+      for (const MBarrier& b : m.mbarriers)
+        if (!b.in_flight.empty()) m.error = "cp.async.bulk: copies into shared memory that no thread waited for";
+      return;
+    }
     if (m.events == before) {
       m.error = "CUDA emulation: deadlock (a barrier that not every thread of the block or warp reaches)";
       return;
@@ -254,6 +284,109 @@ void cp_async_commit() { current_fiber().copies.commit(); }
 
 void cp_async_wait(int pending_allowed) { current_fiber().copies.wait(pending_allowed, land); }
 
+namespace {
+
+bool in_shared(const void* p, std::size_t bytes) {
+  const Machine& m = machine();
+  const auto* c = static_cast<const unsigned char*>(p);
+  return c >= m.shared && c + bytes <= m.shared + m.shared_bytes;
+}
+
+void check_bulk_shape(const void* dst, const void* src, unsigned bytes) {
+  if (bytes == 0 || bytes % 16 != 0) throw EmulationError("cp.async.bulk: size not a positive multiple of 16 bytes");
+  if (reinterpret_cast<std::uintptr_t>(dst) % 16 != 0 || reinterpret_cast<std::uintptr_t>(src) % 16 != 0)
+    throw EmulationError("cp.async.bulk: address not 16-byte aligned");
+}
+
+MBarrier& mbarrier_at(const void* address) {
+  for (MBarrier& b : machine().mbarriers)
+    if (b.address == address) return b;
+  throw EmulationError("mbarrier: used before mbarrier.init");
+}
+
+void complete_phase_if_done(MBarrier& b) {
+  if (b.tx < 0) throw EmulationError("mbarrier: copies completed more bytes than the phase expected");
+  if (b.pending == 0 && b.tx == 0) {
+    ++b.completed;
+    b.pending = b.arrivals;
+  }
+}
+
+void land_stores(const std::vector<BulkStore>& group) {
+  for (const BulkStore& op : group) {
+    check_write_span(op.dst, op.bytes);
+    std::memcpy(op.dst, op.src, op.bytes);
+  }
+}
+
+}  // namespace
+
+void mbarrier_init(void* barrier, unsigned arrivals) {
+  Machine& m = machine();
+  if (!in_shared(barrier, 8) || reinterpret_cast<std::uintptr_t>(barrier) % 8 != 0)
+    throw EmulationError("mbarrier.init: not an 8-byte aligned address in shared memory");
+  if (arrivals == 0) throw EmulationError("mbarrier.init: no arrivals");
+  for (const MBarrier& b : m.mbarriers)
+    if (b.address == barrier) throw EmulationError("mbarrier.init: barrier initialised twice");
+  MBarrier b;
+  b.address = barrier;
+  b.arrivals = b.pending = arrivals;
+  m.mbarriers.push_back(std::move(b));
+}
+
+void mbarrier_arrive_expect_tx(void* barrier, unsigned bytes) {
+  MBarrier& b = mbarrier_at(barrier);
+  b.tx += bytes;
+  --b.pending;
+  ++machine().events;
+  complete_phase_if_done(b);
+}
+
+bool mbarrier_try_wait(void* barrier, unsigned parity) {
+  MBarrier& b = mbarrier_at(barrier);
+  for (const CopyOp& op : b.in_flight) {
+    land({op});
+    b.tx -= op.bytes;
+  }
+  b.in_flight.clear();
+  complete_phase_if_done(b);
+  if ((b.completed & 1u) != (parity & 1u)) return true;
+  yield();
+  return false;
+}
+
+void bulk_copy_to_shared(void* dst, const void* src, unsigned bytes, void* barrier) {
+  Machine& m = machine();
+  check_bulk_shape(dst, src, bytes);
+  if (!in_shared(dst, bytes)) throw EmulationError("cp.async.bulk: destination outside the block's shared memory");
+  if (std::none_of(m.reads.begin(), m.reads.end(), [&](const Range& r) { return r.contains(src, bytes); }))
+    throw EmulationError("cp.async.bulk: source outside every input buffer");
+  mbarrier_at(barrier).in_flight.push_back(
+      CopyOp{static_cast<unsigned char*>(dst), static_cast<const unsigned char*>(src), static_cast<int>(bytes),
+             static_cast<int>(bytes)});
+}
+
+void fence_proxy_async_shared() { current_fiber().fenced_at = machine().block_barrier.generation; }
+
+void bulk_copy_to_global(void* dst, const void* src, unsigned bytes) {
+  Machine& m = machine();
+  check_bulk_shape(dst, src, bytes);
+  if (!in_shared(src, bytes)) throw EmulationError("cp.async.bulk: source outside the block's shared memory");
+  const long long generation = m.block_barrier.generation;
+  for (const Fiber& f : m.fibers)
+    if (&f - m.fibers.data() < static_cast<std::ptrdiff_t>(m.block.x * m.block.y * m.block.z) && !f.done &&
+        (f.fenced_at < 0 || f.fenced_at != generation - 1))
+      throw EmulationError(
+          "cp.async.bulk: a copy out of shared memory without every thread's fence.proxy.async before the last "
+          "block barrier");
+  current_fiber().bulk_stores.open.push_back(
+      BulkStore{static_cast<unsigned char*>(dst), static_cast<const unsigned char*>(src), bytes});
+}
+
+void bulk_commit() { current_fiber().bulk_stores.commit(); }
+
+void bulk_wait_read(int pending_allowed) { current_fiber().bulk_stores.wait(pending_allowed, land_stores); }
+
 void allow_read(const void* p, std::size_t bytes) {
   machine().reads.push_back(Range{static_cast<const unsigned char*>(p), bytes});
 }
@@ -282,8 +415,12 @@ void check_read(const void* p, std::size_t bytes) {
 }
 
 void check_write(const void* p, std::size_t bytes) {
-  Machine& m = machine();
   if (reinterpret_cast<std::uintptr_t>(p) % bytes != 0) throw EmulationError("store: address not aligned to its size");
+  check_write_span(p, bytes);
+}
+
+void check_write_span(const void* p, std::size_t bytes) {
+  Machine& m = machine();
   for (std::size_t i = 0; i < m.writes.size(); ++i) {
     if (!m.writes[i].contains(p, bytes)) continue;
     const auto offset = static_cast<std::size_t>(static_cast<const unsigned char*>(p) - m.writes[i].begin);

@@ -78,12 +78,30 @@ void cp_async(void* shared_dst, const void* src, int bytes, int src_bytes);
 void cp_async_commit();
 void cp_async_wait(int pending_allowed);
 
+// Hopper's bulk copies and the mbarriers that count their bytes (bulk_copy_ops.cuh). A copy into
+// shared memory lands when a thread's try_wait on its barrier looks (as late as the hardware may);
+// a barrier's phase completes once its arrivals are in and the bytes it expects have landed, and
+// more bytes than expected fail the launch. A copy out of shared memory reads its source when its
+// thread waits for the group (.read): data written after the copy was issued would reach memory
+// here too. Before a copy out, every thread of the block must have fenced its writes to the async
+// proxy (fence.proxy.async) before the block barrier that precedes the copy; a thread that exits
+// with a copy out not waited for, or a block that ends with copies in that nobody waited for, fail.
+void mbarrier_init(void* barrier, unsigned arrivals);
+void mbarrier_arrive_expect_tx(void* barrier, unsigned bytes);
+bool mbarrier_try_wait(void* barrier, unsigned parity);  // yields to the other threads when not yet
+void bulk_copy_to_shared(void* dst, const void* src, unsigned bytes, void* barrier);
+void fence_proxy_async_shared();
+void bulk_copy_to_global(void* dst, const void* src, unsigned bytes);
+void bulk_commit();
+void bulk_wait_read(int pending_allowed);
+
 // Global buffers a kernel may read through cp.async and write with streaming stores.
 void allow_read(const void* p, std::size_t bytes);
 void allow_write(void* p, std::size_t bytes);
 void clear_buffers();
 void check_read(const void* p, std::size_t bytes);
-void check_write(const void* p, std::size_t bytes);  // and counts the bytes written
+void check_write(const void* p, std::size_t bytes);  // and counts the bytes written (aligned to its size)
+void check_write_span(const void* p, std::size_t bytes);  // the same, for a span of any (checked) alignment
 // How many times each byte of the writable buffer that starts at `buffer` was stored to (streaming
 // stores) since allow_write, saturating at 255: a test checks each output is written exactly once.
 const std::vector<std::uint8_t>& write_counts(const void* buffer);

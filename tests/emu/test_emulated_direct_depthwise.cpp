@@ -16,12 +16,9 @@
 #include "cuda/direct/direct_tiled_kernel.cuh"
 #include "cuda/direct/direct_conv_kernel.cuh"
 #include "cuda/kernel_selection.hpp"
-#include "data/host_tensors.hpp"
+#include "emulated_run.hpp"
 #include "problem_factory.hpp"
 #include "reference/computable.hpp"
-#include "reference/reference_conv.hpp"
-#include "verify/compare.hpp"
-#include "verify/tolerance.hpp"
 
 // The tiled kernel's `extern __shared__` array, as the emulation provides it (one block runs at a time).
 namespace kbench::gpu::conv::direct_tiled {
@@ -35,33 +32,7 @@ namespace dw = gpu::conv::depthwise;
 namespace dt = gpu::conv::direct_tiled;
 using gpu_tests::make_problem;
 using gpu_tests::pick;
-
-constexpr float kPoison = 1.0e30f;
-
-// Registers the tensors with the emulation, runs `kernel`, compares every output with the reference;
-// `streaming_stores`: the kernel writes its output with __stcs, each element exactly once (checked).
-void run_and_compare(const ConvProblem& p, std::uint64_t seed, unsigned blocks, unsigned threads,
-                     const std::function<void(const data::HostTensors&, float*)>& kernel, bool streaming_stores,
-                     unsigned char* shared = nullptr, std::size_t shared_bytes = 0) {
-  const data::HostTensors t = data::make_host_tensors(p, seed);
-  std::vector<float> y(static_cast<std::size_t>(p.output_elements()), kPoison);
-  emu::clear_buffers();
-  emu::allow_read(t.input.data(), t.input.size() * sizeof(float));
-  emu::allow_read(t.weight.data(), t.weight.size() * sizeof(float));
-  if (!t.bias.empty()) emu::allow_read(t.bias.data(), t.bias.size() * sizeof(float));
-  emu::allow_write(y.data(), y.size() * sizeof(float));
-  emu::launch(emu::Dim3{blocks}, emu::Dim3{threads}, shared, shared_bytes, [&] { kernel(t, y.data()); });
-  const Comparison c = compare_outputs(y, reference::convolve(p, t), default_tolerance(MathMode::fp32));
-  INFO("mismatches " << c.mismatches << " of " << c.checked << ", first at " << c.first_mismatch << ": got "
-                     << c.first_mismatch_got << ", expected " << c.first_mismatch_expected);
-  CHECK(c.passed());
-  if (streaming_stores) {
-    const std::vector<std::uint8_t>& counts = emu::write_counts(y.data());
-    std::size_t not_once = 0;
-    for (std::size_t i = 0; i < y.size(); ++i) not_once += counts[i * sizeof(float)] != 1 ? 1 : 0;
-    CHECK_MESSAGE(not_once == 0, not_once << " outputs not written exactly once");
-  }
-}
+using emu_tests::run_and_compare;
 
 void check_direct(const ConvProblem& p, std::uint64_t seed) {
   const gpu::conv::DirectDesc d = gpu::conv::make_direct_desc(p);

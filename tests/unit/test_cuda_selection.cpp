@@ -75,6 +75,34 @@ TEST_CASE("depthwise2d row stores: the realigned variant where rows are 2 mod 4 
   CHECK_FALSE(gpu::conv::parse_variant("depthwise2d/realigned_stores/split_stores"));
 }
 
+TEST_CASE("depthwise2d bulk copies: a variant on seed 84 and wherever 16-byte copies fit, never the default") {
+  using gpu::conv::KernelChoice;
+  const KernelChoice bulk{Family::depthwise2d, std::nullopt, std::nullopt, gpu::conv::depthwise::StoreMode::bulk};
+  CHECK(gpu::conv::variant_name(bulk) == "depthwise2d/bulk_copies");
+  const std::optional<KernelChoice> back = gpu::conv::parse_variant("depthwise2d/bulk_copies");
+  REQUIRE(back.has_value());
+  CHECK(back->stores == gpu::conv::depthwise::StoreMode::bulk);
+  CHECK(gpu::conv::choice_envelope(bulk, seed84(), MathMode::fp32));
+  CHECK(gpu::conv::choice_envelope(bulk, seed84(), MathMode::tf32));
+  std::vector<std::string> names;
+  for (const KernelChoice& c : gpu::conv::applicable_variants(seed84(), MathMode::fp32))
+    names.push_back(gpu::conv::variant_name(c));
+  CHECK(std::count(names.begin(), names.end(), "depthwise2d/bulk_copies") == 1);
+  CHECK(gpu::conv::default_family(seed84(), MathMode::fp32) == Family::depthwise2d);  // a GPU run decides
+  // Outside: an output plane of 7 x 510 floats is not a multiple of 16 bytes (depthwise2d takes it).
+  ConvProblem odd_plane = seed84();
+  odd_plane.batch = 1;
+  odd_plane.input = Dims{{9, 512, 1}};
+  CHECK(gpu::conv::family_envelope(Family::depthwise2d, odd_plane, MathMode::fp32));
+  const Support refused = gpu::conv::choice_envelope(bulk, odd_plane, MathMode::fp32);
+  CHECK_FALSE(refused);
+  CHECK(refused.reason.find("bulk_copies") != std::string::npos);
+  // Outside depthwise2d's own envelope (stride 2) it is refused for that reason first.
+  ConvProblem strided = seed84();
+  strided.stride = Dims{{2, 2, 1}};
+  CHECK(gpu::conv::choice_envelope(bulk, strided, MathMode::fp32).reason.find("stride") != std::string::npos);
+}
+
 TEST_CASE("direct_tiled: the convolutions a GEMM does not pay for, outside depthwise2d, and which one is the default") {
   using gpu::conv::default_family;
   using gpu::conv::family_envelope;

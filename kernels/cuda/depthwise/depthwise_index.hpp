@@ -29,14 +29,23 @@ inline constexpr int kStripRows = 32;
 KBENCH_HD constexpr int lowest_neighbour(int pad_left) { return pad_left == 0 ? 0 : -((pad_left + 3) / 4); }
 KBENCH_HD constexpr int highest_neighbour(int kernel, int pad_left) { return (kernel + 2 - pad_left) / 4; }
 
-// How rows of an even width that is not a multiple of 4 (store_width 2) are stored: `split`, two
-// 8-byte stores per lane (the default); `realigned`, 16-byte stores on every row (even_row_stores).
-// A variant until a GPU run decides: realigned halves the output's L2 write requests but its
-// shuffles raise the 3x3 kernel from 72 to 88 registers (7 -> 5 blocks, 57 -> 40 KB of loads in
-// flight per SM).
-enum class StoreMode : int { split = 0, realigned = 1 };
+// How output rows reach memory. Rows of an even width that is not a multiple of 4 (store_width 2):
+// `split`, two 8-byte stores per lane (the default); `realigned`, 16-byte stores on every row
+// (even_row_stores). `bulk`: another kernel (depthwise2d_bulk_kernel.cuh), whose strips go through
+// shared memory both ways by bulk copies, whole rows at a time. Variants until a GPU run decides:
+// realigned halves the output's L2 write requests but its shuffles raise the 3x3 kernel from 72 to
+// 88 registers (7 -> 5 blocks, 57 -> 40 KB of loads in flight per SM); bulk writes whole sectors
+// with few instructions, but a block's copies overlap only the other blocks' arithmetic.
+enum class StoreMode : int { split = 0, realigned = 1, bulk = 2 };
 
-inline const char* store_mode_name(StoreMode m) { return m == StoreMode::realigned ? "realigned_stores" : "split_stores"; }
+inline const char* store_mode_name(StoreMode m) {
+  switch (m) {
+    case StoreMode::realigned: return "realigned_stores";
+    case StoreMode::bulk: return "bulk_copies";
+    case StoreMode::split: break;
+  }
+  return "split_stores";
+}
 
 struct Tiling {
   std::int64_t channels = 1;
@@ -145,6 +154,7 @@ KBENCH_HD RowStores even_row_stores(bool shifted, int lane, std::int64_t col_bas
 // CPU emulation tests dispatch through this one table. `t` must lie in the depthwise2d envelope.
 template <class F>
 void with_depthwise_instance(const Tiling& t, F&& f) {
+  if (t.stores == StoreMode::bulk) throw std::invalid_argument("depthwise2d: bulk copies run their own kernel and tiling");
   const auto with_stores = [&](auto k, auto pad) {
     if (t.stores == StoreMode::realigned) return f(k, pad, std::integral_constant<StoreMode, StoreMode::realigned>{});
     return f(k, pad, std::integral_constant<StoreMode, StoreMode::split>{});

@@ -1,13 +1,20 @@
 #pragma once
-// Host entry point of the depthwise 2-D kernel (plain C++). `t` must lie in the depthwise2d envelope
-// (kernel_selection.hpp): the kernel size and left padding select one of six compiled instances.
+// Host entry points of the depthwise 2-D kernels (plain C++). The tilings must lie in the depthwise2d
+// envelope (kernel_selection.hpp): the kernel size (and, for the register kernel, the left padding)
+// selects a compiled instance.
 #include <cuda_runtime_api.h>
 
 #include "cuda/common/operands.hpp"
+#include "cuda/depthwise/depthwise_bulk_index.hpp"
 #include "cuda/depthwise/depthwise_index.hpp"
 
 namespace kbench::gpu::conv::depthwise {
 
 void launch_depthwise2d(const Tiling& t, const Operands& ops, cudaStream_t stream);
+
+// The bulk-copy kernel needs more than the default 48 KB of shared memory: configure once on the
+// device that will run it, before launching. Its tensors must be 16-byte aligned (cudaMalloc's are).
+void configure_depthwise2d_bulk(const BulkTiling& t);
+void launch_depthwise2d_bulk(const BulkTiling& t, const Operands& ops, cudaStream_t stream);
 
 }  // namespace kbench::gpu::conv::depthwise

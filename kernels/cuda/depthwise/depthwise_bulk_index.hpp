@@ -1,0 +1,190 @@
+#pragma once
+// Tiling of the bulk-copy depthwise 2-D kernel (`depthwise2d/bulk_copies`), shared with the CPU tests.
+//
+// Why a third seed-84 kernel: the register kernel's output rows of 510 floats are only 8-byte
+// aligned, so every 32-byte sector of the output is written in two halves (twice the L2 write
+// requests), and its loads need many registers in flight. Here a block of 256 threads owns a strip
+// of R whole output rows of one (n, c) plane. Its input window (R + K - 1 rows) arrives by Hopper
+// bulk copies, one per row, into shared memory rows of `pitch` floats whose zero margins hold the
+// left and right padding; rows in the top or bottom padding are zeroed. The threads compute the
+// strip into a shared staging area laid out exactly as the output rows, and one bulk copy writes
+// the strip's R x out_w contiguous floats: whole sectors, no partial writes, a few instructions.
+//
+// A thread owns one output column over a run of rows (a "segment"): lanes take consecutive
+// columns, so every shared load and store of a warp is free of bank conflicts at any padding. Its
+// K x K window slides down the rows in registers (K new loads per output row).
+//
+// Alignment, which the bulk copies need (16 bytes): input rows of a multiple of 4 floats; output
+// planes of a multiple of 4 floats; strips of R rows with R x out_w a multiple of 4.
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include "core/host_device.hpp"
+#include "problem/conv_geometry.hpp"
+
+namespace kbench::gpu::conv::depthwise {
+
+inline constexpr int kBulkThreads = 256;
+inline constexpr std::int64_t kBulkMaxStripRows = 32;
+// Shared memory per block: up to 55 KB keeps four blocks on an SM (227 KB, 1 KB reserved per
+// block), so one block's copies overlap three others' arithmetic; wider rows may take up to two
+// blocks' worth.
+inline constexpr std::int64_t kBulkSmemTarget = 55 * 1024;
+inline constexpr std::int64_t kBulkSmemMax = 113 * 1024;
+// The mbarrier (8 bytes) sits first, padded so that the window rows start 16-byte aligned.
+inline constexpr std::int64_t kBulkBarrierBytes = 16;
+
+struct BulkTiling {
+  std::int64_t channels = 1;
+  std::int64_t planes = 1;  // batch * channels: plane = n * channels + c
+  std::int64_t in_h = 1, in_w = 4;
+  std::int64_t out_h = 1, out_w = 1;
+  std::int64_t pad_top = 0, pad_left = 0;
+  std::int64_t kernel = 3;
+  std::int64_t strip_rows = 1;    // R: output rows per block
+  std::int64_t strips = 1;        // per plane
+  std::int64_t margin = 0;        // zero floats left of input column 0 in a window row (multiple of 4)
+  std::int64_t pitch = 4;         // floats per window row (multiple of 4)
+  std::int64_t segments = 1;      // row segments per column: threads sharing one column of a strip
+  std::int64_t segment_rows = 1;  // output rows per segment (the last may be shorter)
+
+  KBENCH_HD std::int64_t window_rows() const { return strip_rows + kernel - 1; }
+  KBENCH_HD std::int64_t staging_offset_bytes() const { return kBulkBarrierBytes + window_rows() * pitch * 4; }
+  KBENCH_HD std::int64_t smem_bytes() const { return staging_offset_bytes() + strip_rows * out_w * 4; }
+  KBENCH_HD std::int64_t blocks() const { return planes * strips; }
+  // Work items of a block: (column, segment) pairs, column fastest.
+  KBENCH_HD std::int64_t items() const { return out_w * segments; }
+};
+
+struct BulkPlan {
+  BulkTiling tiling;
+  std::string why_not;  // empty when the problem fits
+};
+
+// Smallest strip height whose R x out_w floats are a multiple of 4 (16 bytes).
+inline std::int64_t bulk_row_alignment(std::int64_t out_w) { return out_w % 4 == 0 ? 1 : (out_w % 2 == 0 ? 2 : 4); }
+
+// The tiling for a problem in the depthwise2d envelope (stride 1, dilation 1, square kernel K).
+inline BulkPlan make_bulk_tiling(std::int64_t batch, std::int64_t channels, std::int64_t in_h, std::int64_t in_w,
+                                 std::int64_t out_h, std::int64_t out_w, std::int64_t pad_top, std::int64_t pad_left,
+                                 std::int64_t kernel) {
+  using geometry::ceil_div;
+  BulkPlan plan;
+  BulkTiling& t = plan.tiling;
+  t.channels = channels;
+  t.planes = batch * channels;
+  t.in_h = in_h;
+  t.in_w = in_w;
+  t.out_h = out_h;
+  t.out_w = out_w;
+  t.pad_top = pad_top;
+  t.pad_left = pad_left;
+  t.kernel = kernel;
+  if (in_w % 4 != 0) {
+    plan.why_not = "depthwise2d/bulk_copies: input rows must be a multiple of 4 floats (16-byte bulk copies)";
+    return plan;
+  }
+  if (out_h * out_w % 4 != 0) {
+    plan.why_not = "depthwise2d/bulk_copies: output planes must be a multiple of 4 floats (16-byte bulk copies)";
+    return plan;
+  }
+  // Window rows hold input column ic at margin + ic; output column c reads margin - pad_left + c + kw.
+  t.margin = ceil_div(pad_left, 4) * 4;
+  const std::int64_t reach = t.margin - pad_left + out_w + kernel - 1;  // one past the last column read
+  t.pitch = ceil_div(reach > t.margin + in_w ? reach : t.margin + in_w, 4) * 4;
+  // The tallest strip within the target (or, for wide rows, the shortest within the maximum), then
+  // evened out so that the last strip of a plane is not a sliver.
+  const std::int64_t align = bulk_row_alignment(out_w);
+  const std::int64_t tallest = ceil_div(out_h < kBulkMaxStripRows ? out_h : kBulkMaxStripRows, align) * align;
+  std::int64_t rows = 0;
+  for (std::int64_t r = tallest; r >= align && rows == 0; r -= align) {
+    t.strip_rows = r;
+    if (t.smem_bytes() <= kBulkSmemTarget) rows = r;
+  }
+  if (rows == 0) {
+    t.strip_rows = align;
+    if (t.smem_bytes() > kBulkSmemMax) {
+      plan.why_not = "depthwise2d/bulk_copies: rows too wide for a strip in shared memory";
+      return plan;
+    }
+    rows = align;
+  }
+  t.strips = ceil_div(out_h, rows);
+  t.strip_rows = ceil_div(ceil_div(out_h, t.strips), align) * align;
+  // Threads left over by a narrow plane share its columns: each takes a run of rows.
+  const std::int64_t per_column = kBulkThreads / out_w;
+  t.segments = per_column < 1 ? 1 : (per_column > t.strip_rows ? t.strip_rows : per_column);
+  t.segment_rows = ceil_div(t.strip_rows, t.segments);
+  if (t.blocks() > 0x7fffffff) plan.why_not = "depthwise2d/bulk_copies: too many blocks for one launch";
+  return plan;
+}
+
+// The strip of block `block`: its plane, output rows [row_begin, row_begin + rows) and window.
+struct BulkStrip {
+  std::int64_t plane = 0;
+  std::int64_t row_begin = 0;
+  std::int64_t rows = 0;              // output rows (the last strip of a plane may have fewer than R)
+  std::int64_t first_input_row = 0;   // input row of window row 0 (negative in the top padding)
+  std::int64_t loaded_begin = 0;      // window rows [loaded_begin, loaded_end) lie in the input
+  std::int64_t loaded_end = 0;
+  KBENCH_HD std::int64_t window_rows(std::int64_t kernel) const { return rows + kernel - 1; }
+};
+
+// Consecutive blocks take consecutive strips of one plane, so strips sharing halo rows run together.
+KBENCH_HD BulkStrip bulk_strip(const BulkTiling& t, std::int64_t block) {
+  BulkStrip s;
+  s.plane = block / t.strips;
+  s.row_begin = (block % t.strips) * t.strip_rows;
+  s.rows = t.out_h - s.row_begin < t.strip_rows ? t.out_h - s.row_begin : t.strip_rows;
+  s.first_input_row = s.row_begin - t.pad_top;
+  const std::int64_t window = s.window_rows(t.kernel);
+  s.loaded_begin = s.first_input_row < 0 ? -s.first_input_row : 0;
+  s.loaded_end = t.in_h - s.first_input_row < window ? t.in_h - s.first_input_row : window;
+  if (s.loaded_end < s.loaded_begin) s.loaded_end = s.loaded_begin;
+  return s;
+}
+
+// A work item: one output column of the strip over output rows [row_begin, row_end) (local to the strip).
+struct BulkItem {
+  std::int64_t column = 0;
+  std::int64_t row_begin = 0, row_end = 0;
+};
+
+KBENCH_HD BulkItem bulk_item(const BulkTiling& t, const BulkStrip& s, std::int64_t item) {
+  BulkItem it;
+  it.column = item % t.out_w;
+  const std::int64_t segment = item / t.out_w;
+  it.row_begin = segment * t.segment_rows;
+  const std::int64_t end = it.row_begin + t.segment_rows;
+  it.row_end = end < s.rows ? end : s.rows;
+  if (it.row_end < it.row_begin) it.row_end = it.row_begin;
+  return it;
+}
+
+// Where, in a window row, output column c's tap kw reads (input column c - pad_left + kw).
+KBENCH_HD std::int64_t bulk_window_column(const BulkTiling& t, std::int64_t column, int kw) {
+  return t.margin - t.pad_left + column + kw;
+}
+
+// Zero spans of the window: the margins of every loaded row (pitch - in_w floats each), and whole
+// rows in the top or bottom padding. Zero element z of a loaded row's margins lies at this column.
+KBENCH_HD std::int64_t bulk_margin_column(const BulkTiling& t, std::int64_t z) {
+  return z < t.margin ? z : t.in_w + z;
+}
+
+// Calls f(K) as a std::integral_constant for the compiled instance (3, 5 or 7); the CUDA launcher and
+// the CPU emulation tests dispatch through this one table.
+template <class F>
+void with_bulk_instance(const BulkTiling& t, F&& f) {
+  switch (t.kernel) {
+    case 3: return f(std::integral_constant<int, 3>{});
+    case 5: return f(std::integral_constant<int, 5>{});
+    case 7: return f(std::integral_constant<int, 7>{});
+    default: break;
+  }
+  throw std::invalid_argument("depthwise2d/bulk_copies: kernel size outside the envelope");
+}
+
+}  // namespace kbench::gpu::conv::depthwise

@@ -1,0 +1,25 @@
+#pragma once
+// Whether a device can run a cuda kernel choice. Every choice runs on any device this build targets,
+// except two kinds that use Hopper instructions: the wgmma ones, whose kernel (igemm_wgmma.cu) is
+// built for sm_90a alone (an sm_90a image loads on compute capability 9.0 devices only: H100,
+// H200), and depthwise2d/bulk_copies, whose bulk copies (cp.async.bulk) need compute capability 9.0
+// or later. The one place the cuda backend (supports, variants) and its exhaustive search ask.
+#include "backend/backend.hpp"
+
+namespace kbench::gpu {
+
+namespace conv {
+struct KernelChoice;  // cuda/kernel_selection.hpp (not included: it is host-only, and nvcc includes this)
+}
+
+// yes on a 9.0 device; else no with the reason (the device's capability, or no usable device).
+// Never throws.
+Support wgmma_device_support(int device);
+
+// yes on a device of compute capability 9.0 or later; else no with the reason. Never throws.
+Support bulk_copy_device_support(int device);
+
+// What the choice's instructions need of the device (above); yes for every other choice.
+Support choice_runs_on(const conv::KernelChoice& choice, int device);
+
+}  // namespace kbench::gpu
