@@ -31,8 +31,7 @@ class DirectPlan final : public KernelPlan {
 class DepthwisePlan final : public KernelPlan {
  public:
   DepthwisePlan(const ConvProblem& p, std::optional<depthwise::StoreMode> stores)
-      : tiling_(depthwise::make_tiling(p.batch, p.in_channels, p.input[0], p.input[1], p.output_extent(0),
-                                       p.output_extent(1), p.pad_before[0], p.pad_before[1], p.kernel[0])) {
+      : tiling_(depthwise::make_tiling(depthwise::plane_shape(p))) {
     tiling_.stores = stores.value_or(depthwise::StoreMode::split);
   }
   // "depthwise2d/k3", "depthwise2d/k3_centred", with "/realigned_stores" when forced.

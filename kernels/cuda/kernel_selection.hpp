@@ -72,8 +72,7 @@ inline Support depthwise2d_envelope(const ConvProblem& p) {
     return Support::no("depthwise2d: left padding must be 0 or (kernel - 1) / 2");
   if (p.pad_before[0] > k - 1) return Support::no("depthwise2d: top padding must be below the kernel size");
   if (p.input[1] % 4 != 0) return Support::no("depthwise2d: input width must be a multiple of 4 (16-byte rows)");
-  const dw::Tiling t = dw::make_tiling(p.batch, p.in_channels, p.input[0], p.input[1], p.output_extent(0),
-                                       p.output_extent(1), p.pad_before[0], p.pad_before[1], k);
+  const dw::Tiling t = dw::make_tiling(dw::plane_shape(p));
   if (t.blocks() > 0x7fffffff) return Support::no("depthwise2d: too many blocks for one launch");
   return Support::yes();
 }
@@ -81,8 +80,7 @@ inline Support depthwise2d_envelope(const ConvProblem& p) {
 // The bulk-copy kernel's tiling of a problem in the depthwise2d envelope (why_not: its alignment
 // and shared-memory limits).
 inline depthwise::BulkPlan depthwise_bulk_plan(const ConvProblem& p) {
-  return depthwise::make_bulk_tiling(p.batch, p.in_channels, p.input[0], p.input[1], p.output_extent(0),
-                                     p.output_extent(1), p.pad_before[0], p.pad_before[1], p.kernel[0]);
+  return depthwise::make_bulk_tiling(depthwise::plane_shape(p));
 }
 
 // Every convolution, forward or transposed, whose smallest tile's input windows (one per input

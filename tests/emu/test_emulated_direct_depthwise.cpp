@@ -45,8 +45,7 @@ void check_direct(const ConvProblem& p, std::uint64_t seed) {
 
 void check_depthwise(const ConvProblem& p, std::uint64_t seed, dw::StoreMode stores = dw::StoreMode::split) {
   REQUIRE(gpu::conv::depthwise2d_envelope(p).ok);
-  dw::Tiling tiling = dw::make_tiling(p.batch, p.in_channels, p.input[0], p.input[1], p.output_extent(0),
-                                      p.output_extent(1), p.pad_before[0], p.pad_before[1], p.kernel[0]);
+  dw::Tiling tiling = dw::make_tiling(dw::plane_shape(p));
   tiling.stores = stores;
   INFO("stores " << dw::store_mode_name(stores));
   run_and_compare(p, seed, static_cast<unsigned>(tiling.blocks()), dw::kThreads,

@@ -21,8 +21,8 @@ namespace {
 namespace dw = gpu::conv::depthwise;
 
 dw::BulkPlan plan_for(const ConvProblem& p, std::int64_t planes = 1) {
-  return dw::make_bulk_tiling(1, planes, p.input[0], p.input[1], p.output_extent(0), p.output_extent(1),
-                              p.pad_before[0], p.pad_before[1], p.kernel[0]);
+  return dw::make_bulk_tiling(dw::make_plane_shape(1, planes, p.input[0], p.input[1], p.output_extent(0),
+                                                  p.output_extent(1), p.pad_before[0], p.pad_before[1], p.kernel[0]));
 }
 
 ConvProblem depthwise(std::int64_t k, Dims input, Dims pad_before, Dims pad_after) {
@@ -160,7 +160,7 @@ TEST_CASE("bulk depthwise tiling: every tap reads its input or a zero, every out
 }
 
 TEST_CASE("bulk depthwise tiling: seed 84, and what it refuses") {
-  const dw::BulkPlan s84 = dw::make_bulk_tiling(64, 128, 256, 512, 254, 510, 0, 0, 3);
+  const dw::BulkPlan s84 = dw::make_bulk_tiling(dw::make_plane_shape(64, 128, 256, 512, 254, 510, 0, 0, 3));
   REQUIRE(s84.why_not.empty());
   const dw::BulkTiling& t = s84.tiling;
   CHECK(t.strip_rows == 12);  // the tallest even strip within 55 KB: 14 x 2 KB in, 12 x 2,040 B out
@@ -170,10 +170,10 @@ TEST_CASE("bulk depthwise tiling: seed 84, and what it refuses") {
   CHECK(t.segments == 1);
   CHECK(t.blocks() == 64 * 128 * 22);
   // 16-byte bulk copies need rows and planes of multiples of 4 floats.
-  CHECK_FALSE(dw::make_bulk_tiling(1, 1, 10, 510, 8, 508, 0, 0, 3).why_not.empty());  // rows of 510 in
-  CHECK_FALSE(dw::make_bulk_tiling(1, 1, 9, 512, 7, 510, 0, 0, 3).why_not.empty());   // 7 x 510 out
+  CHECK_FALSE(dw::make_bulk_tiling(dw::make_plane_shape(1, 1, 10, 510, 8, 508, 0, 0, 3)).why_not.empty());  // rows of 510 in
+  CHECK_FALSE(dw::make_bulk_tiling(dw::make_plane_shape(1, 1, 9, 512, 7, 510, 0, 0, 3)).why_not.empty());   // 7 x 510 out
   // A strip of two 7x7 rows of 8,192 floats needs more than two blocks' worth of shared memory.
-  CHECK_FALSE(dw::make_bulk_tiling(1, 1, 16, 8192, 10, 8186, 0, 0, 7).why_not.empty());
+  CHECK_FALSE(dw::make_bulk_tiling(dw::make_plane_shape(1, 1, 16, 8192, 10, 8186, 0, 0, 7)).why_not.empty());
 }
 
 }  // TEST_SUITE

@@ -8,6 +8,7 @@
 
 #include "cuda/common/bulk_copy_ops.cuh"
 #include "cuda/depthwise/depthwise_bulk_index.hpp"
+#include "cuda/depthwise/depthwise_weights.cuh"
 
 namespace kbench::gpu::conv::depthwise {
 
@@ -99,11 +100,8 @@ __global__ void __launch_bounds__(kBulkThreads, bulk_min_blocks(K))
 
   const std::int64_t channel = s.plane % t.channels;
   float wk[K][K];
-#pragma unroll
-  for (int kh = 0; kh < K; ++kh)
-#pragma unroll
-    for (int kw = 0; kw < K; ++kw) wk[kh][kw] = __ldg(w + (channel * K + kh) * K + kw);
-  const float b0 = bias != nullptr ? __ldg(bias + channel) : 0.0f;
+  load_plane_weights<K>(w, channel, wk);
+  const float b0 = plane_bias(bias, channel);
 
   __syncthreads();           // the zeros
   mbarrier_wait(barrier, 0);  // the rows

@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "cuda/depthwise/depthwise_index.hpp"
+#include "cuda/depthwise/depthwise_weights.cuh"
 
 namespace kbench::gpu::conv::depthwise {
 
@@ -101,11 +102,8 @@ __global__ void __launch_bounds__(kThreads)
   float* out_plane = y + b.plane * t.out_h * t.out_w;
 
   float wk[K][K];
-#pragma unroll
-  for (int kh = 0; kh < K; ++kh)
-#pragma unroll
-    for (int kw = 0; kw < K; ++kw) wk[kh][kw] = __ldg(w + (channel * K + kh) * K + kw);
-  const float b0 = bias != nullptr ? __ldg(bias + channel) : 0.0f;
+  load_plane_weights<K>(w, channel, wk);
+  const float b0 = plane_bias(bias, channel);
   const int width = store_width(t.out_w);
   // Width 2, realigned (rows of 2 mod 4 floats alternate between aligned and shifted): the lane's
   // stores for either kind are decided once here, not per row.

@@ -22,6 +22,7 @@
 #include <type_traits>
 
 #include "core/host_device.hpp"
+#include "cuda/depthwise/depthwise_shape.hpp"
 #include "problem/conv_geometry.hpp"
 
 namespace kbench::gpu::conv::depthwise {
@@ -36,13 +37,7 @@ inline constexpr std::int64_t kBulkSmemMax = 113 * 1024;
 // The mbarrier (8 bytes) sits first, padded so that the window rows start 16-byte aligned.
 inline constexpr std::int64_t kBulkBarrierBytes = 16;
 
-struct BulkTiling {
-  std::int64_t channels = 1;
-  std::int64_t planes = 1;  // batch * channels: plane = n * channels + c
-  std::int64_t in_h = 1, in_w = 4;
-  std::int64_t out_h = 1, out_w = 1;
-  std::int64_t pad_top = 0, pad_left = 0;
-  std::int64_t kernel = 3;
+struct BulkTiling : PlaneShape {
   std::int64_t strip_rows = 1;    // R: output rows per block
   std::int64_t strips = 1;        // per plane
   std::int64_t margin = 0;        // zero floats left of input column 0 in a window row (multiple of 4)
@@ -67,21 +62,12 @@ struct BulkPlan {
 inline std::int64_t bulk_row_alignment(std::int64_t out_w) { return out_w % 4 == 0 ? 1 : (out_w % 2 == 0 ? 2 : 4); }
 
 // The tiling for a problem in the depthwise2d envelope (stride 1, dilation 1, square kernel K).
-inline BulkPlan make_bulk_tiling(std::int64_t batch, std::int64_t channels, std::int64_t in_h, std::int64_t in_w,
-                                 std::int64_t out_h, std::int64_t out_w, std::int64_t pad_top, std::int64_t pad_left,
-                                 std::int64_t kernel) {
+inline BulkPlan make_bulk_tiling(const PlaneShape& shape) {
   using geometry::ceil_div;
   BulkPlan plan;
   BulkTiling& t = plan.tiling;
-  t.channels = channels;
-  t.planes = batch * channels;
-  t.in_h = in_h;
-  t.in_w = in_w;
-  t.out_h = out_h;
-  t.out_w = out_w;
-  t.pad_top = pad_top;
-  t.pad_left = pad_left;
-  t.kernel = kernel;
+  static_cast<PlaneShape&>(t) = shape;
+  const std::int64_t in_w = t.in_w, out_h = t.out_h, out_w = t.out_w, pad_left = t.pad_left, kernel = t.kernel;
   if (in_w % 4 != 0) {
     plan.why_not = "depthwise2d/bulk_copies: input rows must be a multiple of 4 floats (16-byte bulk copies)";
     return plan;

@@ -16,6 +16,7 @@
 #include <type_traits>
 
 #include "core/host_device.hpp"
+#include "cuda/depthwise/depthwise_shape.hpp"
 #include "cuda/transposed/phase_index.hpp"
 
 namespace kbench::gpu::conv::depthwise {
@@ -47,34 +48,18 @@ inline const char* store_mode_name(StoreMode m) {
   return "split_stores";
 }
 
-struct Tiling {
-  std::int64_t channels = 1;
-  std::int64_t planes = 1;  // batch * channels: plane = n * channels + c
-  std::int64_t in_h = 1, in_w = 4;
-  std::int64_t out_h = 1, out_w = 1;
-  std::int64_t pad_top = 0, pad_left = 0;
-  std::int64_t kernel = 3;
+struct Tiling : PlaneShape {
   std::int64_t segments = 1;  // column segments per row
   std::int64_t strips = 1;    // row strips per plane
   StoreMode stores = StoreMode::split;
   std::int64_t blocks() const { return planes * strips * segments; }
 };
 
-inline Tiling make_tiling(std::int64_t batch, std::int64_t channels, std::int64_t in_h, std::int64_t in_w,
-                          std::int64_t out_h, std::int64_t out_w, std::int64_t pad_top, std::int64_t pad_left,
-                          std::int64_t kernel) {
+inline Tiling make_tiling(const PlaneShape& shape) {
   Tiling t;
-  t.channels = channels;
-  t.planes = batch * channels;
-  t.in_h = in_h;
-  t.in_w = in_w;
-  t.out_h = out_h;
-  t.out_w = out_w;
-  t.pad_top = pad_top;
-  t.pad_left = pad_left;
-  t.kernel = kernel;
-  t.segments = ceil_div(out_w, kSegmentCols);
-  t.strips = ceil_div(out_h, kStripRows);
+  static_cast<PlaneShape&>(t) = shape;
+  t.segments = ceil_div(t.out_w, kSegmentCols);
+  t.strips = ceil_div(t.out_h, kStripRows);
   return t;
 }
 
