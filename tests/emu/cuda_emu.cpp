@@ -336,6 +336,7 @@ void mbarrier_init(void* barrier, unsigned arrivals) {
 
 void mbarrier_arrive_expect_tx(void* barrier, unsigned bytes) {
   MBarrier& b = mbarrier_at(barrier);
+  if (b.pending == 0) throw EmulationError("mbarrier: more arrivals than the phase was initialised for");
   b.tx += bytes;
   --b.pending;
   ++machine().events;
