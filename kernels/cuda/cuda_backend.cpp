@@ -50,7 +50,7 @@ class CudaBackend final : public Backend {
     if (!choice)
       return Support::no(fmt::format("unknown cuda kernel variant '{}' (known: {}; each implicit_gemm family "
                                      "optionally with /channel_blocks, /k_table or /input_patch, then "
-                                     "/streamed_a or /resident_a, or /wgmma; depthwise2d/realigned_stores or /bulk_copies; "
+                                     "/streamed_a or /resident_a, or /wgmma; depthwise2d/realigned_stores, /bulk_copies or /bulk_pipelined; "
                                      "each transposed_phase family with /no_fill_blocks)",
                                      options.variant, family_list()));
     if (Support s = conv::choice_envelope(*choice, problem, options.math); !s) return s;

@@ -40,7 +40,7 @@ Support bulk_copy_device_support(int device) {
 
 Support choice_runs_on(const conv::KernelChoice& choice, int device) {
   if (choice.mma == conv::igemm::MmaKind::wgmma) return wgmma_device_support(device);
-  if (choice.stores == conv::depthwise::StoreMode::bulk) return bulk_copy_device_support(device);
+  if (choice.stores && conv::depthwise::is_bulk(*choice.stores)) return bulk_copy_device_support(device);
   return Support::yes();
 }
 

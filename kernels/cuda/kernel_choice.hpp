@@ -20,7 +20,7 @@ namespace kbench::gpu::conv {
 // transposed families, where the zero fill runs). `--variant` names it "family", "family/order",
 // "family/schedule", "family/order/schedule" (implicit_gemm_tf32/streamed_a), the tensor-core
 // instruction last ("implicit_gemm_tf32/wgmma"), "depthwise2d/realigned_stores",
-// "depthwise2d/bulk_copies" or
+// "depthwise2d/bulk_copies", "depthwise2d/bulk_pipelined" or
 // "transposed_phase_tf32/no_fill_blocks".
 struct KernelChoice {
   KernelChoice() = default;
@@ -42,7 +42,8 @@ inline constexpr igemm::KOrder kAllOrders[] = {igemm::KOrder::channel_blocks, ig
                                                igemm::KOrder::input_patch};
 inline constexpr igemm::ASchedule kAllSchedules[] = {igemm::ASchedule::streamed, igemm::ASchedule::resident};
 inline constexpr depthwise::StoreMode kAllStoreModes[] = {depthwise::StoreMode::split, depthwise::StoreMode::realigned,
-                                                           depthwise::StoreMode::bulk};
+                                                           depthwise::StoreMode::bulk,
+                                                           depthwise::StoreMode::bulk_pipelined};
 inline constexpr FillBlocks kAllFillBlocks[] = {FillBlocks::trailing, FillBlocks::none};
 inline constexpr igemm::MmaKind kAllMmaKinds[] = {igemm::MmaKind::mma_sync, igemm::MmaKind::wgmma};
 

@@ -1,5 +1,6 @@
 #include "cuda/kernel_plan.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <stdexcept>
 
@@ -58,25 +59,36 @@ class DepthwisePlan final : public KernelPlan {
 
 class DepthwiseBulkPlan final : public KernelPlan {
  public:
-  explicit DepthwiseBulkPlan(const ConvProblem& p) : tiling_(depthwise_bulk_plan(p).tiling) {
+  DepthwiseBulkPlan(const ConvProblem& p, depthwise::StoreMode mode) : tiling_(depthwise_bulk_plan(p, mode).tiling) {
     depthwise::configure_depthwise2d_bulk(tiling_);
+    blocks_ = tiling_.stages == 1
+                  ? tiling_.total_strips()
+                  : std::min(tiling_.total_strips(), depthwise::depthwise2d_bulk_resident_blocks(tiling_));
   }
-  // "depthwise2d/k3/bulk_copies".
-  std::string implementation() const override { return fmt::format("depthwise2d/k{}/bulk_copies", tiling_.kernel); }
+  // "depthwise2d/k3/bulk_copies", "depthwise2d/k3/bulk_pipelined".
+  std::string implementation() const override {
+    return fmt::format("depthwise2d/k{}/{}", tiling_.kernel, depthwise::store_mode_name(mode()));
+  }
   std::vector<std::pair<std::string, std::string>> properties() const override {
-    return {{"block", fmt::format("{} threads, {} rows x {} columns", depthwise::kBulkThreads, tiling_.strip_rows,
-                                  tiling_.out_w)},
-            {"blocks", std::to_string(tiling_.blocks())},
+    return {{"block", fmt::format("{} threads, strips of {} rows x {} columns", depthwise::kBulkThreads,
+                                  tiling_.strip_rows, tiling_.out_w)},
+            {"blocks", std::to_string(blocks_)},
+            {"strips", std::to_string(tiling_.total_strips())},
+            {"stages", std::to_string(tiling_.stages)},
             {"shared_memory_bytes", std::to_string(tiling_.smem_bytes())},
-            {"row_stores", depthwise::store_mode_name(depthwise::StoreMode::bulk)},
+            {"row_stores", depthwise::store_mode_name(mode())},
             {"launches", "1"}};
   }
   void enqueue(const Operands& ops, cudaStream_t stream) override {
-    depthwise::launch_depthwise2d_bulk(tiling_, ops, stream);
+    depthwise::launch_depthwise2d_bulk(tiling_, blocks_, ops, stream);
   }
 
  private:
+  depthwise::StoreMode mode() const {
+    return tiling_.stages == 2 ? depthwise::StoreMode::bulk_pipelined : depthwise::StoreMode::bulk;
+  }
   depthwise::BulkTiling tiling_;
+  std::int64_t blocks_ = 0;
 };
 
 class DirectTiledPlan final : public KernelPlan {
@@ -119,8 +131,8 @@ std::unique_ptr<KernelPlan> make_kernel_plan(const KernelChoice& choice, const C
                                             s.reason));
   const Family family = choice.family;
   if (family == Family::direct) return std::make_unique<DirectPlan>(problem);
-  if (family == Family::depthwise2d && choice.stores == depthwise::StoreMode::bulk)
-    return std::make_unique<DepthwiseBulkPlan>(problem);
+  if (family == Family::depthwise2d && choice.stores && depthwise::is_bulk(*choice.stores))
+    return std::make_unique<DepthwiseBulkPlan>(problem, *choice.stores);
   if (family == Family::depthwise2d) return std::make_unique<DepthwisePlan>(problem, choice.stores);
   if (family == Family::direct_tiled) return std::make_unique<DirectTiledPlan>(problem);
   if (is_implicit_gemm(family)) return make_igemm_plan(choice, problem);

@@ -77,10 +77,10 @@ inline Support depthwise2d_envelope(const ConvProblem& p) {
   return Support::yes();
 }
 
-// The bulk-copy kernel's tiling of a problem in the depthwise2d envelope (why_not: its alignment
-// and shared-memory limits).
-inline depthwise::BulkPlan depthwise_bulk_plan(const ConvProblem& p) {
-  return depthwise::make_bulk_tiling(depthwise::plane_shape(p));
+// The bulk-copy kernel's tiling of a problem in the depthwise2d envelope for a bulk store mode (one
+// stage, or two when pipelined; why_not: its alignment and shared-memory limits).
+inline depthwise::BulkPlan depthwise_bulk_plan(const ConvProblem& p, depthwise::StoreMode mode) {
+  return depthwise::make_bulk_tiling(depthwise::plane_shape(p), mode == depthwise::StoreMode::bulk_pipelined ? 2 : 1);
 }
 
 // Every convolution, forward or transposed, whose smallest tile's input windows (one per input
@@ -153,8 +153,8 @@ inline Support choice_envelope(const KernelChoice& c, const ConvProblem& p, Math
     if (c.stores == depthwise::StoreMode::realigned && p.spatial_rank == 2 &&
         depthwise::store_width(p.output_extent(1)) != 2)
       return Support::no("depthwise2d: realigned stores change rows of 2 mod 4 floats only");
-    if (Support s = depthwise2d_envelope(p); !s || c.stores != depthwise::StoreMode::bulk) return s;
-    if (const std::string why = depthwise_bulk_plan(p).why_not; !why.empty()) return Support::no(why);
+    if (Support s = depthwise2d_envelope(p); !s || !c.stores || !depthwise::is_bulk(*c.stores)) return s;
+    if (const std::string why = depthwise_bulk_plan(p, *c.stores).why_not; !why.empty()) return Support::no(why);
     return Support::yes();
   }
   if (f == Family::direct_tiled) return direct_tiled_envelope(p);
@@ -192,15 +192,16 @@ inline std::vector<Family> applicable_families(const ConvProblem& p, MathMode ma
 }
 
 // Every variant that can run the problem: each applicable family with its defaults; depthwise2d's
-// other store modes (realigned_stores, bulk_copies); the transposed GEMMs without fill-only blocks;
-// and for the forward implicit GEMMs each other (order, A schedule, wgmma) that applies, named by
-// what differs from the defaults ("implicit_gemm_tf32/k_table", "implicit_gemm_tf32/streamed_a").
+// other store modes (realigned_stores, bulk_copies, bulk_pipelined); the transposed GEMMs without
+// fill-only blocks; and for the forward implicit GEMMs each other (order, A schedule, wgmma) that
+// applies, named by what differs from the defaults ("implicit_gemm_tf32/k_table", ".../streamed_a").
 inline std::vector<KernelChoice> applicable_variants(const ConvProblem& p, MathMode math) {
   std::vector<KernelChoice> out;
   for (const Family f : applicable_families(p, math)) {
     out.push_back(KernelChoice{f});
     if (f == Family::depthwise2d)
-      for (const depthwise::StoreMode m : {depthwise::StoreMode::realigned, depthwise::StoreMode::bulk})
+      for (const depthwise::StoreMode m :
+           {depthwise::StoreMode::realigned, depthwise::StoreMode::bulk, depthwise::StoreMode::bulk_pipelined})
         if (const KernelChoice c{f, std::nullopt, std::nullopt, m}; choice_envelope(c, p, math)) out.push_back(c);
     if (is_transposed_phase(f)) {
       const KernelChoice gemm_fill{f, std::nullopt, std::nullopt, std::nullopt, FillBlocks::none};

@@ -5,6 +5,7 @@
 // protocol, each shown to fail a kernel that breaks it, so that the kernel's passing means something.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -17,7 +18,7 @@
 
 // The kernel's `extern __shared__` array, as the emulation provides it (one block runs at a time).
 namespace kbench::gpu::conv::depthwise {
-alignas(16) unsigned char bulk_smem[kBulkSmemMax];
+alignas(16) unsigned char bulk_smem[kBulkHeaderBytes + kBulkMaxStages * kBulkStageMax];
 }
 
 namespace kbench {
@@ -30,17 +31,23 @@ using gpu_tests::pick;
 
 const KernelChoice kBulk{Family::depthwise2d, std::nullopt, std::nullopt, dw::StoreMode::bulk};
 
-// Runs the kernel with the launch the plan computes; returns the tiling, for the caller's coverage.
-dw::BulkTiling check_bulk(const ConvProblem& p, std::uint64_t seed) {
-  REQUIRE(gpu::conv::choice_envelope(kBulk, p, MathMode::fp32).ok);
-  const dw::BulkTiling t = gpu::conv::depthwise_bulk_plan(p).tiling;
+// Runs the kernel with store mode `mode` over `blocks` blocks (0: the one-stage launch, a block per
+// strip); returns the tiling, for the caller's coverage.
+dw::BulkTiling check_bulk(const ConvProblem& p, std::uint64_t seed, dw::StoreMode mode = dw::StoreMode::bulk,
+                          std::int64_t blocks = 0) {
+  const KernelChoice choice{Family::depthwise2d, std::nullopt, std::nullopt, mode};
+  REQUIRE(gpu::conv::choice_envelope(choice, p, MathMode::fp32).ok);
+  const dw::BulkTiling t = gpu::conv::depthwise_bulk_plan(p, mode).tiling;
   REQUIRE(t.smem_bytes() <= static_cast<std::int64_t>(sizeof dw::bulk_smem));
-  emu_tests::run_and_compare(p, seed, static_cast<unsigned>(t.blocks()), dw::kBulkThreads,
+  const std::int64_t grid = blocks > 0 ? std::min(blocks, t.total_strips()) : t.blocks();
+  CAPTURE(dw::store_mode_name(mode));
+  CAPTURE(grid);
+  emu_tests::run_and_compare(p, seed, static_cast<unsigned>(grid), dw::kBulkThreads,
                              [&](const data::HostTensors& tensors, float* y) {
                                const float* bias = tensors.bias.empty() ? nullptr : tensors.bias.data();
-                               dw::with_bulk_instance(t, [&](auto k) {
-                                 dw::depthwise2d_bulk_kernel<decltype(k)::value>(t, tensors.input.data(),
-                                                                                 tensors.weight.data(), bias, y);
+                               dw::with_bulk_instance(t, [&](auto k, auto stages) {
+                                 dw::depthwise2d_bulk_kernel<decltype(k)::value, decltype(stages)::value>(
+                                     t, tensors.input.data(), tensors.weight.data(), bias, y);
                                });
                              },
                              true, dw::bulk_smem, static_cast<std::size_t>(t.smem_bytes()));
@@ -71,7 +78,7 @@ enum class Skip { nothing, fence, wait_read, expected_bytes };
 void copy_through_shared(const float* src, float* dst, unsigned bytes, unsigned expected, Skip skip) {
   namespace conv = gpu::conv;
   auto* barrier = reinterpret_cast<std::uint64_t*>(dw::bulk_smem);
-  float* buffer = reinterpret_cast<float*>(dw::bulk_smem + dw::kBulkBarrierBytes);
+  float* buffer = reinterpret_cast<float*>(dw::bulk_smem + dw::kBulkHeaderBytes);
   if (threadIdx.x == 0) conv::mbarrier_init(barrier, 1);
   __syncthreads();
   if (threadIdx.x == 0) {
@@ -111,7 +118,10 @@ TEST_CASE("emulated bulk-copy depthwise kernel: random problems of every instanc
       const ConvProblem p = random_bulk_problem(rng, k);
       CAPTURE(k);
       CAPTURE(trials);
-      const dw::BulkTiling t = check_bulk(p, 8400 + static_cast<std::uint64_t>(++trials));
+      const std::uint64_t seed = 8400 + static_cast<std::uint64_t>(++trials);
+      const dw::BulkTiling t = check_bulk(p, seed);
+      // Pipelined: persistent blocks, one to three, walking the strips two stages deep.
+      check_bulk(p, seed, dw::StoreMode::bulk_pipelined, 1 + i % 3);
       padded_rows += p.pad_before[0] > 0 ? 1 : 0;
       margins += t.pitch > t.in_w ? 1 : 0;
       shared_columns += t.segments > 1 ? 1 : 0;
@@ -132,7 +142,8 @@ TEST_CASE("emulated bulk-copy depthwise kernel: seed 84 in miniature, and rows t
   const dw::BulkTiling t84 = check_bulk(s84, 84);
   CHECK(t84.strip_rows % 2 == 0);
   CHECK(t84.strips > 1);
-  CHECK(t84.smem_bytes() <= dw::kBulkSmemTarget);
+  CHECK(t84.stage_bytes() <= dw::kBulkStageTarget);
+  check_bulk(s84, 84, dw::StoreMode::bulk_pipelined, 5);  // 12 strips on 5 blocks: 3, 3, 2, 2, 2 each
   // Rows of 3,000 floats: two rows a strip need 72 KB, past the 55 KB target (two blocks an SM).
   ConvProblem wide = s84;
   wide.in_channels = wide.out_channels = wide.groups = 1;
@@ -141,7 +152,8 @@ TEST_CASE("emulated bulk-copy depthwise kernel: seed 84 in miniature, and rows t
   wide.pad_before = wide.pad_after = Dims{{1, 0, 0}};
   const dw::BulkTiling tw = check_bulk(wide, 85);
   CHECK(tw.strip_rows == 2);
-  CHECK(tw.smem_bytes() > dw::kBulkSmemTarget);
+  CHECK(tw.stage_bytes() > dw::kBulkStageTarget);
+  check_bulk(wide, 85, dw::StoreMode::bulk_pipelined, 2);
 }
 
 TEST_CASE("emulated bulk copies: the protocol's checks fail a kernel that breaks it") {

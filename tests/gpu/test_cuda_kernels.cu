@@ -40,7 +40,7 @@ using kbench::gpu_tests::random_problem;
 // tests of it say why and skip it.
 bool bulk_device() {
   const kbench::Support s = kbench::gpu::bulk_copy_device_support(0);
-  if (!s) MESSAGE("depthwise2d/bulk_copies skipped: " << s.reason);
+  if (!s) MESSAGE("depthwise2d bulk copies skipped: " << s.reason);
   return s.ok;
 }
 
@@ -183,9 +183,10 @@ TEST_CASE("depthwise2d: kernel sizes, paddings, segment and strip edges, store w
         // Rows of 2 mod 4 floats: the realigned 16-byte stores too.
         if (p.output_extent(1) % 4 == 2)
           check_family(p, "depthwise2d/realigned_stores", MathMode::fp32, 200 + static_cast<std::uint64_t>(trial));
-        // Output planes of a multiple of 4 floats: the bulk copies too.
+        // Output planes of a multiple of 4 floats: the bulk copies too, both schedules.
         if (bulk_device() && cuda_backend().supports(p, options_for("depthwise2d/bulk_copies", MathMode::fp32)))
-          check_family(p, "depthwise2d/bulk_copies", MathMode::fp32, 200 + static_cast<std::uint64_t>(trial));
+          for (const char* variant : {"depthwise2d/bulk_copies", "depthwise2d/bulk_pipelined"})
+            check_family(p, variant, MathMode::fp32, 200 + static_cast<std::uint64_t>(trial));
       }
   // Seed 84 in miniature: rows of 510 outputs from 512 inputs (8-byte stores, or realigned 16-byte
   // ones); and rows of 1026 spanning three 512-column segments.
@@ -195,7 +196,9 @@ TEST_CASE("depthwise2d: kernel sizes, paddings, segment and strip edges, store w
                                         D{{0, 0, 0}}, D{{0, 0, 0}}, true);
   for (const ConvProblem& p : {s84, wide}) {
     for (const char* variant : {"depthwise2d", "depthwise2d/realigned_stores"}) check_family(p, variant, MathMode::fp32, 284);
-    if (bulk_device()) check_family(p, "depthwise2d/bulk_copies", MathMode::fp32, 284);
+    if (bulk_device())
+      for (const char* variant : {"depthwise2d/bulk_copies", "depthwise2d/bulk_pipelined"})
+        check_family(p, variant, MathMode::fp32, 284);
   }
 }
 
@@ -480,7 +483,9 @@ TEST_CASE("the four seed workloads at full size, every family that serves them, 
                                D{{2, 2, 2}}, D{{2, 2, 2}}, D{{1, 1, 1}}, D{{1, 1, 1}}, false);
   check_family(s84, "depthwise2d", MathMode::fp32, 84, sampled(s84));
   check_family(s84, "depthwise2d/realigned_stores", MathMode::fp32, 84, sampled(s84));
-  if (bulk_device()) check_family(s84, "depthwise2d/bulk_copies", MathMode::fp32, 84, sampled(s84));
+  if (bulk_device())
+    for (const char* variant : {"depthwise2d/bulk_copies", "depthwise2d/bulk_pipelined"})
+      check_family(s84, variant, MathMode::fp32, 84, sampled(s84));
   check_family(s84, "direct_tiled", MathMode::fp32, 84, sampled(s84));
   for (const GemmVariant& v : kGemmVariants) {
     // 76's input has 2^31 + elements: 64-bit offsets on the real shape.

@@ -20,9 +20,10 @@ namespace {
 
 namespace dw = gpu::conv::depthwise;
 
-dw::BulkPlan plan_for(const ConvProblem& p, std::int64_t planes = 1) {
+dw::BulkPlan plan_for(const ConvProblem& p, std::int64_t stages = 1, std::int64_t planes = 1) {
   return dw::make_bulk_tiling(dw::make_plane_shape(1, planes, p.input[0], p.input[1], p.output_extent(0),
-                                                  p.output_extent(1), p.pad_before[0], p.pad_before[1], p.kernel[0]));
+                                                  p.output_extent(1), p.pad_before[0], p.pad_before[1], p.kernel[0]),
+                              stages);
 }
 
 ConvProblem depthwise(std::int64_t k, Dims input, Dims pad_before, Dims pad_after) {
@@ -63,9 +64,9 @@ std::vector<std::int64_t> build_window(const dw::BulkTiling& t, const dw::BulkSt
     window[static_cast<std::size_t>(slot)] = value;
   };
   for (std::int64_t row = s.loaded_begin; row < s.loaded_end; ++row) {  // one bulk copy a row
-    const std::int64_t dst_bytes = dw::kBulkBarrierBytes + 4 * (row * t.pitch + t.margin);
     const std::int64_t src = (s.first_input_row + row) * t.in_w;
-    CHECK(dst_bytes % 16 == 0);
+    for (std::int64_t stage = 0; stage < t.stages; ++stage)
+      CHECK((t.window_offset_bytes(stage) + 4 * (row * t.pitch + t.margin)) % 16 == 0);
     CHECK((s.plane * t.in_h * t.in_w + src) * 4 % 16 == 0);
     CHECK(t.in_w * 4 % 16 == 0);
     for (std::int64_t c = 0; c < t.in_w; ++c) put(row * t.pitch + t.margin + c, src + c);
@@ -84,9 +85,9 @@ std::vector<std::int64_t> build_window(const dw::BulkTiling& t, const dw::BulkSt
   return window;
 }
 
-// Checks the whole tiling of p (one plane; alignment also for the planes after it).
-void check_tiling(const ConvProblem& p) {
-  const dw::BulkPlan plan = plan_for(p, 3);
+// Checks the whole tiling of p with `stages` buffer sets (one plane; alignment also for the planes after it).
+void check_tiling(const ConvProblem& p, std::int64_t stages) {
+  const dw::BulkPlan plan = plan_for(p, stages, 3);
   REQUIRE(plan.why_not.empty());
   const dw::BulkTiling& t = plan.tiling;
   const std::int64_t oh_n = p.output_extent(0), ow_n = p.output_extent(1), k = p.kernel[0];
@@ -94,14 +95,25 @@ void check_tiling(const ConvProblem& p) {
   CHECK(t.strip_rows % align == 0);
   CHECK(t.strips * t.strip_rows >= oh_n);
   CHECK((t.strips - 1) * t.strip_rows < oh_n);
-  CHECK(t.smem_bytes() <= dw::kBulkSmemMax);
-  CHECK((t.smem_bytes() <= dw::kBulkSmemTarget || t.strip_rows == align));
-  CHECK(t.staging_offset_bytes() % 16 == 0);
+  CHECK(t.stages == stages);
+  CHECK(t.stage_bytes() <= dw::kBulkStageMax);
+  CHECK((t.stage_bytes() <= dw::kBulkStageTarget || t.strip_rows == align));
+  CHECK(t.smem_bytes() <= 227 * 1024);  // a block's most
+  // The stages' windows and staging areas: 16-byte aligned, one after the other, within the block's.
+  std::int64_t end = dw::kBulkHeaderBytes;
+  for (std::int64_t stage = 0; stage < stages; ++stage) {
+    CHECK(t.window_offset_bytes(stage) == end);
+    CHECK(t.window_offset_bytes(stage) % 16 == 0);
+    CHECK(t.staging_offset_bytes(stage) == end + t.window_bytes());
+    CHECK(t.staging_offset_bytes(stage) % 16 == 0);
+    end = t.staging_offset_bytes(stage) + t.strip_rows * ow_n * 4;
+  }
+  CHECK(end == t.smem_bytes());
   CHECK(t.segments * t.segment_rows >= t.strip_rows);
   std::vector<int> computed(static_cast<std::size_t>(oh_n * ow_n), 0), stored(computed.size(), 0);
   std::int64_t wrong_taps = 0;  // counted, not CHECKed one by one: millions of taps
-  for (std::int64_t block = 0; block < t.strips; ++block) {
-    const dw::BulkStrip s = dw::bulk_strip(t, block);
+  for (std::int64_t strip = 0; strip < t.strips; ++strip) {
+    const dw::BulkStrip s = dw::bulk_strip(t, strip);
     REQUIRE(s.plane == 0);
     const std::vector<std::int64_t> window = build_window(t, s);
     CHECK(std::count(window.begin(), window.begin() + s.window_rows(k) * t.pitch, kUnset) == 0);
@@ -141,13 +153,13 @@ TEST_SUITE("cuda_index") {
 
 TEST_CASE("bulk depthwise tiling: every tap reads its input or a zero, every output computed and stored once") {
   std::mt19937_64 rng(8403);
-  int fallback = 0, shared_columns = 0, margins = 0;
+  int shared_columns = 0, margins = 0;
   for (int trial = 0; trial < 60; ++trial) {
     const ConvProblem p = random_bulk(rng);
     CAPTURE(trial);
-    check_tiling(p);
+    check_tiling(p, 1);
+    check_tiling(p, 2);
     const dw::BulkTiling t = plan_for(p).tiling;
-    fallback += t.smem_bytes() > dw::kBulkSmemTarget ? 1 : 0;
     shared_columns += t.segments > 1 ? 1 : 0;
     margins += t.pitch > t.in_w ? 1 : 0;
   }
@@ -155,8 +167,9 @@ TEST_CASE("bulk depthwise tiling: every tap reads its input or a zero, every out
   CHECK(margins > 0);
   // Rows too wide for four blocks an SM: 3,000 floats take strips of the smallest aligned height (2).
   const ConvProblem wide = depthwise(3, Dims{{12, 3000, 1}}, Dims{{1, 0, 0}}, Dims{{1, 0, 0}});
-  check_tiling(wide);
-  CHECK(plan_for(wide).tiling.smem_bytes() > dw::kBulkSmemTarget);
+  check_tiling(wide, 1);
+  check_tiling(wide, 2);
+  CHECK(plan_for(wide).tiling.stage_bytes() > dw::kBulkStageTarget);
 }
 
 TEST_CASE("bulk depthwise tiling: seed 84, and what it refuses") {
@@ -169,6 +182,12 @@ TEST_CASE("bulk depthwise tiling: seed 84, and what it refuses") {
   CHECK(t.smem_bytes() == 16 + 14 * 512 * 4 + 12 * 510 * 4);
   CHECK(t.segments == 1);
   CHECK(t.blocks() == 64 * 128 * 22);
+  // Pipelined: the same strips, two stages (two blocks an SM).
+  const dw::BulkPlan piped = dw::make_bulk_tiling(dw::make_plane_shape(64, 128, 256, 512, 254, 510, 0, 0, 3), 2);
+  REQUIRE(piped.why_not.empty());
+  CHECK(piped.tiling.strip_rows == 12);
+  CHECK(piped.tiling.smem_bytes() == 16 + 2 * (14 * 512 * 4 + 12 * 510 * 4));
+  CHECK(2 * (piped.tiling.smem_bytes() + 1024) <= 228 * 1024);
   // 16-byte bulk copies need rows and planes of multiples of 4 floats.
   CHECK_FALSE(dw::make_bulk_tiling(dw::make_plane_shape(1, 1, 10, 510, 8, 508, 0, 0, 3)).why_not.empty());  // rows of 510 in
   CHECK_FALSE(dw::make_bulk_tiling(dw::make_plane_shape(1, 1, 9, 512, 7, 510, 0, 0, 3)).why_not.empty());   // 7 x 510 out

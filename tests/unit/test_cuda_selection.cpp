@@ -75,19 +75,28 @@ TEST_CASE("depthwise2d row stores: the realigned variant where rows are 2 mod 4 
   CHECK_FALSE(gpu::conv::parse_variant("depthwise2d/realigned_stores/split_stores"));
 }
 
-TEST_CASE("depthwise2d bulk copies: a variant on seed 84 and wherever 16-byte copies fit, never the default") {
+TEST_CASE("depthwise2d bulk copies: variants on seed 84 and wherever 16-byte copies fit, never the default") {
   using gpu::conv::KernelChoice;
-  const KernelChoice bulk{Family::depthwise2d, std::nullopt, std::nullopt, gpu::conv::depthwise::StoreMode::bulk};
+  namespace dw = gpu::conv::depthwise;
+  const KernelChoice bulk{Family::depthwise2d, std::nullopt, std::nullopt, dw::StoreMode::bulk};
+  const KernelChoice piped{Family::depthwise2d, std::nullopt, std::nullopt, dw::StoreMode::bulk_pipelined};
   CHECK(gpu::conv::variant_name(bulk) == "depthwise2d/bulk_copies");
-  const std::optional<KernelChoice> back = gpu::conv::parse_variant("depthwise2d/bulk_copies");
-  REQUIRE(back.has_value());
-  CHECK(back->stores == gpu::conv::depthwise::StoreMode::bulk);
+  CHECK(gpu::conv::variant_name(piped) == "depthwise2d/bulk_pipelined");
+  for (const dw::StoreMode m : {dw::StoreMode::bulk, dw::StoreMode::bulk_pipelined}) {
+    const std::optional<KernelChoice> back =
+        gpu::conv::parse_variant(std::string("depthwise2d/") + dw::store_mode_name(m));
+    REQUIRE(back.has_value());
+    CHECK(back->stores == m);
+  }
   CHECK(gpu::conv::choice_envelope(bulk, seed84(), MathMode::fp32));
   CHECK(gpu::conv::choice_envelope(bulk, seed84(), MathMode::tf32));
+  CHECK(gpu::conv::choice_envelope(piped, seed84(), MathMode::fp32));
+  CHECK(gpu::conv::depthwise_bulk_plan(seed84(), dw::StoreMode::bulk_pipelined).tiling.stages == 2);
   std::vector<std::string> names;
   for (const KernelChoice& c : gpu::conv::applicable_variants(seed84(), MathMode::fp32))
     names.push_back(gpu::conv::variant_name(c));
   CHECK(std::count(names.begin(), names.end(), "depthwise2d/bulk_copies") == 1);
+  CHECK(std::count(names.begin(), names.end(), "depthwise2d/bulk_pipelined") == 1);
   CHECK(gpu::conv::default_family(seed84(), MathMode::fp32) == Family::depthwise2d);  // a GPU run decides
   // Outside: an output plane of 7 x 510 floats is not a multiple of 16 bytes (depthwise2d takes it).
   ConvProblem odd_plane = seed84();
@@ -97,6 +106,7 @@ TEST_CASE("depthwise2d bulk copies: a variant on seed 84 and wherever 16-byte co
   const Support refused = gpu::conv::choice_envelope(bulk, odd_plane, MathMode::fp32);
   CHECK_FALSE(refused);
   CHECK(refused.reason.find("bulk_copies") != std::string::npos);
+  CHECK(gpu::conv::choice_envelope(piped, odd_plane, MathMode::fp32).reason.find("bulk_pipelined") != std::string::npos);
   // Outside depthwise2d's own envelope (stride 2) it is refused for that reason first.
   ConvProblem strided = seed84();
   strided.stride = Dims{{2, 2, 1}};

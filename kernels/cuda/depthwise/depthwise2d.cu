@@ -20,21 +20,34 @@ void launch_depthwise2d(const Tiling& t, const Operands& ops, cudaStream_t strea
 }
 
 void configure_depthwise2d_bulk(const BulkTiling& t) {
-  with_bulk_instance(t, [&](auto k) {
-    KBENCH_CUDA_CHECK(cudaFuncSetAttribute(depthwise2d_bulk_kernel<decltype(k)::value>,
+  with_bulk_instance(t, [&](auto k, auto stages) {
+    KBENCH_CUDA_CHECK(cudaFuncSetAttribute(depthwise2d_bulk_kernel<decltype(k)::value, decltype(stages)::value>,
                                            cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            static_cast<int>(t.smem_bytes())));
   });
 }
 
-void launch_depthwise2d_bulk(const BulkTiling& t, const Operands& ops, cudaStream_t stream) {
+std::int64_t depthwise2d_bulk_resident_blocks(const BulkTiling& t) {
+  int device = 0, sms = 0, per_sm = 0;
+  KBENCH_CUDA_CHECK(cudaGetDevice(&device));
+  KBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  with_bulk_instance(t, [&](auto k, auto stages) {
+    KBENCH_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, depthwise2d_bulk_kernel<decltype(k)::value, decltype(stages)::value>, kBulkThreads,
+        static_cast<std::size_t>(t.smem_bytes())));
+  });
+  if (per_sm < 1) throw std::runtime_error("depthwise2d bulk copies: no block of this instance fits on an SM");
+  return static_cast<std::int64_t>(sms) * per_sm;
+}
+
+void launch_depthwise2d_bulk(const BulkTiling& t, std::int64_t blocks, const Operands& ops, cudaStream_t stream) {
   const auto misaligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 != 0; };
   if (misaligned(ops.x) || misaligned(ops.y))
-    throw std::invalid_argument("depthwise2d/bulk_copies: input and output must be 16-byte aligned");
-  with_bulk_instance(t, [&](auto k) {
-    depthwise2d_bulk_kernel<decltype(k)::value><<<static_cast<unsigned>(t.blocks()), kBulkThreads,
-                                                  static_cast<std::size_t>(t.smem_bytes()), stream>>>(
-        t, ops.x, ops.w, ops.bias, ops.y);
+    throw std::invalid_argument("depthwise2d bulk copies: input and output must be 16-byte aligned");
+  with_bulk_instance(t, [&](auto k, auto stages) {
+    depthwise2d_bulk_kernel<decltype(k)::value, decltype(stages)::value>
+        <<<static_cast<unsigned>(blocks), kBulkThreads, static_cast<std::size_t>(t.smem_bytes()), stream>>>(
+            t, ops.x, ops.w, ops.bias, ops.y);
   });
   KBENCH_CUDA_CHECK_LAUNCH();
 }

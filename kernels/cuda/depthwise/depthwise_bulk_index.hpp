@@ -10,6 +10,11 @@
 // strip into a shared staging area laid out exactly as the output rows, and one bulk copy writes
 // the strip's R x out_w contiguous floats: whole sectors, no partial writes, a few instructions.
 //
+// Two schedules (`stages`): one strip a block (`bulk_copies`: every strip its own block, four blocks
+// an SM overlapping one another's copies and arithmetic), or persistent blocks that walk strips
+// blockIdx.x, + gridDim.x, ... with two sets of buffers (`bulk_pipelined`: the next strip's rows
+// land while this one is computed, and its copy out drains while the next is).
+//
 // A thread owns one output column over a run of rows (a "segment"): lanes take consecutive
 // columns, so every shared load and store of a warp is free of bank conflicts at any padding. Its
 // K x K window slides down the rows in registers (K new loads per output row).
@@ -29,16 +34,19 @@ namespace kbench::gpu::conv::depthwise {
 
 inline constexpr int kBulkThreads = 256;
 inline constexpr std::int64_t kBulkMaxStripRows = 32;
-// Shared memory per block: up to 55 KB keeps four blocks on an SM (227 KB, 1 KB reserved per
-// block), so one block's copies overlap three others' arithmetic; wider rows may take up to two
-// blocks' worth.
-inline constexpr std::int64_t kBulkSmemTarget = 55 * 1024;
-inline constexpr std::int64_t kBulkSmemMax = 113 * 1024;
-// The mbarrier (8 bytes) sits first, padded so that the window rows start 16-byte aligned.
-inline constexpr std::int64_t kBulkBarrierBytes = 16;
+inline constexpr int kBulkMaxStages = 2;
+// Shared memory per stage (a window and a staging area): up to 55 KB keeps four one-stage blocks
+// on an SM (227 KB, 1 KB reserved per block), or two two-stage ones; wider rows may take up to
+// 113 KB a stage (two one-stage blocks, or one two-stage block).
+inline constexpr std::int64_t kBulkStageTarget = 55 * 1024;
+inline constexpr std::int64_t kBulkStageMax = 113 * 1024;
+// One mbarrier (8 bytes) per stage sits first, padded so that the buffers start 16-byte aligned.
+inline constexpr std::int64_t kBulkHeaderBytes = 8 * kBulkMaxStages;
+static_assert(kBulkHeaderBytes % 16 == 0);
 
 struct BulkTiling : PlaneShape {
-  std::int64_t strip_rows = 1;    // R: output rows per block
+  std::int64_t stages = 1;        // buffer sets: 1, one strip a block; 2, persistent and pipelined
+  std::int64_t strip_rows = 1;    // R: output rows per strip
   std::int64_t strips = 1;        // per plane
   std::int64_t margin = 0;        // zero floats left of input column 0 in a window row (multiple of 4)
   std::int64_t pitch = 4;         // floats per window row (multiple of 4)
@@ -46,9 +54,17 @@ struct BulkTiling : PlaneShape {
   std::int64_t segment_rows = 1;  // output rows per segment (the last may be shorter)
 
   KBENCH_HD std::int64_t window_rows() const { return strip_rows + kernel - 1; }
-  KBENCH_HD std::int64_t staging_offset_bytes() const { return kBulkBarrierBytes + window_rows() * pitch * 4; }
-  KBENCH_HD std::int64_t smem_bytes() const { return staging_offset_bytes() + strip_rows * out_w * 4; }
-  KBENCH_HD std::int64_t blocks() const { return planes * strips; }
+  KBENCH_HD std::int64_t window_bytes() const { return window_rows() * pitch * 4; }
+  KBENCH_HD std::int64_t stage_bytes() const { return window_bytes() + strip_rows * out_w * 4; }
+  // Stage s: its window, then its staging area.
+  KBENCH_HD std::int64_t window_offset_bytes(std::int64_t stage) const { return kBulkHeaderBytes + stage * stage_bytes(); }
+  KBENCH_HD std::int64_t staging_offset_bytes(std::int64_t stage) const {
+    return window_offset_bytes(stage) + window_bytes();
+  }
+  KBENCH_HD std::int64_t smem_bytes() const { return kBulkHeaderBytes + stages * stage_bytes(); }
+  KBENCH_HD std::int64_t total_strips() const { return planes * strips; }
+  // One-stage launches: a block per strip.
+  KBENCH_HD std::int64_t blocks() const { return total_strips(); }
   // Work items of a block: (column, segment) pairs, column fastest.
   KBENCH_HD std::int64_t items() const { return out_w * segments; }
 };
@@ -61,19 +77,22 @@ struct BulkPlan {
 // Smallest strip height whose R x out_w floats are a multiple of 4 (16 bytes).
 inline std::int64_t bulk_row_alignment(std::int64_t out_w) { return out_w % 4 == 0 ? 1 : (out_w % 2 == 0 ? 2 : 4); }
 
-// The tiling for a problem in the depthwise2d envelope (stride 1, dilation 1, square kernel K).
-inline BulkPlan make_bulk_tiling(const PlaneShape& shape) {
+// The tiling for a problem in the depthwise2d envelope (stride 1, dilation 1, square kernel K), with
+// `stages` buffer sets (1 or 2).
+inline BulkPlan make_bulk_tiling(const PlaneShape& shape, std::int64_t stages = 1) {
   using geometry::ceil_div;
   BulkPlan plan;
   BulkTiling& t = plan.tiling;
   static_cast<PlaneShape&>(t) = shape;
+  t.stages = stages;
+  const std::string name = stages == 2 ? "depthwise2d/bulk_pipelined" : "depthwise2d/bulk_copies";
   const std::int64_t in_w = t.in_w, out_h = t.out_h, out_w = t.out_w, pad_left = t.pad_left, kernel = t.kernel;
   if (in_w % 4 != 0) {
-    plan.why_not = "depthwise2d/bulk_copies: input rows must be a multiple of 4 floats (16-byte bulk copies)";
+    plan.why_not = name + ": input rows must be a multiple of 4 floats (16-byte bulk copies)";
     return plan;
   }
   if (out_h * out_w % 4 != 0) {
-    plan.why_not = "depthwise2d/bulk_copies: output planes must be a multiple of 4 floats (16-byte bulk copies)";
+    plan.why_not = name + ": output planes must be a multiple of 4 floats (16-byte bulk copies)";
     return plan;
   }
   // Window rows hold input column ic at margin + ic; output column c reads margin - pad_left + c + kw.
@@ -87,12 +106,12 @@ inline BulkPlan make_bulk_tiling(const PlaneShape& shape) {
   std::int64_t rows = 0;
   for (std::int64_t r = tallest; r >= align && rows == 0; r -= align) {
     t.strip_rows = r;
-    if (t.smem_bytes() <= kBulkSmemTarget) rows = r;
+    if (t.stage_bytes() <= kBulkStageTarget) rows = r;
   }
   if (rows == 0) {
     t.strip_rows = align;
-    if (t.smem_bytes() > kBulkSmemMax) {
-      plan.why_not = "depthwise2d/bulk_copies: rows too wide for a strip in shared memory";
+    if (t.stage_bytes() > kBulkStageMax) {
+      plan.why_not = name + ": rows too wide for a strip in shared memory";
       return plan;
     }
     rows = align;
@@ -103,11 +122,11 @@ inline BulkPlan make_bulk_tiling(const PlaneShape& shape) {
   const std::int64_t per_column = kBulkThreads / out_w;
   t.segments = per_column < 1 ? 1 : (per_column > t.strip_rows ? t.strip_rows : per_column);
   t.segment_rows = ceil_div(t.strip_rows, t.segments);
-  if (t.blocks() > 0x7fffffff) plan.why_not = "depthwise2d/bulk_copies: too many blocks for one launch";
+  if (t.total_strips() > 0x7fffffff) plan.why_not = name + ": too many strips for one launch";
   return plan;
 }
 
-// The strip of block `block`: its plane, output rows [row_begin, row_begin + rows) and window.
+// Strip `strip` (of total_strips): its plane, output rows [row_begin, row_begin + rows) and window.
 struct BulkStrip {
   std::int64_t plane = 0;
   std::int64_t row_begin = 0;
@@ -119,10 +138,10 @@ struct BulkStrip {
 };
 
 // Consecutive blocks take consecutive strips of one plane, so strips sharing halo rows run together.
-KBENCH_HD BulkStrip bulk_strip(const BulkTiling& t, std::int64_t block) {
+KBENCH_HD BulkStrip bulk_strip(const BulkTiling& t, std::int64_t strip) {
   BulkStrip s;
-  s.plane = block / t.strips;
-  s.row_begin = (block % t.strips) * t.strip_rows;
+  s.plane = strip / t.strips;
+  s.row_begin = (strip % t.strips) * t.strip_rows;
   s.rows = t.out_h - s.row_begin < t.strip_rows ? t.out_h - s.row_begin : t.strip_rows;
   s.first_input_row = s.row_begin - t.pad_top;
   const std::int64_t window = s.window_rows(t.kernel);
@@ -160,17 +179,22 @@ KBENCH_HD std::int64_t bulk_margin_column(const BulkTiling& t, std::int64_t z) {
   return z < t.margin ? z : t.in_w + z;
 }
 
-// Calls f(K) as a std::integral_constant for the compiled instance (3, 5 or 7); the CUDA launcher and
-// the CPU emulation tests dispatch through this one table.
+// Calls f(K, STAGES) as std::integral_constant values for the compiled instance (K 3, 5 or 7 x 1 or 2
+// stages); the CUDA launcher and the CPU emulation tests dispatch through this one table.
 template <class F>
 void with_bulk_instance(const BulkTiling& t, F&& f) {
+  const auto with_stages = [&](auto k) {
+    if (t.stages == 2) return f(k, std::integral_constant<int, 2>{});
+    if (t.stages == 1) return f(k, std::integral_constant<int, 1>{});
+    throw std::invalid_argument("depthwise2d bulk copies: 1 or 2 stages");
+  };
   switch (t.kernel) {
-    case 3: return f(std::integral_constant<int, 3>{});
-    case 5: return f(std::integral_constant<int, 5>{});
-    case 7: return f(std::integral_constant<int, 7>{});
+    case 3: return with_stages(std::integral_constant<int, 3>{});
+    case 5: return with_stages(std::integral_constant<int, 5>{});
+    case 7: return with_stages(std::integral_constant<int, 7>{});
     default: break;
   }
-  throw std::invalid_argument("depthwise2d/bulk_copies: kernel size outside the envelope");
+  throw std::invalid_argument("depthwise2d bulk copies: kernel size outside the envelope");
 }
 
 }  // namespace kbench::gpu::conv::depthwise

@@ -32,17 +32,22 @@ KBENCH_HD constexpr int highest_neighbour(int kernel, int pad_left) { return (ke
 
 // How output rows reach memory. Rows of an even width that is not a multiple of 4 (store_width 2):
 // `split`, two 8-byte stores per lane (the default); `realigned`, 16-byte stores on every row
-// (even_row_stores). `bulk`: another kernel (depthwise2d_bulk_kernel.cuh), whose strips go through
-// shared memory both ways by bulk copies, whole rows at a time. Variants until a GPU run decides:
-// realigned halves the output's L2 write requests but its shuffles raise the 3x3 kernel from 72 to
-// 88 registers (7 -> 5 blocks, 57 -> 40 KB of loads in flight per SM); bulk writes whole sectors
-// with few instructions, but a block's copies overlap only the other blocks' arithmetic.
-enum class StoreMode : int { split = 0, realigned = 1, bulk = 2 };
+// (even_row_stores). `bulk` and `bulk_pipelined`: another kernel (depthwise2d_bulk_kernel.cuh),
+// whose strips go through shared memory both ways by bulk copies, whole rows at a time; one strip
+// a block, or persistent blocks with two stages. Variants until a GPU run decides: realigned halves
+// the output's L2 write requests but its shuffles raise the 3x3 kernel from 72 to 88 registers (7 ->
+// 5 blocks, 57 -> 40 KB of loads in flight per SM); bulk writes whole sectors with few
+// instructions, but a block's copies overlap only the other blocks' arithmetic, which the pipelined
+// schedule overlaps within the block too, at twice the shared memory.
+enum class StoreMode : int { split = 0, realigned = 1, bulk = 2, bulk_pipelined = 3 };
+
+inline bool is_bulk(StoreMode m) { return m == StoreMode::bulk || m == StoreMode::bulk_pipelined; }
 
 inline const char* store_mode_name(StoreMode m) {
   switch (m) {
     case StoreMode::realigned: return "realigned_stores";
     case StoreMode::bulk: return "bulk_copies";
+    case StoreMode::bulk_pipelined: return "bulk_pipelined";
     case StoreMode::split: break;
   }
   return "split_stores";
@@ -139,7 +144,7 @@ KBENCH_HD RowStores even_row_stores(bool shifted, int lane, std::int64_t col_bas
 // CPU emulation tests dispatch through this one table. `t` must lie in the depthwise2d envelope.
 template <class F>
 void with_depthwise_instance(const Tiling& t, F&& f) {
-  if (t.stores == StoreMode::bulk) throw std::invalid_argument("depthwise2d: bulk copies run their own kernel and tiling");
+  if (is_bulk(t.stores)) throw std::invalid_argument("depthwise2d: bulk copies run their own kernel and tiling");
   const auto with_stores = [&](auto k, auto pad) {
     if (t.stores == StoreMode::realigned) return f(k, pad, std::integral_constant<StoreMode, StoreMode::realigned>{});
     return f(k, pad, std::integral_constant<StoreMode, StoreMode::split>{});
