@@ -120,7 +120,8 @@ void check_tiling(const ConvProblem& p, std::int64_t stages) {
     // The strip's one bulk store, for every plane: aligned, a multiple of 16 bytes, its own rows.
     for (std::int64_t plane = 0; plane < 3; ++plane) CHECK((plane * oh_n + s.row_begin) * ow_n * 4 % 16 == 0);
     CHECK(s.rows * ow_n * 4 % 16 == 0);
-    for (std::int64_t i = s.row_begin * ow_n; i < (s.row_begin + s.rows) * ow_n; ++i) ++stored[static_cast<std::size_t>(i)];
+    for (std::int64_t i = s.row_begin * ow_n; i < (s.row_begin + s.rows) * ow_n; ++i)
+      ++stored[static_cast<std::size_t>(i)];
     for (std::int64_t item = 0; item < t.items(); ++item) {
       const dw::BulkItem it = dw::bulk_item(t, s, item);
       for (std::int64_t row = it.row_begin; row < it.row_end; ++row) {
@@ -188,9 +189,9 @@ TEST_CASE("bulk depthwise tiling: seed 84, and what it refuses") {
   CHECK(piped.tiling.strip_rows == 12);
   CHECK(piped.tiling.smem_bytes() == 16 + 2 * (14 * 512 * 4 + 12 * 510 * 4));
   CHECK(2 * (piped.tiling.smem_bytes() + 1024) <= 228 * 1024);
-  // 16-byte bulk copies need rows and planes of multiples of 4 floats.
-  CHECK_FALSE(dw::make_bulk_tiling(dw::make_plane_shape(1, 1, 10, 510, 8, 508, 0, 0, 3)).why_not.empty());  // rows of 510 in
-  CHECK_FALSE(dw::make_bulk_tiling(dw::make_plane_shape(1, 1, 9, 512, 7, 510, 0, 0, 3)).why_not.empty());   // 7 x 510 out
+  // 16-byte bulk copies need rows and planes of multiples of 4 floats: rows of 510 in; 7 x 510 out.
+  CHECK_FALSE(dw::make_bulk_tiling(dw::make_plane_shape(1, 1, 10, 510, 8, 508, 0, 0, 3)).why_not.empty());
+  CHECK_FALSE(dw::make_bulk_tiling(dw::make_plane_shape(1, 1, 9, 512, 7, 510, 0, 0, 3)).why_not.empty());
   // A strip of two 7x7 rows of 8,192 floats needs more than two blocks' worth of shared memory.
   CHECK_FALSE(dw::make_bulk_tiling(dw::make_plane_shape(1, 1, 16, 8192, 10, 8186, 0, 0, 7)).why_not.empty());
 }

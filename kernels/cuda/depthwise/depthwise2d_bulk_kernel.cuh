@@ -2,8 +2,8 @@
 // Depthwise 2-D convolution through bulk copies (`depthwise2d/bulk_copies` and `/bulk_pipelined`,
 // sm_90): a block loads a strip's input window into shared memory with one bulk copy per row,
 // computes the strip into a shared staging area, and writes it with one bulk copy. Tiling,
-// schedules and the reasons for them: depthwise_bulk_index.hpp. Device code only (the launcher is depthwise2d.cu); the CPU emulation
-// tests run it too.
+// schedules and the reasons for them: depthwise_bulk_index.hpp. Device code only (the launcher is
+// depthwise2d.cu); the CPU emulation tests run it too.
 #include <cstdint>
 
 #include "cuda/common/bulk_copy_ops.cuh"
@@ -77,7 +77,8 @@ __device__ __forceinline__ void start_strip(const BulkTiling& t, const BulkStrip
                                             float* window, std::uint64_t* barrier, int tid) {
   if (tid < 32) {
     const auto row_bytes = static_cast<unsigned>(t.in_w * 4);
-    if (tid == 0) mbarrier_arrive_expect_tx(barrier, static_cast<unsigned>(s.loaded_end - s.loaded_begin) * row_bytes);
+    const auto rows = static_cast<unsigned>(s.loaded_end - s.loaded_begin);
+    if (tid == 0) mbarrier_arrive_expect_tx(barrier, rows * row_bytes);
     __syncwarp();
     const float* plane = x + s.plane * t.in_h * t.in_w;
     for (std::int64_t row = s.loaded_begin + tid; row < s.loaded_end; row += 32)

@@ -1,5 +1,6 @@
 #pragma once
-// Tiling of the bulk-copy depthwise 2-D kernel (`depthwise2d/bulk_copies`), shared with the CPU tests.
+// Tiling of the bulk-copy depthwise 2-D kernel (`depthwise2d/bulk_copies`, `/bulk_pipelined`),
+// shared with the CPU tests.
 //
 // Why a third seed-84 kernel: the register kernel's output rows of 510 floats are only 8-byte
 // aligned, so every 32-byte sector of the output is written in two halves (twice the L2 write
@@ -57,7 +58,9 @@ struct BulkTiling : PlaneShape {
   KBENCH_HD std::int64_t window_bytes() const { return window_rows() * pitch * 4; }
   KBENCH_HD std::int64_t stage_bytes() const { return window_bytes() + strip_rows * out_w * 4; }
   // Stage s: its window, then its staging area.
-  KBENCH_HD std::int64_t window_offset_bytes(std::int64_t stage) const { return kBulkHeaderBytes + stage * stage_bytes(); }
+  KBENCH_HD std::int64_t window_offset_bytes(std::int64_t stage) const {
+    return kBulkHeaderBytes + stage * stage_bytes();
+  }
   KBENCH_HD std::int64_t staging_offset_bytes(std::int64_t stage) const {
     return window_offset_bytes(stage) + window_bytes();
   }

@@ -6,7 +6,8 @@
 namespace kbench::gpu::conv::depthwise {
 
 template <int K>
-__device__ __forceinline__ void load_plane_weights(const float* __restrict__ w, std::int64_t channel, float (&wk)[K][K]) {
+__device__ __forceinline__ void load_plane_weights(const float* __restrict__ w, std::int64_t channel,
+                                                   float (&wk)[K][K]) {
 #pragma unroll
   for (int kh = 0; kh < K; ++kh)
 #pragma unroll
