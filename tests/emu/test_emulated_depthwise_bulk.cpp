@@ -1,7 +1,8 @@
 // The bulk-copy depthwise kernel (depthwise2d_bulk_kernel.cuh) run on the CPU under the CUDA
 // emulation, against the fp64 reference: random problems of its envelope (kernel 3, 5 and 7, every
 // padding, strip and plane edges, narrow planes whose columns several threads share, rows too wide
-// for four blocks an SM) and seed 84 in miniature. Then the emulation's checks of the bulk-copy
+// for four blocks an SM) and seed 84 in miniature, each in both schedules (one stage, a block per
+// strip; two stages, on a few persistent blocks). Then the emulation's checks of the bulk-copy
 // protocol, each shown to fail a kernel that breaks it, so that the kernel's passing means something.
 #include <doctest/doctest.h>
 
