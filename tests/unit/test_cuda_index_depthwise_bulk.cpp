@@ -182,7 +182,7 @@ TEST_CASE("bulk depthwise tiling: seed 84, and what it refuses") {
   CHECK(t.pitch == 512);      // no padding: no margins
   CHECK(t.smem_bytes() == 16 + 14 * 512 * 4 + 12 * 510 * 4);
   CHECK(t.segments == 1);
-  CHECK(t.blocks() == 64 * 128 * 22);
+  CHECK(t.total_strips() == 64 * 128 * 22);
   // Pipelined: the same strips, two stages (two blocks an SM).
   const dw::BulkPlan piped = dw::make_bulk_tiling(dw::make_plane_shape(64, 128, 256, 512, 254, 510, 0, 0, 3), 2);
   REQUIRE(piped.why_not.empty());

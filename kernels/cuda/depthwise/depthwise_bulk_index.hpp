@@ -65,9 +65,8 @@ struct BulkTiling : PlaneShape {
     return window_offset_bytes(stage) + window_bytes();
   }
   KBENCH_HD std::int64_t smem_bytes() const { return kBulkHeaderBytes + stages * stage_bytes(); }
+  // A one-stage launch has a block per strip.
   KBENCH_HD std::int64_t total_strips() const { return planes * strips; }
-  // One-stage launches: a block per strip.
-  KBENCH_HD std::int64_t blocks() const { return total_strips(); }
   // Work items of a block: (column, segment) pairs, column fastest.
   KBENCH_HD std::int64_t items() const { return out_w * segments; }
 };
