@@ -4,8 +4,8 @@
 Reads what scripts/gpu-check.sh writes: seeds.json (`kbench compare` of cuda and cudnn on the
 KernelBench seeds, both math modes) and, when given, variants.json (every cuda variant and cuDNN
 algorithm). Writes Markdown for docs/perf-notes.md:
-  1. per seed and math mode, our default kernel against cuDNN's choice and against issue 4's
-     target, with a verdict;
+  1. per seed and math mode, our default kernel against cuDNN's choice, kbench's roofline floor
+     (and what binds it) with our kernel's time over it, and issue 4's target, with a verdict;
   2. per seed and math mode, the fastest verified variant of each backend (what to make the default
      next), and how many variants verified;
   3. every result that ran and did not verify (wrong, failed), with its reason.
@@ -63,6 +63,28 @@ def default_result(doc, workload, backend, math):
     return None
 
 
+def workload_floor(doc, workload, math):
+    for w in doc.get("workloads", []):
+        if w["name"] == workload:
+            return w.get("floor", {}).get(math)
+    return None
+
+
+def describe_floor(floor):
+    """'3.33 ms (compute, 3xTF32)': the floor, the term that binds and, for compute, its units."""
+    if not floor or floor.get("floor_s") is None:
+        return "—"
+    binds = floor["binds"]
+    if binds == "compute" and floor.get("compute_units"):
+        binds += ", " + floor["compute_units"]
+    return f"{ms(floor['floor_s'] * 1e3)} ({binds})"
+
+
+def times_floor(result):
+    headroom = result.get("headroom") if result else None
+    return "—" if headroom is None else f"{headroom:.2f}x"
+
+
 def describe(result):
     if result is None:
         return "not run"
@@ -84,8 +106,8 @@ def verdict(cuda, cudnn, target):
 
 
 def headline(doc):
-    lines = ["| seed | math | cuda (default) | cudnn (default) | cudnn / cuda | target | verdict |",
-             "|---|---|---|---|---|---|---|"]
+    lines = ["| seed | math | cuda (default) | cudnn (default) | cudnn / cuda | floor | cuda / floor | target | verdict |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for workload in workload_names(doc):
         seed = seed_of(workload)
         for math in maths(doc):
@@ -94,8 +116,10 @@ def headline(doc):
             ours, theirs = median_ms(cuda), median_ms(cudnn)
             speedup = f"{theirs / ours:.2f}x" if ours and theirs else "—"
             target = TARGETS_MS.get(seed, {}).get(math)
+            floor = describe_floor(workload_floor(doc, workload, math))
             lines.append(f"| {seed or workload} | {math} | {describe(cuda)} | {describe(cudnn)} | {speedup} | "
-                         f"{ms(target) if target else '—'} | {verdict(cuda, cudnn, target)} |")
+                         f"{floor} | {times_floor(cuda)} | {ms(target) if target else '—'} | "
+                         f"{verdict(cuda, cudnn, target)} |")
     return lines
 
 

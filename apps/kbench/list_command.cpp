@@ -33,8 +33,8 @@ int list(const ListFlags& flags) {
       fmt::print("  {}\n    {}  out {}\n    {} · {} · fp32 floor {} ({}) · tf32 floor {} ({})\n", workload.name,
                  describe(workload.problem), shape_string(output_shape(workload.problem)),
                  report::format_quantity(summary.metrics.flops, "FLOP"), report::format_quantity(summary.metrics.bytes(), "B"),
-                 report::format_duration(summary.floor_fp32.floor_s), summary.floor_fp32.binds,
-                 report::format_duration(summary.floor_tf32.floor_s), summary.floor_tf32.binds);
+                 report::format_duration(summary.floor_fp32.floor_s), binding_text(summary.floor_fp32),
+                 report::format_duration(summary.floor_tf32.floor_s), binding_text(summary.floor_tf32));
     }
   }
 

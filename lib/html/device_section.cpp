@@ -14,8 +14,7 @@ namespace kbench::html {
 namespace {
 
 std::string peaks_line(const DevicePeaks& p) {
-  std::string text = fmt::format("memory {} · fp32 {} · tf32 {}", report::format_bandwidth(p.bandwidth_Bps),
-                                 report::format_flop_rate(p.fp32_flops), report::format_flop_rate(p.tf32_flops));
+  std::string text = report::peak_rates_text(p, " · ");
   if (p.sms > 0) text += fmt::format(" · {} SMs", p.sms);
   return text;
 }

@@ -66,7 +66,7 @@ std::string axes(const LogAxis& x, const LogAxis& y) {
 }
 
 // The roof min(bandwidth × I, peak) across the x domain, as a polyline clipped to the y domain.
-std::string roof(const LogAxis& x, const LogAxis& y, double bandwidth, double peak, MathMode math) {
+std::string roof(const LogAxis& x, const LogAxis& y, double bandwidth, double peak, MathMode math, ComputeUnits units) {
   std::vector<double> xs;
   const double start = std::max(x.lo(), y.lo() / bandwidth);  // where the memory roof enters the plot
   const double ridge = peak / bandwidth;
@@ -79,7 +79,8 @@ std::string roof(const LogAxis& x, const LogAxis& y, double bandwidth, double pe
     points += fmt::format("{},{} ", px(x.to_pixel(xi)), px(y.to_pixel(yi)));
   }
   std::string out = fmt::format("<polyline points=\"{}\" class=\"roof roof-{}\"/>", points, to_string(math));
-  const std::string label = fmt::format("{} compute roof {}", to_string(math), report::format_flop_rate(peak));
+  const std::string label =
+      fmt::format("{} compute roof {} ({})", to_string(math), report::format_flop_rate(peak), to_string(units));
   if (y.contains(peak)) out += svg_text(kRight - 4, y.to_pixel(peak) - 5, label, "end", "roof-label");
   return out;
 }
@@ -173,7 +174,8 @@ std::string roofline_svg(const PageModel& model, const DeviceGroup& device) {
   out += axes(x, y);
   if (peaks.bandwidth_Bps > 0) {
     for (MathMode math : modes)
-      if (peaks.flops_for(math) > 0) out += roof(x, y, peaks.bandwidth_Bps, peaks.flops_for(math), math);
+      if (peaks.flops_for(math) > 0)
+        out += roof(x, y, peaks.bandwidth_Bps, peaks.flops_for(math), math, peaks.compute_units_for(math));
     out += memory_roof_label(x, y, peaks.bandwidth_Bps);
   }
 

@@ -36,13 +36,14 @@ std::vector<MathMode> modes_in_use(const std::vector<const PageEntry*>& entries)
   return tf32 ? std::vector<MathMode>{MathMode::fp32, MathMode::tf32} : std::vector<MathMode>{MathMode::fp32};
 }
 
+// Labelled "<label> <seconds><note>", e.g. "fp32 compute 3.33 ms (3xTF32)".
 std::string term_line(const LogAxis& x, double seconds, double bottom, std::string_view css_class, std::string_view label,
-                      int label_row) {
+                      int label_row, std::string_view note = "") {
   if (!(seconds > 0)) return "";
   const double at = x.to_pixel(seconds);
   return svg_line(at, kTop - 4, at, bottom, css_class) +
-         svg_text(at, 14 + 13.0 * label_row, fmt::format("{} {}", label, report::format_duration(seconds)), "middle",
-                  std::string(css_class) + "-label");
+         svg_text(at, 14 + 13.0 * label_row, fmt::format("{} {}{}", label, report::format_duration(seconds), note),
+                  "middle", std::string(css_class) + "-label");
 }
 
 std::string row_label(double y, std::string_view text) {
@@ -98,9 +99,11 @@ std::string workload_svg(const PageModel& model, const WorkloadSummary& summary,
   const Floor& fp32 = summary.floor_for(MathMode::fp32);
   out += term_line(x, fp32.memory_s, bottom, "memory-term", "memory", 0);
   int label_row = 1;
-  for (MathMode math : modes)
-    out += term_line(x, summary.floor_for(math).compute_s, bottom, "compute-term",
-                     fmt::format("{} compute", to_string(math)), label_row++);
+  for (MathMode math : modes) {
+    const Floor& floor = summary.floor_for(math);
+    out += term_line(x, floor.compute_s, bottom, "compute-term", fmt::format("{} compute", to_string(math)), label_row++,
+                     fmt::format(" ({})", to_string(floor.compute_units)));
+  }
 
   double y = kTop + kRowHeight / 2;
   for (const PageEntry* e : entries) {

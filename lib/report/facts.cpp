@@ -19,19 +19,26 @@ std::string join_modes(const std::vector<MathMode>& modes) {
 std::string peaks_text(const DevicePeaks& peaks) {
   std::string text = peaks.name.empty() ? "unknown device" : peaks.name;
   if (!peaks.source.empty()) text += fmt::format(" ({})", peaks.source);
-  text += fmt::format(": {}, fp32 {}, tf32 {}", format_bandwidth(peaks.bandwidth_Bps), format_flop_rate(peaks.fp32_flops),
-                      format_flop_rate(peaks.tf32_flops));
+  text += ": " + peak_rates_text(peaks, ", ");
   if (peaks.sms > 0) text += fmt::format(", {} SMs", peaks.sms);
   if (peaks.l2_bytes > 0) text += fmt::format(", L2 {}", format_quantity(peaks.l2_bytes, "B"));
   return text;
 }
 
 std::string floor_text(const Floor& floor) {
-  return fmt::format("{}, {} binds (memory {}, compute {})", format_duration(floor.floor_s), floor.binds,
-                     format_duration(floor.memory_s), format_duration(floor.compute_s));
+  return fmt::format("{}, {} binds (memory {}, compute {} by {})", format_duration(floor.floor_s), floor.binds,
+                     format_duration(floor.memory_s), format_duration(floor.compute_s), to_string(floor.compute_units));
 }
 
 }  // namespace
+
+std::string peak_rates_text(const DevicePeaks& peaks, std::string_view separator) {
+  std::string fp32 = format_flop_rate(peaks.fp32_flops);
+  if (peaks.compute_units_for(MathMode::fp32) == ComputeUnits::split_tf32)
+    fp32 += fmt::format(" (3xTF32 {})", format_flop_rate(peaks.fp32_accurate_flops()));
+  return fmt::format("memory {}{}fp32 {}{}tf32 {}", format_bandwidth(peaks.bandwidth_Bps), separator, fp32, separator,
+                     format_flop_rate(peaks.tf32_flops));
+}
 
 std::vector<Fact> run_facts(const RunReport& report) {
   std::vector<Fact> facts;

@@ -20,6 +20,10 @@ std::vector<Fact> run_facts(const RunReport& report);
 // problem, shapes, work, batch override, one floor per math mode in use, the published floor.
 std::vector<Fact> workload_facts(const RunReport& report, const WorkloadSummary& summary);
 
+// "memory 4.8 TB/s{sep}fp32 67 TFLOP/s (3xTF32 165 TFLOP/s){sep}tf32 495 TFLOP/s": the rates floors
+// use. The 3xTF32 rate is shown where it, not FFMA, is the fp32 peak.
+std::string peak_rates_text(const DevicePeaks& peaks, std::string_view separator);
+
 // The label of the published-floor fact, spelled out so nobody takes it for kbench's floor.
 inline constexpr std::string_view kPublishedFloorLabel = "published floor (input bytes @ datasheet BW)";
 

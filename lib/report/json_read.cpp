@@ -120,12 +120,22 @@ ConvProblem read_problem(const Node& node) {
   return p;
 }
 
-Floor read_floor(const Node& node) {
+// Documents from before the key existed computed the fp32 floor from FFMA alone.
+ComputeUnits read_compute_units(const Node& floor, MathMode math) {
+  if (!floor.has("compute_units")) return math == MathMode::tf32 ? ComputeUnits::tf32 : ComputeUnits::ffma;
+  const Node node = floor.at("compute_units");
+  const auto units = parse_compute_units(node.text());
+  if (!units) fail(node.path, "expected \"FFMA\", \"3xTF32\" or \"TF32\"");
+  return *units;
+}
+
+Floor read_floor(const Node& node, MathMode math) {
   Floor f;
   f.memory_s = node.at("memory_s").number_or_nan();
   f.compute_s = node.at("compute_s").number_or_nan();
   f.floor_s = node.at("floor_s").number_or_nan();
   f.binds = node.at("binds").text();
+  f.compute_units = read_compute_units(node, math);
   f.published_input_only_s = node.at("published_input_only_s").number_or_nan();
   return f;
 }
@@ -156,8 +166,8 @@ WorkloadSummary read_workload(const Node& node) {
   s.metrics.bias_bytes = bytes.at("bias").number();
   s.metrics.output_bytes = bytes.at("output").number();
   const Node floor = node.at("floor");
-  s.floor_fp32 = read_floor(floor.at("fp32"));
-  s.floor_tf32 = read_floor(floor.at("tf32"));
+  s.floor_fp32 = read_floor(floor.at("fp32"), MathMode::fp32);
+  s.floor_tf32 = read_floor(floor.at("tf32"), MathMode::tf32);
   s.batch_overridden = node.at("batch_overridden").boolean();
   s.spec_batch = node.at("spec_batch").integer();
   const Node records = node.at("records");

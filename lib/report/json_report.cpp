@@ -51,6 +51,7 @@ ojson floor_json(const Floor& floor) {
       {"compute_s", number_or_null(floor.compute_s)},
       {"floor_s", number_or_null(floor.floor_s)},
       {"binds", floor.binds},
+      {"compute_units", to_string(floor.compute_units)},
       {"published_input_only_s", number_or_null(floor.published_input_only_s)},
   };
 }

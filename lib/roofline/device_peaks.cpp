@@ -55,6 +55,26 @@ double positive_number(const nlohmann::json& doc, const char* key, const std::st
 
 }  // namespace
 
+std::string_view to_string(ComputeUnits units) {
+  switch (units) {
+    case ComputeUnits::ffma: return "FFMA";
+    case ComputeUnits::split_tf32: return "3xTF32";
+    case ComputeUnits::tf32: return "TF32";
+  }
+  return "FFMA";
+}
+
+std::optional<ComputeUnits> parse_compute_units(std::string_view text) {
+  for (ComputeUnits units : {ComputeUnits::ffma, ComputeUnits::split_tf32, ComputeUnits::tf32})
+    if (text == to_string(units)) return units;
+  return std::nullopt;
+}
+
+ComputeUnits DevicePeaks::compute_units_for(MathMode math) const {
+  if (math == MathMode::tf32) return ComputeUnits::tf32;
+  return tf32_flops / kSplitTf32Products > fp32_flops ? ComputeUnits::split_tf32 : ComputeUnits::ffma;
+}
+
 const std::vector<DevicePeaks>& known_devices() {
   static const std::vector<DevicePeaks> peaks = [] {
     std::vector<DevicePeaks> out;

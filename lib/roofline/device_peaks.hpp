@@ -1,6 +1,7 @@
 #pragma once
 // Peak rates a floor is computed against: datasheet table, a --peaks override file, or measured
 // by `kbench calibrate`. Where a figure comes from is recorded next to it.
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -9,6 +10,12 @@
 #include "core/types.hpp"
 
 namespace kbench {
+
+// What a math mode's peak rate is reached with.
+enum class ComputeUnits { ffma, split_tf32, tf32 };
+// "FFMA", "3xTF32", "TF32": as reports and the JSON document spell them.
+std::string_view to_string(ComputeUnits units);
+std::optional<ComputeUnits> parse_compute_units(std::string_view text);
 
 struct DevicePeaks {
   std::string name;             // e.g. "NVIDIA H200"
@@ -20,7 +27,16 @@ struct DevicePeaks {
   int sms = 0;
   double l2_bytes = 0;
 
-  double flops_for(MathMode math) const { return math == MathMode::tf32 ? tf32_flops : fp32_flops; }
+  // fp32 accuracy does not need FFMA: split each operand into a TF32 head and a TF32 tail and add
+  // three tensor-core products (head x head, head x tail, tail x head; "3xTF32", CUTLASS's fast
+  // fp32), as kbench's own fp32 GEMMs do. So the fastest fp32-accurate rate is the faster of FFMA
+  // and a third of the TF32 rate, and an fp32 floor computed from FFMA alone would not be a floor.
+  static constexpr double kSplitTf32Products = 3;
+  double fp32_accurate_flops() const { return std::max(fp32_flops, tf32_flops / kSplitTf32Products); }
+
+  // The peak a floor at this math mode is computed against, and the units that reach it.
+  double flops_for(MathMode math) const { return math == MathMode::tf32 ? tf32_flops : fp32_accurate_flops(); }
+  ComputeUnits compute_units_for(MathMode math) const;
 };
 
 const std::vector<DevicePeaks>& known_devices();

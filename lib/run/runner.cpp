@@ -128,9 +128,9 @@ void flag_if_faster_than_floor(Result& result, const Floor& floor) {
   const double median = result.timing->stats.median;
   if (floor.floor_s <= 0 || median >= kFloorMeasurementSlack * floor.floor_s) return;
   result.warnings.push_back(fmt::format(
-      "suspicious: median {:.4g} ms is {:.0f}% below the roofline floor of {:.4g} ms ({}-bound); the timing may miss "
+      "suspicious: median {:.4g} ms is {:.0f}% below the roofline floor of {:.4g} ms ({}); the timing may miss "
       "work or the peaks may not match this device",
-      median * 1e3, (1 - median / floor.floor_s) * 100, floor.floor_s * 1e3, floor.binds));
+      median * 1e3, (1 - median / floor.floor_s) * 100, floor.floor_s * 1e3, binding_text(floor)));
 }
 
 Result run_one(const Workload& workload, Backend& backend, const BackendEntry& entry, const std::string& variant,

@@ -152,6 +152,19 @@ TEST_SUITE("report") {
     CHECK(read.results.size() == kbench::test::fixture_report().results.size());
   }
 
+  TEST_CASE("JSON reader: a document from before compute_units reads as FFMA (fp32) and TF32 floors") {
+    json older = document_of(kbench::test::fixture_report());
+    for (json& workload : older["workloads"])
+      for (const char* math : {"fp32", "tf32"}) workload["floor"][math].erase("compute_units");
+    const kbench::RunReport read = kbench::read_json_report(older);
+    REQUIRE_FALSE(read.workloads.empty());
+    CHECK(read.workloads[0].floor_fp32.compute_units == kbench::ComputeUnits::ffma);
+    CHECK(read.workloads[0].floor_tf32.compute_units == kbench::ComputeUnits::tf32);
+    // The current writer names the units: the fixture's Hopper-class peaks make 3xTF32 the fp32 peak.
+    const kbench::RunReport current = kbench::read_json_report(document_of(kbench::test::fixture_report()));
+    CHECK(current.workloads[0].floor_fp32.compute_units == kbench::ComputeUnits::split_tf32);
+  }
+
   TEST_CASE("JSON reader: bad documents fail with the path of the problem") {
     const json good = document_of(kbench::test::fixture_report());
     const auto message_for = [](const json& doc) -> std::string {
@@ -186,6 +199,10 @@ TEST_SUITE("report") {
     json bad_status = good;
     bad_status["results"][1]["status"] = "fine";
     CHECK(message_for(bad_status).find("unknown status 'fine'") != std::string::npos);
+
+    json bad_units = good;
+    bad_units["workloads"][0]["floor"]["fp32"]["compute_units"] = "HMMA";
+    CHECK(message_for(bad_units).find("/workloads/0/floor/fp32/compute_units: expected") != std::string::npos);
 
     CHECK(message_for(json::array()).find("expected an object") != std::string::npos);
   }

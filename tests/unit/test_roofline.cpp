@@ -28,15 +28,36 @@ TEST_SUITE("roofline") {
     const DevicePeaks h200 = *find_device("h200");
     const Floor fp32 = compute_floor(m, h200, MathMode::fp32);
     CHECK(fp32.binds == "compute");
-    CHECK(fp32.compute_s == doctest::Approx(8.204e-3).epsilon(1e-3));  // 549.7 G / 67 T
+    CHECK(fp32.compute_units == ComputeUnits::split_tf32);
+    CHECK(fp32.compute_s == doctest::Approx(3.334e-3).epsilon(1e-3));  // 549.7 G / (494.7 T / 3)
     CHECK(fp32.memory_s == doctest::Approx(2.98e-3).epsilon(1e-2));    // 14.3 GB / 4.8 TB/s
+    CHECK(binding_text(fp32) == "compute, 3xTF32");
     const Floor tf32 = compute_floor(m, h200, MathMode::tf32);
     CHECK(tf32.binds == "memory");
+    CHECK(tf32.compute_units == ComputeUnits::tf32);
     CHECK(tf32.floor_s == doctest::Approx(tf32.memory_s));
+    CHECK(binding_text(tf32) == "memory");
     CHECK(headroom(2 * fp32.floor_s, fp32) == doctest::Approx(2.0));
     // headroom-v1: input bytes only at datasheet bandwidth (H100 SXM: 2.56 ms for seed 76).
     const Floor published = compute_floor(m, *find_device("h100-sxm"), MathMode::fp32);
     CHECK(published.published_input_only_s == doctest::Approx(2.564e-3).epsilon(1e-3));
+  }
+
+  TEST_CASE("the fp32 peak is the faster of FFMA and a third of the TF32 rate") {
+    DevicePeaks p;
+    p.fp32_flops = 67e12;
+    p.tf32_flops = 494.7e12;  // Hopper: three TF32 products beat FFMA 2.5x
+    CHECK(p.flops_for(MathMode::fp32) == doctest::Approx(164.9e12));
+    CHECK(p.compute_units_for(MathMode::fp32) == ComputeUnits::split_tf32);
+    CHECK(p.flops_for(MathMode::tf32) == doctest::Approx(494.7e12));
+    p.tf32_flops = 150e12;  // a tensor rate under 3x FFMA (e.g. sm_86's): FFMA stays the fp32 peak
+    CHECK(p.flops_for(MathMode::fp32) == doctest::Approx(67e12));
+    CHECK(p.compute_units_for(MathMode::fp32) == ComputeUnits::ffma);
+    p.tf32_flops = p.fp32_flops;  // no tensor cores: derived peaks set TF32 to the FFMA rate
+    CHECK(p.compute_units_for(MathMode::fp32) == ComputeUnits::ffma);
+    for (ComputeUnits units : {ComputeUnits::ffma, ComputeUnits::split_tf32, ComputeUnits::tf32})
+      CHECK(parse_compute_units(to_string(units)) == units);
+    CHECK_FALSE(parse_compute_units("3xtf32").has_value());
   }
 
   TEST_CASE("a peaks file overrides; bad files name the key") {
