@@ -100,7 +100,8 @@ int calibrate_and_store(int device) {
     return 1;
   }
   const gpu::DeviceInfo info = gpu::device_info(device);
-  const DevicePeaks measured = gpu::calibrate_device(device);
+  const gpu::Calibration calibration = gpu::calibrate_device(device);
+  const DevicePeaks& measured = calibration.peaks;
   const std::string where = gpu::save_calibration(measured, info.uuid);
   const DevicePeaks datasheet = gpu::datasheet_or_derived_peaks(info);
   fmt::print("{} ({})\n", info.name, info.uuid);
@@ -108,8 +109,18 @@ int calibrate_and_store(int device) {
              report::format_bandwidth(datasheet.bandwidth_Bps));
   fmt::print("  FP32 FFMA       {:>14}  (datasheet {})\n", report::format_flop_rate(measured.fp32_flops),
              report::format_flop_rate(datasheet.fp32_flops));
-  fmt::print("  TF32 mma        {:>14}  (datasheet {})\n", report::format_flop_rate(measured.tf32_flops),
-             report::format_flop_rate(datasheet.tf32_flops));
+  fmt::print("  TF32            {:>14}  (datasheet {}; the faster of:)\n",
+             report::format_flop_rate(measured.tf32_flops), report::format_flop_rate(datasheet.tf32_flops));
+  fmt::print("    mma.sync      {:>14}\n", calibration.tf32_mma_sync_flops > 0
+                                                 ? report::format_flop_rate(calibration.tf32_mma_sync_flops)
+                                                 : std::string("no TF32 before compute capability 8.0"));
+  std::string wgmma = "not measured (compute capability 9.0 only)";
+  if (calibration.tf32_wgmma_flops > 0)
+    wgmma = report::format_flop_rate(calibration.tf32_wgmma_flops) +
+            (calibration.wgmma_discarded ? " (discarded: above the device's theoretical peak)" : "");
+  fmt::print("    wgmma         {:>14}\n", wgmma);
+  fmt::print("  fp32 floors use {} ({})\n", report::format_flop_rate(measured.fp32_accurate_flops()),
+             to_string(measured.compute_units_for(MathMode::fp32)));
   fmt::print("stored in {}\n", where);
   return 0;
 }

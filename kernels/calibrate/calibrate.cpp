@@ -14,10 +14,12 @@ namespace {
 constexpr std::int64_t kCopyBufferBytes = std::int64_t{1} << 30;  // per buffer; ~0.5 ms per copy on an H200
 constexpr int kCopyRepetitions = 20;
 constexpr int kComputeRepetitions = 10;
+// Clocks may boost a little past the maximum the device reports; more than this is a measuring error.
+constexpr double kTheoreticalSlack = 1.02;
 
 }  // namespace
 
-DevicePeaks calibrate_device(int device) {
+Calibration calibrate_device(int device) {
   KBENCH_CUDA_CHECK(cudaSetDevice(device));
   const DeviceInfo info = device_info(device);
 
@@ -32,11 +34,23 @@ DevicePeaks calibrate_device(int device) {
   peaks.source = "measured (kbench calibrate)";
   peaks.bandwidth_Bps = copy.best;
   peaks.fp32_flops = ffma.best;
-  // Before Ampere there is no TF32: a tf32 request runs FP32 arithmetic.
-  peaks.tf32_flops = info.cc_major >= 8 ? measure_tf32_mma_rate(kComputeRepetitions).best : ffma.best;
   peaks.sms = info.sms;
   peaks.l2_bytes = static_cast<double>(info.l2_bytes);
-  return peaks;
+
+  Calibration c;
+  // Before Ampere there is no TF32: a tf32 request runs FP32 arithmetic.
+  if (info.cc_major >= 8) c.tf32_mma_sync_flops = measure_tf32_mma_rate(kComputeRepetitions).best;
+  // wgmma (sm_90a) is Hopper's path to its full TF32 rate; mma.sync reaches part of it there.
+  if (info.cc_major == 9 && info.cc_minor == 0) {
+    c.tf32_wgmma_flops = measure_tf32_wgmma_rate(kComputeRepetitions).best;
+    // Faster than the SMs x tensor rate per clock x maximum clock allows: a miscount, which must
+    // not lower every floor computed from it.
+    c.wgmma_discarded = c.tf32_wgmma_flops > kTheoreticalSlack * derived_peaks(info).tf32_flops;
+  }
+  const double wgmma = c.wgmma_discarded ? 0 : c.tf32_wgmma_flops;
+  peaks.tf32_flops = info.cc_major >= 8 ? std::max(c.tf32_mma_sync_flops, wgmma) : ffma.best;
+  c.peaks = peaks;
+  return c;
 }
 
 }  // namespace kbench::gpu

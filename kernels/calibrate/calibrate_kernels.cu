@@ -1,11 +1,6 @@
 #include "calibrate/calibrate_kernels.hpp"
-
-#include <algorithm>
-#include <functional>
-#include <vector>
-
+#include "calibrate/rate_timing.hpp"
 #include "runtime/cuda_check.hpp"
-#include "runtime/cuda_handles.hpp"
 #include "runtime/device_buffer.hpp"
 
 namespace kbench::gpu {
@@ -96,57 +91,6 @@ __global__ void tf32_mma_kernel(float* sink, float seed) {
   if (sum == -1.0f) *sink = sum;
 }
 
-// ---- timing -------------------------------------------------------------------------------
-
-// Runs `launch` once untimed, then `repetitions` times between events; returns seconds each.
-std::vector<double> time_repetitions(const std::function<void(cudaStream_t)>& launch, int repetitions) {
-  const CudaStream stream = make_stream();
-  const CudaEvent start = make_timing_event();
-  const CudaEvent stop = make_timing_event();
-  launch(stream.get());  // warm-up: module load, clocks up
-  KBENCH_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
-  std::vector<double> seconds;
-  for (int r = 0; r < repetitions; ++r) {
-    KBENCH_CUDA_CHECK(cudaEventRecord(start.get(), stream.get()));
-    launch(stream.get());
-    KBENCH_CUDA_CHECK(cudaEventRecord(stop.get(), stream.get()));
-    KBENCH_CUDA_CHECK(cudaEventSynchronize(stop.get()));
-    float ms = 0;
-    KBENCH_CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
-    seconds.push_back(static_cast<double>(ms) * 1e-3);
-  }
-  return seconds;
-}
-
-RateMeasurement rates(double work, std::vector<double> seconds) {
-  RateMeasurement m;
-  m.repetitions = static_cast<int>(seconds.size());
-  if (seconds.empty()) return m;
-  std::sort(seconds.begin(), seconds.end());
-  m.best = work / seconds.front();
-  m.median = work / seconds[seconds.size() / 2];
-  return m;
-}
-
-int current_device_attribute(cudaDeviceAttr attr) {
-  int device = 0;
-  KBENCH_CUDA_CHECK(cudaGetDevice(&device));
-  int value = 0;
-  KBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&value, attr, device));
-  return value;
-}
-
-// One full wave: as many blocks of kThreads as can be resident at once on every SM, given the
-// kernel's registers (the mma kernel's 42 registers allow fewer than 8 per SM). A second,
-// partial wave would run part of the time on idle SMs and understate the rate.
-template <class Kernel>
-unsigned int one_full_wave(Kernel kernel) {
-  int per_sm = 0;
-  KBENCH_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, 0));
-  const int sms = current_device_attribute(cudaDevAttrMultiProcessorCount);
-  return static_cast<unsigned int>(sms * std::max(1, per_sm));
-}
-
 }  // namespace
 
 RateMeasurement measure_copy_bandwidth(std::int64_t bytes, int repetitions) {
@@ -154,7 +98,7 @@ RateMeasurement measure_copy_bandwidth(std::int64_t bytes, int repetitions) {
   DeviceBuffer<float4> in(vectors), out(vectors);
   // Real data, not whatever the allocator left: some memory systems compress zeros.
   KBENCH_CUDA_CHECK(cudaMemset(in.data(), 0x3c, in.bytes()));
-  const unsigned int blocks = one_full_wave(copy_kernel) * 4;  // grid-stride; several waves are fine here
+  const unsigned int blocks = one_full_wave(copy_kernel, kThreads) * 4;  // grid-stride; several waves are fine here
   const auto launch = [&](cudaStream_t stream) {
     copy_kernel<<<blocks, kThreads, 0, stream>>>(in.data(), out.data(), vectors);
     KBENCH_CUDA_CHECK_LAUNCH();
@@ -164,7 +108,7 @@ RateMeasurement measure_copy_bandwidth(std::int64_t bytes, int repetitions) {
 
 RateMeasurement measure_fp32_ffma_rate(int repetitions) {
   DeviceBuffer<float> sink(1);
-  const unsigned int blocks = one_full_wave(ffma_kernel);
+  const unsigned int blocks = one_full_wave(ffma_kernel, kThreads);
   const auto launch = [&](cudaStream_t stream) {
     ffma_kernel<<<blocks, kThreads, 0, stream>>>(sink.data(), 1.0f);
     KBENCH_CUDA_CHECK_LAUNCH();
@@ -175,7 +119,7 @@ RateMeasurement measure_fp32_ffma_rate(int repetitions) {
 
 RateMeasurement measure_tf32_mma_rate(int repetitions) {
   DeviceBuffer<float> sink(1);
-  const unsigned int blocks = one_full_wave(tf32_mma_kernel);
+  const unsigned int blocks = one_full_wave(tf32_mma_kernel, kThreads);
   const auto launch = [&](cudaStream_t stream) {
     tf32_mma_kernel<<<blocks, kThreads, 0, stream>>>(sink.data(), 1.0f);
     KBENCH_CUDA_CHECK_LAUNCH();

@@ -1,10 +1,12 @@
 #pragma once
-// The three measurements behind `kbench calibrate`, each timed with CUDA events and reported
-// as its best repetition (the ceiling the device reaches, not its average):
+// The measurements behind `kbench calibrate`, each timed with CUDA events and reported as its
+// best repetition (the ceiling the device reaches, not its average):
 //   copy bandwidth - a device-to-device copy kernel with 16-byte accesses, bytes read + written;
 //   FP32 rate      - independent FFMA chains, every SM fully occupied;
-//   TF32 rate      - independent mma.sync m16n8k8 TF32 chains (the instruction kbench's own
-//                    kernels use; Hopper's wgmma path is faster, see docs/gpu-runtime.md).
+//   TF32 mma.sync  - independent mma.sync m16n8k8 TF32 chains (sm_80 on; most of kbench's
+//                    tensor-core kernels use it);
+//   TF32 wgmma     - m64n96k8 wgmma products kept in flight (sm_90a only: Hopper's full TF32 rate
+//                    needs it; tf32_wgmma_rate_kernel.cuh).
 #include <cstdint>
 
 namespace kbench::gpu {
@@ -19,5 +21,7 @@ struct RateMeasurement {
 RateMeasurement measure_copy_bandwidth(std::int64_t bytes, int repetitions);
 RateMeasurement measure_fp32_ffma_rate(int repetitions);
 RateMeasurement measure_tf32_mma_rate(int repetitions);
+// Compute capability 9.0 only (the kernel is built for sm_90a).
+RateMeasurement measure_tf32_wgmma_rate(int repetitions);
 
 }  // namespace kbench::gpu

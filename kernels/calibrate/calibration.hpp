@@ -1,5 +1,5 @@
 #pragma once
-// `kbench calibrate`: measure a device's ceilings (copy bandwidth, FP32 FFMA rate, TF32 mma
+// `kbench calibrate`: measure a device's ceilings (copy bandwidth, FP32 FFMA rate, TF32 tensor
 // rate) and keep them per device UUID, so later runs compute floors against what this very
 // card reaches rather than its datasheet.
 #include <filesystem>
@@ -10,8 +10,17 @@
 
 namespace kbench::gpu {
 
-// Takes a few seconds; source = "measured (kbench calibrate)". Throws CudaError on failure.
-DevicePeaks calibrate_device(int device);
+// What calibrate_device measured. peaks.tf32_flops is the faster of the two TF32 rates: a floor
+// must bound every kernel, whichever instruction it uses.
+struct Calibration {
+  DevicePeaks peaks;                // source = "measured (kbench calibrate)"
+  double tf32_mma_sync_flops = 0;   // 0 before sm_80 (no TF32: peaks.tf32_flops is the FFMA rate)
+  double tf32_wgmma_flops = 0;      // 0 where not measured: not a compute capability 9.0 device
+  bool wgmma_discarded = false;     // measured above the device's theoretical peak (a miscount), not used
+};
+
+// Takes a few seconds. Throws CudaError on failure.
+Calibration calibrate_device(int device);
 
 // $XDG_CACHE_HOME/kbench, else $HOME/.cache/kbench; throws InputError when neither is set.
 std::filesystem::path calibration_directory();
