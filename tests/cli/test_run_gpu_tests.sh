@@ -1,6 +1,7 @@
 # scripts/run-gpu-tests.sh: every test case in a process of its own. On a stand-in program whose
-# third case "faults": the others still pass, the fault's output is shown, commas in names are
-# escaped for doctest's filter, exit 1. On the real GPU test program without a device: the host
+# third case "faults" and whose fifth hangs: the others still pass, the fault's output is shown,
+# the hang is killed after KBENCH_GPU_CASE_TIMEOUT_S and reported, commas in names are escaped for
+# doctest's filter, exit 1. On the real GPU test program without a device: the host
 # cases pass, the device cases are skipped, exit 77.
 source "$(dirname "$0")/lib.sh"
 RUN="bash $SRC/scripts/run-gpu-tests.sh"
@@ -9,18 +10,19 @@ cat >"$WORK/fake" <<'SH'
 #!/usr/bin/env bash
 rule=$(printf '=%.0s' {1..79})
 if [[ "$1" == --list-test-cases ]]; then
-  printf '[doctest] listing all test case names\n%s\nfirst case\nsecond, with a comma\nthird faults\nfourth case\n%s\n' "$rule" "$rule"
+  printf '[doctest] listing all test case names\n%s\nfirst case\nsecond, with a comma\nthird faults\nfourth case\nfifth hangs\n%s\n' "$rule" "$rule"
   exit 0
 fi
 case "${1#--test-case=}" in
   "first case" | 'second\, with a comma' | "fourth case") exit 0 ;;
   "third faults") echo "cudaErrorIllegalAddress: an illegal memory access was encountered"; exit 1 ;;
+  "fifth hangs") echo "waiting forever"; sleep 600; exit 0 ;;
 esac
 echo "unexpected filter: $1"
 exit 3
 SH
 chmod +x "$WORK/fake"
-$RUN "$WORK/fake" >"$WORK/fake.txt"
+KBENCH_GPU_CASE_TIMEOUT_S=2 $RUN "$WORK/fake" >"$WORK/fake.txt"
 rc=$?
 cat "$WORK/fake.txt"
 [[ $rc == 1 ]] || fail "a failed case must make the exit status 1, not $rc"
@@ -28,7 +30,9 @@ grep -q '^ok .*second, with a comma$' "$WORK/fake.txt" || fail "the case with a 
 grep -q '^ok .*fourth case$' "$WORK/fake.txt" || fail "the case after the fault did not run on its own"
 grep -q '^FAILED .*third faults (exit 1)$' "$WORK/fake.txt" || fail "the failed case is not reported"
 grep -q 'cudaErrorIllegalAddress' "$WORK/fake.txt" || fail "the failed case's output is not shown"
-grep -q '4 test cases: 3 ok, 1 failed, 0 skipped' "$WORK/fake.txt" || fail "wrong count"
+grep -q '^TIMEOUT .*fifth hangs (killed after 2s)$' "$WORK/fake.txt" || fail "the hanging case is not reported"
+grep -q 'waiting forever' "$WORK/fake.txt" || fail "the hanging case's output is not shown"
+grep -q '5 test cases: 3 ok, 2 failed, 0 skipped' "$WORK/fake.txt" || fail "wrong count"
 
 printf '#!/usr/bin/env bash\necho broken; exit 4\n' >"$WORK/broken" && chmod +x "$WORK/broken"
 $RUN "$WORK/broken" >/dev/null

@@ -47,9 +47,24 @@ __device__ __forceinline__ bool mbarrier_try_wait(std::uint64_t* barrier, unsign
   return ready != 0;
 }
 
+// A phase that never completes (copies whose bytes fall short of the expected count, a fault in the
+// copy engine) would hang the kernel, and the kbench process with it: every result it has not yet
+// written would be lost when the process is killed. Past this long a waiting thread traps instead,
+// so the launch fails with a CUDA error that kbench records for this one result. A real wait lasts
+// microseconds (milliseconds under compute-sanitizer).
+inline constexpr std::uint64_t kMbarrierWaitLimitNs = 4'000'000'000ull;
+
+__device__ __forceinline__ std::uint64_t global_timer_ns() {
+  std::uint64_t ns;
+  asm volatile("mov.u64 %0, %%globaltimer;\n" : "=l"(ns));
+  return ns;
+}
+
 __device__ __forceinline__ void mbarrier_wait(std::uint64_t* barrier, unsigned parity) {
-  while (!mbarrier_try_wait(barrier, parity)) {
-  }
+  if (mbarrier_try_wait(barrier, parity)) return;
+  const std::uint64_t started = global_timer_ns();
+  while (!mbarrier_try_wait(barrier, parity))
+    if (global_timer_ns() - started > kMbarrierWaitLimitNs) __trap();
 }
 
 // `bytes` from global `src` to shared `dst`, completing `bytes` of the barrier's current phase.
