@@ -191,10 +191,45 @@ inline std::vector<Family> applicable_families(const ConvProblem& p, MathMode ma
   return out;
 }
 
+// The reduction of one output: (C_in/g) x the taps that reach it. Forward, every tap; transposed,
+// at most one phase's, ceil(kernel / tap period) along each dimension (a x2 upsampler's 4x4: 2 x 2).
+inline std::int64_t reduction_length(const ConvProblem& p) {
+  if (!p.transposed()) return p.in_channels_per_group() * p.kernel_volume();
+  std::int64_t taps = 1;
+  for (int d = 0; d < p.spatial_rank; ++d) taps *= ceil_div(p.kernel[d], make_phase_dim(p, d).period);
+  return p.in_channels_per_group() * taps;
+}
+
+// A GEMM pays off once both its M (output channels per group) and its reduction have some length.
+inline bool gemm_worthwhile(const ConvProblem& p) {
+  return p.out_channels_per_group() >= 8 && reduction_length(p) >= 8;
+}
+
+inline Family default_family(const ConvProblem& p, MathMode math) {
+  const bool tf32 = math == MathMode::tf32;
+  if (!p.transposed() && family_envelope(Family::depthwise2d, p, math)) return Family::depthwise2d;
+  const Family gemm = p.transposed() ? (tf32 ? Family::transposed_phase_tf32 : Family::transposed_phase_3xtf32)
+                                     : (tf32 ? Family::implicit_gemm_tf32 : Family::implicit_gemm_3xtf32);
+  const bool gemm_fits = family_envelope(gemm, p, math).ok;
+  if (gemm_worthwhile(p) && gemm_fits) return gemm;
+  // What the GEMM does not pay for (under 8 output channels per group, the GEMM's M, or a reduction
+  // under 8 long: depthwise and its upsamplers, groups of a few channels) goes to the shared-memory
+  // direct kernel; where that does not fit either (many output channels on a short reduction: a
+  // 1x1 from 4 channels to 4,096), a GEMM with a short reduction still beats `direct`.
+  if (family_envelope(Family::direct_tiled, p, math)) return Family::direct_tiled;
+  return gemm_fits ? gemm : Family::direct;
+}
+
+// Whether the choice drives Hopper's asynchronous units (wgmma, bulk copies and their mbarriers).
+inline bool uses_async_units(const KernelChoice& c) {
+  return c.mma == igemm::MmaKind::wgmma || (c.stores && depthwise::is_bulk(*c.stores));
+}
+
 // Every variant that can run the problem: each applicable family with its defaults; depthwise2d's
 // other store modes (realigned_stores, bulk_copies, bulk_pipelined); the transposed GEMMs without
 // fill-only blocks; and for the forward implicit GEMMs each other (order, A schedule, wgmma) that
 // applies, named by what differs from the defaults ("implicit_gemm_tf32/k_table", ".../streamed_a").
+// Ordered: the default, the others, then those driving the asynchronous units.
 inline std::vector<KernelChoice> applicable_variants(const ConvProblem& p, MathMode math) {
   std::vector<KernelChoice> out;
   for (const Family f : applicable_families(p, math)) {
@@ -223,36 +258,17 @@ inline std::vector<KernelChoice> applicable_variants(const ConvProblem& p, MathM
       if (choice_envelope(wgmma, p, math)) out.push_back(wgmma);
     }
   }
+  // The default first, those driving the asynchronous units last. A kernel fault poisons the
+  // process's CUDA context and fails every later launch, so a run of every variant (`cuda:all`)
+  // records the default and the plain kernels first; the last depend most on protocols
+  // (descriptors, barriers, the async proxy) that the CPU emulation models but only a device confirms.
+  const Family preferred = default_family(p, math);
+  const auto rank = [&](const KernelChoice& c) {
+    if (c.family == preferred && !c.order && !c.schedule && !c.stores && !c.fill && !c.mma) return 0;
+    return uses_async_units(c) ? 2 : 1;
+  };
+  std::stable_sort(out.begin(), out.end(), [&](const KernelChoice& a, const KernelChoice& b) { return rank(a) < rank(b); });
   return out;
-}
-
-// The reduction of one output: (C_in/g) x the taps that reach it. Forward, every tap; transposed,
-// at most one phase's, ceil(kernel / tap period) along each dimension (a x2 upsampler's 4x4: 2 x 2).
-inline std::int64_t reduction_length(const ConvProblem& p) {
-  if (!p.transposed()) return p.in_channels_per_group() * p.kernel_volume();
-  std::int64_t taps = 1;
-  for (int d = 0; d < p.spatial_rank; ++d) taps *= ceil_div(p.kernel[d], make_phase_dim(p, d).period);
-  return p.in_channels_per_group() * taps;
-}
-
-// A GEMM pays off once both its M (output channels per group) and its reduction have some length.
-inline bool gemm_worthwhile(const ConvProblem& p) {
-  return p.out_channels_per_group() >= 8 && reduction_length(p) >= 8;
-}
-
-inline Family default_family(const ConvProblem& p, MathMode math) {
-  const bool tf32 = math == MathMode::tf32;
-  if (!p.transposed() && family_envelope(Family::depthwise2d, p, math)) return Family::depthwise2d;
-  const Family gemm = p.transposed() ? (tf32 ? Family::transposed_phase_tf32 : Family::transposed_phase_3xtf32)
-                                     : (tf32 ? Family::implicit_gemm_tf32 : Family::implicit_gemm_3xtf32);
-  const bool gemm_fits = family_envelope(gemm, p, math).ok;
-  if (gemm_worthwhile(p) && gemm_fits) return gemm;
-  // What the GEMM does not pay for (under 8 output channels per group, the GEMM's M, or a reduction
-  // under 8 long: depthwise and its upsamplers, groups of a few channels) goes to the shared-memory
-  // direct kernel; where that does not fit either (many output channels on a short reduction: a
-  // 1x1 from 4 channels to 4,096), a GEMM with a short reduction still beats `direct`.
-  if (family_envelope(Family::direct_tiled, p, math)) return Family::direct_tiled;
-  return gemm_fits ? gemm : Family::direct;
 }
 
 }  // namespace kbench::gpu::conv

@@ -113,6 +113,22 @@ TEST_CASE("depthwise2d bulk copies: variants on seed 84 and wherever 16-byte cop
   CHECK(gpu::conv::choice_envelope(bulk, strided, MathMode::fp32).reason.find("stride") != std::string::npos);
 }
 
+TEST_CASE("variants: the default first, those driving Hopper's asynchronous units (bulk copies, wgmma) last") {
+  // A kernel fault poisons the process's context: `cuda:all` records the plain kernels first.
+  using gpu::conv::KernelChoice;
+  for (const auto& [problem, math] : {std::pair{seed84(), MathMode::fp32}, std::pair{seed50(), MathMode::tf32},
+                                      std::pair{seed50(), MathMode::fp32}}) {
+    const std::vector<KernelChoice> variants = gpu::conv::applicable_variants(problem, math);
+    REQUIRE_FALSE(variants.empty());
+    CHECK(variants.front().family == gpu::conv::default_family(problem, math));
+    CHECK_FALSE(gpu::conv::uses_async_units(variants.front()));
+    const auto first_async = std::find_if(variants.begin(), variants.end(), gpu::conv::uses_async_units);
+    CHECK(first_async != variants.end());  // each has at least one (bulk copies; wgmma)
+    CHECK(std::all_of(first_async, variants.end(), gpu::conv::uses_async_units));
+    CHECK(first_async - variants.begin() > 1);  // plain variants besides the default come before them
+  }
+}
+
 TEST_CASE("direct_tiled: the convolutions a GEMM does not pay for, outside depthwise2d, and which one is the default") {
   using gpu::conv::default_family;
   using gpu::conv::family_envelope;
