@@ -39,6 +39,7 @@ class CudaBackend final : public Backend {
   }
 
   Support available() const override {
+    if (Support s = context_usable(); !s) return s;
     if (!availability_) availability_ = probe();
     return *availability_;
   }

@@ -29,6 +29,7 @@ class CudnnBackend final : public Backend {
   }
 
   Support available() const override {
+    if (Support s = context_usable(); !s) return s;
     if (!availability_) availability_ = probe_availability();
     return *availability_;
   }

@@ -3,8 +3,11 @@
 // the runner turns it into that result's "failed" status (never exit(), never a crash).
 #include <cuda_runtime_api.h>
 
+#include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
+
 
 namespace kbench::gpu {
 
@@ -16,6 +19,24 @@ class CudaError : public std::runtime_error {
  private:
   cudaError_t code_;
 };
+
+// A kernel fault (an illegal or misaligned address, an illegal instruction, a trap, an assertion)
+// is "sticky": the process's CUDA context stays unusable, and every later call fails with it.
+bool is_sticky_error(cudaError_t status);
+
+// The first sticky error a process met, kept so that what cannot run after it says why, instead of
+// failing with the same error once per result as if each had faulted.
+class ContextFaultLog {
+ public:
+  void record(cudaError_t status, const std::string& message);  // keeps the first sticky one
+  std::optional<std::string> first() const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::optional<std::string> first_;
+};
+
+ContextFaultLog& context_fault_log();  // this process's; check_cuda records into it
 
 // Throws CudaError("FILE:LINE: CALL failed: cudaErrorX (description)") unless status is cudaSuccess.
 void check_cuda(cudaError_t status, const char* call, const char* file, int line);

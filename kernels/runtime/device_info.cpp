@@ -56,6 +56,15 @@ Support cuda_status() {
   return status;
 }
 
+Support context_usable(const ContextFaultLog& log) {
+  const std::optional<std::string> fault = log.first();
+  if (!fault) return Support::yes();
+  return Support::no(fmt::format(
+      "not run: an earlier kernel fault left this process's CUDA context unusable ({}); run each backend or "
+      "variant in a process of its own to isolate it, as scripts/gpu-check.sh does per seed",
+      *fault));
+}
+
 std::vector<DeviceInfo> list_devices() {
   std::vector<DeviceInfo> devices;
   if (!cuda_status()) return devices;

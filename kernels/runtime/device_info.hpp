@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "backend/backend.hpp"
+#include "runtime/cuda_check.hpp"
 
 namespace kbench::gpu {
 
@@ -29,6 +30,10 @@ struct DeviceInfo {
 // yes when at least one device is usable; else no("no CUDA device found: <runtime message>").
 // The answer is read once per process (devices do not come and go while kbench runs).
 Support cuda_status();
+
+// no, naming the fault, once this process met a sticky CUDA error (a kernel fault: the context is
+// unusable from then on); yes before. Backends answer it before anything else in available().
+Support context_usable(const ContextFaultLog& log = context_fault_log());
 
 // Every device the runtime sees; empty when cuda_status() is not ok.
 std::vector<DeviceInfo> list_devices();

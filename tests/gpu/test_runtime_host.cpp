@@ -2,6 +2,7 @@
 // and what cuda_status() says on this machine. Runs without a device.
 #include <doctest/doctest.h>
 
+#include "runtime/cuda_check.hpp"
 #include "runtime/derived_peaks.hpp"
 #include "runtime/device_info.hpp"
 #include "runtime/l2_flusher.hpp"
@@ -88,5 +89,24 @@ TEST_SUITE("host") {
       CHECK(status.reason.rfind("no CUDA device found: ", 0) == 0);
       CHECK(devices.empty());
     }
+  }
+
+  TEST_CASE("a kernel fault is remembered: later work says it cannot run, and why") {
+    ContextFaultLog log;  // not the process's: the other cases must not see this fault
+    CHECK(context_usable(log));
+    log.record(cudaErrorMemoryAllocation, "cudaMalloc failed: out of memory");  // not sticky: forgotten
+    CHECK(context_usable(log));
+    log.record(cudaErrorIllegalAddress, "kernel.cu:10: cudaStreamSynchronize failed: cudaErrorIllegalAddress");
+    log.record(cudaErrorLaunchFailure, "a later error");  // the first sticky one is the cause
+    const kbench::Support s = context_usable(log);
+    CHECK_FALSE(s);
+    CHECK(s.reason.find("kernel.cu:10") != std::string::npos);
+    CHECK(s.reason.find("later error") == std::string::npos);
+    for (cudaError_t e : {cudaErrorIllegalAddress, cudaErrorMisalignedAddress, cudaErrorIllegalInstruction,
+                          cudaErrorLaunchFailure, cudaErrorAssert, cudaErrorHardwareStackError})
+      CHECK(is_sticky_error(e));
+    for (cudaError_t e : {cudaSuccess, cudaErrorInvalidValue, cudaErrorMemoryAllocation, cudaErrorNoDevice,
+                          cudaErrorInvalidConfiguration, cudaErrorNoKernelImageForDevice})
+      CHECK_FALSE(is_sticky_error(e));
   }
 }
