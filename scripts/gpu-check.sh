@@ -3,9 +3,10 @@
 #
 # Expects an existing build (build/portable unless KBENCH_BUILD_DIR says otherwise) and runs, in
 # order, each step under `timeout` and logged to OUTDIR/<step>.log:
-#   nvidia-smi -q (before), the GPU tests (scripts/run-gpu-tests.sh: each case in its own process),
-#   kbench info, kbench calibrate,
-#   kbench compare cuda vs cudnn on the KernelBench level-1 seeds in fp32 and tf32 (seeds.json),
+#   nvidia-smi -q (before), kbench info, kbench calibrate,
+#   kbench compare cuda vs cudnn on the KernelBench level-1 seeds in fp32 and tf32 (seeds.json): the
+#   headline, first, so that a visit short of time (a build on the device) still brings it back,
+#   the GPU tests (scripts/run-gpu-tests.sh: each case in its own process),
 #   every kernel variant and cuDNN algorithm (variants.json), their figures against issue 4's targets
 #   (figures.md, scripts/gpu-summary.py, also printed at the end), every example on cuDNN, our
 #   default, direct and direct_tiled (examples.json), compute-sanitizer memcheck and
@@ -155,13 +156,6 @@ fi
 
 echo "gpu-check: build $build_dir, results $outdir, budget ${budget_s}s; $cudnn_note"
 step nvidia-smi-before 20 nvidia-smi -q
-# The GPU tests, each test case in a process of its own (a fault then fails its own case only).
-step gpu-tests 150 bash "$repo_root/scripts/run-gpu-tests.sh" "$gpu_tests"
-# Skipped GPU tests (exit 77) mean no device was found: on a GPU visit that is a failure, already
-# counted as one by step().
-if [[ -f "$outdir/gpu-tests.log" ]] && grep -q '^# exit 77 ' "$outdir/gpu-tests.log"; then
-  summary[-1]="$(printf '%-18s %-22s %6s  %s' gpu-tests "SKIPPED (no device)" "-" gpu-tests.log)"
-fi
 step info 30 "$kbench" info
 step calibrate 60 "$kbench" calibrate
 # The headline: our kernels against cuDNN on the seeds, both math modes, one process per seed (each
@@ -174,6 +168,13 @@ for file in "${seed_files[@]}"; do
   seed_parts+=("$outdir/seeds-$id.json")
 done
 merged merge-seeds "$outdir/seeds.json" "${seed_parts[@]}"
+# The GPU tests, each test case in a process of its own (a fault then fails its own case only).
+step gpu-tests 150 bash "$repo_root/scripts/run-gpu-tests.sh" "$gpu_tests"
+# Skipped GPU tests (exit 77) mean no device was found: on a GPU visit that is a failure, already
+# counted as one by step().
+if [[ -f "$outdir/gpu-tests.log" ]] && grep -q '^# exit 77 ' "$outdir/gpu-tests.log"; then
+  summary[-1]="$(printf '%-18s %-22s %6s  %s' gpu-tests "SKIPPED (no device)" "-" gpu-tests.log)"
+fi
 # Every kernel variant and every cuDNN algorithm, fewer samples (what to tune next): one process per
 # seed and math mode, cuDNN's first, merged into variants.json.
 variant_parts=()
