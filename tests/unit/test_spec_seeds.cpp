@@ -204,6 +204,11 @@ TEST_SUITE("spec") {
     CHECK(depthwise.problem.groups == depthwise.problem.in_channels);
     CHECK(depthwise.problem.bias);
 
+    const Workload valid = load_one(kExamplesDir + "/conv2d_depthwise_valid.yaml");
+    CHECK(valid.problem.groups == valid.problem.in_channels);
+    CHECK(valid.problem.output() == dims(32, 66));
+    CHECK(valid.problem.output()[1] % 4 == 2);  // rows 2 mod 4 floats long, as seed 84's 510
+
     const Workload strided = load_one(kExamplesDir + "/conv2d_depthwise_strided.yaml");
     CHECK(strided.problem.groups == strided.problem.in_channels);
     CHECK(strided.problem.out_channels == 2 * strided.problem.in_channels);  // depth multiplier 2
