@@ -106,7 +106,8 @@ def verdict(cuda, cudnn, target):
 
 
 def headline(doc):
-    lines = ["| seed | math | cuda (default) | cudnn (default) | cudnn / cuda | floor | cuda / floor | target | verdict |",
+    lines = ["| seed | math | cuda (default) | cudnn (default) | cudnn / cuda | floor | cuda / floor | target "
+             "| verdict |",
              "|---|---|---|---|---|---|---|---|---|"]
     for workload in workload_names(doc):
         seed = seed_of(workload)

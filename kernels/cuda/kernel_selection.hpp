@@ -267,7 +267,8 @@ inline std::vector<KernelChoice> applicable_variants(const ConvProblem& p, MathM
     if (c.family == preferred && !c.order && !c.schedule && !c.stores && !c.fill && !c.mma) return 0;
     return uses_async_units(c) ? 2 : 1;
   };
-  std::stable_sort(out.begin(), out.end(), [&](const KernelChoice& a, const KernelChoice& b) { return rank(a) < rank(b); });
+  std::stable_sort(out.begin(), out.end(),
+                   [&](const KernelChoice& a, const KernelChoice& b) { return rank(a) < rank(b); });
   return out;
 }
 

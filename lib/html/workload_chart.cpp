@@ -101,8 +101,8 @@ std::string workload_svg(const PageModel& model, const WorkloadSummary& summary,
   int label_row = 1;
   for (MathMode math : modes) {
     const Floor& floor = summary.floor_for(math);
-    out += term_line(x, floor.compute_s, bottom, "compute-term", fmt::format("{} compute", to_string(math)), label_row++,
-                     fmt::format(" ({})", to_string(floor.compute_units)));
+    out += term_line(x, floor.compute_s, bottom, "compute-term", fmt::format("{} compute", to_string(math)),
+                     label_row++, fmt::format(" ({})", to_string(floor.compute_units)));
   }
 
   double y = kTop + kRowHeight / 2;
