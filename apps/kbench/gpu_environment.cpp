@@ -116,8 +116,11 @@ int calibrate_and_store(int device) {
                                                  : std::string("no TF32 before compute capability 8.0"));
   std::string wgmma = "not measured (compute capability 9.0 only)";
   if (calibration.tf32_wgmma_flops > 0)
-    wgmma = report::format_flop_rate(calibration.tf32_wgmma_flops) +
-            (calibration.wgmma_discarded ? " (discarded: above the device's theoretical peak)" : "");
+    wgmma = fmt::format("{}  (m64n96k8, A in registers {}; m64n256k8, A and B in shared memory {}){}",
+                        report::format_flop_rate(calibration.tf32_wgmma_flops),
+                        report::format_flop_rate(calibration.tf32_wgmma_n96_flops),
+                        report::format_flop_rate(calibration.tf32_wgmma_n256_flops),
+                        calibration.wgmma_discarded ? "; discarded: above the device's theoretical peak" : "");
   fmt::print("    wgmma         {:>14}\n", wgmma);
   fmt::print("  fp32 floors use {} ({})\n", report::format_flop_rate(measured.fp32_accurate_flops()),
              to_string(measured.compute_units_for(MathMode::fp32)));

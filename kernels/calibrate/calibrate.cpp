@@ -42,7 +42,10 @@ Calibration calibrate_device(int device) {
   if (info.cc_major >= 8) c.tf32_mma_sync_flops = measure_tf32_mma_rate(kComputeRepetitions).best;
   // wgmma (sm_90a) is Hopper's path to its full TF32 rate; mma.sync reaches part of it there.
   if (info.cc_major == 9 && info.cc_minor == 0) {
-    c.tf32_wgmma_flops = measure_tf32_wgmma_rate(kComputeRepetitions).best;
+    const WgmmaRates wgmma = measure_tf32_wgmma_rates(kComputeRepetitions);
+    c.tf32_wgmma_n96_flops = wgmma.registers_a_n96.best;
+    c.tf32_wgmma_n256_flops = wgmma.shared_a_n256.best;
+    c.tf32_wgmma_flops = std::max(c.tf32_wgmma_n96_flops, c.tf32_wgmma_n256_flops);
     // Faster than the SMs x tensor rate per clock x maximum clock allows: a miscount, which must
     // not lower every floor computed from it.
     c.wgmma_discarded = c.tf32_wgmma_flops > kTheoreticalSlack * derived_peaks(info).tf32_flops;

@@ -1,4 +1,4 @@
-// `kbench calibrate`'s TF32 wgmma rate. Built for sm_90a only, with the wgmma implicit GEMM
+// `kbench calibrate`'s TF32 wgmma rates. Built for sm_90a only, with the wgmma implicit GEMM
 // (kernels/CMakeLists.txt): wgmma.mma_async exists on no other target, so calibrate_device calls
 // this on compute capability 9.0 devices only.
 #include "calibrate/calibrate_kernels.hpp"
@@ -9,22 +9,28 @@ namespace kbench::gpu {
 
 namespace {
 
-// ~1.7 ms a launch on an H200 at the datasheet rate: long next to launch overhead, short next to
-// the calibration's few seconds.
+// ~1.7 ms a launch of the n96 form on an H200 at the datasheet rate (~4.5 ms for n256): long next
+// to launch overhead, short next to the calibration's few seconds.
 constexpr int kWgmmaGroups = 1 << 12;
 
-}  // namespace
-
-RateMeasurement measure_tf32_wgmma_rate(int repetitions) {
+template <class Form>
+RateMeasurement measure_form(int repetitions) {
   using namespace calibration;
-  const unsigned int blocks = one_full_wave(tf32_wgmma_rate_kernel, kWgmmaRateThreads, kWgmmaRateBBytes);
+  const auto kernel = tf32_wgmma_rate_kernel<Form>;
+  const unsigned int blocks = one_full_wave(kernel, kWgmmaRateThreads, kWgmmaRateSmemBytes<Form>);
   const auto launch = [&](cudaStream_t stream) {
-    tf32_wgmma_rate_kernel<<<blocks, kWgmmaRateThreads, kWgmmaRateBBytes, stream>>>(nullptr, kWgmmaGroups);
+    kernel<<<blocks, kWgmmaRateThreads, kWgmmaRateSmemBytes<Form>, stream>>>(nullptr, kWgmmaGroups);
     KBENCH_CUDA_CHECK_LAUNCH();
   };
   const double warpgroups = static_cast<double>(blocks) * kWgmmaRateWarpgroups;
-  const double flops = kFlopsPerWgmma * kWgmmaRateProductsPerGroup * kWgmmaGroups * warpgroups;
+  const double flops = kWgmmaRateFlopsPerProduct<Form> * kWgmmaRateProductsPerGroup * kWgmmaGroups * warpgroups;
   return rates(flops, time_repetitions(launch, repetitions));
+}
+
+}  // namespace
+
+WgmmaRates measure_tf32_wgmma_rates(int repetitions) {
+  return {measure_form<calibration::RegistersA_N96>(repetitions), measure_form<calibration::SharedA_N256>(repetitions)};
 }
 
 }  // namespace kbench::gpu

@@ -59,6 +59,7 @@ WarpSlots& warp_slots();
 struct WarpgroupSlots {
   std::uint32_t a[128][4];
   std::uint64_t desc[128];
+  std::uint64_t desc_a[128];  // A's descriptor, when A is read from shared memory too
 };
 WarpgroupSlots& warpgroup_slots();
 

@@ -1,21 +1,23 @@
-// The kernel behind `kbench calibrate`'s TF32 wgmma rate (tf32_wgmma_rate_kernel.cuh), run on the
-// CPU under the CUDA emulation: a rate is only worth its FLOP count if the products it times are the
-// products it claims, so every accumulator of every thread must hold exactly
-// (products into its set) x sum_k A(row, k) B(k, col) for its row and column of the 64 x 96 tile.
-// That checks the B tile's layout against its descriptor, the A fragments against wgmma's layout,
-// the alternation of the two accumulator sets, and that no group is left unfinished.
+// The kernel behind `kbench calibrate`'s TF32 wgmma rates (tf32_wgmma_rate_kernel.cuh), both its
+// forms, run on the CPU under the CUDA emulation: a rate is only worth its FLOP count if the
+// products it times are the products it claims, so every accumulator of every thread must hold
+// exactly (products into its set) x sum_k A(row, k) B(k, col) for its row and column of the tile.
+// That checks the operand tiles' layout against their descriptors, the A fragments against wgmma's
+// layout, the alternation of the accumulator sets, and that no group is left unfinished.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
 #include "calibrate/tf32_wgmma_rate_kernel.cuh"
 #include "cuda_emu.hpp"
 
-// The kernel's `extern __shared__` array, as the emulation provides it (one block runs at a time).
 namespace kbench::gpu::calibration {
-alignas(16) unsigned char wgmma_rate_smem[kWgmmaRateBBytes];
-}
+// The kernel's `extern __shared__` array, as the emulation provides it (one block runs at a time).
+alignas(16) unsigned char
+    wgmma_rate_smem[std::max(kWgmmaRateSmemBytes<RegistersA_N96>, kWgmmaRateSmemBytes<SharedA_N256>)];
+}  // namespace kbench::gpu::calibration
 
 namespace kbench {
 namespace {
@@ -33,39 +35,48 @@ double expected_accumulator(int rank, int j, int products_per_set) {
   return products_per_set * dot;
 }
 
-TEST_CASE("emulated TF32 wgmma rate kernel: every accumulator holds its products") {
+template <class Form>
+void check_form(int groups) {
+  const unsigned blocks = 2;
+  constexpr int kPerThread = Form::kSets * Form::kAccumulators;
+  std::vector<float> result(static_cast<std::size_t>(blocks) * cal::kWgmmaRateThreads * kPerThread, -1.0f);
+  emu::launch(emu::Dim3{blocks}, emu::Dim3{static_cast<unsigned>(cal::kWgmmaRateThreads)}, cal::wgmma_rate_smem,
+              cal::kWgmmaRateSmemBytes<Form>, [&] { cal::tf32_wgmma_rate_kernel<Form>(result.data(), groups); });
+  const int products_per_set = groups * cal::kWgmmaRateProductsPerGroup / Form::kSets;
+  int wrong = 0;
+  for (std::size_t t = 0; t < result.size() / kPerThread; ++t)
+    for (int s = 0; s < Form::kSets; ++s)
+      for (int j = 0; j < Form::kAccumulators; ++j) {
+        const float got = result[t * kPerThread + static_cast<std::size_t>(s * Form::kAccumulators + j)];
+        // Dyadic operands, a few products: exact in fp32.
+        const double expected = expected_accumulator(static_cast<int>(t % 128), j, products_per_set);
+        if (static_cast<double>(got) != expected && wrong++ < 3)
+          MESSAGE("N " << Form::kN << ", groups " << groups << ", thread " << t << ", set " << s << ", accumulator "
+                       << j << ": got " << got << ", expected " << expected);
+      }
+  CHECK(wrong == 0);
+}
+
+TEST_CASE("emulated TF32 wgmma rate kernel: every accumulator holds its products, in both forms") {
   for (const int groups : {1, 3}) {
-    const unsigned blocks = 2;
-    constexpr int kPerThread = cal::kWgmmaRateAccumulatorSets * cal::kWgmmaRateAccumulators;
-    std::vector<float> result(static_cast<std::size_t>(blocks) * cal::kWgmmaRateThreads * kPerThread, -1.0f);
-    emu::launch(emu::Dim3{blocks}, emu::Dim3{static_cast<unsigned>(cal::kWgmmaRateThreads)}, cal::wgmma_rate_smem,
-                sizeof cal::wgmma_rate_smem, [&] { cal::tf32_wgmma_rate_kernel(result.data(), groups); });
-    const int products_per_set = groups * cal::kWgmmaRateProductsPerGroup / cal::kWgmmaRateAccumulatorSets;
-    int wrong = 0;
-    for (std::size_t t = 0; t < result.size() / kPerThread; ++t)
-      for (int s = 0; s < cal::kWgmmaRateAccumulatorSets; ++s)
-        for (int j = 0; j < cal::kWgmmaRateAccumulators; ++j) {
-          const float got = result[t * kPerThread + static_cast<std::size_t>(s * cal::kWgmmaRateAccumulators + j)];
-          // Dyadic operands, a few products: exact in fp32.
-          const double expected = expected_accumulator(static_cast<int>(t % 128), j, products_per_set);
-          if (static_cast<double>(got) != expected && wrong++ < 3)
-            MESSAGE("groups " << groups << ", thread " << t << ", set " << s << ", accumulator " << j << ": got " << got
-                              << ", expected " << expected);
-        }
-    CHECK(wrong == 0);
+    check_form<cal::RegistersA_N96>(groups);
+    check_form<cal::SharedA_N256>(groups);
   }
 }
 
-TEST_CASE("the TF32 wgmma rate kernel's B tile fills its 3,072 bytes exactly once") {
-  std::vector<int> hits(cal::kWgmmaRateBBytes / 4, 0);
-  for (int k = 0; k < cal::kWgmmaRateK; ++k)
-    for (int n = 0; n < cal::kWgmmaRateN; ++n) {
-      const std::uint32_t offset = cal::wgmma_rate_b_offset(k, n);
-      REQUIRE(offset % 4 == 0);
-      REQUIRE(offset < cal::kWgmmaRateBBytes);
-      ++hits[offset / 4];
-    }
-  for (const int h : hits) CHECK(h == 1);
+TEST_CASE("the TF32 wgmma rate kernel's operand tiles are filled exactly once, within their bytes") {
+  for (const int rows : {cal::kWgmmaRateM, cal::RegistersA_N96::kN, cal::SharedA_N256::kN}) {
+    const std::uint32_t bytes = static_cast<std::uint32_t>(rows * cal::kWgmmaRateK * 4);
+    std::vector<int> hits(bytes / 4, 0);
+    for (int k = 0; k < cal::kWgmmaRateK; ++k)
+      for (int r = 0; r < rows; ++r) {
+        const std::uint32_t offset = cal::wgmma_rate_offset(k, r);
+        REQUIRE(offset % 4 == 0);
+        REQUIRE(offset < bytes);
+        ++hits[offset / 4];
+      }
+    CHECK(std::all_of(hits.begin(), hits.end(), [](int h) { return h == 1; }));
+  }
 }
 
 }  // namespace

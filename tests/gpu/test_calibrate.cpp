@@ -19,7 +19,8 @@ TEST_CASE("calibrate_device measures copy bandwidth, FFMA and TF32 rates within 
   MESSAGE(info.name << ": copy " << measured.bandwidth_Bps / 1e12 << " TB/s (theoretical "
                     << derived.bandwidth_Bps / 1e12 << "), FP32 " << measured.fp32_flops / 1e12 << " TFLOP/s (peak "
                     << derived.fp32_flops / 1e12 << "), TF32 mma.sync " << c.tf32_mma_sync_flops / 1e12
-                    << " TFLOP/s, wgmma " << c.tf32_wgmma_flops / 1e12 << " TFLOP/s (peak "
+                    << " TFLOP/s, wgmma n96 " << c.tf32_wgmma_n96_flops / 1e12 << " and n256 "
+                    << c.tf32_wgmma_n256_flops / 1e12 << " TFLOP/s (peak "
                     << derived.tf32_flops / 1e12 << ")");
   CHECK(measured.source == "measured (kbench calibrate)");
   CHECK(measured.name == datasheet_or_derived_peaks(info).name);
@@ -33,8 +34,11 @@ TEST_CASE("calibrate_device measures copy bandwidth, FFMA and TF32 rates within 
   CHECK(c.tf32_mma_sync_flops < 1.02 * derived.tf32_flops);
   if (info.cc_major == 9 && info.cc_minor == 0) {
     CHECK_FALSE(c.wgmma_discarded);
-    CHECK(c.tf32_wgmma_flops > 0.3 * derived.tf32_flops);
-    CHECK(c.tf32_wgmma_flops < 1.02 * derived.tf32_flops);
+    for (const double rate : {c.tf32_wgmma_n96_flops, c.tf32_wgmma_n256_flops}) {
+      CHECK(rate > 0.3 * derived.tf32_flops);
+      CHECK(rate < 1.02 * derived.tf32_flops);
+    }
+    CHECK(c.tf32_wgmma_flops == std::max(c.tf32_wgmma_n96_flops, c.tf32_wgmma_n256_flops));
   } else {
     CHECK(c.tf32_wgmma_flops == 0);
   }

@@ -72,4 +72,42 @@ inline void wgmma_m64n96k8_tf32(float (&d)[48], const std::uint32_t (&a)[4], std
   });
 }
 
+// Both operands from shared memory: m64n256k8, A (64 x 8) at desc_a, B (8 x 256) at desc_b, both
+// K-major and unswizzled, read when the product lands (at the wait that covers it).
+inline void wgmma_m64n256k8_tf32_ss(float (&d)[128], std::uint64_t desc_a, std::uint64_t desc_b) {
+  ::kbench::emu::WarpgroupSlots& s = ::kbench::emu::warpgroup_slots();
+  const int rank = ::kbench::emu::warpgroup_rank();
+  s.desc_a[rank] = desc_a;
+  s.desc[rank] = desc_b;
+  ::kbench::emu::warpgroup_sync();
+  for (int t = 0; t < 128; ++t)
+    if (s.desc_a[t] != desc_a || s.desc[t] != desc_b)
+      throw ::kbench::emu::EmulationError("wgmma: descriptors differ across the warpgroup");
+  ::kbench::emu::warpgroup_sync();
+  for (const std::uint64_t desc : {desc_a, desc_b}) {
+    const WgmmaDescFields f = wgmma_descriptor_fields(desc);
+    if (f.swizzle != 0 || f.base_offset != 0)
+      throw ::kbench::emu::EmulationError("wgmma: only unswizzled operands are emulated");
+  }
+  float* out = d;
+  ::kbench::emu::wgmma_enqueue([out, desc_a, desc_b, rank] {
+    const int w = rank / 32, gid = rank % 32 / 4, tig = rank % 4;
+    const unsigned char* smem = ::kbench::emu::shared_base();
+    const auto operand = [smem](std::uint64_t desc, int k, int mn) {
+      const std::uint32_t at = wgmma_tf32_element_address(desc, k, mn);
+      if (at + 4 > ::kbench::emu::shared_size())
+        throw ::kbench::emu::EmulationError("wgmma: operand outside the block's shared memory");
+      std::uint32_t bits;
+      std::memcpy(&bits, smem + at, 4);
+      return static_cast<double>(tf32_value_of(bits));
+    };
+    for (int j = 0; j < 128; ++j) {
+      const int row = 16 * w + gid + 8 * (j % 4 / 2), col = 8 * (j / 4) + 2 * tig + j % 2;
+      double sum = out[j];
+      for (int k = 0; k < 8; ++k) sum += operand(desc_a, k, row) * operand(desc_b, k, col);
+      out[j] = static_cast<float>(sum);
+    }
+  });
+}
+
 }  // namespace kbench::gpu::conv
