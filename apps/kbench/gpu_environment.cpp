@@ -109,7 +109,7 @@ int calibrate_and_store(int device) {
              report::format_bandwidth(datasheet.bandwidth_Bps));
   fmt::print("  FP32 FFMA       {:>14}  (datasheet {})\n", report::format_flop_rate(measured.fp32_flops),
              report::format_flop_rate(datasheet.fp32_flops));
-  fmt::print("  TF32            {:>14}  (datasheet {}; the faster of:)\n",
+  fmt::print("  TF32            {:>14}  (datasheet {}; the fastest of:)\n",
              report::format_flop_rate(measured.tf32_flops), report::format_flop_rate(datasheet.tf32_flops));
   fmt::print("    mma.sync      {:>14}\n", calibration.tf32_mma_sync_flops > 0
                                                  ? report::format_flop_rate(calibration.tf32_mma_sync_flops)
