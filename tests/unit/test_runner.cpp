@@ -3,6 +3,7 @@
 #include <atomic>
 
 #include "core/error.hpp"
+#include "problem/problem_metrics.hpp"
 #include "fake_backend.hpp"
 #include "reference/reference_backend.hpp"
 #include "run/run_config.hpp"
@@ -225,5 +226,25 @@ TEST_SUITE("runner") {
     REQUIRE(report.results[0].warnings.size() == 1);
     CHECK(report.results[0].warnings[0].find("suspicious") != std::string::npos);
     CHECK(report.results[1].warnings.empty());
+  }
+
+  TEST_CASE("an fp32 result under the FFMA floor but over the 3xTF32 floor is not suspicious") {
+    // Compute-bound peaks (memory nearly free): FFMA 1 TFLOP/s, TF32 30, so 3xTF32 is 10 TFLOP/s.
+    const double flops = compute_metrics(testing::small_problem()).flops;
+    FakeBackendConfig split_tf32 = fake("split_tf32");
+    split_tf32.sample_seconds = {flops / 5e12};  // 5x under the FFMA floor, 2x over the 3xTF32 one
+    FakeBackendConfig too_fast = fake("too_fast");
+    too_fast.sample_seconds = {flops / 2e13};  // half the 3xTF32 floor
+    const auto registry = registry_with({split_tf32, too_fast});
+    RunConfig config = quick_config("split_tf32,too_fast");
+    config.peaks.bandwidth_Bps = 1e18;
+    config.peaks.fp32_flops = 1e12;
+    config.peaks.tf32_flops = 30e12;
+    const RunReport report = run_workloads({small_workload()}, registry, config);
+    REQUIRE(report.results.size() == 2);
+    REQUIRE(report.results[0].status == ResultStatus::ok);
+    CHECK(report.results[0].warnings.empty());
+    REQUIRE(report.results[1].warnings.size() == 1);
+    CHECK(report.results[1].warnings[0].find("(compute, 3xTF32)") != std::string::npos);
   }
 }
