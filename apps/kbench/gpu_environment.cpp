@@ -115,9 +115,9 @@ int calibrate_and_store(int device) {
                                                  ? report::format_flop_rate(calibration.tf32_mma_sync_flops)
                                                  : std::string("no TF32 before compute capability 8.0"));
   std::string wgmma = "not measured (compute capability 9.0 only)";
-  if (calibration.tf32_wgmma_flops > 0)
+  if (calibration.tf32_wgmma_flops() > 0)
     wgmma = fmt::format("{}  (m64n96k8, A in registers {}; m64n256k8, A and B in shared memory {}){}",
-                        report::format_flop_rate(calibration.tf32_wgmma_flops),
+                        report::format_flop_rate(calibration.tf32_wgmma_flops()),
                         report::format_flop_rate(calibration.tf32_wgmma_n96_flops),
                         report::format_flop_rate(calibration.tf32_wgmma_n256_flops),
                         calibration.wgmma_discarded ? "; discarded: above the device's theoretical peak" : "");

@@ -45,12 +45,11 @@ Calibration calibrate_device(int device) {
     const WgmmaRates wgmma = measure_tf32_wgmma_rates(kComputeRepetitions);
     c.tf32_wgmma_n96_flops = wgmma.registers_a_n96.best;
     c.tf32_wgmma_n256_flops = wgmma.shared_a_n256.best;
-    c.tf32_wgmma_flops = std::max(c.tf32_wgmma_n96_flops, c.tf32_wgmma_n256_flops);
     // Faster than the SMs x tensor rate per clock x maximum clock allows: a miscount, which must
     // not lower every floor computed from it.
-    c.wgmma_discarded = c.tf32_wgmma_flops > kTheoreticalSlack * derived_peaks(info).tf32_flops;
+    c.wgmma_discarded = c.tf32_wgmma_flops() > kTheoreticalSlack * derived_peaks(info).tf32_flops;
   }
-  const double wgmma = c.wgmma_discarded ? 0 : c.tf32_wgmma_flops;
+  const double wgmma = c.wgmma_discarded ? 0 : c.tf32_wgmma_flops();
   peaks.tf32_flops = info.cc_major >= 8 ? std::max(c.tf32_mma_sync_flops, wgmma) : ffma.best;
   c.peaks = peaks;
   return c;

@@ -2,6 +2,7 @@
 // `kbench calibrate`: measure a device's ceilings (copy bandwidth, FP32 FFMA rate, TF32 tensor
 // rate) and keep them per device UUID, so later runs compute floors against what this very
 // card reaches rather than its datasheet.
+#include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -15,10 +16,12 @@ namespace kbench::gpu {
 struct Calibration {
   DevicePeaks peaks;                // source = "measured (kbench calibrate)"
   double tf32_mma_sync_flops = 0;   // 0 before sm_80 (no TF32: peaks.tf32_flops is the FFMA rate)
-  double tf32_wgmma_flops = 0;      // the faster wgmma form; 0 where not measured (not a 9.0 device)
-  double tf32_wgmma_n96_flops = 0;  // m64n96k8, A in registers (kbench's wgmma kernel's form)
-  double tf32_wgmma_n256_flops = 0; // m64n256k8, both operands in shared memory
-  bool wgmma_discarded = false;     // measured above the device's theoretical peak (a miscount), not used
+  double tf32_wgmma_n96_flops = 0;   // m64n96k8, A in registers (kbench's wgmma kernel's form);
+  double tf32_wgmma_n256_flops = 0;  // m64n256k8, both operands in shared memory; both 0 where not
+                                     // measured (not a compute capability 9.0 device)
+  bool wgmma_discarded = false;      // measured above the device's theoretical peak (a miscount), not used
+
+  double tf32_wgmma_flops() const { return std::max(tf32_wgmma_n96_flops, tf32_wgmma_n256_flops); }
 };
 
 // Takes a few seconds. Throws CudaError on failure.

@@ -36,6 +36,8 @@ struct KernelChoice {
   std::optional<depthwise::StoreMode> stores;
   std::optional<FillBlocks> fill;
   std::optional<igemm::MmaKind> mma;
+
+  bool operator==(const KernelChoice&) const = default;
 };
 
 inline constexpr igemm::KOrder kAllOrders[] = {igemm::KOrder::channel_blocks, igemm::KOrder::k_table,

@@ -264,7 +264,7 @@ inline std::vector<KernelChoice> applicable_variants(const ConvProblem& p, MathM
   // (descriptors, barriers, the async proxy) that the CPU emulation models but only a device confirms.
   const Family preferred = default_family(p, math);
   const auto rank = [&](const KernelChoice& c) {
-    if (c.family == preferred && !c.order && !c.schedule && !c.stores && !c.fill && !c.mma) return 0;
+    if (c == KernelChoice{preferred}) return 0;
     return uses_async_units(c) ? 2 : 1;
   };
   std::stable_sort(out.begin(), out.end(),

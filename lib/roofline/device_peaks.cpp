@@ -72,7 +72,7 @@ std::optional<ComputeUnits> parse_compute_units(std::string_view text) {
 
 ComputeUnits DevicePeaks::compute_units_for(MathMode math) const {
   if (math == MathMode::tf32) return ComputeUnits::tf32;
-  return tf32_flops / kSplitTf32Products > fp32_flops ? ComputeUnits::split_tf32 : ComputeUnits::ffma;
+  return fp32_accurate_flops() > fp32_flops ? ComputeUnits::split_tf32 : ComputeUnits::ffma;
 }
 
 const std::vector<DevicePeaks>& known_devices() {

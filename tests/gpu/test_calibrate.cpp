@@ -38,9 +38,10 @@ TEST_CASE("calibrate_device measures copy bandwidth, FFMA and TF32 rates within 
       CHECK(rate > 0.3 * derived.tf32_flops);
       CHECK(rate < 1.02 * derived.tf32_flops);
     }
-    CHECK(c.tf32_wgmma_flops == std::max(c.tf32_wgmma_n96_flops, c.tf32_wgmma_n256_flops));
+    CHECK(c.tf32_wgmma_flops() == std::max(c.tf32_wgmma_n96_flops, c.tf32_wgmma_n256_flops));
   } else {
-    CHECK(c.tf32_wgmma_flops == 0);
+    CHECK(c.tf32_wgmma_flops() == 0);
   }
-  CHECK(measured.tf32_flops == std::max(c.tf32_mma_sync_flops, c.wgmma_discarded ? 0.0 : c.tf32_wgmma_flops));
+  CHECK(measured.tf32_flops ==
+        std::max(c.tf32_mma_sync_flops, c.wgmma_discarded ? 0.0 : c.tf32_wgmma_flops()));
 }
