@@ -19,6 +19,7 @@
 #include "emulated_run.hpp"
 #include "problem_factory.hpp"
 #include "reference/computable.hpp"
+#include "test_seed.hpp"
 
 // The tiled kernel's `extern __shared__` array, as the emulation provides it (one block runs at a time).
 namespace kbench::gpu::conv::direct_tiled {
@@ -121,7 +122,7 @@ ConvProblem random_tiled_problem(std::mt19937_64& rng, OpKind op, int rank, std:
 TEST_SUITE("cuda_emulated") {
 
 TEST_CASE("emulated direct kernel: random problems of every kind and rank") {
-  std::mt19937_64 rng(11);
+  std::mt19937_64 rng(kbench::testing::test_seed(11));
   for (int trial = 0; trial < 12; ++trial) {
     const OpKind op = trial % 2 == 0 ? OpKind::conv : OpKind::conv_transpose;
     const ConvProblem p =
@@ -132,7 +133,7 @@ TEST_CASE("emulated direct kernel: random problems of every kind and rank") {
 }
 
 TEST_CASE("emulated depthwise kernel: every instance, strip and segment edges, store widths") {
-  std::mt19937_64 rng(84);
+  std::mt19937_64 rng(kbench::testing::test_seed(84));
   int trial = 0;
   for (const std::int64_t k : {3, 5, 7})
     for (const std::int64_t centred : {0, 1}) {
@@ -171,7 +172,7 @@ TEST_CASE("emulated depthwise kernel: every instance, strip and segment edges, s
 }
 
 TEST_CASE("emulated shared-memory direct kernel: random 1-D to 3-D shapes, few channels per group, every instance") {
-  std::mt19937_64 rng(2102);
+  std::mt19937_64 rng(kbench::testing::test_seed(2102));
   int instances[9] = {};  // K = 0 .. 7, and the transposed ones (negative) at 8
   for (int trial = 0; trial < 30; ++trial) {
     const int rank = 1 + trial % 3;
@@ -208,7 +209,7 @@ TEST_CASE("emulated shared-memory direct kernel: random 1-D to 3-D shapes, few c
 }
 
 TEST_CASE("emulated shared-memory direct kernel: transposed, random 1-D to 3-D shapes, few channels per group") {
-  std::mt19937_64 rng(2105);
+  std::mt19937_64 rng(kbench::testing::test_seed(2105));
   int several_per_thread = 0, looped = 0, pairs = 0;
   for (int trial = 0; trial < 24; ++trial) {
     const int rank = 1 + trial % 3;
@@ -246,10 +247,13 @@ TEST_CASE("emulated shared-memory direct kernel: transposed, random 1-D to 3-D s
 TEST_CASE("emulated shared-memory direct kernel in passes: many input channels per group, few output channels") {
   // Up to 96 input channels a group on small planes: most stacks exceed 48 KB, so the block adds
   // them in passes, holding partial sums in shared memory; forward and transposed in turn.
-  std::mt19937_64 rng(2109);
+  std::mt19937_64 rng(kbench::testing::test_seed(2109));
   int in_passes = 0;
   const TiledShapes shapes{5, 3, 2, 1500, 3, 8, 48, 24};
-  for (int trial = 0; trial < 12; ++trial) {
+  // At least 12 trials, and on until 6 of them took passes (whatever the seed draws).
+  int trial = 0;
+  for (; trial < 12 || in_passes < 6; ++trial) {
+    REQUIRE_MESSAGE(trial < 60, "the random problems rarely need passes: " << in_passes << " of " << trial);
     const OpKind op = trial % 2 == 0 ? OpKind::conv : OpKind::conv_transpose;
     const int rank = 1 + trial % 3;
     const ConvProblem p = random_tiled_problem(rng, op, rank, 96, 0, shapes);
@@ -259,7 +263,6 @@ TEST_CASE("emulated shared-memory direct kernel in passes: many input channels p
     check_direct_tiled(p, 2700 + static_cast<std::uint64_t>(trial));
     in_passes += dt::make_tiled_plan(p).desc.passes() > 1 ? 1 : 0;
   }
-  CHECK(in_passes >= 12 / 2);
   // pix2pix's last layer in miniature (transposed 128 -> 3, kernel 4, stride 2, padding 1, a bias)
   // and a regression head (64 -> 1, 3x3): several passes, tiles past the edges.
   using D = Dims;

@@ -24,6 +24,7 @@
 #include "reference/reference_conv.hpp"
 #include "verify/compare.hpp"
 #include "verify/tolerance.hpp"
+#include "test_seed.hpp"
 
 // The kernel's `extern __shared__` array, as the emulation provides it (one block runs at a time).
 namespace kbench::gpu::conv::igemm {
@@ -161,7 +162,7 @@ MathMode math_for(Family f) { return gpu::conv::family_math(f); }
 TEST_SUITE("cuda_emulated") {
 
 TEST_CASE("emulated implicit GEMM, forward: every order x math on 1-D and 2-D shapes, every tile") {
-  std::mt19937_64 rng(2026);
+  std::mt19937_64 rng(kbench::testing::test_seed(2026));
   // Output channels per group pick the tile: <= 64, <= 96, > 96 (two row tiles at 130).
   const std::int64_t couts[] = {8, 96, 130};
   int trial = 0;
@@ -175,7 +176,7 @@ TEST_CASE("emulated implicit GEMM, forward: every order x math on 1-D and 2-D sh
 }
 
 TEST_CASE("emulated implicit GEMM, forward: random channel counts (partial channel blocks, row tiles), default orders") {
-  std::mt19937_64 rng(31);
+  std::mt19937_64 rng(kbench::testing::test_seed(31));
   for (int trial = 0; trial < 9; ++trial) {
     const ConvProblem p = small_problem(rng, OpKind::conv, 1 + trial % 3, pick(rng, 1, 40), pick(rng, 1, 140));
     const Family f = kForward[trial % 3];
@@ -218,7 +219,7 @@ TEST_CASE("emulated implicit GEMM, wgmma: random 1-D and 2-D shapes in the input
   // Small random shapes with random stride, dilation, padding, groups, bias and channel counts (up
   // to two row tiles): patch geometries at the edges (outputs narrower than the padding, one-row
   // images) that the fixed cases above do not reach.
-  std::mt19937_64 rng(9696);
+  std::mt19937_64 rng(kbench::testing::test_seed(9696));
   for (int trial = 0; trial < 8; ++trial) {
     const Family f = trial % 2 == 0 ? Family::implicit_gemm_tf32 : Family::implicit_gemm_3xtf32;
     const KernelChoice c{f, ig::KOrder::input_patch, std::nullopt, std::nullopt, std::nullopt, ig::MmaKind::wgmma};
@@ -295,7 +296,7 @@ TEST_CASE("emulated zero fill alone: a transposed convolution whose every output
 }
 
 TEST_CASE("emulated implicit GEMM, 3-D forward and transposed phases with the zero fill") {
-  std::mt19937_64 rng(77);
+  std::mt19937_64 rng(kbench::testing::test_seed(77));
   int trial = 0;
   for (const Family f : kForward) {
     const ConvProblem p = small_problem(rng, OpKind::conv, 3, pick(rng, 1, 20), pick(rng, 1, 70));

@@ -21,6 +21,7 @@
 #include "verify/check_points.hpp"
 #include "verify/compare.hpp"
 #include "verify/tolerance.hpp"
+#include "test_seed.hpp"
 
 namespace {
 
@@ -33,9 +34,6 @@ using kbench::gpu_tests::make_problem;
 using kbench::gpu_tests::pick;
 using kbench::gpu_tests::random_problem;
 
-// Whether implementation `impl` ("family/order/tile[/resident_a]") is what `variant` asked for: each
-// part of the variant ("family[/order][/schedule]") is a part of it; streamed_a is the absence of
-// resident_a.
 // Whether the bulk-copy depthwise kernel (compute capability 9.0 or later) can run here; else the
 // tests of it say why and skip it.
 bool bulk_device() {
@@ -44,6 +42,9 @@ bool bulk_device() {
   return s.ok;
 }
 
+// Whether implementation `impl` ("family/order/tile[/resident_a]") is what `variant` asked for: each
+// part of the variant ("family[/order][/schedule]") is a part of it; streamed_a is the absence of
+// resident_a.
 bool implements(const std::string& impl, const std::string& variant) {
   const auto parts = [](const std::string& s) {
     std::vector<std::string> out;
@@ -106,8 +107,6 @@ void check_family(const ConvProblem& problem, const std::string& variant, MathMo
   CHECK(run->inputs_unchanged());
 }
 
-
-
 // The family names for the GEMM maths, with the math mode each runs under.
 struct GemmVariant {
   const char* suffix;
@@ -134,7 +133,7 @@ ConvProblem random_patch_problem(std::mt19937_64& rng, int rank, std::int64_t ma
 TEST_SUITE("cuda_kernels") {
 
 TEST_CASE("direct: random problems of every kind, both math modes") {
-  std::mt19937_64 rng(1);
+  std::mt19937_64 rng(kbench::testing::test_seed(1));
   for (int trial = 0; trial < 48; ++trial) {
     const OpKind op = trial % 2 == 0 ? OpKind::conv : OpKind::conv_transpose;
     const ConvProblem p = random_problem(rng, op, 1 + trial % 3, pick(rng, 1, 5), pick(rng, 1, 5));
@@ -162,7 +161,7 @@ TEST_CASE("direct: a spatial dimension past 2^30 (64-bit coordinates), forward a
 TEST_CASE("depthwise2d: kernel sizes, paddings, segment and strip edges, store widths") {
   using D = Dims;
   const OpKind conv = OpKind::conv;
-  std::mt19937_64 rng(84);
+  std::mt19937_64 rng(kbench::testing::test_seed(84));
   int trial = 0;
   for (const std::int64_t k : {3, 5, 7})
     for (const std::int64_t centred : {0, 1})
@@ -204,7 +203,7 @@ TEST_CASE("depthwise2d: kernel sizes, paddings, segment and strip edges, store w
 
 TEST_CASE("direct_tiled: random 1-D to 3-D shapes, few channels per group, each instance, both math modes") {
   using D = Dims;
-  std::mt19937_64 rng(2103);
+  std::mt19937_64 rng(kbench::testing::test_seed(2103));
   for (int trial = 0; trial < 45; ++trial) {
     const int rank = 1 + trial % 3;
     ConvProblem p;
@@ -243,7 +242,7 @@ TEST_CASE("direct_tiled: random 1-D to 3-D shapes, few channels per group, each 
 
 TEST_CASE("direct_tiled: transposed, random 1-D to 3-D shapes, few channels per group, both math modes") {
   using D = Dims;
-  std::mt19937_64 rng(2106);
+  std::mt19937_64 rng(kbench::testing::test_seed(2106));
   for (int trial = 0; trial < 30; ++trial) {
     const int rank = 1 + trial % 3;
     ConvProblem p;
@@ -276,7 +275,7 @@ TEST_CASE("direct_tiled: transposed, random 1-D to 3-D shapes, few channels per 
 
 TEST_CASE("direct_tiled in passes: many input channels, few output channels, forward and transposed") {
   using D = Dims;
-  std::mt19937_64 rng(2110);
+  std::mt19937_64 rng(kbench::testing::test_seed(2110));
   for (int trial = 0; trial < 24; ++trial) {
     const int rank = 1 + trial % 3;
     const OpKind op = trial % 2 == 0 ? OpKind::conv : OpKind::conv_transpose;
@@ -307,7 +306,7 @@ TEST_CASE("direct_tiled in passes: many input channels, few output channels, for
 }
 
 TEST_CASE("implicit GEMM: every tile, both reduction orders, all three maths") {
-  std::mt19937_64 rng(50);
+  std::mt19937_64 rng(kbench::testing::test_seed(50));
   // (input channels per group, output channels per group): k_table (few channels) and channel blocks
   // (16, 20: a partial last block), tiles 64 / 96 / 128 (and 130: two row tiles).
   const std::int64_t shapes[][2] = {{3, 8}, {3, 96}, {16, 64}, {20, 80}, {4, 130}, {32, 128}, {1, 33}};
@@ -332,7 +331,7 @@ TEST_CASE("implicit GEMM: every tile, both reduction orders, all three maths") {
 
 TEST_CASE("implicit GEMM with A resident: persistent blocks, tiles across images, odd outputs, row tiles") {
   using D = Dims;
-  std::mt19937_64 rng(7676);
+  std::mt19937_64 rng(kbench::testing::test_seed(7676));
   // The two tensor-core maths (FFMA has no resident instance). Seed 76 in miniature over 5 images
   // (196 column tiles: some of the 132 persistent blocks walk two, tiles straddle images); an odd
   // output volume (single stores, pairs split across images) with bias; 2-D with 200 output
@@ -364,7 +363,7 @@ TEST_CASE("implicit GEMM with A resident: persistent blocks, tiles across images
 
 TEST_CASE("implicit GEMM with each reduction order forced; input_patch at the edges of its envelope") {
   using D = Dims;
-  std::mt19937_64 rng(5050);
+  std::mt19937_64 rng(kbench::testing::test_seed(5050));
   int trial = 0;
   // input_patch: 1-D and 2-D, rows a multiple of 4 floats; random stride, dilation, padding (beyond
   // the 4-float alignment too), groups and bias; reductions that end in a partial chunk.
@@ -387,7 +386,7 @@ TEST_CASE("implicit GEMM with each reduction order forced; input_patch at the ed
 TEST_CASE("transposed by phases: tapped and untapped phases, output_padding, groups, all three maths") {
   using D = Dims;
   const OpKind tconv = OpKind::conv_transpose;
-  std::mt19937_64 rng(77);
+  std::mt19937_64 rng(kbench::testing::test_seed(77));
   int trial = 0;
   for (const GemmVariant& v : kGemmVariants) {
     for (int i = 0; i < 10; ++i) {
@@ -454,7 +453,7 @@ TEST_CASE("implicit GEMM on wgmma: input_patch at the edges of its envelope, see
   using D = Dims;
   if (!wgmma_device()) return;
   constexpr GemmVariant kTensor[] = {{"3xtf32", MathMode::fp32}, {"tf32", MathMode::tf32}};
-  std::mt19937_64 rng(9090);
+  std::mt19937_64 rng(kbench::testing::test_seed(9090));
   int trial = 0;
   // Random 1-D and 2-D problems with 16-byte rows, groups, bias, up to 200 output channels per group
   // (three row tiles of 96), reductions ending in a partial chunk.

@@ -134,9 +134,13 @@ inline InvalidSpec rank_mismatch(const ConvProblem& p, SpecLines lines, Rng& rng
   std::vector<std::string> keys{"kernel", "stride", "dilation", "padding", "input"};
   if (p.transposed()) keys.push_back("output_padding");
   const std::string key = pick(rng, keys);
+  // `input` sets the rank the other lists are checked against: an input of another valid length (3
+  // to 5 entries) is a problem of another rank, refused at whichever list then disagrees with it, or
+  // not at all. So input's wrong lengths are those no rank has.
   const std::int64_t wanted = key == "input" ? p.spatial_rank + 2 : p.spatial_rank;
   std::int64_t length = wanted;
-  while (length == wanted) length = uniform(rng, 0, key == "input" ? 7 : 4);
+  while (length == wanted || (key == "input" && length >= 3 && length <= kMaxSpatialRank + 2))
+    length = uniform(rng, 0, key == "input" ? 7 : 4);
   std::vector<std::string> items;
   for (std::int64_t i = 0; i < length; ++i) items.push_back(key == "padding" || key == "output_padding" ? "0" : "1");
   set_value(lines, key, join_list(items, rng), rng);

@@ -10,6 +10,7 @@
 #include "cuda/depthwise/depthwise_index.hpp"
 #include "problem/conv_geometry.hpp"
 #include "test_cuda_index_support.hpp"
+#include "test_seed.hpp"
 
 namespace kbench {
 namespace {
@@ -55,7 +56,7 @@ TEST_CASE("depthwise slot sources stay within the neighbours the kernel shuffles
 }
 
 TEST_CASE("depthwise tiling covers every output once and reads exactly its taps") {
-  std::mt19937_64 rng(84);
+  std::mt19937_64 rng(kbench::testing::test_seed(84));
   std::int64_t outputs = 0;
   for (int trial = 0; trial < 40; ++trial) {
     const ConvProblem p = random_depthwise(rng);

@@ -12,6 +12,7 @@
 
 #include "cuda/implicit_gemm/igemm_config.hpp"
 #include "cuda/implicit_gemm/igemm_tile_index.hpp"
+#include "test_seed.hpp"
 
 namespace kbench {
 namespace {
@@ -279,27 +280,27 @@ void check_tile(std::mt19937_64& rng) {
 TEST_SUITE("cuda_index") {
 
 TEST_CASE("implicit GEMM tile 64x128: loads, FFMA and mma fragments, banks") {
-  std::mt19937_64 rng(64);
+  std::mt19937_64 rng(kbench::testing::test_seed(64));
   check_tile<ig::Tile64>(rng);
 }
 
 TEST_CASE("implicit GEMM tile 96x128: loads, FFMA and mma fragments, banks") {
-  std::mt19937_64 rng(96);
+  std::mt19937_64 rng(kbench::testing::test_seed(96));
   check_tile<ig::Tile96>(rng);
 }
 
 TEST_CASE("implicit GEMM tile 128x256: loads, FFMA and mma fragments, banks") {
-  std::mt19937_64 rng(128);
+  std::mt19937_64 rng(kbench::testing::test_seed(128));
   check_tile<ig::Tile128>(rng);
 }
 
 TEST_CASE("implicit GEMM tile 64x256 (input_patch): loads, FFMA and mma fragments, banks") {
-  std::mt19937_64 rng(642);
+  std::mt19937_64 rng(kbench::testing::test_seed(642));
   check_tile<ig::Tile64W>(rng);
 }
 
 TEST_CASE("implicit GEMM tile 96x256 (input_patch): loads (a partial last A pass), FFMA and mma fragments, banks") {
-  std::mt19937_64 rng(962);
+  std::mt19937_64 rng(kbench::testing::test_seed(962));
   check_tile<ig::Tile96W>(rng);
   CHECK(ig::Tile96W::kAVectors % ig::Tile96W::kThreads != 0);  // the partial pass is exercised
 }

@@ -10,6 +10,7 @@
 #include "cuda/direct/tap_walk_index.hpp"
 #include "cuda/transposed/phase_index.hpp"
 #include "test_cuda_index_support.hpp"
+#include "test_seed.hpp"
 
 namespace kbench {
 namespace {
@@ -71,7 +72,7 @@ TEST_CASE("seed 77 along one dimension: only odd outputs have taps, all three of
 }
 
 TEST_CASE("phase tap lists, ranges, gaps and first positions match brute force") {
-  std::mt19937_64 rng(77);
+  std::mt19937_64 rng(kbench::testing::test_seed(77));
   int dims_checked = 0;
   for (int trial = 0; trial < 400; ++trial) {
     const ConvProblem p = test::random_problem(rng, OpKind::conv_transpose, 1);
@@ -114,7 +115,7 @@ TEST_CASE("phase tap lists, ranges, gaps and first positions match brute force")
 }
 
 TEST_CASE("tap walks visit exactly the contributing (tap, input) pairs") {
-  std::mt19937_64 rng(2024);
+  std::mt19937_64 rng(kbench::testing::test_seed(2024));
   std::int64_t outputs = 0, pairs = 0;
   for (const OpKind op : {OpKind::conv, OpKind::conv_transpose}) {
     for (int trial = 0; trial < 300; ++trial) {
