@@ -11,7 +11,8 @@
 #   (figures.md, scripts/gpu-summary.py, also printed at the end), every example on cuDNN, our
 #   default, direct and direct_tiled (examples.json), compute-sanitizer memcheck and
 #   racecheck of our kernels on the small examples, Nsight Compute counters of our default kernels
-#   on the seeds (scripts/gpu-profile.sh), nvidia-smi -q (after).
+#   on the seeds (scripts/gpu-profile.sh), in the time left the randomised kernel tests on other
+#   shapes (scripts/gpu-soak.sh), nvidia-smi -q (after).
 # A failing step does not stop the others. A kernel fault (a sticky CUDA error) poisons its
 # process's context, so the seeds run one kbench process per seed, and the variants one per seed and
 # math mode, merged into seeds.json and variants.json (scripts/merge-results.py): a fault costs its
@@ -205,6 +206,14 @@ if command -v compute-sanitizer >/dev/null; then
 fi
 # Hardware counters of our default kernels on the seeds (needs a runtime where ncu reads them).
 step profile 75 bash "$repo_root/scripts/gpu-profile.sh" "$kbench" "$outdir"
+# The time left: the randomised kernel tests again, on other shapes each pass (scripts/gpu-soak.sh),
+# keeping 25 s for the last nvidia-smi. Too little time left is no failure: the soak is a bonus.
+soak_s=$(( budget_s - (SECONDS - start_s) - 25 ))
+if (( soak_s >= 30 )) || ! selected gpu-soak; then
+  step gpu-soak "$soak_s" bash "$repo_root/scripts/gpu-soak.sh" "$gpu_tests" "$(( soak_s - 10 ))"
+else
+  summary+=("$(printf '%-18s %-22s %6s  %s' gpu-soak "skipped (no time left)" "-" "")")
+fi
 step nvidia-smi-after 20 nvidia-smi -q
 
 [[ -f "$outdir/figures.md" ]] && cat "$outdir/figures.md"

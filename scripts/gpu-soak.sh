@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# gpu-soak.sh TEST_PROGRAM SECONDS - the GPU tests that draw random shapes, run again on other shapes
+# until SECONDS are spent: each pass sets KBENCH_TEST_SEED to the next seed (1, 2, ...; from
+# KBENCH_SOAK_FROM), which gives every randomised test a stream of its own (tests/common/test_seed.hpp).
+#
+# The kernel tests that draw their shapes at random (test_cuda_kernels.cu: direct, depthwise2d,
+# direct_tiled, the implicit GEMMs, the transposed phases); the cases that run the seeds at full size
+# and the 2^30 extents are left out (the same every time, and slow). Test-case filters, not a suite
+# filter: tests/gpu/main.cpp runs the host suite first, and a suite filter would add to its own.
+# One process per seed: a fault poisons its own seed only. Prints one line per seed (ok, FAILED,
+# TIMEOUT) and the start of each failed one's output; the seed reproduces it:
+#   KBENCH_TEST_SEED=<seed> TEST_PROGRAM --test-case='<cases>' --test-case-exclude='<excluded>'
+# Three failed seeds end the soak (a fault every seed hits says nothing more on the next one).
+# Exit status: 1 if any seed failed, 77 when the program found no device, else 0; 2 on bad arguments.
+set -u -o pipefail
+
+program="${1:?usage: gpu-soak.sh TEST_PROGRAM SECONDS}"
+seconds="${2:?usage: gpu-soak.sh TEST_PROGRAM SECONDS}"
+seed="${KBENCH_SOAK_FROM:-1}"
+for number in "$seconds" "$seed"; do
+  [[ "$number" =~ ^[0-9]+$ ]] || { echo "gpu-soak: '$number' is not a whole number" >&2; exit 2; }
+done
+cases='direct*,depthwise2d*,implicit GEMM*,transposed by phases*'
+excluded='*full size*,*2^30*'
+per_seed_limit_s=60
+max_failed_seeds=3
+
+passed=0 failed=0 deadline=$(( SECONDS + seconds ))
+while (( deadline - SECONDS >= 10 )); do
+  left=$(( deadline - SECONDS ))
+  limit=$(( left < per_seed_limit_s ? left : per_seed_limit_s ))
+  t0=$SECONDS
+  output="$(KBENCH_TEST_SEED="$seed" timeout --kill-after=5 "$limit" "$program" "--test-case=$cases" \
+    "--test-case-exclude=$excluded" --no-version 2>&1)"
+  rc=$?
+  took=$(( SECONDS - t0 ))
+  case $rc in
+    0) passed=$((passed + 1)); printf 'ok       %4ss  seed %s\n' "$took" "$seed" ;;
+    77) echo "gpu-soak: no device"; printf '%s\n' "$output" | tail -n 3; exit 77 ;;
+    124 | 137)
+      # Cut short by the deadline: not a finding, and the last seed.
+      if (( limit < per_seed_limit_s )); then printf 'stopped  %4ss  seed %s (time is up)\n' "$took" "$seed"; break; fi
+      failed=$((failed + 1)); printf 'TIMEOUT  %4ss  seed %s (killed after %ss)\n' "$took" "$seed" "$limit"
+      printf '%s\n' "$output" | tail -n 40 | sed 's/^/    | /' ;;
+    *) failed=$((failed + 1)); printf 'FAILED   %4ss  seed %s (exit %s)\n' "$took" "$seed" "$rc"
+       printf '%s\n' "$output" | head -n 80 | sed 's/^/    | /' ;;
+  esac
+  seed=$((seed + 1))
+  (( failed < max_failed_seeds )) || { echo "gpu-soak: $failed seeds failed; stopping"; break; }
+done
+echo "gpu-soak: $passed seeds ok, $failed failed (cases $cases; excluded $excluded)"
+(( failed == 0 ))
