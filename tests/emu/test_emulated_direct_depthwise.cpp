@@ -7,6 +7,8 @@
 // forward instances and its transposed one.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <iterator>
 #include <cstdint>
 #include <functional>
 #include <random>
@@ -117,6 +119,9 @@ ConvProblem random_tiled_problem(std::mt19937_64& rng, OpKind op, int rank, std:
   }
 }
 
+// The unrolled direct_tiled instances (their K) and the generic one (0).
+constexpr int kUnrolled[] = {0, 3, 5, 7};
+
 }  // namespace
 
 TEST_SUITE("cuda_emulated") {
@@ -174,7 +179,13 @@ TEST_CASE("emulated depthwise kernel: every instance, strip and segment edges, s
 TEST_CASE("emulated shared-memory direct kernel: random 1-D to 3-D shapes, few channels per group, every instance") {
   std::mt19937_64 rng(kbench::testing::test_seed(2102));
   int instances[9] = {};  // K = 0 .. 7, and the transposed ones (negative) at 8
-  for (int trial = 0; trial < 30; ++trial) {
+  const auto every_instance_ran = [&] {
+    return std::all_of(std::begin(kUnrolled), std::end(kUnrolled), [&](int k) { return instances[k] > 0; });
+  };
+  // At least 30 trials, and on until every instance has run (whatever the seed draws).
+  for (int trial = 0; trial < 30 || !every_instance_ran(); ++trial) {
+    REQUIRE_MESSAGE(trial < 120, "some instance never ran: K=0 " << instances[0] << ", K=3 " << instances[3]
+                                                                << ", K=5 " << instances[5] << ", K=7 " << instances[7]);
     const int rank = 1 + trial % 3;
     // Three 2-D and 3-D trials in four take a square 3, 5 or 7 in turn (the unrolled instances),
     // the rest any shape up to 7. Rows past a 64-column tile now and then, and past one tile of rows
@@ -187,7 +198,6 @@ TEST_CASE("emulated shared-memory direct kernel: random 1-D to 3-D shapes, few c
     const int k = check_direct_tiled(p, 2200 + static_cast<std::uint64_t>(trial));
     ++instances[k < 0 ? 8 : k];
   }
-  for (const int k : {0, 3, 5, 7}) CHECK_MESSAGE(instances[k] > 0, "instance K=" << k << " never ran");
   CHECK(instances[8] == 0);  // forward problems never take the transposed instance
   // MobileNet's stride-2 3x3 depthwise with a centred pad, in miniature (two tiles of rows, a
   // partial tile of columns), multiplier 2 and a bias; ResNeXt's groups of 4 channels.
@@ -211,7 +221,10 @@ TEST_CASE("emulated shared-memory direct kernel: random 1-D to 3-D shapes, few c
 TEST_CASE("emulated shared-memory direct kernel: transposed, random 1-D to 3-D shapes, few channels per group") {
   std::mt19937_64 rng(kbench::testing::test_seed(2105));
   int several_per_thread = 0, looped = 0, pairs = 0;
-  for (int trial = 0; trial < 24; ++trial) {
+  // At least 24 trials, and on until each kind of tiling has run (whatever the seed draws).
+  for (int trial = 0; trial < 24 || several_per_thread == 0 || looped == 0 || pairs == 0; ++trial) {
+    REQUIRE_MESSAGE(trial < 96, "a tiling never ran: several a thread " << several_per_thread << ", looped "
+                                                                         << looped << ", pairs " << pairs);
     const int rank = 1 + trial % 3;
     // Strides 1, 2 and 4 keep a thread's outputs in one phase; 3 makes it one output a thread.
     // Outputs are about stride times the input: smaller inputs keep them near a tile or two.
@@ -224,9 +237,6 @@ TEST_CASE("emulated shared-memory direct kernel: transposed, random 1-D to 3-D s
     (k == dt::kTransposedPairs ? pairs : looped) += 1;
     several_per_thread += dt::make_tiled_plan(p).desc.per_thread > 1 ? 1 : 0;
   }
-  CHECK(several_per_thread > 0);
-  CHECK(looped > 0);
-  CHECK(pairs > 0);
   // FCN's learned x2 upsampler in miniature (depthwise, kernel 4, stride 2, padding 1, a bias):
   // every output gathers 2 x 2 taps, two tiles of rows.
   using D = Dims;
