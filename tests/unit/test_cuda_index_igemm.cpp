@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <random>
 #include <set>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -141,6 +142,49 @@ void run_zero_fill(const ConvProblem& p3, Tally& t) {
   }
 }
 
+// Columns worth sampling in a GEMM of `columns` columns, `per_image` to an image: the first and last
+// few, both sides of every 64th image seam (the seams of the last images hold the largest offsets),
+// and `random` more.
+std::vector<std::int64_t> sampled_columns(std::int64_t columns, std::int64_t per_image, std::mt19937_64& rng,
+                                          int random) {
+  std::set<std::int64_t> picked;
+  for (std::int64_t i = 0; i < 3; ++i) {
+    picked.insert(std::min(i, columns - 1));
+    picked.insert(std::max<std::int64_t>(columns - 1 - i, 0));
+  }
+  for (std::int64_t seam = per_image; seam < columns; seam += 64 * per_image) {
+    picked.insert(seam - 1);
+    picked.insert(seam);
+  }
+  picked.insert(columns - per_image);
+  for (int i = 0; i < random; ++i) picked.insert(test::pick(rng, 0, columns - 1));
+  return {picked.begin(), picked.end()};
+}
+
+// The GEMM's pairs at full size, sampled: for each sampled column, its first, last and one random
+// row against brute force; returns the largest input index read.
+std::int64_t check_sampled(const ConvProblem& p3, const ig::GemmConvDesc& d, const std::vector<ig::GemmTap>& taps,
+                           std::int64_t per_image, std::mt19937_64& rng) {
+  const std::vector<ig::KEntry> table = ig::make_k_table(d, taps);
+  std::int64_t largest = 0;
+  for (std::int64_t g = 0; g < d.groups; ++g)
+    for (const std::int64_t n : sampled_columns(d.columns, per_image, rng, 40)) {
+      const ig::OutputState os = ig::output_state(d, g, n);
+      REQUIRE(os.valid);
+      for (const std::int64_t m : {std::int64_t{0}, d.rows - 1, test::pick(rng, 0, d.rows - 1)}) {
+        const std::int64_t out = os.offset + m * d.out_volume;
+        CAPTURE(n);
+        CAPTURE(m);
+        REQUIRE(out >= 0);
+        REQUIRE(out < p3.output_elements());
+        const std::vector<test::Pair> got = gemm_pairs(d, taps, table, g, n, m);
+        CHECK(got == test::brute_force_pairs(p3, out));
+        for (const test::Pair& pair : got) largest = std::max(largest, pair.first);
+      }
+    }
+  return largest;
+}
+
 }  // namespace
 
 TEST_SUITE("cuda_index") {
@@ -221,6 +265,32 @@ TEST_CASE("seed 77's shape: one phase GEMM (M 64, K 32 x 27, N 262144); 88% of t
   CHECK(g[0].desc.lead == 1);
   const double computed = static_cast<double>(g[0].desc.columns * 64);
   CHECK(computed / static_cast<double>(p.output_elements()) == doctest::Approx(0.1176).epsilon(0.01));
+}
+
+TEST_CASE("the seeds' GEMMs at full size, sampled: exact pairs at the image seams and the last columns") {
+  std::mt19937_64 rng(kbench::testing::test_seed(2031));
+  // Seed 76: 2,147,450,880 input elements (8.6 GB), 2^15 short of 2^31; with twice its batch, the
+  // later images' indices pass 2^31, where 32-bit index arithmetic would wrap. Either way the last
+  // columns read exactly the last element.
+  for (const std::int64_t batch : {64, 128}) {
+    ConvProblem s76 = reference::as_rank3(testing::seed76());
+    s76.batch = batch;
+    for (const ig::KOrder order : {ig::KOrder::channel_blocks, ig::KOrder::k_table}) {
+      CAPTURE(batch);
+      CAPTURE(std::string(ig::order_name(order)));
+      const ig::GemmConvDesc d = ig::make_forward_desc(s76, order, 128);
+      const std::int64_t largest = check_sampled(s76, d, ig::forward_taps(s76), s76.output_spatial_volume(), rng);
+      CHECK(largest == s76.input_elements() - 1);
+    }
+  }
+  // Seed 50 (channel blocks and the tap table; input_patch has its own test) and seed 77's phase GEMM.
+  const ConvProblem s50 = reference::as_rank3(testing::seed50());
+  for (const ig::KOrder order : {ig::KOrder::channel_blocks, ig::KOrder::k_table})
+    check_sampled(s50, ig::make_forward_desc(s50, order, 96), ig::forward_taps(s50), s50.output_spatial_volume(), rng);
+  const ConvProblem s77 = reference::as_rank3(testing::seed77());
+  const std::vector<gpu::conv::PhaseGemm> phases = gpu::conv::make_phase_gemms(s77, 64);
+  REQUIRE(phases.size() == 1);
+  check_sampled(s77, phases[0].desc, phases[0].taps, phases[0].desc.columns / s77.batch, rng);
 }
 
 TEST_CASE("fill-only blocks: as many as the tiles while there are planes for them") {
