@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # gpu-soak.sh TEST_PROGRAM SECONDS - the GPU tests that draw random shapes, run again on other shapes
 # until SECONDS are spent: each pass sets KBENCH_TEST_SEED to the next seed (1, 2, ...; from
-# KBENCH_SOAK_FROM), which gives every randomised test a stream of its own (tests/common/test_seed.hpp).
+# KBENCH_SOAK_FROM, where 0 stands for the default draws, KBENCH_TEST_SEED unset; at most
+# KBENCH_SOAK_COUNT seeds), which gives every randomised test a stream of its own
+# (tests/common/test_seed.hpp). Under KBENCH_GPU_TESTS_DRY_RUN=1 (tests/gpu/dry_run.hpp) the same
+# walk runs on the CPU and checks only that every draw lies in its variant's envelope.
 #
 # The kernel tests that draw their shapes at random (test_cuda_kernels.cu: direct, depthwise2d,
 # direct_tiled, the implicit GEMMs, the transposed phases); the cases that run the seeds at full size
@@ -17,7 +20,8 @@ set -u -o pipefail
 program="${1:?usage: gpu-soak.sh TEST_PROGRAM SECONDS}"
 seconds="${2:?usage: gpu-soak.sh TEST_PROGRAM SECONDS}"
 seed="${KBENCH_SOAK_FROM:-1}"
-for number in "$seconds" "$seed"; do
+count="${KBENCH_SOAK_COUNT:-1000000}"
+for number in "$seconds" "$seed" "$count"; do
   [[ "$number" =~ ^[0-9]+$ ]] || { echo "gpu-soak: '$number' is not a whole number" >&2; exit 2; }
 done
 cases='direct*,depthwise2d*,implicit GEMM*,transposed by phases*'
@@ -26,16 +30,21 @@ per_seed_limit_s=60
 max_failed_seeds=3
 
 passed=0 failed=0 deadline=$(( SECONDS + seconds ))
-while (( deadline - SECONDS >= 10 )); do
+while (( deadline - SECONDS >= 10 && passed + failed < count )); do
   left=$(( deadline - SECONDS ))
   limit=$(( left < per_seed_limit_s ? left : per_seed_limit_s ))
   t0=$SECONDS
-  output="$(KBENCH_TEST_SEED="$seed" timeout --kill-after=5 "$limit" "$program" "--test-case=$cases" \
+  seed_value="$seed"
+  (( seed == 0 )) && seed_value=""  # 0: the default draws
+  output="$(KBENCH_TEST_SEED="$seed_value" timeout --kill-after=5 "$limit" "$program" "--test-case=$cases" \
     "--test-case-exclude=$excluded" --no-version 2>&1)"
   rc=$?
   took=$(( SECONDS - t0 ))
   case $rc in
-    0) passed=$((passed + 1)); printf 'ok       %4ss  seed %s\n' "$took" "$seed" ;;
+    0) passed=$((passed + 1))
+       # The device pass's count (the last doctest summary): that the filters still reach the cases.
+       cases_run=$(printf '%s\n' "$output" | sed -n 's/^\[doctest\] test cases: *[0-9]* | *\([0-9]*\) passed.*/\1/p' | tail -n 1)
+       printf 'ok       %4ss  seed %s (%s test cases)\n' "$took" "$seed" "${cases_run:-?}" ;;
     77) echo "gpu-soak: no device"; printf '%s\n' "$output" | tail -n 3; exit 77 ;;
     124 | 137)
       # Cut short by the deadline: not a finding, and the last seed.

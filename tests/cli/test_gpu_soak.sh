@@ -21,7 +21,7 @@ KBENCH_SOAK_FROM=6 $RUN "$WORK/fake" 600 >"$WORK/fails.txt"
 rc=$?
 cat "$WORK/fails.txt"
 [[ $rc == 1 ]] || fail "failed seeds must make the exit status 1, not $rc"
-grep -q '^ok .* seed 7$' "$WORK/fails.txt" || fail "seed 7 did not pass"
+grep -q '^ok .* seed 7 ' "$WORK/fails.txt" || fail "seed 7 did not pass"
 grep -q '^FAILED .* seed 6 (exit 1)$' "$WORK/fails.txt" || fail "seed 6's failure is not reported"
 grep -q 'mismatch at seed 9' "$WORK/fails.txt" || fail "a failed seed's output is not shown"
 grep -q 'seed 12 (exit 1)' "$WORK/fails.txt" || fail "the third failed seed is not reported"

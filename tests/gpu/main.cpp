@@ -1,12 +1,15 @@
 // kbench_gpu_tests: the host-only cases (test suite "host": pure logic of the GPU layer) run
 // everywhere; the device cases run only where CUDA finds a device, and otherwise the program
-// exits 77, which ctest reports as "skipped" (SKIP_RETURN_CODE). Listing (-ltc) names them all.
+// exits 77, which ctest reports as "skipped" (SKIP_RETURN_CODE); or, under
+// KBENCH_GPU_TESTS_DRY_RUN=1, without one and launching nothing (dry_run.hpp). Listing (-ltc)
+// names them all.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
 #include <cstdio>
 #include <string_view>
 
+#include "dry_run.hpp"
 #include "runtime/device_info.hpp"
 
 namespace {
@@ -37,8 +40,9 @@ int main(int argc, char** argv) {
   const int host_result = host.run();
   if (host.shouldExit() || host_result != 0) return host_result;
 
-  const kbench::Support cuda = kbench::gpu::cuda_status();
-  if (!cuda) {
+  if (kbench::gpu_tests::dry_run()) {
+    std::printf("dry run (KBENCH_GPU_TESTS_DRY_RUN=1): the device cases check their problems' envelopes, launch nothing\n");
+  } else if (const kbench::Support cuda = kbench::gpu::cuda_status(); !cuda) {
     // cuda_status() says "no CUDA device found: <runtime message>"; print the runtime's words.
     std::string_view why = cuda.reason;
     if (const auto colon = why.find(": "); colon != std::string_view::npos) why.remove_prefix(colon + 2);

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "dry_run.hpp"
 #include "problem_factory.hpp"
 #include "cuda/cuda_backend.hpp"
 #include "reference/computable.hpp"
@@ -22,6 +23,7 @@
 #include "verify/compare.hpp"
 #include "verify/tolerance.hpp"
 #include "test_seed.hpp"
+#include "variant_envelope.hpp"
 
 namespace {
 
@@ -35,8 +37,9 @@ using kbench::gpu_tests::pick;
 using kbench::gpu_tests::random_problem;
 
 // Whether the bulk-copy depthwise kernel (compute capability 9.0 or later) can run here; else the
-// tests of it say why and skip it.
+// tests of it say why and skip it. A dry run checks their draws anyway.
 bool bulk_device() {
+  if (kbench::gpu_tests::dry_run()) return true;  // its draws are checked all the same
   const kbench::Support s = kbench::gpu::bulk_copy_device_support(0);
   if (!s) MESSAGE("depthwise2d bulk copies skipped: " << s.reason);
   return s.ok;
@@ -77,11 +80,16 @@ BackendOptions options_for(const std::string& variant, MathMode math) {
 // Runs `problem` on family `variant` and compares the outputs at `indices` (all when empty) with the reference.
 void check_family(const ConvProblem& problem, const std::string& variant, MathMode math, std::uint64_t seed,
                   std::vector<std::int64_t> indices = {}) {
+  INFO("variant " << variant << ", math " << kbench::to_string(math));
+  if (kbench::gpu_tests::dry_run()) {  // whether the draw lies in the variant's envelope: all a dry run checks
+    const kbench::Support inside = kbench::gpu_tests::variant_envelope(problem, variant, math);
+    REQUIRE_MESSAGE(inside.ok, inside.reason);
+    return;
+  }
   kbench::Backend* const backend = &cuda_backend();
   REQUIRE(backend->available());
   const BackendOptions options = options_for(variant, math);
   const kbench::Support supported = backend->supports(problem, options);
-  INFO("variant " << variant << ", math " << kbench::to_string(math));
   REQUIRE_MESSAGE(supported.ok, supported.reason);
   if (const kbench::Support fits = backend->fits(problem, options); !fits) {
     MESSAGE("skipped, does not fit this device: " << fits.reason);
@@ -183,7 +191,7 @@ TEST_CASE("depthwise2d: kernel sizes, paddings, segment and strip edges, store w
         if (p.output_extent(1) % 4 == 2)
           check_family(p, "depthwise2d/realigned_stores", MathMode::fp32, 200 + static_cast<std::uint64_t>(trial));
         // Output planes of a multiple of 4 floats: the bulk copies too, both schedules.
-        if (bulk_device() && cuda_backend().supports(p, options_for("depthwise2d/bulk_copies", MathMode::fp32)))
+        if (bulk_device() && kbench::gpu_tests::variant_envelope(p, "depthwise2d/bulk_copies", MathMode::fp32))
           for (const char* variant : {"depthwise2d/bulk_copies", "depthwise2d/bulk_pipelined"})
             check_family(p, variant, MathMode::fp32, 200 + static_cast<std::uint64_t>(trial));
       }
@@ -442,31 +450,38 @@ TEST_CASE("--algo exhaustive: every variant timed on the prepared buffers, the f
   }
 }
 
-// Whether the wgmma kernel (sm_90a) can run here; else the tests of it say why and skip.
+// Whether the wgmma kernel (sm_90a) can run here; else the tests of it say why and skip. A dry run
+// checks their draws anyway.
 bool wgmma_device() {
+  if (kbench::gpu_tests::dry_run()) return true;  // its draws are checked all the same
   const kbench::Support s = kbench::gpu::wgmma_device_support(0);
   if (!s) MESSAGE("wgmma skipped: " << s.reason);
   return s.ok;
 }
 
-TEST_CASE("implicit GEMM on wgmma: input_patch at the edges of its envelope, seed 50 at full size, both tensor-core maths") {
-  using D = Dims;
+constexpr GemmVariant kTensorVariants[] = {{"3xtf32", MathMode::fp32}, {"tf32", MathMode::tf32}};
+
+TEST_CASE("implicit GEMM on wgmma: input_patch at the edges of its envelope, both tensor-core maths") {
   if (!wgmma_device()) return;
-  constexpr GemmVariant kTensor[] = {{"3xtf32", MathMode::fp32}, {"tf32", MathMode::tf32}};
   std::mt19937_64 rng(kbench::testing::test_seed(9090));
   int trial = 0;
   // Random 1-D and 2-D problems with 16-byte rows, groups, bias, up to 200 output channels per group
   // (three row tiles of 96), reductions ending in a partial chunk.
-  for (const GemmVariant& v : kTensor)
+  for (const GemmVariant& v : kTensorVariants)
     for (int i = 0; i < 8; ++i) {
       const ConvProblem p = random_patch_problem(rng, 1 + i % 2, 200);
       CAPTURE(trial);
       check_family(p, std::string("implicit_gemm_") + v.suffix + "/input_patch/wgmma", v.math,
                    900 + static_cast<std::uint64_t>(++trial));
     }
+}
+
+TEST_CASE("implicit GEMM on wgmma: seed 50 at full size, both tensor-core maths") {
+  using D = Dims;
+  if (!wgmma_device()) return;
   const ConvProblem s50 = make_problem(OpKind::conv, 2, 256, 3, 96, 1, D{{224, 224, 1}}, D{{11, 11, 1}}, D{{4, 4, 1}},
                                        D{{1, 1, 1}}, D{{2, 2, 0}}, D{{2, 2, 0}}, true);
-  for (const GemmVariant& v : kTensor)
+  for (const GemmVariant& v : kTensorVariants)
     check_family(s50, std::string("implicit_gemm_") + v.suffix + "/wgmma", v.math, 50, sampled(s50));
 }
 
