@@ -10,7 +10,8 @@
 # direct_tiled, the implicit GEMMs, the transposed phases); the cases that run the seeds at full size
 # and the 2^30 extents are left out (the same every time, and slow). Test-case filters, not a suite
 # filter: tests/gpu/main.cpp runs the host suite first, and a suite filter would add to its own.
-# One process per seed: a fault poisons its own seed only. Prints one line per seed (ok, FAILED,
+# One process per seed (killed after KBENCH_SOAK_SEED_TIMEOUT_S, default 150 s): a fault poisons its
+# own seed only. Prints one line per seed (ok, FAILED,
 # TIMEOUT) and the start of each failed one's output; the seed reproduces it:
 #   KBENCH_TEST_SEED=<seed> TEST_PROGRAM --test-case='<cases>' --test-case-exclude='<excluded>'
 # Three failed seeds end the soak (a fault every seed hits says nothing more on the next one).
@@ -21,12 +22,13 @@ program="${1:?usage: gpu-soak.sh TEST_PROGRAM SECONDS}"
 seconds="${2:?usage: gpu-soak.sh TEST_PROGRAM SECONDS}"
 seed="${KBENCH_SOAK_FROM:-1}"
 count="${KBENCH_SOAK_COUNT:-1000000}"
-for number in "$seconds" "$seed" "$count"; do
+for number in "$seconds" "$seed" "$count" "${KBENCH_SOAK_SEED_TIMEOUT_S:-150}"; do
   [[ "$number" =~ ^[0-9]+$ ]] || { echo "gpu-soak: '$number' is not a whole number" >&2; exit 2; }
 done
 cases='direct*,depthwise2d*,implicit GEMM*,transposed by phases*'
 excluded='*full size*,*2^30*'
-per_seed_limit_s=60
+# A seed runs ten test cases in one process; the GPU tests allow one case 60 s (run-gpu-tests.sh).
+per_seed_limit_s="${KBENCH_SOAK_SEED_TIMEOUT_S:-150}"
 max_failed_seeds=3
 
 passed=0 failed=0 deadline=$(( SECONDS + seconds ))
