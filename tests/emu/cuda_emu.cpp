@@ -1,5 +1,6 @@
-// The fiber scheduler behind cuda_emu.hpp: one ucontext per CUDA thread, run round-robin on the
-// calling OS thread; barriers yield until every thread of the block (or warp) has arrived.
+// The fiber scheduler behind cuda_emu.hpp: one ucontext per CUDA thread, run round-robin (in the
+// Schedule's order) on the calling OS thread; barriers yield until every thread of the block (or
+// warp) has arrived.
 #include "cuda_emu.hpp"
 
 #include <ucontext.h>
@@ -7,6 +8,8 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <numeric>
+#include <random>
 #include <utility>
 #include <vector>
 
@@ -112,6 +115,7 @@ struct Machine {
   std::vector<Range> reads, writes;
   std::vector<std::vector<std::uint8_t>> write_counts;  // per byte of each writable range (saturating)
   std::string error;  // an EmulationError raised inside a fiber, rethrown by launch()
+  Schedule schedule = Schedule::ascending;
 };
 
 Machine& machine() {
@@ -191,10 +195,17 @@ void run_block() {
   m.warpgroup_barriers.assign(static_cast<std::size_t>((threads + 127) / 128), Barrier{});
   // NaN bytes: a read of shared memory nobody wrote poisons the result.
   if (m.shared_bytes > 0) std::memset(m.shared, 0xff, m.shared_bytes);
+  // Turns in schedule order (Schedule in cuda_emu.hpp); shuffled: a fresh order each round.
+  std::vector<int> order(static_cast<std::size_t>(threads));
+  std::iota(order.begin(), order.end(), 0);
+  if (m.schedule == Schedule::descending) std::reverse(order.begin(), order.end());
+  std::mt19937_64 shuffle((static_cast<std::uint64_t>(m.block_idx.z) << 42) ^
+                          (static_cast<std::uint64_t>(m.block_idx.y) << 21) ^ m.block_idx.x);
   for (;;) {
     bool all_done = true;
     const std::uint64_t before = m.events;
-    for (int t = 0; t < threads; ++t) {
+    if (m.schedule == Schedule::shuffled) std::shuffle(order.begin(), order.end(), shuffle);
+    for (const int t : order) {
       Fiber& f = m.fibers[static_cast<std::size_t>(t)];
       if (f.done) continue;
       all_done = false;
@@ -216,6 +227,9 @@ void run_block() {
 }
 
 }  // namespace
+
+void set_schedule(Schedule schedule) { machine().schedule = schedule; }
+Schedule schedule() { return machine().schedule; }
 
 const Dim3& thread_idx() { return current_fiber().thread_idx; }
 const Dim3& block_idx() { return machine().block_idx; }

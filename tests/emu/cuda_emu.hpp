@@ -12,6 +12,9 @@
 // poisoned with NaNs before every block. Global memory: cp.async sources and streaming stores are
 // checked against the buffers the test registered (a small memcheck), failing the test by exception.
 //
+// Threads take turns in an order that can be reversed or shuffled (Schedule, below), so a missing
+// barrier shows in one order or another.
+//
 // What it does not model: timing, memory ordering between blocks (they run one after another),
 // bank conflicts, and the exact rounding of the tensor cores' accumulation (done here in double).
 #include <bit>
@@ -106,6 +109,17 @@ void check_write_span(const void* p, std::size_t bytes);  // the same, for a spa
 // How many times each byte of the writable buffer that starts at `buffer` was stored to (streaming
 // stores) since allow_write, saturating at 255: a test checks each output is written exactly once.
 const std::vector<std::uint8_t>& write_counts(const void* buffer);
+
+// The order in which a block's threads take their turns between barriers: by ascending index, by
+// descending index, or shuffled afresh each round (seeded by the block and the round, so a failure
+// reproduces). A correct kernel computes the same in every order. One that reads another thread's
+// shared-memory write with no barrier between them (what racecheck reports on the GPU) sees the
+// write when the writer's turn comes first and the NaN poison or a stale value when it comes
+// second, so the emulation tests run under each order (their --emu-schedule option, tests/emu/main.cpp;
+// ctest runs them as they are and again with the prefixes descending. and shuffled.).
+enum class Schedule { ascending, descending, shuffled };
+void set_schedule(Schedule schedule);  // for the launches that follow
+Schedule schedule();
 
 // Runs `kernel` for every block of `grid` (x fastest), each with block.x threads (a multiple of 32),
 // with `shared` (shared_bytes of it) as the block's dynamic shared memory.
