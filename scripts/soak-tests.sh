@@ -2,8 +2,9 @@
 # Soak: the randomised CPU tests (index arithmetic, the kernels under emulation, spec properties) run
 # again and again, each time with KBENCH_TEST_SEED set to the next seed, so they draw shapes no
 # single run draws (tests/common/test_seed.hpp). Where ctest runs one fixed set of shapes per test,
-# a soak of an hour runs about a hundred. Every failing run's output is kept, named by its seed; rerun
-# one with `KBENCH_TEST_SEED=<seed> <binary> -tc="<test case>"`.
+# a soak of an hour runs about a hundred; the emulation takes its three thread orders in turn (seed
+# mod 3: ascending, descending, shuffled). Every failing run's output is kept, named by its seed;
+# rerun one with `KBENCH_TEST_SEED=<seed> <binary> [--emu-schedule=<order>] -tc="<test case>"`.
 #
 #   bash scripts/soak-tests.sh [--build DIR] [--from N] [--seeds COUNT] [--minutes M] [--log DIR]
 #
@@ -15,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 build="build/cpu" from=1 count=100 minutes=0 log=""
-usage() { sed -n '8,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit "$1"; }
+usage() { sed -n '9,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit "$1"; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) build="${2:?}"; shift 2 ;;
@@ -40,16 +41,20 @@ done
 [ ${#binaries[@]} -gt 0 ] || { echo "soak-tests.sh: no test binaries under $build/tests (build it first)" >&2; exit 2; }
 mkdir -p "$log"
 
+schedules=(ascending descending shuffled)
 start=$SECONDS failed=0 ran=0
 for ((seed = from; seed < from + count; ++seed)); do
   if [ "$minutes" -gt 0 ] && [ $((SECONDS - start)) -ge $((minutes * 60)) ]; then break; fi
   for binary in "${binaries[@]}"; do
     out="$log/seed-$seed-$(basename "$binary").log"
-    if KBENCH_TEST_SEED="$seed" "$binary" >"$out" 2>&1; then
+    # The emulation runs each seed with the next of its three thread orders (tests/emu/main.cpp).
+    options=()
+    if [[ "$(basename "$binary")" == kbench_emu_tests ]]; then options=("--emu-schedule=${schedules[seed % 3]}"); fi
+    if KBENCH_TEST_SEED="$seed" "$binary" "${options[@]}" >"$out" 2>&1; then
       rm -f "$out"
     else
       failed=$((failed + 1))
-      echo "seed $seed: $(basename "$binary") FAILED ($(grep -c 'ERROR' "$out") errors), output in $out"
+      echo "seed $seed: $(basename "$binary") ${options[*]} FAILED ($(grep -c 'ERROR' "$out") errors), output in $out"
     fi
   done
   ran=$((ran + 1))

@@ -3,6 +3,8 @@
 // warp) has arrived.
 #include "cuda_emu.hpp"
 
+#include "test_seed.hpp"
+
 #include <ucontext.h>
 
 #include <algorithm>
@@ -195,12 +197,13 @@ void run_block() {
   m.warpgroup_barriers.assign(static_cast<std::size_t>((threads + 127) / 128), Barrier{});
   // NaN bytes: a read of shared memory nobody wrote poisons the result.
   if (m.shared_bytes > 0) std::memset(m.shared, 0xff, m.shared_bytes);
-  // Turns in schedule order (Schedule in cuda_emu.hpp); shuffled: a fresh order each round.
+  // Turns in schedule order (Schedule in cuda_emu.hpp); shuffled: a fresh order each round, from the
+  // block's index (and KBENCH_TEST_SEED, so a soak shuffles differently on every seed).
   std::vector<int> order(static_cast<std::size_t>(threads));
   std::iota(order.begin(), order.end(), 0);
   if (m.schedule == Schedule::descending) std::reverse(order.begin(), order.end());
-  std::mt19937_64 shuffle((static_cast<std::uint64_t>(m.block_idx.z) << 42) ^
-                          (static_cast<std::uint64_t>(m.block_idx.y) << 21) ^ m.block_idx.x);
+  std::mt19937_64 shuffle(testing::test_seed((static_cast<std::uint64_t>(m.block_idx.z) << 42) ^
+                                             (static_cast<std::uint64_t>(m.block_idx.y) << 21) ^ m.block_idx.x));
   for (;;) {
     bool all_done = true;
     const std::uint64_t before = m.events;
