@@ -8,9 +8,9 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <iterator>
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <random>
 #include <vector>
 
@@ -261,8 +261,7 @@ TEST_CASE("emulated shared-memory direct kernel in passes: many input channels p
   int in_passes = 0;
   const TiledShapes shapes{5, 3, 2, 1500, 3, 8, 48, 24};
   // At least 12 trials, and on until 6 of them took passes (whatever the seed draws).
-  int trial = 0;
-  for (; trial < 12 || in_passes < 6; ++trial) {
+  for (int trial = 0; trial < 12 || in_passes < 6; ++trial) {
     REQUIRE_MESSAGE(trial < 60, "the random problems rarely need passes: " << in_passes << " of " << trial);
     const OpKind op = trial % 2 == 0 ? OpKind::conv : OpKind::conv_transpose;
     const int rank = 1 + trial % 3;
