@@ -13,7 +13,7 @@ summary="$WORK/out/summary.txt"
 [[ -f "$summary" ]] || fail "no summary.txt"
 grep -Eq '^info +ok ' "$summary" || fail "the selected step did not run"
 for name in nvidia-smi-before gpu-tests calibrate seeds-050 merge-seeds variants-076-tf32 merge-variants figures \
-  examples profile nvidia-smi-after; do
+  examples profile gpu-soak nvidia-smi-after; do
   grep -Eq "^$name +skipped \(not selected\)" "$summary" || fail "$name is not listed as skipped"
 done
 grep -q 'all steps ok' "$summary" || fail "skipped steps counted as failures"
