@@ -45,7 +45,8 @@ while (( deadline - SECONDS >= 10 && passed + failed < count )); do
   case $rc in
     0) passed=$((passed + 1))
        # The device pass's count (the last doctest summary): that the filters still reach the cases.
-       cases_run=$(printf '%s\n' "$output" | sed -n 's/^\[doctest\] test cases: *[0-9]* | *\([0-9]*\) passed.*/\1/p' | tail -n 1)
+       cases_run=$(printf '%s\n' "$output" |
+         sed -n 's/^\[doctest\] test cases: *[0-9]* | *\([0-9]*\) passed.*/\1/p' | tail -n 1)
        printf 'ok       %4ss  seed %s (%s test cases)\n' "$took" "$seed" "${cases_run:-?}" ;;
     77) echo "gpu-soak: no device"; printf '%s\n' "$output" | tail -n 3; exit 77 ;;
     124 | 137)

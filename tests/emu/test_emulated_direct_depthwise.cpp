@@ -185,7 +185,7 @@ TEST_CASE("emulated shared-memory direct kernel: random 1-D to 3-D shapes, few c
   // At least 30 trials, and on until every instance has run (whatever the seed draws).
   for (int trial = 0; trial < 30 || !every_instance_ran(); ++trial) {
     REQUIRE_MESSAGE(trial < 120, "some instance never ran: K=0 " << instances[0] << ", K=3 " << instances[3]
-                                                                << ", K=5 " << instances[5] << ", K=7 " << instances[7]);
+                                     << ", K=5 " << instances[5] << ", K=7 " << instances[7]);
     const int rank = 1 + trial % 3;
     // Three 2-D and 3-D trials in four take a square 3, 5 or 7 in turn (the unrolled instances),
     // the rest any shape up to 7. Rows past a 64-column tile now and then, and past one tile of rows
