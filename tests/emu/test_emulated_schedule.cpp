@@ -44,7 +44,7 @@ int wrong(const std::vector<float>& out) {
 
 TEST_SUITE("cuda_emulated") {
 
-TEST_CASE("emulated schedules: with the barrier every order computes the same; without, some order reads the poison") {
+TEST_CASE("emulated schedules: with the barrier every order computes the same, without, some order reads the poison") {
   for (const emu::Schedule s : {emu::Schedule::ascending, emu::Schedule::descending, emu::Schedule::shuffled})
     CHECK(wrong(run(s, true)) == 0);
   // The missing barrier: in ascending order each lower neighbour has had its turn (hidden); in

@@ -241,7 +241,7 @@ TEST_CASE("transposed convolutions: phase GEMMs plus zero fill write every outpu
   }
 }
 
-TEST_CASE("seed 77's shape: one phase GEMM (M 64, K 32 x 27, N 262144); 88% of the output never computed") {
+TEST_CASE("seed 77's shape: one phase GEMM (M 64, K 32 x 27, N 262144), 88% of the output never computed") {
   ConvProblem p;
   p.op = OpKind::conv_transpose;
   p.spatial_rank = 3;

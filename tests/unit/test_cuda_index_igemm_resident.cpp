@@ -64,7 +64,7 @@ TEST_CASE("resident A walk: the persistent blocks visit every column tile exactl
   }
 }
 
-TEST_CASE("resident A stores: every (row, column) lands where output_state puts it; pairs share an image") {
+TEST_CASE("resident A stores: every (row, column) lands where output_state puts it, pairs share an image") {
   std::mt19937_64 rng(kbench::testing::test_seed(77));
   int pair_cases = 0;
   for (int trial = 0; trial < 150; ++trial) {
@@ -138,7 +138,7 @@ TEST_CASE("resident A epilogue staging: each pass fills 8 rows x 64 columns once
     }
 }
 
-TEST_CASE("resident A: seed 76 takes it by default in both maths; its shared memory and grid") {
+TEST_CASE("resident A: seed 76 takes it by default in both maths, its shared memory and grid") {
   const ConvProblem p3 = reference::as_rank3(testing::seed76());
   const ig::GemmConvDesc d = gpu::conv::forward_gemm_desc(p3, KernelChoice{Family::implicit_gemm_tf32});
   CHECK(gpu::conv::forward_gemm_desc(p3, KernelChoice{Family::implicit_gemm_3xtf32}).a_schedule ==
@@ -214,7 +214,7 @@ TEST_CASE("resident A: where it does not apply, and the variants that force it")
   CHECK(ffma.reason.find("tensor-core maths only") != std::string::npos);
 }
 
-TEST_CASE("variant names with an order and a schedule round-trip; malformed ones are refused") {
+TEST_CASE("variant names with an order and a schedule round-trip, malformed ones are refused") {
   for (const ConvProblem& p : {testing::seed50(), testing::seed76(), testing::seed77(), testing::seed84()})
     for (const MathMode math : {MathMode::fp32, MathMode::tf32})
       for (const KernelChoice& c : gpu::conv::applicable_variants(p, math)) {

@@ -72,7 +72,7 @@ TEST_CASE("diff: exit 0 when nothing is slower, faster results included") {
   CHECK(diff_exit_code(diff) == exit_ok);
 }
 
-TEST_CASE("diff: variants are separate results; another implementation of the same request is noted") {
+TEST_CASE("diff: variants are separate results, another implementation of the same request is noted") {
   RunReport base = run_on("GPU A", "Model X");
   RunReport next = base;
   Result gemm = timed("w1", "cudnn", MathMode::fp32, 1e-3, "cudnn:GEMM");
@@ -104,7 +104,7 @@ TEST_CASE("diff: unmatched results are listed on their side, not dropped") {
   CHECK(diff_exit_code(diff) == exit_ok);  // an added ok result is no regression
 }
 
-TEST_CASE("diff: status changes are outcomes; newly wrong or failed exits 1") {
+TEST_CASE("diff: status changes are outcomes, newly wrong or failed exits 1") {
   RunReport base = run_on("GPU A", "Model X");
   RunReport next = base;
   base.results = {timed("breaks", "cuda", MathMode::fp32, 1e-3),

@@ -43,7 +43,7 @@ TEST_SUITE("host_tensors") {
     CHECK(kbench::data::init_bound(p) == doctest::Approx(1.0 / std::sqrt(27.0)));
   }
 
-  TEST_CASE("sizes follow the problem; no bias tensor without bias") {
+  TEST_CASE("sizes follow the problem, no bias tensor without bias") {
     ConvProblem p = grouped_conv();
     kbench::data::HostTensors t = kbench::data::make_host_tensors(p, 1);
     CHECK(t.input.size() == 2u * 4 * 20 * 20);
@@ -86,7 +86,7 @@ TEST_SUITE("host_tensors") {
     CHECK(count_different(a.bias, b.bias) > 0);
   }
 
-  TEST_CASE("each element can be regenerated alone; roles draw independent streams") {
+  TEST_CASE("each element can be regenerated alone, roles draw independent streams") {
     const ConvProblem p = grouped_conv();
     const kbench::data::HostTensors t = kbench::data::make_host_tensors(p, 3);
     for (std::size_t i = 0; i < t.input.size(); ++i)

@@ -97,7 +97,7 @@ TEST_CASE("html: the floor's memory and compute terms and the published records 
   CHECK(html.find("class=\"roof roof-tf32\"") != std::string::npos);  // a tf32 result was timed
 }
 
-TEST_CASE("html: several runs share a device's roofline; another device gets its own") {
+TEST_CASE("html: several runs share a device's roofline, another device gets its own") {
   const kbench::RunReport first = kbench::test::fixture_report();
   kbench::RunReport same_device = first;
   kbench::RunReport other_device = first;

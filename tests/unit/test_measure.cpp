@@ -22,7 +22,7 @@ TEST_SUITE("measure") {
     CHECK(s.p90 == doctest::Approx(4.6));
   }
 
-  TEST_CASE("median of an even count interpolates; empty input gives zeros") {
+  TEST_CASE("median of an even count interpolates, empty input gives zeros") {
     const std::vector<double> even{1, 2, 3, 10};
     CHECK(summarize(even).median == doctest::Approx(2.5));
     CHECK(summarize(std::vector<double>{}).count == 0);

@@ -60,7 +60,7 @@ TEST_SUITE("roofline") {
     CHECK_FALSE(parse_compute_units("3xtf32").has_value());
   }
 
-  TEST_CASE("a peaks file overrides; bad files name the key") {
+  TEST_CASE("a peaks file overrides, bad files name the key") {
     const std::string path = "kbench_test_peaks.json";
     std::ofstream(path) << R"({"name": "lab GPU", "bandwidth_GBps": 4300, "fp32_TFLOPs": 60, "tf32_TFLOPs": 400})";
     const DevicePeaks p = load_peaks_file(path);

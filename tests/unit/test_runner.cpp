@@ -122,7 +122,7 @@ TEST_SUITE("runner") {
     CHECK(report.results[2].reason.find("needs 2 GB") != std::string::npos);
   }
 
-  TEST_CASE("without --backends: available GPU backends run; the reference is only the verifier") {
+  TEST_CASE("without --backends: available GPU backends run, the reference is only the verifier") {
     FakeBackendConfig off = fake("off");
     off.available = false;
     const auto registry = registry_with({fake("gpu"), off});
@@ -160,7 +160,7 @@ TEST_SUITE("runner") {
     CHECK(r.reason.find("time-budget") != std::string::npos);
   }
 
-  TEST_CASE("NAME:all expands to every variant; NAME:VARIANT runs one") {
+  TEST_CASE("NAME:all expands to every variant, NAME:VARIANT runs one") {
     FakeBackendConfig multi = fake("multi");
     multi.variants = {"v1", "v2", "v3"};
     const auto registry = registry_with({multi});
@@ -171,7 +171,7 @@ TEST_SUITE("runner") {
     CHECK(only(one).variant == "v2");
   }
 
-  TEST_CASE("math modes multiply the results; --batch overrides N and is recorded") {
+  TEST_CASE("math modes multiply the results, --batch overrides N and is recorded") {
     const auto registry = registry_with({fake("good")});
     RunConfig config = quick_config("good");
     config.math_modes = {MathMode::fp32, MathMode::tf32};
