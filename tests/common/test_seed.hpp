@@ -13,6 +13,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "data/counter_rng.hpp"
+
 namespace kbench::testing {
 
 // The value of KBENCH_TEST_SEED, or nothing when unset; anything but a whole decimal number is an
@@ -29,19 +31,15 @@ inline bool soak_seed(std::uint64_t& out) {
   return true;
 }
 
-// splitmix64's finaliser: neighbouring inputs give unrelated outputs, so seeds N and N + 1 (and two
-// tests' constants under one N) start unrelated streams.
-inline std::uint64_t mix64(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
+// splitmix64 (a step of its golden-ratio counter, then kbench's finaliser): neighbouring inputs give
+// unrelated outputs, so seeds N and N + 1 (and two tests' constants under one N) start unrelated
+// streams.
+inline std::uint64_t splitmix64(std::uint64_t x) { return data::mix64(x + 0x9e3779b97f4a7c15ull); }
 
 inline std::uint64_t test_seed(std::uint64_t base) {
   std::uint64_t soak = 0;
   if (!soak_seed(soak)) return base;
-  return mix64(mix64(soak) ^ base);
+  return splitmix64(splitmix64(soak) ^ base);
 }
 
 }  // namespace kbench::testing
