@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job on a fresh machine: install, build, then run the KernelBench seed suite and the
-# small examples on every backend available here. Without a GPU the CPU reference runs what fits the
-# time budget, and the rest is reported with its analysis (shapes, bytes, FLOPs, floors) and why it was skipped.
+# small examples on every backend available here, and plan what each backend would run for them.
+# Without a GPU the CPU reference runs what fits the time budget, and the rest is reported with its
+# analysis (shapes, bytes, FLOPs, floors) and why it was skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -11,6 +12,12 @@ set +e
 ./build/default/apps/kbench/kbench run workloads/kernelbench/level1 workloads/examples --seed 2026 \
   --output out/main-job.json --format json "$@"
 status=$?
+# Which kernel every backend would run for each workload and math mode, and why (planned for the GPU
+# present, or the default --target without one).
+./build/default/apps/kbench/kbench plan workloads/kernelbench/level1 workloads/examples --math fp32,tf32 \
+  --format json > out/main-job-plan.json
+plan_status=$?
 set -e
-echo "main job: JSON report in out/main-job.json (exit status $status)"
-exit $status
+echo "main job: JSON report in out/main-job.json (exit status $status), plans in out/main-job-plan.json (exit status $plan_status)"
+[ $status -ne 0 ] && exit $status
+exit $plan_status

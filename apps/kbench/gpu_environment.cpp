@@ -37,6 +37,8 @@ GpuEnvironment detect_gpu(int device) {
                                   info.cc_minor, info.sms, gpu::format_bytes(info.memory_bytes), info.uuid);
     env.datasheet = gpu::datasheet_or_derived_peaks(info);
     env.measured = gpu::load_calibration(info.name, info.uuid);
+    env.plan_device = PlanDevice{fmt::format("{} (device {})", info.name, info.index), info.cc_major, info.cc_minor,
+                                 info.sms, true};
   } catch (const std::exception& e) {
     env.description = fmt::format("CUDA device {} unusable: {}", device, e.what());
   }
@@ -130,7 +132,11 @@ int calibrate_and_store(int device) {
 
 #else  // built without CUDA
 
-GpuEnvironment detect_gpu(int) { return {false, "no CUDA device found: this build has no CUDA (KBENCH_ENABLE_CUDA=OFF or no nvcc)", {}, {}}; }
+GpuEnvironment detect_gpu(int) {
+  GpuEnvironment env;
+  env.description = "no CUDA device found: this build has no CUDA (KBENCH_ENABLE_CUDA=OFF or no nvcc)";
+  return env;
+}
 
 void register_backends(Registry& registry) { registry.add(make_reference_backend()); }
 

@@ -16,6 +16,7 @@ struct GpuEnvironment {
   std::string description;               // the device, or why there is none
   std::optional<DevicePeaks> datasheet;  // the table entry for this device, or peaks derived from its attributes
   std::optional<DevicePeaks> measured;   // stored by `kbench calibrate`
+  PlanDevice plan_device;                // what `kbench plan` plans for when present
 };
 
 GpuEnvironment detect_gpu(int device);

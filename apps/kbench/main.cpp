@@ -22,6 +22,8 @@ int main(int argc, char** argv) {
   add("run", "Run workloads on backends, verify, time and report", kbench::cli::add_run_command);
   add("compare", "Run workloads on several backends and set them side by side", kbench::cli::add_compare_command);
   add("list", "List workloads, backends and known GPUs", kbench::cli::add_list_command);
+  add("plan", "Show which kernel each backend would run for each workload, and why, without running it",
+      kbench::cli::add_plan_command);
   add("info", "Show the build configuration and the devices found", kbench::cli::add_info_command);
   add("calibrate", "Measure this GPU's copy bandwidth and FP32/TF32 rates and store them", kbench::cli::add_calibrate_command);
   add("diff", "Compare two results files: faster, slower, same or unclear per result", kbench::cli::add_diff_command);

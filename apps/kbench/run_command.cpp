@@ -152,15 +152,7 @@ int exit_code_for(const RunReport& report) {
 
 int execute(RunFlags& flags, bool compare) {
   const auto format = *parse_report_format(flags.format);
-  const auto workloads = [&] {
-    std::vector<Workload> all;
-    for (const auto& path : flags.specs) {
-      auto loaded = load_workloads(path);
-      all.insert(all.end(), loaded.begin(), loaded.end());
-    }
-    return all;
-  }();
-  if (workloads.empty()) throw InputError(fmt::format("no workloads found in {}", fmt::join(flags.specs, ", ")));
+  const std::vector<Workload> workloads = load_workloads(flags.specs);
 
   const GpuEnvironment gpu = detect_gpu(flags.device);
   Registry registry;

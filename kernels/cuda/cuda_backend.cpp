@@ -3,14 +3,18 @@
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "cuda/cuda_prepared_run.hpp"
 #include "cuda/direct/direct_launch.hpp"
+#include "cuda/kernel_description.hpp"
 #include "cuda/kernel_plan.hpp"
 #include "cuda/kernel_selection.hpp"
+#include "cuda/device_requirements.hpp"
 #include "cuda/device_support.hpp"
 #include "runtime/device_info.hpp"
 #include "runtime/gpu_prepared_run.hpp"
@@ -18,6 +22,12 @@
 namespace kbench::gpu {
 
 namespace {
+
+// An envelope's reason without the "family: " it starts with, for a listing that names the family already.
+std::string without_name(const std::string& reason, std::string_view name) {
+  const std::string prefix = std::string(name) + ": ";
+  return reason.starts_with(prefix) ? reason.substr(prefix.size()) : reason;
+}
 
 std::string family_list() {
   std::string names;
@@ -45,17 +55,8 @@ class CudaBackend final : public Backend {
   }
 
   Support supports(const ConvProblem& problem, const BackendOptions& options) const override {
-    if (Support s = conv::problem_supported(problem); !s) return s;
-    if (options.variant.empty()) return Support::yes();  // direct at least
-    const std::optional<conv::KernelChoice> choice = conv::parse_variant(options.variant);
-    if (!choice)
-      return Support::no(fmt::format("unknown cuda kernel variant '{}' (known: {}; each implicit_gemm family "
-                                     "optionally with /channel_blocks, /k_table or /input_patch, then "
-                                     "/streamed_a or /resident_a, or /wgmma; depthwise2d/realigned_stores, /bulk_copies or /bulk_pipelined; "
-                                     "each transposed_phase family with /no_fill_blocks)",
-                                     options.variant, family_list()));
-    if (Support s = conv::choice_envelope(*choice, problem, options.math); !s) return s;
-    return choice_runs_on(*choice, options.device);
+    if (Support s = envelope_support(problem, options); !s || options.variant.empty()) return s;
+    return choice_runs_on(*conv::parse_variant(options.variant), options.device);
   }
 
   Support fits(const ConvProblem& problem, const BackendOptions& options) const override {
@@ -77,6 +78,31 @@ class CudaBackend final : public Backend {
     return names;
   }
 
+  // The forced variant, or the default and then the others `cuda:all` runs, each described for
+  // `device` (its SMs size the persistent grids); those its architecture cannot run, and the families
+  // whose envelopes leave the problem out, ruled out with why.
+  BackendPlan plan(const ConvProblem& problem, const BackendOptions& options, const PlanDevice& device) const override {
+    BackendPlan out{envelope_support(problem, options), {}, {}};
+    if (!out.support) return out;
+    const std::vector<conv::KernelChoice> choices = options.variant.empty()
+                                                        ? conv::applicable_variants(problem, options.math)
+                                                        : std::vector{choose(problem, options)};
+    for (const conv::KernelChoice& c : choices) {
+      if (Support s = conv::choice_runs_on_capability(c, device.cc_major, device.cc_minor, device.name); !s) {
+        out.ruled_out.emplace_back(conv::variant_name(c), s.reason);
+        continue;
+      }
+      conv::KernelDescription d = conv::describe_kernel(c, problem, conv::LaunchDevice{device.sms, 0});
+      out.variants.push_back({conv::variant_name(c), std::move(d.implementation), std::move(d.properties)});
+    }
+    if (options.variant.empty())
+      for (const conv::Family f : conv::kAllFamilies)
+        if (Support s = conv::family_envelope(f, problem, options.math); !s)
+          out.ruled_out.emplace_back(std::string(conv::family_name(f)), without_name(s.reason, conv::family_name(f)));
+    if (out.variants.empty()) out.support = Support::no(out.ruled_out.front().second);  // a forced variant ruled out
+    return out;
+  }
+
   std::unique_ptr<PreparedRun> prepare(const ConvProblem& problem, const BackendOptions& options) override {
     if (Support s = supports(problem, options); !s)
       throw std::invalid_argument(fmt::format("cuda backend cannot prepare this problem: {}", s.reason));
@@ -85,6 +111,20 @@ class CudaBackend final : public Backend {
   }
 
  private:
+  // Whether the problem, and the forced variant if any, lie in the backend's envelopes, whatever the device.
+  static Support envelope_support(const ConvProblem& problem, const BackendOptions& options) {
+    if (Support s = conv::problem_supported(problem); !s) return s;
+    if (options.variant.empty()) return Support::yes();  // direct at least
+    const std::optional<conv::KernelChoice> choice = conv::parse_variant(options.variant);
+    if (!choice)
+      return Support::no(fmt::format("unknown cuda kernel variant '{}' (known: {}; each implicit_gemm family "
+                                     "optionally with /channel_blocks, /k_table or /input_patch, then "
+                                     "/streamed_a or /resident_a, or /wgmma; depthwise2d/realigned_stores, /bulk_copies or /bulk_pipelined; "
+                                     "each transposed_phase family with /no_fill_blocks)",
+                                     options.variant, family_list()));
+    return conv::choice_envelope(*choice, problem, options.math);
+  }
+
   // `--algo exhaustive` times every variant, unless one is forced.
   static bool searches(const BackendOptions& options) {
     return options.algo_search == AlgoSearch::exhaustive && options.variant.empty();

@@ -1,47 +1,45 @@
 #include "cuda/device_support.hpp"
 
 #include <exception>
-#include <string_view>
+#include <optional>
 
 #include <fmt/format.h>
 
-#include "cuda/kernel_selection.hpp"
+#include "cuda/device_requirements.hpp"
 #include "runtime/device_info.hpp"
 
 namespace kbench::gpu {
 
 namespace {
 
-// yes when `accepts(major, minor)`; else no, naming what `feature` needs and what the device is.
-template <class Accepts>
-Support device_capability_support(int device, std::string_view feature, std::string_view needs, Accepts accepts) {
+// The requirement of `choice` (device_requirements.hpp) asked of `device`: yes, or no naming what it
+// needs and what the device is, or why the device could not be read.
+Support device_meets_need(const conv::KernelChoice& choice, int device) {
+  const std::optional<conv::ArchitectureNeed> need = conv::architecture_need(choice);
+  if (!need) return Support::yes();
   if (Support s = cuda_status(); !s) return s;
   try {
     const DeviceInfo info = device_info(device);
-    if (accepts(info.cc_major, info.cc_minor)) return Support::yes();
-    return Support::no(fmt::format("{} needs {}; device {} is {}.{}", feature, needs, device, info.cc_major,
-                                   info.cc_minor));
+    return conv::choice_runs_on_capability(choice, info.cc_major, info.cc_minor, fmt::format("device {}", device));
   } catch (const std::exception& e) {
-    return Support::no(fmt::format("{}: cannot read device {}: {}", feature, device, e.what()));
+    return Support::no(fmt::format("{}: cannot read device {}: {}", need->feature, device, e.what()));
   }
 }
 
 }  // namespace
 
 Support wgmma_device_support(int device) {
-  return device_capability_support(device, "wgmma", "a compute capability 9.0 device (its kernel is built for sm_90a)",
-                                   [](int major, int minor) { return major == 9 && minor == 0; });
+  return device_meets_need(conv::KernelChoice{conv::Family::implicit_gemm_tf32, std::nullopt, std::nullopt,
+                                              std::nullopt, std::nullopt, conv::igemm::MmaKind::wgmma},
+                           device);
 }
 
 Support bulk_copy_device_support(int device) {
-  return device_capability_support(device, "bulk copies (cp.async.bulk)", "compute capability 9.0 or later",
-                                   [](int major, int) { return major >= 9; });
+  return device_meets_need(
+      conv::KernelChoice{conv::Family::depthwise2d, std::nullopt, std::nullopt, conv::depthwise::StoreMode::bulk},
+      device);
 }
 
-Support choice_runs_on(const conv::KernelChoice& choice, int device) {
-  if (choice.mma == conv::igemm::MmaKind::wgmma) return wgmma_device_support(device);
-  if (choice.stores && conv::depthwise::is_bulk(*choice.stores)) return bulk_copy_device_support(device);
-  return Support::yes();
-}
+Support choice_runs_on(const conv::KernelChoice& choice, int device) { return device_meets_need(choice, device); }
 
 }  // namespace kbench::gpu

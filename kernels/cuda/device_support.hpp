@@ -1,9 +1,7 @@
 #pragma once
-// Whether a device can run a cuda kernel choice. Every choice runs on any device this build targets,
-// except two kinds that use Hopper instructions: the wgmma ones, whose kernel (igemm_wgmma.cu) is
-// built for sm_90a alone (an sm_90a image loads on compute capability 9.0 devices only: H100,
-// H200), and depthwise2d/bulk_copies and /bulk_pipelined, whose bulk copies (cp.async.bulk) need compute capability 9.0
-// or later. The one place the cuda backend (supports, variants) and its exhaustive search ask.
+// Whether the device present can run a cuda kernel choice: device_requirements.hpp's architecture
+// needs (wgmma on 9.0, bulk copies on 9.0 or later) asked of the device's compute capability. The
+// one place the cuda backend (supports, variants) and its exhaustive search ask.
 #include "backend/backend.hpp"
 
 namespace kbench::gpu {

@@ -11,19 +11,24 @@
 
 #include "core/types.hpp"
 #include "cuda/common/operands.hpp"
-#include "cuda/kernel_selection.hpp"
+#include "cuda/kernel_description.hpp"
 #include "problem/conv_problem.hpp"
 
 namespace kbench::gpu::conv {
 
 class KernelPlan {
  public:
+  explicit KernelPlan(KernelDescription description) : description_(std::move(description)) {}
   virtual ~KernelPlan() = default;
-  // The kernel that runs, e.g. "implicit_gemm_tf32/k_table/96x128" (family/reduction order/tile).
-  virtual std::string implementation() const = 0;
-  virtual std::vector<std::pair<std::string, std::string>> properties() const = 0;
+  // The kernel that runs, e.g. "implicit_gemm_tf32/k_table/96x128" (family/reduction order/tile),
+  // and its facts: describe_kernel's answer for this device.
+  const std::string& implementation() const { return description_.implementation; }
+  const Properties& properties() const { return description_.properties; }
   // Every kernel of one execution, on `stream`, no synchronisation.
   virtual void enqueue(const Operands& ops, cudaStream_t stream) = 0;
+
+ private:
+  KernelDescription description_;
 };
 
 // `choice` must lie in its envelope for `problem` (choice_envelope); throws std::invalid_argument otherwise.

@@ -71,6 +71,30 @@ class PreparedRun {
   virtual bool inputs_unchanged() = 0;
 };
 
+// The device a plan is made for (`kbench plan`): the one present, or a --target GPU's datasheet facts
+// where none is. What a backend would run can depend on it (Hopper-only kernels, grids sized by SMs).
+struct PlanDevice {
+  std::string name;
+  int cc_major = 0, cc_minor = 0;  // compute capability; 0.0 when unknown
+  int sms = 0;                     // 0 when unknown: what depends on it is described, not counted
+  bool present = false;            // false: not on this machine, planned from its datasheet
+};
+
+// One variant as a plan describes it: what `NAME:VARIANT` runs, named as a result would name it.
+struct VariantPlan {
+  std::string variant;         // as --backends NAME:VARIANT spells it
+  std::string implementation;  // the kernel that runs, as a result's `implementation`
+  std::vector<std::pair<std::string, std::string>> properties;  // as a result's `properties`
+};
+
+// What a backend would run for a problem, decided without running it.
+struct BackendPlan {
+  Support support;  // no: the backend does not take the problem, or cannot plan it here
+  // What runs (the default, or the forced variant) first, then the others `NAME:all` runs, in its order.
+  std::vector<VariantPlan> variants;
+  std::vector<std::pair<std::string, std::string>> ruled_out;  // (variant, why it cannot run the problem there)
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -87,6 +111,12 @@ class Backend {
   virtual Support fits(const ConvProblem& problem, const BackendOptions& options) const = 0;
   // Named variants that "NAME:all" expands to (kernel families, cuDNN algorithms); empty if none.
   virtual std::vector<std::string> variants(const ConvProblem&, const BackendOptions&) const { return {}; }
+
+  // What runs the problem with these options on `device`, without preparing anything (`kbench plan`).
+  // A backend that decides only when it prepares (cuDNN's heuristics ask the device) says so.
+  virtual BackendPlan plan(const ConvProblem&, const BackendOptions&, const PlanDevice&) const {
+    return {Support::no(name() + " chooses what runs only when it prepares a problem on its device"), {}, {}};
+  }
 
   virtual std::unique_ptr<PreparedRun> prepare(const ConvProblem& problem, const BackendOptions& options) = 0;
 };

@@ -33,21 +33,25 @@ std::uint64_t tensor_checksum(const data::HostTensors& tensors) {
 
 double gib(double bytes) { return bytes / double(std::int64_t{1} << 30); }
 
+constexpr const char* kImplementation = "cpu_direct_fp64";
+
+std::vector<std::pair<std::string, std::string>> reference_facts(const BackendOptions& options) {
+  std::vector<std::pair<std::string, std::string>> facts{{"accumulation", "fp64"},
+                                                         {"threads", std::to_string(reference::worker_count())}};
+  if (options.math == MathMode::tf32)
+    facts.emplace_back("math_note", "tf32 requested; the CPU reference has no TF32 and computed fp32 inputs "
+                                    "with fp64 accumulation");
+  return facts;
+}
+
 class ReferenceRun final : public PreparedRun {
  public:
   ReferenceRun(const ConvProblem& problem, const BackendOptions& options) : problem_(problem), options_(options) {}
 
-  std::string implementation() const override { return "cpu_direct_fp64"; }
+  std::string implementation() const override { return kImplementation; }
   MathMode math_used() const override { return MathMode::fp32; }
 
-  std::vector<std::pair<std::string, std::string>> properties() const override {
-    std::vector<std::pair<std::string, std::string>> facts{{"accumulation", "fp64"},
-                                                           {"threads", std::to_string(reference::worker_count())}};
-    if (options_.math == MathMode::tf32)
-      facts.emplace_back("math_note", "tf32 requested; the CPU reference has no TF32 and computed fp32 inputs "
-                                      "with fp64 accumulation");
-    return facts;
-  }
+  std::vector<std::pair<std::string, std::string>> properties() const override { return reference_facts(options_); }
 
   void fill_inputs(std::uint64_t seed) override {
     tensors_ = {};  // release the old inputs first: fits() counted one set, not two
@@ -131,6 +135,13 @@ class ReferenceBackend final : public Backend {
                                    "and fp32), {:.2f} GiB available",
                                    gib(input_bytes + output_bytes), gib(input_bytes), gib(output_bytes),
                                    gib(static_cast<double>(*available))));
+  }
+
+  // One kernel for every problem; the device does not matter.
+  BackendPlan plan(const ConvProblem& problem, const BackendOptions& options, const PlanDevice&) const override {
+    BackendPlan out{supports(problem, options), {}, {}};
+    if (out.support) out.variants.push_back({"", kImplementation, reference_facts(options)});
+    return out;
   }
 
   std::unique_ptr<PreparedRun> prepare(const ConvProblem& problem, const BackendOptions& options) override {

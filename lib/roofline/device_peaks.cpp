@@ -25,15 +25,15 @@ struct KnownDevice {
 // Dense datasheet figures (no sparsity); see ../shared/reference/kernelbench-conv.md.
 const std::vector<KnownDevice>& table() {
   static const std::vector<KnownDevice> devices = {
-      {{"NVIDIA H100 SXM5 80GB", "h100-sxm", "datasheet", 3.35e3 * GB, 67 * TFLOP, 494.7 * TFLOP, 132, 50 * MB},
+      {{"NVIDIA H100 SXM5 80GB", "h100-sxm", "datasheet", 3.35e3 * GB, 67 * TFLOP, 494.7 * TFLOP, 132, 50 * MB, 9, 0},
        {"NVIDIA H100 80GB HBM3", "NVIDIA H100 SXM5 80GB"}},
-      {{"NVIDIA H100 PCIe 80GB", "h100-pcie", "datasheet", 2.0e3 * GB, 51.2 * TFLOP, 378 * TFLOP, 114, 50 * MB},
+      {{"NVIDIA H100 PCIe 80GB", "h100-pcie", "datasheet", 2.0e3 * GB, 51.2 * TFLOP, 378 * TFLOP, 114, 50 * MB, 9, 0},
        {"NVIDIA H100 PCIe"}},
-      {{"NVIDIA H200 SXM 141GB", "h200", "datasheet", 4.8e3 * GB, 67 * TFLOP, 494.7 * TFLOP, 132, 60 * MB},
+      {{"NVIDIA H200 SXM 141GB", "h200", "datasheet", 4.8e3 * GB, 67 * TFLOP, 494.7 * TFLOP, 132, 60 * MB, 9, 0},
        {"NVIDIA H200", "NVIDIA H200 NVL"}},
-      {{"NVIDIA A100 SXM4 80GB", "a100-80gb", "datasheet", 2.039e3 * GB, 19.5 * TFLOP, 156 * TFLOP, 108, 40 * MB},
+      {{"NVIDIA A100 SXM4 80GB", "a100-80gb", "datasheet", 2.039e3 * GB, 19.5 * TFLOP, 156 * TFLOP, 108, 40 * MB, 8, 0},
        {"NVIDIA A100-SXM4-80GB", "NVIDIA A100 80GB PCIe"}},
-      {{"NVIDIA A100 40GB", "a100-40gb", "datasheet", 1.555e3 * GB, 19.5 * TFLOP, 156 * TFLOP, 108, 40 * MB},
+      {{"NVIDIA A100 40GB", "a100-40gb", "datasheet", 1.555e3 * GB, 19.5 * TFLOP, 156 * TFLOP, 108, 40 * MB, 8, 0},
        {"NVIDIA A100-SXM4-40GB", "NVIDIA A100-PCIE-40GB"}},
   };
   return devices;

@@ -26,6 +26,7 @@ struct DevicePeaks {
   double tf32_flops = 0;        // dense TF32 tensor rate, FLOP/s
   int sms = 0;
   double l2_bytes = 0;
+  int cc_major = 0, cc_minor = 0;  // compute capability (what `kbench plan --target` plans for); 0.0 unknown
 
   // fp32 accuracy does not need FFMA: split each operand into a TF32 head and a TF32 tail and add
   // three tensor-core products (head x head, head x tail, tail x head; "3xTF32", CUTLASS's fast

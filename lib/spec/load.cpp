@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <sstream>
 #include <system_error>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <yaml-cpp/yaml.h>
 
 #include "core/error.hpp"
@@ -127,6 +129,16 @@ std::vector<Workload> load_workloads(const std::string& path) {
   const std::vector<std::string> files = fs::is_directory(status) ? spec_files_under(path) : std::vector{path};
   for (const std::string& file : files) collect_from_text(read_file_text(file), file, collector);
   return collector.take();
+}
+
+std::vector<Workload> load_workloads(const std::vector<std::string>& paths) {
+  std::vector<Workload> all;
+  for (const std::string& path : paths) {
+    std::vector<Workload> loaded = load_workloads(path);
+    all.insert(all.end(), std::make_move_iterator(loaded.begin()), std::make_move_iterator(loaded.end()));
+  }
+  if (all.empty()) throw InputError(fmt::format("no workloads found in {}", fmt::join(paths, ", ")));
+  return all;
 }
 
 }  // namespace kbench

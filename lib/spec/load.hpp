@@ -12,6 +12,9 @@ namespace kbench {
 // recursively, in sorted path order. Throws InputError on the first bad file.
 std::vector<Workload> load_workloads(const std::string& path);
 
+// Every path in turn, as above, their workloads concatenated; throws InputError when none holds one.
+std::vector<Workload> load_workloads(const std::vector<std::string>& paths);
+
 // Parse YAML text; `origin` names it in messages (a path, or "<string>").
 std::vector<Workload> parse_workloads(const std::string& yaml_text, const std::string& origin);
 

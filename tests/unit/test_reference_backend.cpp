@@ -60,6 +60,23 @@ TEST_SUITE("reference") {
     CHECK_THROWS_AS(backend->prepare(p, options), kbench::InputError);
   }
 
+  TEST_CASE("backend: its plan is the one kernel a run names, or the reason it cannot run the problem") {
+    const auto backend = kbench::make_reference_backend();
+    kbench::BackendOptions options;
+    const kbench::PlanDevice nowhere{"NVIDIA H100 SXM5 80GB", 9, 0, 132, false};
+    const kbench::BackendPlan plan = backend->plan(small_conv(), options, nowhere);
+    CHECK(plan.support);
+    REQUIRE(plan.variants.size() == 1);
+    CHECK(plan.variants[0].implementation == backend->prepare(small_conv(), options)->implementation());
+    CHECK(plan.ruled_out.empty());
+    ConvProblem p = small_conv();
+    p.groups = 2;  // does not divide 3 input channels
+    const kbench::BackendPlan refused = backend->plan(p, options, nowhere);
+    CHECK_FALSE(refused.support);
+    CHECK(refused.support.reason == backend->supports(p, options).reason);
+    CHECK(refused.variants.empty());
+  }
+
   TEST_CASE("backend: fits() weighs the problem against host memory") {
     const auto backend = kbench::make_reference_backend();
     CHECK(backend->fits(small_conv(), {}));

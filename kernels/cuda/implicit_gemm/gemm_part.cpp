@@ -2,9 +2,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include <algorithm>
-
-#include <fmt/format.h>
+#include <stdexcept>
 
 #include "cuda/implicit_gemm/igemm_launch.hpp"
 #include "cuda/implicit_gemm/igemm_patch_index.hpp"
@@ -22,21 +20,12 @@ DeviceBuffer<T> upload(const std::vector<T>& host) {
   return buffer;
 }
 
-// Resident A: one persistent block per SM (its shared memory allows no second), shared among the
-// grid's row tiles and groups.
-std::int64_t resident_blocks_per_row_tile(const GemmConvDesc& d) {
-  int device = 0, sms = 0;
-  KBENCH_CUDA_CHECK(cudaGetDevice(&device));
-  KBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const GemmGrid g = gemm_grid(d);
-  return std::max<std::int64_t>(1, sms / (g.y * g.z));
-}
-
 }  // namespace
 
 GemmPart::GemmPart(const GemmConvDesc& desc, const std::vector<GemmTap>& taps, GemmMath math)
     : desc_(desc), math_(math), tile_(choose_tile(desc)) {
-  if (desc_.a_schedule == ASchedule::resident) desc_.resident_blocks = resident_blocks_per_row_tile(desc_);
+  if (desc_.a_schedule == ASchedule::resident && desc_.resident_blocks < 1)
+    throw std::invalid_argument("implicit GEMM: a resident-A descriptor needs its persistent block count");
   smem_bytes_ = smem_layout(desc_).total_bytes;
   taps_ = upload(taps);
   if (desc_.order == KOrder::k_table) table_ = upload(make_k_table(desc_, taps));
@@ -57,13 +46,6 @@ void GemmPart::run(const Operands& ops, const ZeroFillDesc& zero, cudaStream_t s
   launch_gemm(tile_, math_, desc_, device_data(), ops,
               zero, smem_bytes_, stream);
 }
-
-std::string GemmPart::tile_name() const {
-  const TileFacts f = tile_facts(tile_);
-  return fmt::format("{}x{}", f.bm, f.bn);
-}
-
-std::string GemmPart::order_name() const { return igemm::order_name(desc_.order); }
 
 std::int64_t GemmPart::device_bytes(const GemmConvDesc& desc, std::size_t tap_count) {
   const std::int64_t packed = packed_a_size(desc) * static_cast<std::int64_t>(sizeof(float));

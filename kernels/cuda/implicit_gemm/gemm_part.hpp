@@ -6,7 +6,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
 #include <vector>
 
 #include "cuda/common/operands.hpp"
@@ -20,18 +19,14 @@ namespace kbench::gpu::conv::igemm {
 
 class GemmPart {
  public:
+  // `desc` as it launches: a resident-A descriptor with its resident_blocks counted for the device
+  // (description_detail::on_device).
   GemmPart(const GemmConvDesc& desc, const std::vector<GemmTap>& taps, GemmMath math);
 
   // Packs this run's weights into A (kernel launch on `stream`).
   void pack(const float* w, cudaStream_t stream);
   // The GEMM; `zero` (planes > 0) also writes a transposed convolution's untapped planes and rows.
   void run(const Operands& ops, const ZeroFillDesc& zero, cudaStream_t stream);
-
-  const GemmConvDesc& desc() const { return desc_; }
-  TileKind tile() const { return tile_; }
-  std::size_t smem_bytes() const { return smem_bytes_; }
-  std::string tile_name() const;   // "96x256"
-  std::string order_name() const;  // "channel_blocks", "k_table" or "input_patch"
 
   // Device bytes a part for `desc` allocates.
   static std::int64_t device_bytes(const GemmConvDesc& desc, std::size_t tap_count);

@@ -282,6 +282,13 @@ inline GemmGrid gemm_grid(const GemmConvDesc& d) {
   return g;
 }
 
+// Resident A: one persistent block per SM (its shared memory allows no second), shared among the
+// grid's row tiles and groups; `sms` is the device's SM count.
+inline std::int64_t resident_blocks_per_row_tile(const GemmConvDesc& d, int sms) {
+  const GemmGrid g = gemm_grid(d);
+  return std::max<std::int64_t>(1, sms / (g.y * g.z));
+}
+
 // Hopper's opt-in limit per block (227 KB).
 inline constexpr std::size_t kMaxSmemBytes = 232448;
 

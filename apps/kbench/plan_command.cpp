@@ -1,0 +1,106 @@
+// `kbench plan`: which kernel each backend would run for each workload and math mode, with its facts
+// (GEMM shape, tile, shared memory, blocks), the other variants `NAME:all` would run, and what is ruled
+// out and why; decided without running anything, so it answers on a machine without the GPU, for the
+// --target GPU (as the CUTLASS profiler's --enumerate or cuDNN's heuristics query would, before a run).
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "commands.hpp"
+#include "core/error.hpp"
+#include "gpu_environment.hpp"
+#include "problem/problem_metrics.hpp"
+#include "report/plan_report.hpp"
+#include "run/run_config.hpp"
+#include "spec/load.hpp"
+
+namespace kbench::cli {
+
+namespace {
+
+struct PlanFlags {
+  std::vector<std::string> specs;
+  std::string backends;
+  std::vector<std::string> math{"fp32"};
+  std::string target = "h100-sxm";
+  int device = 0;
+  std::string format = "text";
+  bool verbose = false;
+};
+
+// The device present, or the --target GPU's datasheet facts where there is none.
+std::pair<PlanDevice, std::string> plan_device(const PlanFlags& flags) {
+  const std::optional<DevicePeaks> target = find_device(flags.target);
+  if (!target) throw InputError(fmt::format("--target: unknown GPU '{}' (`kbench list` shows the keys)", flags.target));
+  const GpuEnvironment gpu = detect_gpu(flags.device);
+  if (gpu.present) return {gpu.plan_device, fmt::format("device {}", flags.device)};
+  return {PlanDevice{target->name, target->cc_major, target->cc_minor, target->sms, false},
+          fmt::format("--target {}; no device here: {}", target->key, gpu.description)};
+}
+
+// --backends as asked (NAME:all plans the same as NAME: a plan lists every variant), or every backend
+// of this build.
+std::vector<BackendRequest> requested_backends(const PlanFlags& flags, const Registry& registry) {
+  if (!flags.backends.empty()) return parse_backend_list(flags.backends);
+  std::vector<BackendRequest> all;
+  for (const auto& backend : registry.all()) all.push_back({backend->name(), "", false});
+  return all;
+}
+
+int plan(const PlanFlags& flags) {
+  const std::vector<Workload> workloads = load_workloads(flags.specs);
+
+  Registry registry;
+  register_backends(registry);
+  const std::vector<BackendRequest> requests = requested_backends(flags, registry);
+  for (const BackendRequest& r : requests)
+    if (!registry.find(r.backend))
+      throw InputError(fmt::format("--backends: unknown backend '{}'; known: {}", r.backend,
+                                   fmt::join(registry.names(), ", ")));
+
+  PlanReport report;
+  std::tie(report.device, report.device_source) = plan_device(flags);
+  for (const Workload& w : workloads)
+    for (const BackendRequest& r : requests)
+      for (const std::string& m : flags.math) {
+        BackendOptions options;
+        options.math = *parse_math_mode(m);
+        options.variant = r.variant;
+        options.device = flags.device;
+        const Backend& backend = *registry.find(r.backend);
+        report.entries.push_back({w.name, describe(w.problem), r.backend, r.variant, options.math,
+                                  backend.plan(w.problem, options, report.device)});
+      }
+  if (flags.format == "json")
+    write_plan_json(report, std::cout);
+  else
+    write_plan_text(report, std::cout, flags.verbose);
+  return 0;
+}
+
+}  // namespace
+
+Command add_plan_command(CLI::App& app) {
+  auto flags = std::make_shared<PlanFlags>();
+  app.add_option("specs", flags->specs, "Workload spec files or directories (every *.yaml under them)")->required();
+  app.add_option("--backends", flags->backends, "Comma-separated NAME[:VARIANT]; default: every backend of this build");
+  app.add_option("--math", flags->math, "Math mode(s): fp32 and/or tf32; comma-separated")
+      ->delimiter(',')->capture_default_str()->check(CLI::IsMember({"fp32", "tf32"}));
+  app.add_option("--target", flags->target, "GPU planned for when none is present (see `kbench list`)")
+      ->capture_default_str();
+  app.add_option("--device", flags->device, "CUDA device index")->capture_default_str()->check(CLI::NonNegativeNumber);
+  app.add_option("--format", flags->format, "Output format")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"text", "json"}));
+  app.add_flag("--verbose,-v", flags->verbose, "Print every variant's facts, not the default's only");
+  return [flags] { return plan(*flags); };
+}
+
+}  // namespace kbench::cli
