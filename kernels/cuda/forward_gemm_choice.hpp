@@ -27,10 +27,7 @@ struct ForwardGemm {
 inline ForwardGemm forward_gemm_in(const ConvProblem& p3, igemm::KOrder order) {
   const igemm::TileFacts f = igemm::tile_facts(igemm::choose_tile(p3.out_channels_per_group(), order));
   ForwardGemm g{igemm::make_forward_desc(p3, order, f.bm), {}};
-  if (igemm::dense_reduction(order) && g.desc.chunks * igemm::kChunkRows > igemm::kMaxTableRows)
-    g.why_not = fmt::format("{}: reduction of {} rows, a table holds at most {}", igemm::order_name(order),
-                            g.desc.cin_per_group * g.desc.taps, igemm::kMaxTableRows);
-  if (order == igemm::KOrder::input_patch && g.why_not.empty()) {
+  if (order == igemm::KOrder::input_patch) {
     const igemm::PatchPlan plan = igemm::make_patch_plan(g.desc, igemm::forward_taps(p3), f.bn);
     g.desc.patch = plan.desc;
     g.why_not = plan.why_not;
@@ -62,20 +59,25 @@ inline std::string why_not_resident(const igemm::GemmConvDesc& d) {
 // SM, 132 on an H100/H200) walks several tiles and copying A once is paid back many times over.
 inline constexpr std::int64_t kResidentMinTiles = 1024;
 
-// The order forced by a variant, or the default: input_patch where the k_table order would be
-// chosen (few channels), the patch holds fewer floats than the block's gathered B (it copies whole
-// input rows: a long 1-D row under one tile would be mostly waste) and it leaves room for two
-// blocks per SM (one loads its patch while the other computes); else choose_k_order's.
+// The order forced by a variant, or the default. Where channel blocks would waste the reduction (few
+// channels, whatever the kernel's length): input_patch where the patch holds fewer floats than the
+// block's gathered B (it copies whole input rows: a long 1-D row under one tile would be mostly
+// waste) and it leaves room for two blocks per SM (one loads its patch while the other computes);
+// else the k table, past its preferred size (long kernels) too while it leaves room for two blocks
+// per SM. Otherwise choose_k_order's.
 inline ForwardGemm forward_gemm_ordered(const ConvProblem& p3, std::optional<igemm::KOrder> forced = std::nullopt) {
   if (forced) return forward_gemm_in(p3, *forced);
   const igemm::KOrder order = igemm::choose_k_order(p3.in_channels_per_group(), p3.kernel_volume());
-  if (order == igemm::KOrder::k_table) {
+  const auto leaves_two_blocks = [](const ForwardGemm& g) {
+    return g.why_not.empty() && igemm::smem_layout(g.desc).total_bytes <= igemm::kMaxSmemBytes / 2;
+  };
+  if (igemm::channel_blocks_wasteful(p3.in_channels_per_group())) {
     ForwardGemm patch = forward_gemm_in(p3, igemm::KOrder::input_patch);
     const igemm::TileKind tile = igemm::choose_tile(p3.out_channels_per_group(), igemm::KOrder::input_patch);
     const std::int64_t gathered = igemm::tile_facts(tile).bn * patch.desc.cin_per_group * patch.desc.taps;
-    if (patch.why_not.empty() && patch.desc.patch.floats < gathered &&
-        igemm::smem_layout(patch.desc).total_bytes <= igemm::kMaxSmemBytes / 2)
-      return patch;
+    if (patch.desc.patch.floats < gathered && leaves_two_blocks(patch)) return patch;
+    if (order == igemm::KOrder::channel_blocks)
+      if (ForwardGemm table = forward_gemm_in(p3, igemm::KOrder::k_table); leaves_two_blocks(table)) return table;
   }
   return forward_gemm_in(p3, order);
 }

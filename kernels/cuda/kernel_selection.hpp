@@ -92,11 +92,10 @@ inline Support direct_tiled_envelope(const ConvProblem& p) {
   return Support::yes();
 }
 
-// Limits every GEMM descriptor must meet: the grid, the shared memory, 32-bit chunk counts.
+// Limits every GEMM descriptor must meet: the grid, the shared memory (which also bounds the tap
+// list, k table or patch offsets it keeps there: long kernels), 32-bit chunk counts.
 inline Support gemm_desc_fits(const igemm::GemmConvDesc& d, std::string_view family) {
   const igemm::TileFacts f = igemm::tile_facts(igemm::choose_tile(d));
-  if (d.order == igemm::KOrder::channel_blocks && d.taps > igemm::kMaxTaps)
-    return Support::no(fmt::format("{}: {} taps, at most {}", family, d.taps, igemm::kMaxTaps));
   if (igemm::gemm_grid(d).x > 0x7fffffff || d.rows_padded / f.bm > 65535 || d.groups > 65535)
     return Support::no(fmt::format("{}: the problem needs more blocks than one launch has", family));
   if (d.chunks * igemm::kChunkRows > 0x7fffffff) return Support::no(fmt::format("{}: reduction too long", family));

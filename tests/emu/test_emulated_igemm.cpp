@@ -248,6 +248,29 @@ TEST_CASE("emulated implicit GEMM: seeds 76 and 77 in miniature (their channel c
   }
 }
 
+TEST_CASE("emulated implicit GEMM: long 1-D kernels, past 1,024 taps and 2,048 reduction rows") {
+  using gpu_tests::make_problem;
+  const Dims one{{1, 1, 1}}, none{{0, 0, 0}};
+  // 16 channels x 1,030 taps: channel blocks with a 16.5 KB tap list in shared memory.
+  const ConvProblem wide = make_problem(OpKind::conv, 1, 1, 16, 8, 1, Dims{{1040, 1, 1}}, Dims{{1030, 1, 1}}, one, one,
+                                        none, none, true);
+  REQUIRE(gpu::conv::forward_gemm_ordered(reference::as_rank3(wide)).desc.order == ig::KOrder::channel_blocks);
+  check(wide, KernelChoice{Family::implicit_gemm_3xtf32}, MathMode::fp32, 1030);
+  // 2 channels x 1,030 taps, 2,060 rows: the input_patch order by default (few channels), k_table forced.
+  const ConvProblem few = make_problem(OpKind::conv, 1, 2, 2, 8, 1, Dims{{1060, 1, 1}}, Dims{{1030, 1, 1}}, one, one,
+                                       none, none, false);
+  REQUIRE(gpu::conv::forward_gemm_ordered(reference::as_rank3(few)).desc.order == ig::KOrder::input_patch);
+  for (const Family f : kForward) {
+    check(few, KernelChoice{f, std::nullopt}, math_for(f), 2060);
+    check(few, KernelChoice{f, ig::KOrder::k_table}, math_for(f), 2061);
+  }
+  // Transposed at stride 1: one phase GEMM of all 1,030 taps (cropped by 500 a side to 31 outputs,
+  // one column tile).
+  const ConvProblem up = make_problem(OpKind::conv_transpose, 1, 1, 16, 8, 1, Dims{{2, 1, 1}}, Dims{{1030, 1, 1}}, one,
+                                      one, Dims{{500, 0, 0}}, Dims{{500, 0, 0}}, false);
+  check(up, KernelChoice{Family::transposed_phase_tf32}, MathMode::tf32, 1031);
+}
+
 TEST_CASE("emulated implicit GEMM, resident A: persistent blocks over several column tiles, both tensor-core maths") {
   using gpu_tests::make_problem;
   const KernelChoice resident[] = {

@@ -391,6 +391,30 @@ TEST_CASE("implicit GEMM with each reduction order forced; input_patch at the ed
       check_family(s50, std::string("implicit_gemm_") + v.suffix + "/" + order, v.math, 550);
 }
 
+TEST_CASE("implicit GEMM with long kernels: tap lists and tables past 1,024 taps and 2,048 rows") {
+  using D = Dims;
+  const D one{{1, 1, 1}}, none{{0, 0, 0}};
+  // 64 channels x 2,048 taps (a 32 KB tap list), 2 channels x 1,536 taps (a 72 KB k table by
+  // default, channel blocks forced), 3 channels x 31 x 31 taps (2,883 rows: input_patch), all three maths.
+  const ConvProblem wide = make_problem(OpKind::conv, 1, 2, 64, 64, 1, D{{10000, 1, 1}}, D{{2048, 1, 1}}, one, one,
+                                        none, none, true);
+  const ConvProblem few = make_problem(OpKind::conv, 1, 2, 2, 64, 1, D{{10000, 1, 1}}, D{{1536, 1, 1}}, one, one,
+                                       none, none, false);
+  const ConvProblem image = make_problem(OpKind::conv, 2, 2, 3, 64, 1, D{{96, 96, 1}}, D{{31, 31, 1}}, one, one,
+                                         D{{15, 15, 0}}, D{{15, 15, 0}}, true);
+  for (const GemmVariant& v : kGemmVariants) {
+    const std::string family = std::string("implicit_gemm_") + v.suffix;
+    check_family(wide, family + "/channel_blocks", v.math, 2048, sampled(wide));
+    check_family(few, family + "/k_table", v.math, 2049, sampled(few));
+    check_family(few, family + "/channel_blocks", v.math, 2050, sampled(few));
+    check_family(image, family + "/input_patch", v.math, 2051, sampled(image));
+    // Transposed at stride 1: one phase GEMM of all 1,030 taps.
+    const ConvProblem up = make_problem(OpKind::conv_transpose, 1, 2, 16, 32, 1, D{{500, 1, 1}}, D{{1030, 1, 1}}, one,
+                                        one, none, none, false);
+    check_family(up, std::string("transposed_phase_") + v.suffix, v.math, 2052, sampled(up));
+  }
+}
+
 TEST_CASE("transposed by phases: tapped and untapped phases, output_padding, groups, all three maths") {
   using D = Dims;
   const OpKind tconv = OpKind::conv_transpose;

@@ -288,6 +288,58 @@ TEST_CASE("a short reduction onto many output channels: the GEMM where the share
   CHECK(default_family(wide, MathMode::tf32) == Family::implicit_gemm_tf32);
 }
 
+TEST_CASE("long kernels take a GEMM while its tap list or table fits in shared memory (found by kbench plan)") {
+  namespace ig = gpu::conv::igemm;
+  using gpu::conv::KernelChoice;
+  const auto line = [](std::int64_t cin, std::int64_t taps) {
+    ConvProblem p;
+    p.spatial_rank = 1;
+    p.batch = 8;
+    p.in_channels = cin;
+    p.out_channels = 64;
+    p.input = Dims{{100000, 1, 1}};
+    p.kernel = Dims{{taps, 1, 1}};
+    return p;
+  };
+  // 64 channels x 2,048 taps: channel blocks with a 32 KB tap list (once refused past 1,024 taps).
+  const ConvProblem wide = line(64, 2048);
+  CHECK(gpu::conv::default_family(wide, MathMode::fp32) == Family::implicit_gemm_3xtf32);
+  CHECK(gpu::conv::forward_gemm_desc(reference::as_rank3(wide), KernelChoice{Family::implicit_gemm_3xtf32}).order ==
+        ig::KOrder::channel_blocks);
+  // 2 channels x 1,536 taps (3,072 rows, past the preferred k table) on a row of 100,000: the input
+  // patch would copy whole rows of it, and channel blocks would be 7/8 zero rows: the k table (72 KB
+  // of 24-byte rows), which leaves room for two blocks per SM; at 2,048 taps (96 KB) it would not:
+  // channel blocks, and a forced k_table.
+  const ConvProblem few = line(2, 1536);
+  CHECK(gpu::conv::default_family(few, MathMode::tf32) == Family::implicit_gemm_tf32);
+  CHECK(gpu::conv::forward_gemm_ordered(reference::as_rank3(few)).desc.order == ig::KOrder::k_table);
+  const ConvProblem fewer_blocks = line(2, 2048);
+  CHECK(gpu::conv::forward_gemm_ordered(reference::as_rank3(fewer_blocks)).desc.order == ig::KOrder::channel_blocks);
+  CHECK(gpu::conv::choice_envelope(KernelChoice{Family::implicit_gemm_tf32, ig::KOrder::k_table}, fewer_blocks,
+                                   MathMode::tf32));
+  // 3 channels x 31 x 31 taps (2,883 rows) on 128 x 128 images: the input_patch order, not channel
+  // blocks 13/16 of whose rows would be zeros.
+  ConvProblem image;
+  image.batch = 8;
+  image.in_channels = 3;
+  image.out_channels = 64;
+  image.input = Dims{{128, 128, 1}};
+  image.kernel = Dims{{31, 31, 1}};
+  CHECK(gpu::conv::forward_gemm_ordered(reference::as_rank3(image)).desc.order == ig::KOrder::input_patch);
+  CHECK(gpu::conv::default_family(image, MathMode::tf32) == Family::implicit_gemm_tf32);
+  // Past the block's shared memory: 16,384 taps of 16 bytes (256 KB) as a tap list, 32,768 rows as a
+  // k table: refused, saying why; the problem still runs (direct).
+  const ConvProblem longest = line(64, 16384);
+  const Support blocks = gpu::conv::family_envelope(Family::implicit_gemm_3xtf32, longest, MathMode::fp32);
+  CHECK_FALSE(blocks);
+  CHECK(blocks.reason.find("shared memory") != std::string::npos);
+  const Support table = gpu::conv::choice_envelope(KernelChoice{Family::implicit_gemm_tf32, ig::KOrder::k_table},
+                                                   line(2, 16384), MathMode::tf32);
+  CHECK_FALSE(table);
+  CHECK(table.reason.find("shared memory") != std::string::npos);
+  CHECK(gpu::conv::default_family(longest, MathMode::fp32) == Family::direct);
+}
+
 TEST_CASE("direct_tiled in passes: many input channels, fewer than 8 output channels per group") {
   using gpu::conv::default_family;
   using gpu::conv::family_envelope;

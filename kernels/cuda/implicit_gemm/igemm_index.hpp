@@ -372,17 +372,24 @@ KBENCH_HD std::int64_t tail_length(const GemmConvDesc& d, std::int64_t last_coor
 
 inline std::int64_t round_up(std::int64_t v, std::int64_t multiple) { return (v + multiple - 1) / multiple * multiple; }
 
-// Largest reduction the k_table order keeps in shared memory, and largest tap list for channel_blocks.
-inline constexpr std::int64_t kMaxTableRows = 2048;
-inline constexpr std::int64_t kMaxTaps = 1024;
+// Largest reduction the k_table order is always preferred for: its table (24-byte KEntry rows) then
+// takes 48 KB of shared memory at most. Not a limit: a k table, the input_patch offsets (4 bytes a
+// row) and the channel_blocks tap list (16 bytes a tap) are bounded by the block's shared memory
+// (smem_layout, kMaxSmemBytes) alone.
+inline constexpr std::int64_t kPreferredTableRows = 2048;
+
+// Whether channel blocks of kChunkRows would waste more than a quarter of the reduction on zero rows
+// (fewer channels per group than a block holds, or just over a multiple of it).
+inline bool channel_blocks_wasteful(std::int64_t cin_per_group) {
+  const std::int64_t padded = round_up(cin_per_group, kChunkRows);
+  return 4 * (padded - cin_per_group) > padded;
+}
 
 // channel_blocks unless that wastes more than a quarter of the reduction on zero rows and the
-// reduction fits a table. Channel blocks cost less per element (bounds checked once per chunk).
+// reduction fits the preferred table. Channel blocks cost less per element (bounds checked once per chunk).
 inline KOrder choose_k_order(std::int64_t cin_per_group, std::int64_t taps) {
-  const std::int64_t padded = round_up(cin_per_group, kChunkRows);
-  const bool wasteful = 4 * (padded - cin_per_group) > padded;
-  const bool table_fits = round_up(cin_per_group * taps, kChunkRows) <= kMaxTableRows;
-  return wasteful && table_fits ? KOrder::k_table : KOrder::channel_blocks;
+  const bool table_fits = round_up(cin_per_group * taps, kChunkRows) <= kPreferredTableRows;
+  return channel_blocks_wasteful(cin_per_group) && table_fits ? KOrder::k_table : KOrder::channel_blocks;
 }
 
 // Fills the fields every descriptor shares; the caller sets columns, taps and the maps.
