@@ -10,12 +10,12 @@
 #include <fmt/format.h>
 
 #include "cuda/cuda_prepared_run.hpp"
+#include "cuda/device_requirements.hpp"
+#include "cuda/device_support.hpp"
 #include "cuda/direct/direct_launch.hpp"
 #include "cuda/kernel_description.hpp"
 #include "cuda/kernel_plan.hpp"
 #include "cuda/kernel_selection.hpp"
-#include "cuda/device_requirements.hpp"
-#include "cuda/device_support.hpp"
 #include "runtime/device_info.hpp"
 #include "runtime/gpu_prepared_run.hpp"
 

@@ -97,14 +97,6 @@ bool explicit_tensor_op(cudnnMathType_t math) {
   return math == CUDNN_TENSOR_OP_MATH || math == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION;
 }
 
-std::vector<int> all_algorithms(bool backward_data) {
-  const int count = backward_data ? static_cast<int>(CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT)
-                                  : static_cast<int>(CUDNN_CONVOLUTION_FWD_ALGO_COUNT);
-  std::vector<int> algos;
-  for (int a = 0; a < count; ++a) algos.push_back(a);
-  return algos;
-}
-
 // The first usable entry of a ranked list: succeeded, within the workspace limit, and in fp32
 // mode not an explicit tensor-op entry. In tf32 mode the descriptor takes the entry's math
 // type, as PyTorch does, so what runs is what cuDNN ranked.
@@ -182,6 +174,14 @@ Selection select_forced(cudnnHandle_t handle, ConvDescriptors& descs, const Back
 
 }  // namespace
 
+std::vector<int> all_algorithms(bool backward_data) {
+  const int count = backward_data ? static_cast<int>(CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT)
+                                  : static_cast<int>(CUDNN_CONVOLUTION_FWD_ALGO_COUNT);
+  std::vector<int> algos;
+  for (int a = 0; a < count; ++a) algos.push_back(a);
+  return algos;
+}
+
 cudnnMathType_t initial_math(MathMode math) { return math == MathMode::fp32 ? CUDNN_FMA_MATH : CUDNN_DEFAULT_MATH; }
 
 std::optional<std::size_t> algorithm_workspace(cudnnHandle_t handle, const ConvDescriptors& descs, int algo) {
@@ -193,6 +193,20 @@ std::optional<std::size_t> algorithm_workspace(cudnnHandle_t handle, const ConvD
 Selection select_without_running(cudnnHandle_t handle, ConvDescriptors& descs, const BackendOptions& options) {
   if (!options.variant.empty()) return select_forced(handle, descs, options);
   return pick(heuristics(handle, descs), handle, descs, options.workspace_limit_bytes, options.math, "heuristic");
+}
+
+std::vector<std::pair<std::string, std::string>> choice_properties(const ConvDescriptors& descs,
+                                                                   const AlgoChoice& choice) {
+  std::vector<std::pair<std::string, std::string>> props = {
+      {"cudnn_call", descs.shape().backward_data ? "cudnnConvolutionBackwardData" : "cudnnConvolutionForward"},
+      {"algorithm", algorithm_name(descs.shape().backward_data, choice.algo)},
+      {"math_type", math_type_name(choice.math)},
+      {"workspace_bytes", std::to_string(choice.workspace_bytes)},
+      {"algo_search", choice.how},
+      {"cudnn_version", std::to_string(cudnnGetVersion())},
+  };
+  if (choice.search_ms >= 0) props.emplace_back("search_time_ms", fmt::format("{:.4f}", choice.search_ms));
+  return props;
 }
 
 std::size_t exhaustive_search_workspace(cudnnHandle_t handle, const ConvDescriptors& descs, std::int64_t limit) {

@@ -9,6 +9,8 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "backend/backend.hpp"
 #include "cudnn/cudnn_descriptors.hpp"
@@ -29,6 +31,9 @@ struct Selection {
   std::string reason;
 };
 
+// Every algorithm cuDNN has for the call (forward, or backward data), by number.
+std::vector<int> all_algorithms(bool backward_data);
+
 // The math type a convolution descriptor starts with for a math mode: fp32 -> CUDNN_FMA_MATH
 // (FMA kernels only: no TF32 tensor cores), tf32 -> CUDNN_DEFAULT_MATH (TF32 tensor cores
 // allowed on Ampere and later; what PyTorch sets when cuDNN's allow_tf32 is on).
@@ -41,6 +46,10 @@ std::optional<std::size_t> algorithm_workspace(cudnnHandle_t handle, const ConvD
 // Heuristic or forced selection; needs no device buffers. May change descs' math type to the
 // chosen algorithm's (tf32 mode only: fp32 stays CUDNN_FMA_MATH whatever cuDNN reports).
 Selection select_without_running(cudnnHandle_t handle, ConvDescriptors& descs, const BackendOptions& options);
+
+// What a result records of a choice: the call, algorithm, math type, workspace, how it was chosen.
+std::vector<std::pair<std::string, std::string>> choice_properties(const ConvDescriptors& descs,
+                                                                   const AlgoChoice& choice);
 
 // The workspace an exhaustive search is given: the largest any algorithm cuDNN supports here
 // needs, among those within `limit`.

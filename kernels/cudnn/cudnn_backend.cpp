@@ -9,6 +9,7 @@
 #include "cudnn/cudnn_algo_select.hpp"
 #include "cudnn/cudnn_algorithms.hpp"
 #include "cudnn/cudnn_descriptors.hpp"
+#include "cudnn/cudnn_plan.hpp"
 #include "cudnn/cudnn_prepared_run.hpp"
 #include "cudnn/cudnn_shape.hpp"
 #include "runtime/device_info.hpp"
@@ -66,6 +67,14 @@ class CudnnBackend final : public Backend {
 
   std::vector<std::string> variants(const ConvProblem& problem, const BackendOptions&) const override {
     return problem.transposed() ? backward_data_algorithm_names() : forward_algorithm_names();
+  }
+
+  // Asked of the device present (its heuristics need a handle), whatever device the plan names.
+  BackendPlan plan(const ConvProblem& problem, const BackendOptions& options, const PlanDevice&) const override {
+    if (Support s = available(); !s)
+      return {Support::no(fmt::format("cuDNN chooses on its device, and none is usable here: {}", s.reason)), {}, {}};
+    if (Support s = cudnn_expressible(problem); !s) return {s, {}, {}};
+    return plan_cudnn(handle(options.device)->get(), problem, options);
   }
 
   std::unique_ptr<PreparedRun> prepare(const ConvProblem& problem, const BackendOptions& options) override {

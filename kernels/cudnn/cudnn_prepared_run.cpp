@@ -55,15 +55,7 @@ MathMode CudnnPreparedRun::math_used() const {
 }
 
 std::vector<std::pair<std::string, std::string>> CudnnPreparedRun::properties() const {
-  std::vector<std::pair<std::string, std::string>> props = {
-      {"cudnn_call", descs_.shape().backward_data ? "cudnnConvolutionBackwardData" : "cudnnConvolutionForward"},
-      {"algorithm", algorithm_name(descs_.shape().backward_data, choice_.algo)},
-      {"math_type", math_type_name(choice_.math)},
-      {"workspace_bytes", std::to_string(choice_.workspace_bytes)},
-      {"algo_search", choice_.how},
-      {"cudnn_version", std::to_string(cudnnGetVersion())},
-  };
-  if (choice_.search_ms >= 0) props.emplace_back("search_time_ms", fmt::format("{:.4f}", choice_.search_ms));
+  std::vector<std::pair<std::string, std::string>> props = choice_properties(descs_, choice_);
   if (problem().bias) props.emplace_back("bias", "separate cudnnAddTensor, timed");
   return props;
 }

@@ -144,6 +144,28 @@ TEST_CASE("a forced algorithm runs as named; an unknown one is refused") {
   CHECK(s.reason.find("unknown cuDNN forward algorithm 'NO_SUCH_ALGO'") != std::string::npos);
 }
 
+TEST_CASE("the plan names what a prepared run runs, and lists only algorithms cuDNN accepts") {
+  const auto backend = kbench::gpu::make_cudnn_backend();
+  REQUIRE(backend->available().ok);
+  const kbench::PlanDevice device{"this device", 9, 0, 132, true};
+  for (const auto& np : problems())
+    for (const MathMode math : {MathMode::fp32, MathMode::tf32}) {
+      INFO(np.name << " [" << kbench::to_string(math) << "]");
+      BackendOptions options;
+      options.math = math;
+      const kbench::BackendPlan plan = backend->plan(np.problem, options, device);
+      REQUIRE_MESSAGE(plan.support.ok, plan.support.reason);
+      REQUIRE_FALSE(plan.variants.empty());
+      CHECK(plan.variants.front().implementation == backend->prepare(np.problem, options)->implementation());
+      // Every other algorithm it lists prepares and runs as named, forced.
+      for (std::size_t i = 1; i < plan.variants.size(); ++i) {
+        options.variant = plan.variants[i].variant;
+        CHECK_MESSAGE(backend->supports(np.problem, options).ok, plan.variants[i].variant);
+      }
+      CHECK(plan.variants.size() + plan.ruled_out.size() == backend->variants(np.problem, options).size());
+    }
+}
+
 TEST_CASE("every algorithm cuDNN accepts computes the convolution (cudnn:all)") {
   // FFT and Winograd variants round differently from a direct sum, so this sweep checks at the
   // TF32 tolerance (1e-2): loose for rounding, still far too tight for a wrong index.
