@@ -3,7 +3,7 @@
 #
 # Expects an existing build (build/portable unless KBENCH_BUILD_DIR says otherwise) and runs, in
 # order, each step under `timeout` and logged to OUTDIR/<step>.log:
-#   nvidia-smi -q (before), kbench info, kbench calibrate,
+#   nvidia-smi -q (before), kbench info, kbench plan (plan.json), kbench calibrate,
 #   kbench compare cuda vs cudnn on the KernelBench level-1 seeds in fp32 and tf32 (seeds.json): the
 #   headline, first, so that a visit short of time (a build on the device) still brings it back,
 #   the GPU tests (scripts/run-gpu-tests.sh: each case in its own process),
@@ -158,6 +158,10 @@ fi
 echo "gpu-check: build $build_dir, results $outdir, budget ${budget_s}s; $cudnn_note"
 step nvidia-smi-before 20 nvidia-smi -q
 step info 30 "$kbench" info
+# What each backend would run here, before anything runs (kbench plan: our kernels' facts for this
+# device's SMs, cuDNN's heuristic picks and the algorithms it accepts), into plan.json.
+step plan 20 bash -c '"$1" plan "$2/workloads/kernelbench/level1" "$2/workloads/examples" --backends cuda,cudnn \
+  --math fp32,tf32 --format json > "$3/plan.json"' plan "$kbench" "$repo_root" "$outdir"
 step calibrate 60 "$kbench" calibrate
 # The headline: our kernels against cuDNN on the seeds, both math modes, one process per seed (each
 # log holds its comparison table), merged into seeds.json.

@@ -2,15 +2,16 @@
 """record-gpu-run.py OUTDIR [--results-dir DIR] - file a gpu-check visit's documents under docs/results/.
 
 After `scripts/gpu-check.sh OUTDIR` ran on a GPU machine and its files came back: takes seeds.json,
-variants.json and examples.json from OUTDIR (or from OUTDIR/gpu-check.tar.gz, where gpu-check
-bundled them), names them as docs/results/README.md asks, `YYYY-MM-DD_<gpu>_<commit>.json`,
-`..._variants.json` and `..._examples.json` (date of the visit, GPU model in lower case, the commit
-the build recorded),
+variants.json, examples.json and plan.json from OUTDIR (or from OUTDIR/gpu-check.tar.gz, where
+gpu-check bundled them), names them as docs/results/README.md asks, `YYYY-MM-DD_<gpu>_<commit>.json`,
+`..._variants.json`, `..._examples.json` and `..._plan.json` (date of the visit, GPU model in lower
+case, the commit the build recorded),
 copies them there, and prints the figures for docs/perf-notes.md (scripts/gpu-summary.py).
 Never overwrites a file. Exit status: 0 when filed, 2 when a document is missing or unreadable or
 its name is taken.
 """
 import argparse
+import json
 import os
 import re
 import shutil
@@ -76,6 +77,13 @@ def main():
             if os.path.isfile(path):
                 results_document.load(TOOL, path)
                 files.append((path, f"{stem}_{document}.json"))
+        # What each backend would run on that device (kbench plan): a kbench.plan/1 document.
+        plan_path = os.path.join(source, "plan.json")
+        if os.path.isfile(plan_path):
+            with open(plan_path) as f:
+                if json.load(f).get("schema") != "kbench.plan/1":
+                    fail(f"{plan_path} is not a kbench.plan/1 document")
+            files.append((plan_path, f"{stem}_plan.json"))
         for _, name in files:
             if os.path.exists(os.path.join(args.results_dir, name)):
                 fail(f"{os.path.join(args.results_dir, name)} exists already")
@@ -83,7 +91,7 @@ def main():
             shutil.copyfile(path, os.path.join(args.results_dir, name))
             print(f"filed {os.path.join(args.results_dir, name)}")
         # The figures are the seeds' (and their variants'); the examples are for browsing and diffs.
-        figures_inputs = [path for path, name in files if not name.endswith("_examples.json")]
+        figures_inputs = [path for path, name in files if not name.endswith(("_examples.json", "_plan.json"))]
         summary = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "gpu-summary.py")] + figures_inputs,
                                  capture_output=True, text=True)
         sys.stdout.write(summary.stdout)

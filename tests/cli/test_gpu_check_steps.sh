@@ -1,10 +1,10 @@
-# scripts/gpu-check.sh with KBENCH_CHECK_STEPS: only the selected steps run (here `info`, which
-# needs no GPU, chosen by a glob), every other one is listed as skipped, not as a failure, and the
+# scripts/gpu-check.sh with KBENCH_CHECK_STEPS: only the selected steps run (here `info`, chosen by
+# a glob, and `plan`, which writes plan.json: neither needs a GPU), every other one is listed as skipped, not as a failure, and the
 # exit status is 0; a pattern that would match files in the working directory is not expanded.
 source "$(dirname "$0")/lib.sh"
 build_dir="$(cd "$(dirname "$KBENCH")/../.." && pwd)"
 touch "$WORK/info-file"  # a file the glob "inf*" would match if it were expanded
-(cd "$WORK" && KBENCH_BUILD_DIR="$build_dir" KBENCH_CHECK_STEPS="inf*, no-such-step" KBENCH_CHECK_BUDGET_S=120 \
+(cd "$WORK" && KBENCH_BUILD_DIR="$build_dir" KBENCH_CHECK_STEPS="inf*, plan, no-such-step" KBENCH_CHECK_BUDGET_S=120 \
   bash "$SRC/scripts/gpu-check.sh" "$WORK/out" >"$WORK/log" 2>&1)
 rc=$?
 cat "$WORK/log"
@@ -12,6 +12,8 @@ cat "$WORK/log"
 summary="$WORK/out/summary.txt"
 [[ -f "$summary" ]] || fail "no summary.txt"
 grep -Eq '^info +ok ' "$summary" || fail "the selected step did not run"
+grep -Eq '^plan +ok ' "$summary" || fail "the plan step did not run"
+json_check "$WORK/out/plan.json" 'doc["schema"] == "kbench.plan/1" and len({p["workload"] for p in doc["plans"]}) >= 4'
 for name in nvidia-smi-before gpu-tests calibrate seeds-050 merge-seeds variants-076-tf32 merge-variants figures \
   examples profile gpu-soak nvidia-smi-after; do
   grep -Eq "^$name +skipped \(not selected\)" "$summary" || fail "$name is not listed as skipped"

@@ -12,11 +12,13 @@ doc = {"schema": "kbench.results/1", "device": "NVIDIA H200", "started_at": "202
        "settings": {"math_modes": ["fp32", "tf32"]}, "workloads": [], "results": []}
 for name in ("seeds", "variants", "examples"):
     json.dump(doc, open(f"{sys.argv[1]}/{name}.json", "w"))
+json.dump({"schema": "kbench.plan/1", "device": {}, "plans": []}, open(f"{sys.argv[1]}/plan.json", "w"))
 PY
 $RECORD "$WORK/visit" --results-dir "$WORK/results" >"$WORK/out.txt" || fail "record-gpu-run exit $?"
 [[ -f "$WORK/results/2026-12-03_h200_65a9bed.json" ]] || fail "seeds.json not filed under its name"
 [[ -f "$WORK/results/2026-12-03_h200_65a9bed_variants.json" ]] || fail "variants.json not filed under its name"
 [[ -f "$WORK/results/2026-12-03_h200_65a9bed_examples.json" ]] || fail "examples.json not filed under its name"
+[[ -f "$WORK/results/2026-12-03_h200_65a9bed_plan.json" ]] || fail "plan.json not filed under its name"
 grep -q "Our default kernels against cuDNN" "$WORK/out.txt" || fail "the figures were not printed"
 
 $RECORD "$WORK/visit" --results-dir "$WORK/results" 2>"$WORK/err.txt"
