@@ -16,8 +16,8 @@
 #include "commands.hpp"
 #include "core/error.hpp"
 #include "gpu_environment.hpp"
-#include "problem/problem_metrics.hpp"
 #include "report/plan_report.hpp"
+#include "run/planner.hpp"
 #include "run/run_config.hpp"
 #include "spec/load.hpp"
 
@@ -45,8 +45,7 @@ std::pair<PlanDevice, std::string> plan_device(const PlanFlags& flags) {
           fmt::format("--target {}; no device here: {}", target->key, gpu.description)};
 }
 
-// --backends as asked (NAME:all plans the same as NAME: a plan lists every variant), or every backend
-// of this build.
+// --backends as asked, or every backend of this build.
 std::vector<BackendRequest> requested_backends(const PlanFlags& flags, const Registry& registry) {
   if (!flags.backends.empty()) return parse_backend_list(flags.backends);
   std::vector<BackendRequest> all;
@@ -59,25 +58,12 @@ int plan(const PlanFlags& flags) {
 
   Registry registry;
   register_backends(registry);
-  const std::vector<BackendRequest> requests = requested_backends(flags, registry);
-  for (const BackendRequest& r : requests)
-    if (!registry.find(r.backend))
-      throw InputError(fmt::format("--backends: unknown backend '{}'; known: {}", r.backend,
-                                   fmt::join(registry.names(), ", ")));
-
+  std::vector<MathMode> maths;
+  for (const std::string& m : flags.math) maths.push_back(*parse_math_mode(m));
   PlanReport report;
   std::tie(report.device, report.device_source) = plan_device(flags);
-  for (const Workload& w : workloads)
-    for (const BackendRequest& r : requests)
-      for (const std::string& m : flags.math) {
-        BackendOptions options;
-        options.math = *parse_math_mode(m);
-        options.variant = r.variant;
-        options.device = flags.device;
-        const Backend& backend = *registry.find(r.backend);
-        report.entries.push_back({w.name, describe(w.problem), r.backend, r.variant, options.math,
-                                  backend.plan(w.problem, options, report.device)});
-      }
+  report.entries =
+      plan_workloads(workloads, registry, requested_backends(flags, registry), maths, report.device, flags.device);
   if (flags.format == "json")
     write_plan_json(report, std::cout);
   else

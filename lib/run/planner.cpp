@@ -1,0 +1,47 @@
+#include "run/planner.hpp"
+
+#include <exception>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "core/error.hpp"
+#include "problem/problem_metrics.hpp"
+
+namespace kbench {
+
+namespace {
+
+BackendPlan plan_or_why_not(const Backend& backend, const ConvProblem& problem, const BackendOptions& options,
+                            const PlanDevice& device) {
+  try {
+    return backend.plan(problem, options, device);
+  } catch (const std::exception& e) {
+    return {Support::no(fmt::format("planning failed: {}", e.what())), {}, {}};
+  }
+}
+
+}  // namespace
+
+std::vector<PlanEntry> plan_workloads(const std::vector<Workload>& workloads, const Registry& registry,
+                                      const std::vector<BackendRequest>& requests, const std::vector<MathMode>& maths,
+                                      const PlanDevice& device, int cuda_device) {
+  for (const BackendRequest& r : requests)
+    if (!registry.find(r.backend))
+      throw InputError(fmt::format("--backends: unknown backend '{}'; known: {}", r.backend,
+                                   fmt::join(registry.names(), ", ")));
+  std::vector<PlanEntry> entries;
+  for (const Workload& w : workloads)
+    for (const BackendRequest& r : requests)
+      for (const MathMode math : maths) {
+        BackendOptions options;
+        options.math = math;
+        options.variant = r.variant;
+        options.device = cuda_device;
+        entries.push_back({w.name, describe(w.problem), r.backend, r.variant, math,
+                           plan_or_why_not(*registry.find(r.backend), w.problem, options, device)});
+      }
+  return entries;
+}
+
+}  // namespace kbench
