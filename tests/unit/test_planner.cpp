@@ -43,7 +43,7 @@ std::vector<Workload> two_workloads() {
 
 TEST_SUITE("run") {
 
-TEST_CASE("planner: workloads x requests x math modes; a throwing backend is not planned, the others are") {
+TEST_CASE("planner: workloads x requests x math modes, a throwing backend not planned and the others planned") {
   Registry registry;
   registry.add(std::make_unique<PlanningBackend>("good", false));
   registry.add(std::make_unique<PlanningBackend>("broken", true));
