@@ -1,6 +1,7 @@
 #include "cudnn/cudnn_plan.hpp"
 
 #include <cstdint>
+#include <exception>
 #include <optional>
 #include <string>
 
@@ -28,7 +29,13 @@ BackendPlan plan_cudnn(cudnnHandle_t handle, const ConvProblem& problem, const B
     const std::string name = algorithm_name(backward, algo);
     // Each asked under the mode's own math type, as `cudnn:NAME` would prepare it.
     const ConvDescriptors fresh(cudnn_shape(problem), initial_math(options.math));
-    const std::optional<std::size_t> workspace = algorithm_workspace(handle, fresh, algo);
+    std::optional<std::size_t> workspace;
+    try {
+      workspace = algorithm_workspace(handle, fresh, algo);
+    } catch (const std::exception& e) {  // a status other than "not supported": this algorithm only
+      out.ruled_out.emplace_back(name, fmt::format("cuDNN's workspace query failed: {}", e.what()));
+      continue;
+    }
     if (!workspace) {
       out.ruled_out.emplace_back(name, "cuDNN does not support it for this problem");
     } else if (static_cast<std::int64_t>(*workspace) > options.workspace_limit_bytes) {
