@@ -21,15 +21,24 @@ struct ArchitectureNeed {
   bool (*accepts)(int major, int minor);
 };
 
+// wgmma's kernel is built for sm_90a, whose image loads on compute capability 9.0 devices only.
+inline constexpr ArchitectureNeed kWgmmaNeed{"wgmma", "a compute capability 9.0 device (its kernel is built for sm_90a)",
+                                             [](int major, int minor) { return major == 9 && minor == 0; }};
+inline constexpr ArchitectureNeed kBulkCopyNeed{"bulk copies (cp.async.bulk)", "compute capability 9.0 or later",
+                                                [](int major, int) { return major >= 9; }};
+
 // What the choice's instructions need; nullopt when any device this build targets runs it.
 inline std::optional<ArchitectureNeed> architecture_need(const KernelChoice& choice) {
-  if (choice.mma == igemm::MmaKind::wgmma)
-    return ArchitectureNeed{"wgmma", "a compute capability 9.0 device (its kernel is built for sm_90a)",
-                            [](int major, int minor) { return major == 9 && minor == 0; }};
-  if (choice.stores && depthwise::is_bulk(*choice.stores))
-    return ArchitectureNeed{"bulk copies (cp.async.bulk)", "compute capability 9.0 or later",
-                            [](int major, int) { return major >= 9; }};
+  if (choice.mma == igemm::MmaKind::wgmma) return kWgmmaNeed;
+  if (choice.stores && depthwise::is_bulk(*choice.stores)) return kBulkCopyNeed;
   return std::nullopt;
+}
+
+// yes when a device of compute capability major.minor meets `need`; else no, naming what it needs
+// and what `device_name` is.
+inline Support meets_need(const ArchitectureNeed& need, int major, int minor, std::string_view device_name) {
+  if (need.accepts(major, minor)) return Support::yes();
+  return Support::no(fmt::format("{} needs {}; {} is {}.{}", need.feature, need.needs, device_name, major, minor));
 }
 
 // yes when a device of compute capability major.minor runs the choice; else no, naming what it
@@ -37,8 +46,7 @@ inline std::optional<ArchitectureNeed> architecture_need(const KernelChoice& cho
 inline Support choice_runs_on_capability(const KernelChoice& choice, int major, int minor,
                                          std::string_view device_name) {
   const std::optional<ArchitectureNeed> need = architecture_need(choice);
-  if (!need || need->accepts(major, minor)) return Support::yes();
-  return Support::no(fmt::format("{} needs {}; {} is {}.{}", need->feature, need->needs, device_name, major, minor));
+  return need ? meets_need(*need, major, minor, device_name) : Support::yes();
 }
 
 }  // namespace kbench::gpu::conv

@@ -43,8 +43,7 @@ inline KernelDescription direct() {
 
 // "depthwise2d/k3", "depthwise2d/k3_centred", with "/realigned_stores" when forced.
 inline KernelDescription depthwise(const ConvProblem& p, std::optional<depthwise::StoreMode> stores) {
-  depthwise::Tiling t = depthwise::make_tiling(depthwise::plane_shape(p));
-  t.stores = stores.value_or(depthwise::StoreMode::split);
+  const depthwise::Tiling t = depthwise_tiling(p, stores);
   const bool realigned = t.stores == depthwise::StoreMode::realigned;
   return {fmt::format("depthwise2d/k{}{}{}", t.kernel, t.pad_left != 0 ? "_centred" : "",
                       realigned ? "/realigned_stores" : ""),

@@ -31,9 +31,7 @@ class DirectPlan final : public KernelPlan {
 class DepthwisePlan final : public KernelPlan {
  public:
   DepthwisePlan(const ConvProblem& p, std::optional<depthwise::StoreMode> stores, KernelDescription description)
-      : KernelPlan(std::move(description)), tiling_(depthwise::make_tiling(depthwise::plane_shape(p))) {
-    tiling_.stores = stores.value_or(depthwise::StoreMode::split);
-  }
+      : KernelPlan(std::move(description)), tiling_(depthwise_tiling(p, stores)) {}
   void enqueue(const Operands& ops, cudaStream_t stream) override {
     depthwise::launch_depthwise2d(tiling_, ops, stream);
   }

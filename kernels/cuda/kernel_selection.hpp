@@ -77,6 +77,14 @@ inline Support depthwise2d_envelope(const ConvProblem& p) {
   return Support::yes();
 }
 
+// The register kernel's tiling of a problem in the depthwise2d envelope, with its row stores (split
+// unless forced).
+inline depthwise::Tiling depthwise_tiling(const ConvProblem& p, std::optional<depthwise::StoreMode> stores) {
+  depthwise::Tiling t = depthwise::make_tiling(depthwise::plane_shape(p));
+  t.stores = stores.value_or(depthwise::StoreMode::split);
+  return t;
+}
+
 // The bulk-copy kernel's tiling of a problem in the depthwise2d envelope for a bulk store mode (one
 // stage, or two when pipelined; why_not: its alignment and shared-memory limits).
 inline depthwise::BulkPlan depthwise_bulk_plan(const ConvProblem& p, depthwise::StoreMode mode) {
