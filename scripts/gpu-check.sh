@@ -198,8 +198,10 @@ figures_inputs=("$outdir/seeds.json")
 step figures 15 python3 "$repo_root/scripts/gpu-summary.py" "${figures_inputs[@]}" --output "$outdir/figures.md"
 # Every example on cuDNN's choice, our default, `direct` and `direct_tiled`, few samples: the small
 # shapes no seed reaches, and the claim that made direct_tiled the default where the GEMM does not pay
-# (about 70 results: a minute at most, where every variant of every example would take several).
-step examples 60 "$kbench" run "$repo_root/workloads/examples" --backends cudnn,cuda,cuda:direct,cuda:direct_tiled \
+# (about 70 results: a minute at most, where every variant of every example would take several); and
+# the fp32 GEMM whole where the default splits its reduction (the late-stage example: what split-K gains).
+step examples 60 "$kbench" run "$repo_root/workloads/examples" \
+  --backends cudnn,cuda,cuda:direct,cuda:direct_tiled,cuda:implicit_gemm_3xtf32/no_split_k \
   --math fp32 --seed "$input_seed" --iterations 20 --time-budget 1 --format json --output "$outdir/examples.json"
 # Our kernels under compute-sanitizer at small sizes (every family has an example in its envelope).
 if command -v compute-sanitizer >/dev/null; then

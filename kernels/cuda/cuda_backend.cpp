@@ -64,9 +64,10 @@ class CudaBackend final : public Backend {
     if (Support s = supports(problem, options); !s) return s;
     // A search builds one candidate's plan at a time: its peak is the largest candidate's.
     std::int64_t plan_bytes = 0;
+    const conv::LaunchDevice device{device_info(options.device).sms, 0};  // split-K's workspace depends on it
     for (const conv::KernelChoice& c : searches(options) ? conv::search_candidates(problem, options.math)
                                                          : std::vector{choose(problem, options)})
-      plan_bytes = std::max(plan_bytes, conv::plan_device_bytes(c, problem));
+      plan_bytes = std::max(plan_bytes, conv::plan_device_bytes(c, problem, device));
     return fits_in_device_memory(GpuPreparedRun::device_bytes_needed(problem, options.device) + plan_bytes,
                                  options.device);
   }
@@ -74,7 +75,8 @@ class CudaBackend final : public Backend {
   std::vector<std::string> variants(const ConvProblem& problem, const BackendOptions& options) const override {
     std::vector<std::string> names;
     for (const conv::KernelChoice& c : conv::applicable_variants(problem, options.math))
-      if (choice_runs_on(c, options.device)) names.push_back(conv::variant_name(c));
+      if (choice_runs_on(c, options.device) && choice_differs_on(c, problem, options.device))
+        names.push_back(conv::variant_name(c));
     return names;
   }
 
@@ -89,6 +91,10 @@ class CudaBackend final : public Backend {
                                                         : std::vector{choose(problem, options)};
     for (const conv::KernelChoice& c : choices) {
       if (Support s = conv::choice_runs_on_capability(c, device.cc_major, device.cc_minor, device.name); !s) {
+        out.ruled_out.emplace_back(conv::variant_name(c), s.reason);
+        continue;
+      }
+      if (Support s = conv::split_variant_on_device(c, problem, device.sms); !s && options.variant.empty()) {
         out.ruled_out.emplace_back(conv::variant_name(c), s.reason);
         continue;
       }
@@ -120,7 +126,7 @@ class CudaBackend final : public Backend {
       return Support::no(fmt::format("unknown cuda kernel variant '{}' (known: {}; each implicit_gemm family "
                                      "optionally with /channel_blocks, /k_table or /input_patch, then "
                                      "/streamed_a or /resident_a, or /wgmma; depthwise2d/realigned_stores, /bulk_copies or /bulk_pipelined; "
-                                     "each transposed_phase family with /no_fill_blocks)",
+                                     "each transposed_phase family with /no_fill_blocks; either GEMM kind with /no_split_k last)",
                                      options.variant, family_list()));
     return conv::choice_envelope(*choice, problem, options.math);
   }

@@ -28,13 +28,16 @@ CudaPreparedRun::CudaPreparedRun(const ConvProblem& problem, int device, const c
   plan_ = conv::make_kernel_plan(choice_, problem, requested);
 }
 
-// Every candidate this device can run (the wgmma ones on 9.0 devices only) on these buffers (filled
+// Every candidate this device can run (the wgmma ones on 9.0 devices only; no_split_k only where the
+// default splits, else it would be timed twice) on these buffers (filled
 // with real data first: no timing on uninitialised memory), one plan at a time so the search needs no
 // more device memory than its largest candidate.
 conv::SearchOutcome CudaPreparedRun::search(MathMode requested) {
   fill_inputs(kSearchSeed);
   std::vector<conv::KernelChoice> candidates = conv::search_candidates(problem(), requested);
-  std::erase_if(candidates, [&](const conv::KernelChoice& c) { return !choice_runs_on(c, device()); });
+  std::erase_if(candidates, [&](const conv::KernelChoice& c) {
+    return !choice_runs_on(c, device()) || !choice_differs_on(c, problem(), device());
+  });
   return conv::pick_fastest(candidates, [&](const conv::KernelChoice& c) {
     plan_.reset();
     plan_ = conv::make_kernel_plan(c, problem(), requested);

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "cuda/device_requirements.hpp"
+#include "cuda/kernel_description.hpp"
 #include "runtime/device_info.hpp"
 
 namespace kbench::gpu {
@@ -33,6 +34,16 @@ Support bulk_copy_device_support(int device) { return device_meets(conv::kBulkCo
 Support choice_runs_on(const conv::KernelChoice& choice, int device) {
   const std::optional<conv::ArchitectureNeed> need = conv::architecture_need(choice);
   return need ? device_meets(*need, device) : Support::yes();
+}
+
+Support choice_differs_on(const conv::KernelChoice& choice, const ConvProblem& problem, int device) {
+  if (choice.split != conv::igemm::SplitK::none) return Support::yes();
+  if (Support s = cuda_status(); !s) return s;
+  try {
+    return conv::split_variant_on_device(choice, problem, device_info(device).sms);
+  } catch (const std::exception& e) {
+    return Support::no(fmt::format("no_split_k: cannot read device {}: {}", device, e.what()));
+  }
 }
 
 }  // namespace kbench::gpu

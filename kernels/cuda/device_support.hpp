@@ -3,6 +3,7 @@
 // needs (wgmma on 9.0, bulk copies on 9.0 or later) asked of the device's compute capability. The
 // one place the cuda backend (supports, variants) and its exhaustive search ask.
 #include "backend/backend.hpp"
+#include "problem/conv_problem.hpp"
 
 namespace kbench::gpu {
 
@@ -19,5 +20,10 @@ Support bulk_copy_device_support(int device);
 
 // What the choice's instructions need of the device (above); yes for every other choice.
 Support choice_runs_on(const conv::KernelChoice& choice, int device);
+
+// Whether the choice runs anything but its family's default on the device (no_split_k where the
+// default would not split: kernel_description.hpp's split_variant_on_device, asked with the
+// device's SM count). Never throws.
+Support choice_differs_on(const conv::KernelChoice& choice, const ConvProblem& problem, int device);
 
 }  // namespace kbench::gpu

@@ -20,15 +20,17 @@ namespace kbench::gpu::conv {
 // transposed families, where the zero fill runs). `--variant` names it "family", "family/order",
 // "family/schedule", "family/order/schedule" (implicit_gemm_tf32/streamed_a), the tensor-core
 // instruction last ("implicit_gemm_tf32/wgmma"), "depthwise2d/realigned_stores",
-// "depthwise2d/bulk_copies", "depthwise2d/bulk_pipelined" or
-// "transposed_phase_tf32/no_fill_blocks".
+// "depthwise2d/bulk_copies", "depthwise2d/bulk_pipelined",
+// "transposed_phase_tf32/no_fill_blocks", and for both GEMM kinds "/no_split_k" (the reduction never
+// split over several blocks per tile, igemm_split_index.hpp) last.
 struct KernelChoice {
   KernelChoice() = default;
   explicit KernelChoice(Family f, std::optional<igemm::KOrder> o = std::nullopt,
                         std::optional<igemm::ASchedule> s = std::nullopt,
                         std::optional<depthwise::StoreMode> m = std::nullopt,
-                        std::optional<FillBlocks> fb = std::nullopt, std::optional<igemm::MmaKind> mk = std::nullopt)
-      : family(f), order(o), schedule(s), stores(m), fill(fb), mma(mk) {}
+                        std::optional<FillBlocks> fb = std::nullopt, std::optional<igemm::MmaKind> mk = std::nullopt,
+                        std::optional<igemm::SplitK> sk = std::nullopt)
+      : family(f), order(o), schedule(s), stores(m), fill(fb), mma(mk), split(sk) {}
 
   Family family = Family::direct;
   std::optional<igemm::KOrder> order;
@@ -36,6 +38,7 @@ struct KernelChoice {
   std::optional<depthwise::StoreMode> stores;
   std::optional<FillBlocks> fill;
   std::optional<igemm::MmaKind> mma;
+  std::optional<igemm::SplitK> split;
 
   bool operator==(const KernelChoice&) const = default;
 };
@@ -48,6 +51,7 @@ inline constexpr depthwise::StoreMode kAllStoreModes[] = {depthwise::StoreMode::
                                                            depthwise::StoreMode::bulk_pipelined};
 inline constexpr FillBlocks kAllFillBlocks[] = {FillBlocks::trailing, FillBlocks::none};
 inline constexpr igemm::MmaKind kAllMmaKinds[] = {igemm::MmaKind::mma_sync, igemm::MmaKind::wgmma};
+inline constexpr igemm::SplitK kAllSplitKs[] = {igemm::SplitK::automatic, igemm::SplitK::none};
 
 // The element of `all` whose name is `part`.
 template <class E, std::size_t N, class Name>
@@ -64,6 +68,7 @@ inline std::string variant_name(const KernelChoice& c) {
   if (c.stores) name += fmt::format("/{}", depthwise::store_mode_name(*c.stores));
   if (c.fill) name += fmt::format("/{}", fill_blocks_name(*c.fill));
   if (c.mma) name += fmt::format("/{}", igemm::mma_kind_name(*c.mma));
+  if (c.split) name += fmt::format("/{}", igemm::split_k_name(*c.split));
   return name;
 }
 
@@ -86,6 +91,8 @@ inline std::optional<KernelChoice> parse_variant(std::string_view name) {
       c.fill = fb;
     } else if (const auto mk = named(kAllMmaKinds, part, igemm::mma_kind_name); mk && !c.mma) {
       c.mma = mk;
+    } else if (const auto sk = named(kAllSplitKs, part, igemm::split_k_name); sk && !c.split) {
+      c.split = sk;
     } else {
       return std::nullopt;
     }

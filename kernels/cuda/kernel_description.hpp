@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "cuda/direct/direct_tiled_index.hpp"
+#include "cuda/implicit_gemm/igemm_split_index.hpp"
 #include "cuda/kernel_selection.hpp"
 
 namespace kbench::gpu::conv {
@@ -29,7 +30,7 @@ struct KernelDescription {
 // What a description needs of the device the kernel runs on. 0 where unknown (a plan for a GPU that
 // is not present): the figures that depend on it are then described rather than counted.
 struct LaunchDevice {
-  int sms = 0;                            // resident A: persistent blocks per row tile (one per SM)
+  int sms = 0;                            // resident A's persistent blocks (one per SM); split-K's splits
   std::int64_t bulk_resident_blocks = 0;  // depthwise2d/bulk_pipelined: blocks resident at once (occupancy)
 };
 
@@ -103,11 +104,30 @@ inline KernelDescription direct_tiled(const ConvProblem& p) {
            {"launches", "1"}}};
 }
 
-// A GEMM descriptor as it launches on `device`: resident A sizes its persistent grid by the SMs.
-inline igemm::GemmConvDesc on_device(igemm::GemmConvDesc d, const LaunchDevice& device) {
+// A GEMM descriptor as it launches on `device`: resident A sizes its persistent grid by the SMs, and
+// a grid that would leave most of them idle splits its reduction (unless `split` is SplitK::none).
+inline igemm::GemmConvDesc on_device(igemm::GemmConvDesc d, const LaunchDevice& device,
+                                     igemm::SplitK split = igemm::SplitK::automatic) {
   if (d.a_schedule == igemm::ASchedule::resident && device.sms > 0)
     d.resident_blocks = igemm::resident_blocks_per_row_tile(d, device.sms);
+  if (split == igemm::SplitK::automatic) d.splits = igemm::choose_splits(d, device.sms);
   return d;
+}
+
+inline igemm::SplitK split_of(const KernelChoice& c) { return c.split.value_or(igemm::SplitK::automatic); }
+
+// "9 splits of 16 chunks (256 reduction rows) or more; 1605632 bytes of partial tiles summed by a
+// second kernel", or why the reduction runs whole.
+inline std::string split_summary(const igemm::GemmConvDesc& d, const LaunchDevice& device, igemm::SplitK split) {
+  if (d.splits > 1)
+    return fmt::format("{} splits of {} chunks ({} reduction rows) or more; {} bytes of partial tiles summed by a "
+                       "second kernel",
+                       d.splits, d.chunks / d.splits, d.chunks / d.splits * igemm::kChunkRows,
+                       igemm::partial_floats(d) * 4);
+  if (split == igemm::SplitK::none) return "none (no_split_k)";
+  if (const std::string why = igemm::why_never_split(d); !why.empty()) return fmt::format("none ({})", why);
+  if (device.sms == 0) return "where the grid leaves half the SMs idle (counted on the device)";
+  return fmt::format("none ({} blocks for {} SMs)", igemm::gemm_blocks(d), device.sms);
 }
 
 inline std::string tile_name(const igemm::GemmConvDesc& d) {
@@ -135,10 +155,11 @@ inline std::string resident_summary(const igemm::GemmConvDesc& d) {
 // "implicit_gemm_tf32/channel_blocks/128x256", with "/resident_a" when A stays in shared memory,
 // "/wgmma" on Hopper's warpgroup instruction.
 inline KernelDescription forward_gemm(const KernelChoice& choice, const ConvProblem& p3, const LaunchDevice& device) {
-  const igemm::GemmConvDesc d = on_device(forward_gemm_desc(p3, choice), device);
+  const igemm::GemmConvDesc d = on_device(forward_gemm_desc(p3, choice), device, split_of(choice));
   const bool wgmma = d.mma == igemm::MmaKind::wgmma;
-  return {fmt::format("{}/{}/{}{}{}", family_name(choice.family), igemm::order_name(d.order), tile_name(d),
-                      d.a_schedule == igemm::ASchedule::resident ? "/resident_a" : "", wgmma ? "/wgmma" : ""),
+  return {fmt::format("{}/{}/{}{}{}{}", family_name(choice.family), igemm::order_name(d.order), tile_name(d),
+                      d.a_schedule == igemm::ASchedule::resident ? "/resident_a" : "", wgmma ? "/wgmma" : "",
+                      d.splits > 1 ? "/split_k" : ""),
           {{"gemm", fmt::format("M {} x N {} x K {} ({} taps), {} group(s)", d.rows, d.columns, d.cin_per_group * d.taps,
                                 d.taps, d.groups)},
            {"tile", fmt::format("{}x{}", tile_name(d), igemm::kChunkRows)},
@@ -148,9 +169,10 @@ inline KernelDescription forward_gemm(const KernelChoice& choice, const ConvProb
            {"tensor_instruction", gemm_math(choice.family) == igemm::GemmMath::ffma ? "none (FFMA)"
                                   : wgmma                                           ? "wgmma.mma_async m64n96k8 (sm_90a)"
                                                                                     : "mma.sync m16n8k8"},
+           {"split_k", split_summary(d, device, split_of(choice))},
            {"threads_per_block", std::to_string(igemm::tile_facts(igemm::choose_tile(d)).threads)},
            {"smem_bytes", std::to_string(igemm::smem_layout(d).total_bytes)},
-           {"launches", "2 (pack weights, GEMM)"}}};
+           {"launches", d.splits > 1 ? "3 (pack weights, GEMM, split-K reduction)" : "2 (pack weights, GEMM)"}}};
 }
 
 // "transposed_phase_tf32/channel_blocks/96x128" (the first GEMM's tile; "mixed" when the phase GEMMs
@@ -168,18 +190,23 @@ inline KernelDescription transposed_phase(const KernelChoice& choice, const Conv
              {"launches", "1"}}};
   std::set<std::string> orders;
   std::int64_t computed = 0;
+  std::int64_t launches = 0;
+  bool split = false;
   Properties props;
   props.emplace_back("phase_gemms", std::to_string(gemms.size()));
   props.emplace_back("computed_outputs", "");  // filled in below, once counted
   for (std::size_t i = 0; i < gemms.size(); ++i) {
-    const igemm::GemmConvDesc d = on_device(gemms[i].desc, device);
+    const igemm::GemmConvDesc d = on_device(gemms[i].desc, device, split_of(choice));
     orders.insert(igemm::order_name(d.order));
     computed += d.columns * d.rows * d.groups;
+    launches += d.splits > 1 ? 3 : 2;  // pack, GEMM, and split-K's reduction
+    split = split || d.splits > 1;
     if (i < 8)
       props.emplace_back(fmt::format("gemm_{}", i),
-                         fmt::format("M {} x N {} x K {} ({} taps), {}, tile {}, {} B smem", d.rows, d.columns,
+                         fmt::format("M {} x N {} x K {} ({} taps), {}, tile {}, {} B smem{}", d.rows, d.columns,
                                      d.cin_per_group * d.taps, d.taps, igemm::order_name(d.order), tile_name(d),
-                                     igemm::smem_layout(d).total_bytes));
+                                     igemm::smem_layout(d).total_bytes,
+                                     d.splits > 1 ? fmt::format(", split_k {}", d.splits) : ""));
   }
   const std::int64_t total = p3.output_elements();
   props[1].second = fmt::format("{} of {} ({:.1f}%)", computed, total,
@@ -193,13 +220,35 @@ inline KernelDescription transposed_phase(const KernelChoice& choice, const Conv
                                                 zero.planes, igemm::gemm_grid(first).x - first.fill_blocks,
                                                 first.fill_blocks));
   }
-  props.emplace_back("launches", std::to_string(2 * gemms.size()));
-  return {fmt::format("{}/{}/{}{}", family, orders.size() == 1 ? *orders.begin() : "mixed",
-                      tile_name(gemms.front().desc), fill == FillBlocks::none ? "/no_fill_blocks" : ""),
+  props.emplace_back("launches", std::to_string(launches));
+  return {fmt::format("{}/{}/{}{}{}", family, orders.size() == 1 ? *orders.begin() : "mixed",
+                      tile_name(gemms.front().desc), fill == FillBlocks::none ? "/no_fill_blocks" : "",
+                      split ? "/split_k" : ""),
           std::move(props)};
 }
 
 }  // namespace description_detail
+
+// Whether no_split_k runs anything but its family's default on a device of `sms` SMs: where the
+// default would not split any of its GEMMs there, it is the default under another name, which
+// `cuda:all`, the exhaustive search and the plans leave out. yes for every other choice, and where
+// the SMs are unknown (0).
+inline Support split_variant_on_device(const KernelChoice& choice, const ConvProblem& problem, int sms) {
+  if (choice.split != igemm::SplitK::none || sms <= 0) return Support::yes();
+  KernelChoice automatic = choice;
+  automatic.split.reset();
+  const ConvProblem p3 = reference::as_rank3(problem);
+  const LaunchDevice device{sms, 0};
+  if (is_implicit_gemm(choice.family)) {
+    if (description_detail::on_device(forward_gemm_desc(p3, automatic), device).splits > 1) return Support::yes();
+  } else {
+    for (const PhaseGemm& g : transposed_gemms(p3, choice.fill.value_or(FillBlocks::trailing)))
+      if (description_detail::on_device(g.desc, device).splits > 1) return Support::yes();
+  }
+  return Support::no(fmt::format("no_split_k: the default does not split the reduction on a device of {} SMs (its grid "
+                                 "leaves fewer than half of them idle)",
+                                 sms));
+}
 
 // `choice` must lie in its envelope for `problem` (choice_envelope).
 inline KernelDescription describe_kernel(const KernelChoice& choice, const ConvProblem& problem,

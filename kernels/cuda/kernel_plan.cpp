@@ -101,9 +101,9 @@ std::unique_ptr<KernelPlan> make_kernel_plan(const KernelChoice& choice, const C
   return make_phase_plan(choice, problem, device, std::move(description));
 }
 
-std::int64_t plan_device_bytes(const KernelChoice& choice, const ConvProblem& problem) {
-  if (is_implicit_gemm(choice.family)) return igemm_plan_device_bytes(choice, problem);
-  if (is_transposed_phase(choice.family)) return phase_plan_device_bytes(problem);
+std::int64_t plan_device_bytes(const KernelChoice& choice, const ConvProblem& problem, const LaunchDevice& device) {
+  if (is_implicit_gemm(choice.family)) return igemm_plan_device_bytes(choice, problem, device);
+  if (is_transposed_phase(choice.family)) return phase_plan_device_bytes(choice, problem, device);
   return 0;
 }
 

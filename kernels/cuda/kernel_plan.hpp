@@ -34,7 +34,8 @@ class KernelPlan {
 // `choice` must lie in its envelope for `problem` (choice_envelope); throws std::invalid_argument otherwise.
 std::unique_ptr<KernelPlan> make_kernel_plan(const KernelChoice& choice, const ConvProblem& problem, MathMode math);
 
-// Device memory a plan allocates beyond the problem's tensors (packed weights, index tables).
-std::int64_t plan_device_bytes(const KernelChoice& choice, const ConvProblem& problem);
+// Device memory a plan allocates beyond the problem's tensors (packed weights, index tables, split-K's
+// workspace) on `device`.
+std::int64_t plan_device_bytes(const KernelChoice& choice, const ConvProblem& problem, const LaunchDevice& device);
 
 }  // namespace kbench::gpu::conv

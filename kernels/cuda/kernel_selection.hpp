@@ -26,6 +26,7 @@
 #include "cuda/forward_gemm_choice.hpp"
 #include "cuda/implicit_gemm/igemm_config.hpp"
 #include "cuda/implicit_gemm/igemm_index.hpp"
+#include "cuda/implicit_gemm/igemm_split_index.hpp"
 #include "cuda/kernel_choice.hpp"
 #include "cuda/kernel_family.hpp"
 #include "cuda/transposed/phase_gemm_index.hpp"
@@ -148,6 +149,8 @@ inline Support choice_envelope(const KernelChoice& c, const ConvProblem& p, Math
     return Support::no(fmt::format(
         "{}: a reduction order, A schedule or tensor-core instruction can be chosen for the implicit_gemm families only",
         name));
+  if (c.split && !is_implicit_gemm(f) && !is_transposed_phase(f))
+    return Support::no(fmt::format("{}: a reduction split can be chosen for the implicit GEMM families only", name));
   if (c.stores && f != Family::depthwise2d)
     return Support::no(fmt::format("{}: a row store mode can be chosen for depthwise2d only", name));
   if (c.fill && !is_transposed_phase(f))
@@ -170,6 +173,9 @@ inline Support choice_envelope(const KernelChoice& c, const ConvProblem& p, Math
     if (p.transposed()) return Support::no(fmt::format("{}: forward convolutions only", name));
     const ForwardGemm g = forward_gemm(p3, c);
     if (!g.why_not.empty()) return Support::no(fmt::format("{}: {}", name, g.why_not));
+    if (c.split == igemm::SplitK::none)
+      if (const std::string why = igemm::why_never_split(g.desc); !why.empty())
+        return Support::no(fmt::format("{}: no_split_k changes nothing: {}", name, why));
     return gemm_desc_fits(g.desc, name);
   }
   // transposed_phase_*
@@ -184,6 +190,9 @@ inline Support choice_envelope(const KernelChoice& c, const ConvProblem& p, Math
     return Support::no(fmt::format("{}: no fill-only blocks to leave out", name));
   for (const PhaseGemm& g : gemms)
     if (Support s = gemm_desc_fits(g.desc, name); !s) return s;
+  if (c.split == igemm::SplitK::none &&
+      std::none_of(gemms.begin(), gemms.end(), [](const PhaseGemm& g) { return igemm::why_never_split(g.desc).empty(); }))
+    return Support::no(fmt::format("{}: no_split_k changes nothing: no phase GEMM's reduction could be split", name));
   return Support::yes();
 }
 
@@ -234,7 +243,8 @@ inline bool uses_async_units(const KernelChoice& c) {
 
 // Every variant that can run the problem: each applicable family with its defaults; depthwise2d's
 // other store modes (realigned_stores, bulk_copies, bulk_pipelined); the transposed GEMMs without
-// fill-only blocks; and for the forward implicit GEMMs each other (order, A schedule, wgmma) that
+// fill-only blocks; the GEMMs whose reduction a device might split, never split (no_split_k: a
+// device that would not split them rules it out, split_variant_on_device); and for the forward implicit GEMMs each other (order, A schedule, wgmma) that
 // applies, named by what differs from the defaults ("implicit_gemm_tf32/k_table", ".../streamed_a").
 // Ordered: the default, the others, then those driving the asynchronous units.
 inline std::vector<KernelChoice> applicable_variants(const ConvProblem& p, MathMode math) {
@@ -248,6 +258,10 @@ inline std::vector<KernelChoice> applicable_variants(const ConvProblem& p, MathM
     if (is_transposed_phase(f)) {
       const KernelChoice gemm_fill{f, std::nullopt, std::nullopt, std::nullopt, FillBlocks::none};
       if (choice_envelope(gemm_fill, p, math)) out.push_back(gemm_fill);
+    }
+    if (is_implicit_gemm(f) || is_transposed_phase(f)) {
+      const KernelChoice whole{f, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, igemm::SplitK::none};
+      if (choice_envelope(whole, p, math)) out.push_back(whole);
     }
     if (!is_implicit_gemm(f)) continue;
     const ConvProblem p3 = reference::as_rank3(p);

@@ -14,6 +14,7 @@
 
 #include "cuda/implicit_gemm/igemm_kernel.cuh"
 #include "cuda/implicit_gemm/igemm_resident_kernel.cuh"
+#include "cuda/implicit_gemm/igemm_split_reduce.cuh"
 #include "cuda/implicit_gemm/igemm_wgmma_kernel.cuh"
 #include "cuda/kernel_selection.hpp"
 #include "cuda/transposed/phase_gemm_index.hpp"
@@ -41,8 +42,9 @@ using gpu_tests::pick;
 
 constexpr float kPoison = 1.0e30f;  // every output is overwritten or the comparison fails
 
-// One GEMM of a plan, as GemmPart::pack + GemmPart::run do it on the device; adds the streaming
-// stores it made to each output element to `writes`.
+// One GEMM of a plan, as GemmPart::pack + GemmPart::run do it on the device (under split-K, the GEMM
+// into a workspace, then the reduction); adds the streaming stores made to each output element to
+// `writes`.
 void run_gemm(ig::GemmMath math, const ig::GemmConvDesc& d, const std::vector<ig::GemmTap>& taps,
               const data::HostTensors& t, std::vector<float>& y, const gpu::conv::ZeroFillDesc& zero,
               std::vector<int>& writes) {
@@ -59,6 +61,8 @@ void run_gemm(ig::GemmMath math, const ig::GemmConvDesc& d, const std::vector<ig
   emu::allow_read(a.data(), a.size() * sizeof(float));
   emu::allow_read(t.bias.data(), t.bias.size() * sizeof(float));
   emu::allow_write(y.data(), y.size() * sizeof(float));
+  // Poisoned: a partial the GEMM leaves unwritten spoils its outputs' sums.
+  std::vector<float> partials(static_cast<std::size_t>(ig::partial_floats(d)), kPoison);
   const float* bias = t.bias.empty() ? nullptr : t.bias.data();
   const ig::GemmGrid g = ig::gemm_grid(d);
   const std::size_t smem_bytes = ig::smem_layout(d).total_bytes;
@@ -86,7 +90,7 @@ void run_gemm(ig::GemmMath math, const ig::GemmConvDesc& d, const std::vector<ig
                                             koffs.data(), zero);
       } else {
         ig::igemm_conv_kernel<T, kMath, kOrder>(d, t.input.data(), a.data(), bias, y.data(), taps.data(),
-                                                table.data(), koffs.data(), zero);
+                                                table.data(), koffs.data(), zero, partials.data());
       }
     };
     const std::function<void()> body = [&] {
@@ -99,15 +103,22 @@ void run_gemm(ig::GemmMath math, const ig::GemmConvDesc& d, const std::vector<ig
     emu::launch(grid, emu::Dim3{static_cast<unsigned>(T::kThreads)}, ig::smem, smem_bytes, body);
   });
   }
+  if (d.splits > 1) {  // a few blocks, so the reduction's grid-stride loop turns
+    const auto blocks = static_cast<unsigned>(
+        std::min<std::int64_t>((d.groups * d.rows * d.columns + ig::kSplitReduceThreads - 1) / ig::kSplitReduceThreads, 7));
+    emu::launch(emu::Dim3{blocks}, emu::Dim3{static_cast<unsigned>(ig::kSplitReduceThreads)}, nullptr, 0,
+                [&] { ig::igemm_split_reduce_kernel(d, partials.data(), bias, y.data()); });
+  }
   const std::vector<std::uint8_t>& counts = emu::write_counts(y.data());
   for (std::size_t i = 0; i < y.size(); ++i) writes[i] += counts[i * sizeof(float)];
 }
 
 // Runs `choice` on `problem` as the cuda backend's plan would (forward: one GEMM; transposed: one per
 // tapped phase, the first also writing the untapped planes and rows) and checks every output.
-// Resident A runs `resident_blocks` persistent blocks per row tile (the plan: one per SM).
+// Resident A runs `resident_blocks` persistent blocks per row tile (the plan: one per SM); every GEMM
+// that can split its reduction runs in `splits` (the plan: choose_splits for the device's SMs).
 void check(const ConvProblem& problem, const KernelChoice& choice, MathMode math, std::uint64_t seed,
-           std::int64_t resident_blocks = 3) {
+           std::int64_t resident_blocks = 3, std::int64_t splits = 1) {
   const std::string name = gpu::conv::variant_name(choice);
   INFO("variant " << name << ", math " << to_string(math));
   REQUIRE_MESSAGE(gpu::conv::choice_envelope(choice, problem, math).ok, "outside the envelope");
@@ -119,14 +130,17 @@ void check(const ConvProblem& problem, const KernelChoice& choice, MathMode math
   if (gpu::conv::is_implicit_gemm(choice.family)) {
     ig::GemmConvDesc d = gpu::conv::forward_gemm_desc(p3, choice);
     d.resident_blocks = resident_blocks;
+    if (ig::why_not_split(d).empty()) d.splits = splits;
     run_gemm(gemm_math, d, ig::forward_taps(p3), t, y, gpu::conv::ZeroFillDesc{}, writes);
   } else {
-    const std::vector<gpu::conv::PhaseGemm> gemms =
+    std::vector<gpu::conv::PhaseGemm> gemms =
         gpu::conv::transposed_gemms(p3, choice.fill.value_or(gpu::conv::FillBlocks::trailing));
     REQUIRE_FALSE(gemms.empty());  // the bias-only case has no GEMM to emulate
-    for (std::size_t i = 0; i < gemms.size(); ++i)
+    for (std::size_t i = 0; i < gemms.size(); ++i) {
+      if (ig::why_not_split(gemms[i].desc).empty()) gemms[i].desc.splits = splits;
       run_gemm(gemm_math, gemms[i].desc, gemms[i].taps, t, y,
                i == 0 ? gpu::conv::make_zero_fill_desc(p3) : gpu::conv::ZeroFillDesc{}, writes);
+    }
   }
   const std::vector<double> expected = reference::convolve(problem, t);
   const Comparison c = compare_outputs(y, expected, default_tolerance(gpu::conv::family_math(choice.family)));
@@ -296,6 +310,40 @@ TEST_CASE("emulated implicit GEMM, resident A: persistent blocks over several co
     check(odd, c, math_for(c.family), ++seed, 2);
     check(tall, c, math_for(c.family), ++seed, 3);
   }
+}
+
+TEST_CASE("emulated implicit GEMM, split-K: partial tiles summed by the reduction, forward and transposed") {
+  using gpu_tests::make_problem;
+  // A late ResNet layer in miniature: 40 -> 100 channels at 3x3 (27 channel-block chunks, two row
+  // tiles of 96), batch 1, bias; 4 splits (27 chunks: ranges of 6 and 7) and 27 (one chunk each).
+  const ConvProblem late = make_problem(OpKind::conv, 2, 1, 40, 100, 1, Dims{{7, 7, 1}}, Dims{{3, 3, 1}},
+                                        Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, Dims{{1, 1, 0}}, Dims{{1, 1, 0}}, true);
+  REQUIRE(gpu::conv::forward_gemm_ordered(reference::as_rank3(late)).desc.chunks == 27);
+  std::uint64_t seed = 4300;
+  for (const Family f : kForward)
+    for (const std::int64_t splits : {4, 27}) check(late, KernelChoice{f, std::nullopt}, math_for(f), ++seed, 3, splits);
+  // Random shapes: every math x gathered order, groups (grid z = groups x splits), 1-D to 3-D, 2 to 5
+  // splits (some more than a short reduction's chunks: those splits add zero tiles).
+  std::mt19937_64 rng(kbench::testing::test_seed(4242));
+  int trial = 0;
+  for (const Family f : kForward)
+    for (const ig::KOrder order : {ig::KOrder::channel_blocks, ig::KOrder::k_table}) {
+      const ConvProblem p = small_problem(rng, OpKind::conv, 1 + trial % 3, pick(rng, 1, 40), pick(rng, 1, 140));
+      CAPTURE(trial);
+      check(p, KernelChoice{f, order}, math_for(f), 4400 + static_cast<std::uint64_t>(++trial), 3, pick(rng, 2, 5));
+    }
+  // Transposed phases: the reduction writes the untapped neighbours (tails, leads) as the epilogue
+  // does, beside the first GEMM's zero fill of untapped planes (its fill-only blocks in every split).
+  for (const Family f : kTransposed)
+    for (int i = 0; i < 2; ++i) {
+      const ConvProblem p = small_problem(rng, OpKind::conv_transpose, 1 + i, pick(rng, 1, 40), pick(rng, 1, 70));
+      CAPTURE(trial);
+      check(p, KernelChoice{f, std::nullopt}, math_for(f), 4400 + static_cast<std::uint64_t>(++trial), 3,
+            pick(rng, 2, 5));
+    }
+  const ConvProblem s77 = make_problem(OpKind::conv_transpose, 3, 1, 32, 64, 1, Dims{{3, 4, 4}}, Dims{{3, 3, 3}},
+                                       Dims{{2, 2, 2}}, Dims{{2, 2, 2}}, Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, true);
+  check(s77, KernelChoice{Family::transposed_phase_tf32}, MathMode::tf32, 4477, 3, 3);
 }
 
 TEST_CASE("emulated zero fill alone: a transposed convolution whose every output is the bias") {

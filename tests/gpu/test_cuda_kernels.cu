@@ -45,9 +45,9 @@ bool bulk_device() {
   return s.ok;
 }
 
-// Whether implementation `impl` ("family/order/tile[/resident_a]") is what `variant` asked for: each
-// part of the variant ("family[/order][/schedule]") is a part of it; streamed_a is the absence of
-// resident_a.
+// Whether implementation `impl` ("family/order/tile[/resident_a][/split_k]") is what `variant` asked
+// for: each part of the variant ("family[/order][/schedule][/split_k]") is a part of it; streamed_a is
+// the absence of resident_a, no_split_k the absence of split_k.
 bool implements(const std::string& impl, const std::string& variant) {
   const auto parts = [](const std::string& s) {
     std::vector<std::string> out;
@@ -61,7 +61,7 @@ bool implements(const std::string& impl, const std::string& variant) {
   const std::vector<std::string> have = parts(impl);
   const auto has = [&](const std::string& p) { return std::find(have.begin(), have.end(), p) != have.end(); };
   for (const std::string& p : parts(variant))
-    if (p == "streamed_a" ? has("resident_a") : !has(p)) return false;
+    if (p == "streamed_a" ? has("resident_a") : p == "no_split_k" ? has("split_k") : !has(p)) return false;
   return true;
 }
 
@@ -412,6 +412,42 @@ TEST_CASE("implicit GEMM with long kernels: tap lists and tables past 1,024 taps
     const ConvProblem up = make_problem(OpKind::conv_transpose, 1, 2, 16, 32, 1, D{{500, 1, 1}}, D{{1030, 1, 1}}, one,
                                         one, none, none, false);
     check_family(up, std::string("transposed_phase_") + v.suffix, v.math, 2052, sampled(up));
+  }
+}
+
+TEST_CASE("implicit GEMM split over the reduction (split-K): small grids, long reductions, forward and transposed") {
+  using D = Dims;
+  const D one{{1, 1, 1}}, pad1{{1, 1, 0}};
+  // Grids that leave most SMs idle, so every device of 8 SMs or more splits them (`/split_k` asks
+  // the implementation to say it did), each against its no_split_k twin: ResNet's last 3x3 at batch
+  // 1 with bias (4 blocks, 288 chunks: 32 splits on an H200); two groups of 150 -> 100 channels
+  // (grid z = groups x splits); a 1-D layer whose 27 chunks split unevenly; a x2 transposed
+  // upsampler at batch 1 (its four phase GEMMs split).
+  const ConvProblem late = make_problem(OpKind::conv, 2, 1, 512, 512, 1, D{{7, 7, 1}}, D{{3, 3, 1}}, one, one, pad1,
+                                        pad1, true);
+  const ConvProblem grouped = make_problem(OpKind::conv, 2, 1, 300, 200, 2, D{{7, 7, 1}}, D{{3, 3, 1}}, one, one,
+                                           pad1, pad1, false);
+  const ConvProblem line = make_problem(OpKind::conv, 1, 1, 48, 64, 1, D{{60, 1, 1}}, D{{9, 1, 1}}, one, one,
+                                        D{{4, 0, 0}}, D{{4, 0, 0}}, true);
+  const ConvProblem up = make_problem(OpKind::conv_transpose, 2, 1, 512, 256, 1, D{{4, 4, 1}}, D{{4, 4, 1}},
+                                      D{{2, 2, 1}}, one, pad1, pad1, true);
+  std::uint64_t seed = 4000;
+  for (const GemmVariant& v : kGemmVariants) {
+    for (const std::string family : {std::string("implicit_gemm_") + v.suffix, std::string("transposed_phase_") + v.suffix})
+      for (const ConvProblem& p : {late, grouped, line, up}) {
+        if (p.transposed() != family.starts_with("transposed")) continue;
+        check_family(p, family + "/split_k", v.math, ++seed);
+        check_family(p, family + "/no_split_k", v.math, seed);
+      }
+  }
+  // Random shapes at batch 1 with many channels: split or not as the device decides, always right.
+  std::mt19937_64 rng(kbench::testing::test_seed(4096));
+  for (int i = 0; i < 6; ++i) {
+    ConvProblem p = random_problem(rng, OpKind::conv, 1 + i % 3, pick(rng, 16, 200), pick(rng, 1, 200));
+    p.batch = 1;
+    const GemmVariant& v = kGemmVariants[i % 3];
+    CAPTURE(i);
+    check_family(p, std::string("implicit_gemm_") + v.suffix, v.math, 4100 + static_cast<std::uint64_t>(i));
   }
 }
 

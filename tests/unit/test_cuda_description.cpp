@@ -106,7 +106,7 @@ TEST_CASE("a transposed convolution whose taps all land has no zero fill, one wh
 
 TEST_CASE("every variant of random problems is described, its name saying what the variant chose") {
   std::mt19937_64 rng(kbench::testing::test_seed(31));
-  int wgmma = 0, no_fill = 0;
+  int wgmma = 0, no_fill = 0, split = 0;
   for (int trial = 0; trial < 200; ++trial) {
     const ConvProblem p = test::random_problem(rng, trial % 2 == 0 ? OpKind::conv : OpKind::conv_transpose);
     for (const MathMode math : {MathMode::fp32, MathMode::tf32})
@@ -126,15 +126,18 @@ TEST_CASE("every variant of random problems is described, its name saying what t
         if (c.stores && gpu::conv::depthwise::is_bulk(*c.stores))
           CHECK(ends_with(d.implementation, gpu::conv::depthwise::store_mode_name(*c.stores)));
         if (c.fill == gpu::conv::FillBlocks::none) {
-          CHECK(ends_with(d.implementation, "/no_fill_blocks"));
+          CHECK(d.implementation.find("/no_fill_blocks") != std::string::npos);
           ++no_fill;
         }
+        if (c.split == gpu::conv::igemm::SplitK::none) CHECK_FALSE(ends_with(d.implementation, "/split_k"));
+        if (ends_with(d.implementation, "/split_k")) ++split;
       }
   }
   // The draws reach the variants whose names the checks above read (bulk copies need depthwise 2-D
   // problems with rows of a multiple of 4 floats, which these draws rarely make: the next test).
   CHECK(wgmma > 0);
   CHECK(no_fill > 0);
+  CHECK(split > 0);  // on 132 SMs (no_split_k needs longer reductions: test_cuda_index_igemm_split.cpp)
 }
 
 TEST_CASE("depthwise2d bulk copies: a block per strip, or as many persistent blocks as stay resident") {

@@ -6,6 +6,7 @@
 
 #include "cuda/implicit_gemm/igemm_launch.hpp"
 #include "cuda/implicit_gemm/igemm_patch_index.hpp"
+#include "cuda/implicit_gemm/igemm_split_index.hpp"
 #include "runtime/cuda_check.hpp"
 
 namespace kbench::gpu::conv::igemm {
@@ -26,16 +27,19 @@ GemmPart::GemmPart(const GemmConvDesc& desc, const std::vector<GemmTap>& taps, G
     : desc_(desc), math_(math), tile_(choose_tile(desc)) {
   if (desc_.a_schedule == ASchedule::resident && desc_.resident_blocks < 1)
     throw std::invalid_argument("implicit GEMM: a resident-A descriptor needs its persistent block count");
+  if (desc_.splits > 1 && !why_not_split(desc_).empty())
+    throw std::invalid_argument("implicit GEMM: this descriptor cannot split its reduction: " + why_not_split(desc_));
   smem_bytes_ = smem_layout(desc_).total_bytes;
   taps_ = upload(taps);
   if (desc_.order == KOrder::k_table) table_ = upload(make_k_table(desc_, taps));
   if (desc_.order == KOrder::input_patch) koffs_ = upload(make_patch_koffs(desc_, taps));
   a_packed_ = DeviceBuffer<float>(packed_a_size(desc_));
+  if (desc_.splits > 1) partials_ = DeviceBuffer<float>(partial_floats(desc_));
   configure_gemm(tile_, math_, desc_.order, smem_bytes_);
 }
 
 GemmDeviceData GemmPart::device_data() const {
-  return GemmDeviceData{taps_.data(), table_.data(), koffs_.data(), a_packed_.data()};
+  return GemmDeviceData{taps_.data(), table_.data(), koffs_.data(), a_packed_.data(), partials_.data()};
 }
 
 void GemmPart::pack(const float* w, cudaStream_t stream) {
@@ -43,8 +47,8 @@ void GemmPart::pack(const float* w, cudaStream_t stream) {
 }
 
 void GemmPart::run(const Operands& ops, const ZeroFillDesc& zero, cudaStream_t stream) {
-  launch_gemm(tile_, math_, desc_, device_data(), ops,
-              zero, smem_bytes_, stream);
+  launch_gemm(tile_, math_, desc_, device_data(), ops, zero, smem_bytes_, stream);
+  if (desc_.splits > 1) launch_split_reduce(desc_, device_data(), ops, stream);
 }
 
 std::int64_t GemmPart::device_bytes(const GemmConvDesc& desc, std::size_t tap_count) {
@@ -53,7 +57,8 @@ std::int64_t GemmPart::device_bytes(const GemmConvDesc& desc, std::size_t tap_co
   std::int64_t table = 0;
   if (desc.order == KOrder::k_table) table = k_rows * static_cast<std::int64_t>(sizeof(KEntry));
   if (desc.order == KOrder::input_patch) table = k_rows * static_cast<std::int64_t>(sizeof(std::int32_t));
-  return packed + table + static_cast<std::int64_t>(tap_count * sizeof(GemmTap));
+  const std::int64_t partials = partial_floats(desc) * static_cast<std::int64_t>(sizeof(float));
+  return packed + table + partials + static_cast<std::int64_t>(tap_count * sizeof(GemmTap));
 }
 
 }  // namespace kbench::gpu::conv::igemm

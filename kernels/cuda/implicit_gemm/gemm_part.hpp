@@ -1,6 +1,6 @@
 #pragma once
-// The device side of one implicit GEMM: its tap list and k table uploaded, its packed-A buffers, its
-// kernel instance configured for the shared memory it needs. Forward convolutions have one; a
+// The device side of one implicit GEMM: its tap list and k table uploaded, its packed-A buffers (and
+// split-K's workspace), its kernel instance configured for the shared memory it needs. Forward convolutions have one; a
 // transposed convolution one per tapped phase combination.
 #include <cuda_runtime_api.h>
 
@@ -19,13 +19,14 @@ namespace kbench::gpu::conv::igemm {
 
 class GemmPart {
  public:
-  // `desc` as it launches: a resident-A descriptor with its resident_blocks counted for the device
-  // (description_detail::on_device).
+  // `desc` as it launches: a resident-A descriptor with its resident_blocks counted for the device,
+  // the reduction's splits chosen for it (description_detail::on_device).
   GemmPart(const GemmConvDesc& desc, const std::vector<GemmTap>& taps, GemmMath math);
 
   // Packs this run's weights into A (kernel launch on `stream`).
   void pack(const float* w, cudaStream_t stream);
-  // The GEMM; `zero` (planes > 0) also writes a transposed convolution's untapped planes and rows.
+  // The GEMM, and under split-K its reduction; `zero` (planes > 0) also writes a transposed
+  // convolution's untapped planes and rows.
   void run(const Operands& ops, const ZeroFillDesc& zero, cudaStream_t stream);
 
   // Device bytes a part for `desc` allocates.
@@ -42,6 +43,7 @@ class GemmPart {
   DeviceBuffer<KEntry> table_;
   DeviceBuffer<std::int32_t> koffs_;
   DeviceBuffer<float> a_packed_;
+  DeviceBuffer<float> partials_;
 };
 
 }  // namespace kbench::gpu::conv::igemm

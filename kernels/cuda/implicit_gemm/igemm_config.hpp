@@ -266,7 +266,7 @@ inline SmemLayout smem_layout(const GemmConvDesc& d) {
 
 // The launch grid of a descriptor: x = column tiles (input_patch: per image, tiles never straddle
 // two; resident A: at most resident_blocks persistent blocks walking them) plus any fill-only
-// blocks, y = row tiles, z = groups.
+// blocks, y = row tiles, z = groups x reduction splits (split z / groups, group z % groups).
 struct GemmGrid {
   std::int64_t x = 1, y = 1, z = 1;
 };
@@ -278,7 +278,7 @@ inline GemmGrid gemm_grid(const GemmConvDesc& d) {
   if (f.resident_a && d.resident_blocks > 0) g.x = std::min(g.x, d.resident_blocks);
   g.x += d.fill_blocks;
   g.y = d.rows_padded / f.bm;
-  g.z = d.groups;
+  g.z = d.groups * d.splits;
   return g;
 }
 

@@ -64,6 +64,14 @@ enum class MmaKind : std::int32_t { mma_sync = 0, wgmma = 1 };
 
 inline const char* mma_kind_name(MmaKind k) { return k == MmaKind::wgmma ? "wgmma" : "mma_sync"; }
 
+// Whether the reduction may be split over several blocks per output tile (split-K,
+// igemm_split_index.hpp). automatic: where the device would otherwise idle (a grid of fewer blocks
+// than half its SMs), as the plan decides from the device's SM count. none: never (the variant
+// "no_split_k", to measure what splitting gains).
+enum class SplitK : std::int32_t { automatic = 0, none = 1 };
+
+inline const char* split_k_name(SplitK s) { return s == SplitK::none ? "no_split_k" : "split_k"; }
+
 // Geometry of the input_patch order (zero for the others), see igemm_patch_index.hpp.
 struct PatchDesc {
   std::int32_t tiles_per_image = 0;  // column tiles of one image (tiles never straddle two images)
@@ -140,6 +148,10 @@ struct GemmConvDesc {
   // resident: the persistent blocks per (row tile, group), set by the plan from the device's SM
   // count (0: one block per column tile, still correct).
   std::int64_t resident_blocks = 0;
+  // Split-K: the blocks of an output tile (grid z = groups x splits), each reducing its share of the
+  // chunks into a partial tile in a workspace that a second kernel sums (igemm_split_index.hpp). 1:
+  // the GEMM stores the output itself. Set by the plan from the device's SM count.
+  std::int64_t splits = 1;
 };
 
 // ---------------------------------------------------------------- reduction order

@@ -34,8 +34,16 @@ struct Instance {
                      std::size_t smem_bytes, cudaStream_t stream) {
     const GemmGrid g = gemm_grid(d);
     const dim3 grid(static_cast<unsigned>(g.x), static_cast<unsigned>(g.y), static_cast<unsigned>(g.z));
-    kernel()<<<grid, T::kThreads, smem_bytes, stream>>>(
-        d, ops.x, data.a_packed, ops.bias, ops.y, data.taps, data.table, data.koffs, zero);
+    if constexpr (T::kResidentA) {
+      if (d.splits > 1) throw std::logic_error("implicit GEMM: resident A does not split the reduction");
+      kernel()<<<grid, T::kThreads, smem_bytes, stream>>>(d, ops.x, data.a_packed, ops.bias, ops.y, data.taps,
+                                                          data.table, data.koffs, zero);
+    } else {
+      if (d.splits > 1 && data.partials == nullptr)
+        throw std::logic_error("implicit GEMM: a split descriptor needs its workspace");
+      kernel()<<<grid, T::kThreads, smem_bytes, stream>>>(d, ops.x, data.a_packed, ops.bias, ops.y, data.taps,
+                                                          data.table, data.koffs, zero, data.partials);
+    }
     KBENCH_CUDA_CHECK_LAUNCH();
   }
 };

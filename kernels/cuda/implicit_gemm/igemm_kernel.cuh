@@ -1,7 +1,8 @@
 #pragma once
 // The implicit-GEMM convolution kernel (forward convolutions and the phase GEMMs of transposed ones).
 //
-// Block (BM x BN tile of group blockIdx.z): a 3-stage cp.async pipeline over reduction chunks of 16 rows.
+// Block (BM x BN tile of a group): a 3-stage cp.async pipeline over reduction chunks of 16 rows (all
+// of them, or under split-K one split's range of them: grid z = groups x splits, igemm_split_index.hpp).
 //   A chunk: BK x BM floats of packed A (pack_a_kernel in igemm_launch.cu), 16-byte copies, no masks.
 //   B chunk: BK x BN input elements gathered with 4-byte zero-filling copies; each thread owns one
 //            column for the whole reduction and decoded it once (ColumnState), so per element it only
@@ -10,15 +11,18 @@
 //            zeros for the padding) and reads B from it in the math loop (igemm_patch_index.hpp).
 // Math: FFMA (thread tile 4*MFRAG x 8, float4 fragment loads) or mma.sync m16n8k8 TF32 (1 or 3 products).
 // Epilogue: accumulators -> shared C tile -> each thread stores its column (coalesced along the output
-// row), bias added, and for transposed phases the owned untapped neighbours written with the bias.
-// Output stores are streaming (st.global.cs): nothing reads them back in this kernel.
+// row), bias added, and for transposed phases the owned untapped neighbours written with the bias
+// (igemm_output_store.cuh); under split-K the tile goes to the workspace instead, unbiased, for
+// igemm_split_reduce.cuh to sum.
 #include <cstdint>
 
 #include "cuda/common/device_ops.cuh"
 #include "cuda/common/tf32_bits.hpp"
 #include "cuda/implicit_gemm/igemm_config.hpp"
 #include "cuda/implicit_gemm/igemm_index.hpp"
+#include "cuda/implicit_gemm/igemm_output_store.cuh"
 #include "cuda/implicit_gemm/igemm_patch_index.hpp"
+#include "cuda/implicit_gemm/igemm_split_index.hpp"
 #include "cuda/implicit_gemm/igemm_tile_index.hpp"
 #include "cuda/transposed/zero_fill.cuh"
 
@@ -29,6 +33,11 @@ struct ChunkCursor {
   int tap = 0;            // channel_blocks: tap of the chunk
   int channel_block = 0;  // channel_blocks: channel block of the chunk
 };
+
+// The cursor at chunk `chunk` (channel_blocks: chunk = channel block x taps + tap).
+__device__ __forceinline__ ChunkCursor cursor_at(const GemmConvDesc& d, int chunk) {
+  return ChunkCursor{static_cast<int>(chunk % d.taps), static_cast<int>(chunk / d.taps)};
+}
 
 template <class T, GemmMath MATH>
 struct Accumulators;
@@ -347,18 +356,26 @@ template <class T>
 __device__ __forceinline__ void store_c_column(const GemmConvDesc& d, std::int64_t group, std::int64_t column,
                                                std::int64_t m0, int col, int row_group, const float* Cs,
                                                const float* __restrict__ bias, float* __restrict__ y) {
-  const OutputState os = output_state(d, group, column);
-  if (!os.valid) return;
-  const std::int64_t tail = tail_length(d, os.last_coord);
-  const std::int64_t lead = os.first_in_row ? d.lead : 0;
+  const ColumnStores stores = column_stores(d, group, column);
+  if (!stores.os.valid) return;
   for (int r = row_group; r < T::kBM; r += T::kRowsPerPass) {
     const std::int64_t m = m0 + r;
     if (m >= d.rows) break;
-    const float b = bias != nullptr ? bias[group * d.rows + m] : 0.0f;
-    float* out = y + os.offset + m * d.out_volume;
-    __stcs(out, Cs[r * T::kCStride + col] + b);
-    for (std::int64_t t = 1; t <= tail; ++t) __stcs(out + t, b);
-    for (std::int64_t p = 0; p < lead; ++p) __stcs(out - os.last_coord + p, b);
+    store_output(d, stores, m, Cs[r * T::kCStride + col], bias != nullptr ? bias[group * d.rows + m] : 0.0f, y);
+  }
+}
+
+// Split-K's epilogue: the same column of the C tile, unbiased, to split `split`'s partial tile in
+// the workspace (the reduction adds the bias once).
+template <class T>
+__device__ __forceinline__ void store_partial_column(const GemmConvDesc& d, std::int64_t split, std::int64_t group,
+                                                     std::int64_t column, std::int64_t m0, int col, int row_group,
+                                                     const float* Cs, float* __restrict__ partials) {
+  if (column >= d.columns) return;
+  for (int r = row_group; r < T::kBM; r += T::kRowsPerPass) {
+    const std::int64_t m = m0 + r;
+    if (m >= d.rows) break;
+    partials[partial_index(d, split, group, m, column)] = Cs[r * T::kCStride + col];
   }
 }
 
@@ -370,14 +387,18 @@ __device__ __forceinline__ void igemm_conv_body(const GemmConvDesc& d, const flo
                                                 float* __restrict__ y, const GemmTap* __restrict__ taps_global,
                                                 const KEntry* __restrict__ table_global,
                                                 const std::int32_t* __restrict__ koffs_global,
-                                                const ZeroFillDesc& zero) {
+                                                const ZeroFillDesc& zero, float* __restrict__ partials) {
   constexpr bool kPatch = ORDER == KOrder::input_patch;
   extern __shared__ __align__(16) unsigned char smem[];
   const int tid = static_cast<int>(threadIdx.x);
   const int lane = tid % 32, warp = tid / 32;
-  const std::int64_t group = blockIdx.z;
+  const std::int64_t group = group_of_z(d, blockIdx.z);
+  const std::int64_t split = split_of_z(d, blockIdx.z);
   const std::int64_t m0 = static_cast<std::int64_t>(blockIdx.y) * T::kBM;
   const int chunks = static_cast<int>(d.chunks);
+  // The chunks this block reduces: all of them, or its split's range.
+  const ChunkRange range = split_chunk_range(d, split);
+  const int first = static_cast<int>(range.begin), end = static_cast<int>(range.end);
 
   // The fill-only blocks after the column tiles (d.fill_blocks) only do their share of the zero fill.
   const bool fill_only = blockIdx.x >= gridDim.x - d.fill_blocks;
@@ -413,7 +434,7 @@ __device__ __forceinline__ void igemm_conv_body(const GemmConvDesc& d, const flo
   __syncthreads();  // the tables are in place
 
   const ColumnState cs = column_state(d, group, column);
-  ChunkCursor cursor;
+  ChunkCursor cursor = cursor_at(d, first);
   // Per B element the loaders below do one 64-bit add, one compare and the copy: the column's input
   // pointer and the channel step between a thread's loads are formed once here.
   const float* const x_column = x + cs.offset;
@@ -438,7 +459,7 @@ __device__ __forceinline__ void igemm_conv_body(const GemmConvDesc& d, const flo
 
 #pragma unroll
   for (int s = 0; s < T::kStages - 1; ++s) {
-    if (s < chunks && !fill_only) load_chunk(s, s);
+    if (first + s < end && !fill_only) load_chunk(first + s, s);
     cp_async_commit();
   }
 
@@ -459,13 +480,13 @@ __device__ __forceinline__ void igemm_conv_body(const GemmConvDesc& d, const flo
   if constexpr (kPatch) patch_column_offsets<T, MATH>(d, tile, warp, lane, noff);
   const int last_rows = static_cast<int>(d.cin_per_group * d.taps - (d.chunks - 1) * T::kBK);  // rows of the last chunk
 
-  for (int chunk = 0; chunk < chunks; ++chunk) {
+  for (int chunk = first; chunk < end; ++chunk) {
     cp_async_wait<T::kStages - 2>();
     __syncthreads();  // chunk's copies (and the patch) visible to all; everyone is done with the stage reloaded next
     const int next = chunk + T::kStages - 1;
-    if (next < chunks) load_chunk(next, next % T::kStages);
+    if (next < end) load_chunk(next, (next - first) % T::kStages);
     cp_async_commit();
-    const float* As = stages + (chunk % T::kStages) * kStageFloats;
+    const float* As = stages + ((chunk - first) % T::kStages) * kStageFloats;
     if constexpr (kPatch) {
       const std::int32_t* koff = s_koffs + chunk * T::kBK;
       if (chunk + 1 < chunks || last_rows == T::kBK) {
@@ -484,7 +505,11 @@ __device__ __forceinline__ void igemm_conv_body(const GemmConvDesc& d, const flo
   stage_accumulators<T, MATH>(acc, Cs, warp, lane);
   __syncthreads();
 
-  store_c_column<T>(d, group, column, m0, col, row_group, Cs, bias, y);
+  if (d.splits > 1) {
+    store_partial_column<T>(d, split, group, column, m0, col, row_group, Cs, partials);
+  } else {
+    store_c_column<T>(d, group, column, m0, col, row_group, Cs, bias, y);
+  }
 }
 
 // The kernel, with the register budget ptxas picks for one block of T::kThreads ...
@@ -493,8 +518,8 @@ __global__ void __launch_bounds__(T::kThreads)
     igemm_conv_kernel(const GemmConvDesc d, const float* __restrict__ x, const float* __restrict__ a_packed,
                       const float* __restrict__ bias, float* __restrict__ y, const GemmTap* __restrict__ taps_global,
                       const KEntry* __restrict__ table_global, const std::int32_t* __restrict__ koffs_global,
-                      const ZeroFillDesc zero) {
-  igemm_conv_body<T, MATH, ORDER>(d, x, a_packed, bias, y, taps_global, table_global, koffs_global, zero);
+                      const ZeroFillDesc zero, float* __restrict__ partials) {
+  igemm_conv_body<T, MATH, ORDER>(d, x, a_packed, bias, y, taps_global, table_global, koffs_global, zero, partials);
 }
 
 // ... or with at most 128 registers, so two blocks share an SM (Tile::kMinBlocksTf32).
@@ -503,8 +528,9 @@ __global__ void __launch_bounds__(T::kThreads, 2)
     igemm_conv_kernel_2_blocks(const GemmConvDesc d, const float* __restrict__ x, const float* __restrict__ a_packed,
                                const float* __restrict__ bias, float* __restrict__ y,
                                const GemmTap* __restrict__ taps_global, const KEntry* __restrict__ table_global,
-                               const std::int32_t* __restrict__ koffs_global, const ZeroFillDesc zero) {
-  igemm_conv_body<T, MATH, ORDER>(d, x, a_packed, bias, y, taps_global, table_global, koffs_global, zero);
+                               const std::int32_t* __restrict__ koffs_global, const ZeroFillDesc zero,
+                               float* __restrict__ partials) {
+  igemm_conv_body<T, MATH, ORDER>(d, x, a_packed, bias, y, taps_global, table_global, koffs_global, zero, partials);
 }
 
 }  // namespace kbench::gpu::conv::igemm

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "cuda/implicit_gemm/igemm_launch.hpp"
+#include "cuda/implicit_gemm/igemm_split_reduce.cuh"
 #include "runtime/cuda_check.hpp"
 
 namespace kbench::gpu::conv::igemm {
@@ -39,6 +40,7 @@ void launch_gemm(TileKind tile, GemmMath math, const GemmConvDesc& d, const Gemm
   if (tile == TileKind::m96_wgmma) {
     if (zero.planes > 0 || d.fill_blocks > 0)
       throw std::logic_error("implicit GEMM: the wgmma kernel has no zero fill (forward convolutions only)");
+    if (d.splits > 1) throw std::logic_error("implicit GEMM: the wgmma kernel does not split the reduction");
     return launch_gemm_wgmma(math, d, data, ops, smem_bytes, stream);
   }
   switch (math) {
@@ -46,6 +48,15 @@ void launch_gemm(TileKind tile, GemmMath math, const GemmConvDesc& d, const Gemm
     case GemmMath::tf32: launch_gemm_tf32(tile, d, data, ops, zero, smem_bytes, stream); break;
     case GemmMath::tf32x3: launch_gemm_tf32x3(tile, d, data, ops, zero, smem_bytes, stream); break;
   }
+}
+
+void launch_split_reduce(const GemmConvDesc& d, const GemmDeviceData& data, const Operands& ops, cudaStream_t stream) {
+  if (d.splits < 2 || data.partials == nullptr) throw std::logic_error("implicit GEMM: no split-K workspace to reduce");
+  const std::int64_t total = d.groups * d.rows * d.columns;
+  const auto blocks =
+      static_cast<unsigned>(std::min<std::int64_t>((total + kSplitReduceThreads - 1) / kSplitReduceThreads, 4096));
+  igemm_split_reduce_kernel<<<blocks, kSplitReduceThreads, 0, stream>>>(d, data.partials, ops.bias, ops.y);
+  KBENCH_CUDA_CHECK_LAUNCH();
 }
 
 void launch_pack_a(const GemmConvDesc& d, GemmMath math, const GemmDeviceData& data, const float* w,

@@ -14,8 +14,8 @@ class IgemmPlan final : public KernelPlan {
   IgemmPlan(const KernelChoice& choice, const ConvProblem& p3, const LaunchDevice& device,
             KernelDescription description)
       : KernelPlan(std::move(description)),
-        part_(description_detail::on_device(forward_gemm_desc(p3, choice), device), igemm::forward_taps(p3),
-              gemm_math(choice.family)) {}
+        part_(description_detail::on_device(forward_gemm_desc(p3, choice), device, description_detail::split_of(choice)),
+              igemm::forward_taps(p3), gemm_math(choice.family)) {}
 
   void enqueue(const Operands& ops, cudaStream_t stream) override {
     part_.pack(ops.w, stream);
@@ -33,10 +33,12 @@ std::unique_ptr<KernelPlan> make_igemm_plan(const KernelChoice& choice, const Co
   return std::make_unique<IgemmPlan>(choice, reference::as_rank3(problem), device, std::move(description));
 }
 
-std::int64_t igemm_plan_device_bytes(const KernelChoice& choice, const ConvProblem& problem) {
+std::int64_t igemm_plan_device_bytes(const KernelChoice& choice, const ConvProblem& problem,
+                                     const LaunchDevice& device) {
   const ConvProblem p3 = reference::as_rank3(problem);
-  return igemm::GemmPart::device_bytes(forward_gemm_desc(p3, choice),
-                                       static_cast<std::size_t>(p3.kernel_volume()));
+  return igemm::GemmPart::device_bytes(
+      description_detail::on_device(forward_gemm_desc(p3, choice), device, description_detail::split_of(choice)),
+      static_cast<std::size_t>(p3.kernel_volume()));
 }
 
 }  // namespace kbench::gpu::conv

@@ -10,6 +10,7 @@ namespace kbench::gpu::conv {
 // `description`: describe_kernel's for the choice on `device`, whose SMs size a resident-A grid.
 std::unique_ptr<KernelPlan> make_igemm_plan(const KernelChoice& choice, const ConvProblem& problem,
                                             const LaunchDevice& device, KernelDescription description);
-std::int64_t igemm_plan_device_bytes(const KernelChoice& choice, const ConvProblem& problem);
+std::int64_t igemm_plan_device_bytes(const KernelChoice& choice, const ConvProblem& problem,
+                                     const LaunchDevice& device);
 
 }  // namespace kbench::gpu::conv

@@ -18,7 +18,8 @@ class PhasePlan final : public KernelPlan {
             KernelDescription description)
       : KernelPlan(std::move(description)), zero_(make_zero_fill_desc(p3)) {
     for (const PhaseGemm& g : transposed_gemms(p3, choice.fill.value_or(FillBlocks::trailing)))
-      parts_.emplace_back(description_detail::on_device(g.desc, device), g.taps, gemm_math(choice.family));
+      parts_.emplace_back(description_detail::on_device(g.desc, device, description_detail::split_of(choice)), g.taps,
+                          gemm_math(choice.family));
   }
 
   void enqueue(const Operands& ops, cudaStream_t stream) override {
@@ -43,10 +44,12 @@ std::unique_ptr<KernelPlan> make_phase_plan(const KernelChoice& choice, const Co
   return std::make_unique<PhasePlan>(choice, reference::as_rank3(problem), device, std::move(description));
 }
 
-std::int64_t phase_plan_device_bytes(const ConvProblem& problem) {
+std::int64_t phase_plan_device_bytes(const KernelChoice& choice, const ConvProblem& problem,
+                                     const LaunchDevice& device) {
   std::int64_t bytes = 0;  // fill-only blocks allocate nothing
-  for (const PhaseGemm& g : transposed_gemms(reference::as_rank3(problem)))
-    bytes += igemm::GemmPart::device_bytes(g.desc, g.taps.size());
+  for (const PhaseGemm& g : transposed_gemms(reference::as_rank3(problem), choice.fill.value_or(FillBlocks::trailing)))
+    bytes += igemm::GemmPart::device_bytes(
+        description_detail::on_device(g.desc, device, description_detail::split_of(choice)), g.taps.size());
   return bytes;
 }
 

@@ -11,6 +11,7 @@ namespace kbench::gpu::conv {
 // `description`: describe_kernel's for the choice on `device`.
 std::unique_ptr<KernelPlan> make_phase_plan(const KernelChoice& choice, const ConvProblem& problem,
                                             const LaunchDevice& device, KernelDescription description);
-std::int64_t phase_plan_device_bytes(const ConvProblem& problem);
+std::int64_t phase_plan_device_bytes(const KernelChoice& choice, const ConvProblem& problem,
+                                     const LaunchDevice& device);
 
 }  // namespace kbench::gpu::conv
