@@ -45,7 +45,7 @@ class CudaBackend final : public Backend {
   std::string description() const override {
     return "kbench's own CUDA kernels: direct (any problem; through shared memory for depthwise and small groups, "
            "forward and transposed), depthwise 2-D, implicit GEMM (FFMA, 3xTF32, TF32), transposed convolution by phase "
-           "decomposition";
+           "decomposition, or at stride 1 as the forward convolution it equals";
   }
 
   Support available() const override {

@@ -5,6 +5,7 @@
 // so one function answers for the plans after a run (kernel_plan.cpp) and for `kbench plan` before
 // one, on a machine without the device; test_cuda_description.cpp checks it on the CPU.
 #include <algorithm>
+#include <charconv>
 #include <cstdint>
 #include <optional>
 #include <set>
@@ -227,6 +228,34 @@ inline KernelDescription transposed_phase(const KernelChoice& choice, const Conv
           std::move(props)};
 }
 
+// A launch count ("2 (pack weights, GEMM)", "1") with the forward weights' launch first:
+// "3 (forward weights, pack weights, GEMM)", "2 (forward weights, kernel)".
+inline std::string with_forward_weights_launch(const std::string& launches) {
+  std::int64_t n = 0;
+  const auto [end, error] = std::from_chars(launches.data(), launches.data() + launches.size(), n);
+  if (error != std::errc{}) return launches;
+  const std::string_view rest(end, static_cast<std::size_t>(launches.data() + launches.size() - end));
+  if (rest.starts_with(" (")) return fmt::format("{} (forward weights, {}", n + 1, rest.substr(2));
+  return fmt::format("{} (forward weights, {})", n + 1, n == 1 ? "kernel" : "kernels");
+}
+
+// A stride-1 transposed convolution on a forward kernel (forward_equivalent.hpp): the forward
+// kernel's name with "/as_forward", its facts, the forward padding and the weights' launch.
+inline KernelDescription as_forward(KernelDescription d, const ConvProblem& forward) {
+  d.implementation += "/as_forward";
+  for (auto& [key, value] : d.properties)
+    if (key == "launches") value = with_forward_weights_launch(value);
+  std::string padding;
+  for (int i = 0; i < forward.spatial_rank; ++i)
+    padding += fmt::format("{}{}+{}", i > 0 ? " x " : "", forward.pad_before[i], forward.pad_after[i]);
+  d.properties.emplace_back("as_forward",
+                            fmt::format("stride-1 transposed convolution run as the forward one it equals: kernel "
+                                        "flipped, channel axes swapped ({} weights, rewritten by a launch of their "
+                                        "own), padding {}",
+                                        forward.weight_elements(), padding));
+  return d;
+}
+
 }  // namespace description_detail
 
 // Whether no_split_k runs anything but its family's default on a device of `sms` SMs: where the
@@ -237,7 +266,7 @@ inline Support split_variant_on_device(const KernelChoice& choice, const ConvPro
   if (choice.split != igemm::SplitK::none || sms <= 0) return Support::yes();
   KernelChoice automatic = choice;
   automatic.split.reset();
-  const ConvProblem p3 = reference::as_rank3(problem);
+  const ConvProblem p3 = reference::as_rank3(problem_for(choice.family, problem));
   const LaunchDevice device{sms, 0};
   if (is_implicit_gemm(choice.family)) {
     if (description_detail::on_device(forward_gemm_desc(p3, automatic), device).splits > 1) return Support::yes();
@@ -255,6 +284,8 @@ inline KernelDescription describe_kernel(const KernelChoice& choice, const ConvP
                                          const LaunchDevice& device) {
   namespace dd = description_detail;
   const Family family = choice.family;
+  if (const std::optional<ConvProblem> forward = forward_problem_for(family, problem))
+    return dd::as_forward(describe_kernel(choice, *forward, device), *forward);
   if (family == Family::direct) return dd::direct();
   if (family == Family::depthwise2d && choice.stores && depthwise::is_bulk(*choice.stores))
     return dd::depthwise_bulk(problem, *choice.stores, device);

@@ -11,8 +11,10 @@
 #include "cuda/direct/direct_launch.hpp"
 #include "cuda/direct/direct_tiled_index.hpp"
 #include "cuda/implicit_gemm/igemm_plan.hpp"
+#include "cuda/transposed/forward_weights_launch.hpp"
 #include "cuda/transposed/phase_plan.hpp"
 #include "runtime/cuda_check.hpp"
+#include "runtime/device_buffer.hpp"
 
 namespace kbench::gpu::conv {
 
@@ -66,6 +68,26 @@ class DirectTiledPlan final : public KernelPlan {
   direct_tiled::TiledDesc desc_;
 };
 
+// A stride-1 transposed convolution on a forward kernel (forward_equivalent.hpp): each execution
+// first writes the forward weights from the run's own, then runs the forward plan on them.
+class AsForwardPlan final : public KernelPlan {
+ public:
+  AsForwardPlan(const ConvProblem& forward, std::unique_ptr<KernelPlan> forward_plan, KernelDescription description)
+      : KernelPlan(std::move(description)),
+        forward_(forward),
+        weights_(forward.weight_elements()),
+        forward_plan_(std::move(forward_plan)) {}
+  void enqueue(const Operands& ops, cudaStream_t stream) override {
+    launch_forward_weights(forward_, ops.w, weights_.data(), stream);
+    forward_plan_->enqueue(Operands{ops.x, weights_.data(), ops.bias, ops.y}, stream);
+  }
+
+ private:
+  ConvProblem forward_;
+  DeviceBuffer<float> weights_;
+  std::unique_ptr<KernelPlan> forward_plan_;
+};
+
 // The current device's facts that the choice's description and launch count with. The bulk-copy
 // kernels are configured here (their shared memory opted in): the pipelined grid is as many blocks
 // as stay resident, which the occupancy query counts for the configured kernel.
@@ -82,15 +104,10 @@ LaunchDevice current_launch_device(const KernelChoice& choice, const ConvProblem
   return facts;
 }
 
-}  // namespace
-
-std::unique_ptr<KernelPlan> make_kernel_plan(const KernelChoice& choice, const ConvProblem& problem, MathMode math) {
-  if (const Support s = choice_envelope(choice, problem, math); !s)
-    throw std::invalid_argument(fmt::format("cuda backend: {} cannot run this problem: {}", variant_name(choice),
-                                            s.reason));
+// The plan of a problem the family runs as it is (choice_envelope holds).
+std::unique_ptr<KernelPlan> make_plan(const KernelChoice& choice, const ConvProblem& problem,
+                                      const LaunchDevice& device, KernelDescription description) {
   const Family family = choice.family;
-  const LaunchDevice device = current_launch_device(choice, problem);
-  KernelDescription description = describe_kernel(choice, problem, device);
   if (family == Family::direct) return std::make_unique<DirectPlan>(problem, std::move(description));
   if (family == Family::depthwise2d && choice.stores && depthwise::is_bulk(*choice.stores))
     return std::make_unique<DepthwiseBulkPlan>(problem, *choice.stores, device, std::move(description));
@@ -101,7 +118,24 @@ std::unique_ptr<KernelPlan> make_kernel_plan(const KernelChoice& choice, const C
   return make_phase_plan(choice, problem, device, std::move(description));
 }
 
+}  // namespace
+
+std::unique_ptr<KernelPlan> make_kernel_plan(const KernelChoice& choice, const ConvProblem& problem, MathMode math) {
+  if (const Support s = choice_envelope(choice, problem, math); !s)
+    throw std::invalid_argument(fmt::format("cuda backend: {} cannot run this problem: {}", variant_name(choice),
+                                            s.reason));
+  const std::optional<ConvProblem> forward = forward_problem_for(choice.family, problem);
+  const LaunchDevice device = current_launch_device(choice, forward.value_or(problem));
+  KernelDescription description = describe_kernel(choice, problem, device);
+  if (!forward) return make_plan(choice, problem, device, std::move(description));
+  std::unique_ptr<KernelPlan> forward_plan =
+      make_plan(choice, *forward, device, describe_kernel(choice, *forward, device));
+  return std::make_unique<AsForwardPlan>(*forward, std::move(forward_plan), std::move(description));
+}
+
 std::int64_t plan_device_bytes(const KernelChoice& choice, const ConvProblem& problem, const LaunchDevice& device) {
+  if (const std::optional<ConvProblem> forward = forward_problem_for(choice.family, problem))
+    return plan_device_bytes(choice, *forward, device) + forward->weight_elements() * std::int64_t{sizeof(float)};
   if (is_implicit_gemm(choice.family)) return igemm_plan_device_bytes(choice, problem, device);
   if (is_transposed_phase(choice.family)) return phase_plan_device_bytes(choice, problem, device);
   return 0;

@@ -29,6 +29,7 @@
 #include "cuda/implicit_gemm/igemm_split_index.hpp"
 #include "cuda/kernel_choice.hpp"
 #include "cuda/kernel_family.hpp"
+#include "cuda/transposed/forward_equivalent.hpp"
 #include "cuda/transposed/phase_gemm_index.hpp"
 #include "cuda/transposed/zero_fill_index.hpp"
 #include "problem/conv_problem.hpp"
@@ -44,6 +45,16 @@ inline Support problem_supported(const ConvProblem& p) {
   if (const std::string why = reference::why_not_computable(p); !why.empty()) return Support::no(why);
   return Support::yes();
 }
+
+// The problem family `f` runs in place of `p`: a stride-1 transposed convolution's forward equivalent
+// (forward_equivalent.hpp) for every family but `direct`, which takes any problem as it is, and the
+// phase GEMMs, transposed by construction; nullopt where `f` runs `p` itself.
+inline std::optional<ConvProblem> forward_problem_for(Family f, const ConvProblem& p) {
+  if (f == Family::direct || is_transposed_phase(f)) return std::nullopt;
+  return forward_equivalent(p);
+}
+
+inline ConvProblem problem_for(Family f, const ConvProblem& p) { return forward_problem_for(f, p).value_or(p); }
 
 // The fast paths keep coordinates, offsets and extents below 2^30 so their 32-bit coordinate
 // arithmetic (and its unsigned bounds tests) cannot overflow; element counts and offsets are 64-bit
@@ -143,6 +154,8 @@ inline constexpr std::int64_t kMaxPhaseGemms = 256;
 
 inline Support choice_envelope(const KernelChoice& c, const ConvProblem& p, MathMode math) {
   if (Support s = problem_supported(p); !s) return s;
+  if (const std::optional<ConvProblem> forward = forward_problem_for(c.family, p))
+    return choice_envelope(c, *forward, math);
   const Family f = c.family;
   const std::string_view name = family_name(f);
   if ((c.order || c.schedule || c.mma) && !is_implicit_gemm(f))
@@ -221,7 +234,22 @@ inline bool gemm_worthwhile(const ConvProblem& p) {
   return p.out_channels_per_group() >= 8 && reduction_length(p) >= 8;
 }
 
+// Whether family `f`, the default for a stride-1 transposed problem's forward equivalent `forward`,
+// runs a kernel the transposed families lack, and so pays for the launch that rewrites the weights:
+// the register depthwise kernel, direct_tiled's unrolled forward instances, a GEMM in the input_patch
+// order or with A resident. A forward GEMM otherwise is the phase GEMM the transposed family runs
+// (at stride 1 a single phase with every tap: same order, tile and schedule), less that launch.
+inline bool forward_kernel_pays(Family f, const ConvProblem& forward) {
+  if (f == Family::depthwise2d || f == Family::direct_tiled) return true;
+  if (!is_implicit_gemm(f)) return false;
+  const igemm::GemmConvDesc d = forward_gemm_desc(reference::as_rank3(forward), KernelChoice{f});
+  return d.order == igemm::KOrder::input_patch || d.a_schedule == igemm::ASchedule::resident;
+}
+
 inline Family default_family(const ConvProblem& p, MathMode math) {
+  // A stride-1 transposed convolution takes its forward equivalent's default where that pays.
+  if (const std::optional<ConvProblem> forward = forward_equivalent(p))
+    if (const Family f = default_family(*forward, math); forward_kernel_pays(f, *forward)) return f;
   const bool tf32 = math == MathMode::tf32;
   if (!p.transposed() && family_envelope(Family::depthwise2d, p, math)) return Family::depthwise2d;
   const Family gemm = p.transposed() ? (tf32 ? Family::transposed_phase_tf32 : Family::transposed_phase_3xtf32)
@@ -264,7 +292,7 @@ inline std::vector<KernelChoice> applicable_variants(const ConvProblem& p, MathM
       if (choice_envelope(whole, p, math)) out.push_back(whole);
     }
     if (!is_implicit_gemm(f)) continue;
-    const ConvProblem p3 = reference::as_rank3(p);
+    const ConvProblem p3 = reference::as_rank3(problem_for(f, p));
     const igemm::GemmConvDesc preferred = forward_gemm_desc(p3, KernelChoice{f});
     for (const igemm::KOrder o : kAllOrders) {
       const igemm::ASchedule usual = forward_gemm_desc(p3, KernelChoice{f, o}).a_schedule;  // o's default

@@ -20,6 +20,7 @@ namespace kbench::emu {
 namespace {
 
 constexpr std::size_t kStackBytes = 256 * 1024;
+constexpr std::size_t kMaxDynamicSharedBytes = 227 * 1024;
 
 struct CopyOp {
   unsigned char* dst;
@@ -454,6 +455,14 @@ void launch(Dim3 grid, Dim3 block, unsigned char* shared, std::size_t shared_byt
   const unsigned threads = block.x * block.y * block.z;
   if (threads == 0 || threads % 32 != 0 || threads > 1024)
     throw EmulationError("launch: blocks of 32 to 1024 threads, a multiple of 32");
+  // The device's launch limits (compute capability 9.0), which a launch past them fails on with
+  // cudaErrorInvalidConfiguration: the grid's y and z below 2^16, x below 2^31; a block's z at most
+  // 64; dynamic shared memory at most the 227 KB a block can opt in to.
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0 || grid.x > 0x7fffffffu || grid.y > 65535 || grid.z > 65535)
+    throw EmulationError("launch: a grid of 1 to 2^31 - 1 blocks along x and 1 to 65535 along y and z");
+  if (block.z > 64) throw EmulationError("launch: a block's z extent is at most 64");
+  if (shared_bytes > kMaxDynamicSharedBytes)
+    throw EmulationError("launch: more dynamic shared memory than a block can have (227 KB)");
   m.grid = grid;
   m.block = block;
   m.shared = shared;

@@ -480,6 +480,40 @@ TEST_CASE("transposed by phases: tapped and untapped phases, output_padding, gro
   }
 }
 
+TEST_CASE("stride-1 transposed convolutions as forward: every variant, depthwise to dense, both math modes") {
+  // Each runs on the forward kernels after the launch that writes its forward weights (names ending
+  // /as_forward), and on the phase GEMMs and direct as it is: every variant `cuda:all` lists.
+  using D = Dims;
+  const OpKind tconv = OpKind::conv_transpose;
+  std::mt19937_64 rng(kbench::testing::test_seed(7720));
+  kbench::gpu_tests::ShapeLimits limits;
+  limits.stride = 1;
+  std::vector<ConvProblem> problems = {
+      // Depthwise 3x3 "same" (the register depthwise kernel) and a full 5x5 one (direct_tiled's k5).
+      make_problem(tconv, 2, 2, 16, 16, 16, D{{30, 64, 1}}, D{{3, 3, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}}, D{{1, 1, 0}},
+                   D{{1, 1, 0}}, true),
+      make_problem(tconv, 2, 2, 8, 8, 8, D{{20, 21, 1}}, D{{5, 5, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}}, D{{0, 0, 0}},
+                   D{{0, 0, 0}}, false),
+      // Few input channels and a large kernel, rows of a multiple of 4 floats: the input_patch GEMM.
+      make_problem(tconv, 2, 2, 3, 24, 1, D{{24, 32, 1}}, D{{7, 7, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}}, D{{3, 3, 0}},
+                   D{{3, 3, 0}}, true),
+  };
+  while (problems.size() < 12) {
+    const int rank = 1 + static_cast<int>(problems.size() % 3);
+    const ConvProblem p = random_problem(rng, tconv, rank, pick(rng, 1, 20), pick(rng, 1, 40), limits);
+    if (kbench::gpu_tests::has_forward_equivalent(p)) problems.push_back(p);
+  }
+  int trial = 0;
+  for (const ConvProblem& p : problems)
+    for (const MathMode math : {MathMode::fp32, MathMode::tf32})
+      for (const std::string& variant : kbench::gpu_tests::applicable_variant_names(p, math)) {
+        // The variants this device's architecture cannot run (wgmma, bulk copies: 9.0) are left out.
+        if (!kbench::gpu_tests::dry_run() && !cuda_backend().supports(p, options_for(variant, math))) continue;
+        CAPTURE(trial);
+        check_family(p, variant, math, 720 + static_cast<std::uint64_t>(++trial));
+      }
+}
+
 TEST_CASE("--algo exhaustive: every variant timed on the prepared buffers, the fastest runs and verifies") {
   using D = Dims;
   const ConvProblem s76 = make_problem(OpKind::conv, 1, 4, 64, 128, 1, D{{60000, 1, 1}}, D{{3, 1, 1}}, D{{3, 1, 1}},

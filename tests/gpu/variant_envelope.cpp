@@ -1,6 +1,8 @@
 #include "variant_envelope.hpp"
 
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "cuda/kernel_choice.hpp"
 #include "cuda/kernel_selection.hpp"
@@ -12,5 +14,14 @@ Support variant_envelope(const ConvProblem& problem, const std::string& variant,
   if (!choice) return Support::no("unknown variant " + variant);
   return gpu::conv::choice_envelope(*choice, problem, math);
 }
+
+std::vector<std::string> applicable_variant_names(const ConvProblem& problem, MathMode math) {
+  std::vector<std::string> names;
+  for (const gpu::conv::KernelChoice& c : gpu::conv::applicable_variants(problem, math))
+    names.push_back(gpu::conv::variant_name(c));
+  return names;
+}
+
+bool has_forward_equivalent(const ConvProblem& problem) { return gpu::conv::forward_equivalent(problem).has_value(); }
 
 }  // namespace kbench::gpu_tests

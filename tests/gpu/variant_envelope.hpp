@@ -3,6 +3,7 @@
 // its envelope only, whatever the device (whether the device runs the variant is device_support's
 // question). In a .cpp of its own: nvcc's front end does not compile kernel_selection.hpp's C++20.
 #include <string>
+#include <vector>
 
 #include "backend/backend.hpp"
 #include "core/types.hpp"
@@ -11,5 +12,11 @@
 namespace kbench::gpu_tests {
 
 Support variant_envelope(const ConvProblem& problem, const std::string& variant, MathMode math);
+
+// The variants `cuda:all` would run for the problem (applicable_variants), by name, whatever the device.
+std::vector<std::string> applicable_variant_names(const ConvProblem& problem, MathMode math);
+
+// Whether the problem is a stride-1 transposed convolution with a forward equivalent (forward_equivalent.hpp).
+bool has_forward_equivalent(const ConvProblem& problem);
 
 }  // namespace kbench::gpu_tests
