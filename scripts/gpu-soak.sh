@@ -25,9 +25,9 @@ count="${KBENCH_SOAK_COUNT:-1000000}"
 for number in "$seconds" "$seed" "$count" "${KBENCH_SOAK_SEED_TIMEOUT_S:-150}"; do
   [[ "$number" =~ ^[0-9]+$ ]] || { echo "gpu-soak: '$number' is not a whole number" >&2; exit 2; }
 done
-cases='direct*,depthwise2d*,implicit GEMM*,transposed by phases*'
+cases='direct*,depthwise2d*,implicit GEMM*,transposed by phases*,stride-1 transposed*'
 excluded='*full size*,*2^30*'
-# A seed runs ten test cases in one process; the GPU tests allow one case 60 s (run-gpu-tests.sh).
+# A seed runs thirteen test cases in one process; the GPU tests allow one case 60 s (run-gpu-tests.sh).
 per_seed_limit_s="${KBENCH_SOAK_SEED_TIMEOUT_S:-150}"
 max_failed_seeds=3
 

@@ -245,14 +245,11 @@ inline KernelDescription as_forward(KernelDescription d, const ConvProblem& forw
   d.implementation += "/as_forward";
   for (auto& [key, value] : d.properties)
     if (key == "launches") value = with_forward_weights_launch(value);
-  std::string padding;
-  for (int i = 0; i < forward.spatial_rank; ++i)
-    padding += fmt::format("{}{}+{}", i > 0 ? " x " : "", forward.pad_before[i], forward.pad_after[i]);
   d.properties.emplace_back("as_forward",
                             fmt::format("stride-1 transposed convolution run as the forward one it equals: kernel "
                                         "flipped, channel axes swapped ({} weights, rewritten by a launch of their "
                                         "own), padding {}",
-                                        forward.weight_elements(), padding));
+                                        forward.weight_elements(), padding_text(forward)));
   return d;
 }
 

@@ -56,6 +56,14 @@ inline std::optional<ConvProblem> forward_problem_for(Family f, const ConvProble
 
 inline ConvProblem problem_for(Family f, const ConvProblem& p) { return forward_problem_for(f, p).value_or(p); }
 
+// A forward problem's padding per dimension, before+after: "2+2 x 1+1".
+inline std::string padding_text(const ConvProblem& p) {
+  std::string text;
+  for (int d = 0; d < p.spatial_rank; ++d)
+    text += fmt::format("{}{}+{}", d > 0 ? " x " : "", p.pad_before[d], p.pad_after[d]);
+  return text;
+}
+
 // The fast paths keep coordinates, offsets and extents below 2^30 so their 32-bit coordinate
 // arithmetic (and its unsigned bounds tests) cannot overflow; element counts and offsets are 64-bit
 // throughout. Longer dimensions (a spec allows up to 2^31 - 1) run on `direct`.
@@ -154,8 +162,6 @@ inline constexpr std::int64_t kMaxPhaseGemms = 256;
 
 inline Support choice_envelope(const KernelChoice& c, const ConvProblem& p, MathMode math) {
   if (Support s = problem_supported(p); !s) return s;
-  if (const std::optional<ConvProblem> forward = forward_problem_for(c.family, p))
-    return choice_envelope(c, *forward, math);
   const Family f = c.family;
   const std::string_view name = family_name(f);
   if ((c.order || c.schedule || c.mma) && !is_implicit_gemm(f))
@@ -170,6 +176,13 @@ inline Support choice_envelope(const KernelChoice& c, const ConvProblem& p, Math
     return Support::no(fmt::format("{}: where the zero fill runs can be chosen for the transposed_phase families only", name));
   if (family_math(f) == MathMode::tf32 && math != MathMode::tf32)
     return Support::no(fmt::format("{} rounds to TF32, which math fp32 forbids", name));
+  if (const std::optional<ConvProblem> forward = forward_problem_for(f, p)) {
+    // The shape's reasons are the forward problem's: say so, or a padding the spec does not have puzzles.
+    Support s = choice_envelope(c, *forward, math);
+    if (!s) s.reason += fmt::format(" (as the forward convolution this stride-1 transposed one equals, padding {})",
+                                    padding_text(*forward));
+    return s;
+  }
   if (f == Family::direct) return Support::yes();
   if (Support s = fast_path_extents(p); !s) return s;
   if (f == Family::depthwise2d) {

@@ -155,6 +155,10 @@ TEST_CASE("stride-1 transposed convolutions take the forward kernels, named /as_
                                                    Dims{{5, 5, 1}}, Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, Dims{{0, 0, 0}},
                                                    Dims{{0, 0, 0}}, false);
   CHECK(gpu::conv::default_family(full, MathMode::fp32) == Family::direct_tiled);
+  const Support dw_full = gpu::conv::family_envelope(Family::depthwise2d, full, MathMode::fp32);
+  CHECK_FALSE(dw_full);
+  CHECK(dw_full.reason == "depthwise2d: left padding must be 0 or (kernel - 1) / 2 (as the forward convolution this "
+                          "stride-1 transposed one equals, padding 4+4 x 4+4)");
   CHECK(gpu::conv::describe_kernel(KernelChoice{Family::direct_tiled}, full, kH100).implementation ==
         "direct_tiled/k5/as_forward");
 
