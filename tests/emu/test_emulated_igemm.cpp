@@ -17,6 +17,7 @@
 #include "cuda/implicit_gemm/igemm_split_reduce.cuh"
 #include "cuda/implicit_gemm/igemm_wgmma_kernel.cuh"
 #include "cuda/kernel_selection.hpp"
+#include "cuda/transposed/forward_equivalent.hpp"
 #include "cuda/transposed/phase_gemm_index.hpp"
 #include "cuda/transposed/zero_fill_index.hpp"
 #include "data/host_tensors.hpp"
@@ -128,10 +129,19 @@ void check(const ConvProblem& problem, const KernelChoice& choice, MathMode math
   std::vector<int> writes(y.size(), 0);  // every output is stored exactly once, over all launches
   const ig::GemmMath gemm_math = gpu::conv::gemm_math(choice.family);
   if (gpu::conv::is_implicit_gemm(choice.family)) {
-    ig::GemmConvDesc d = gpu::conv::forward_gemm_desc(p3, choice);
+    // A stride-1 transposed problem runs as its forward equivalent, on the forward weights
+    // (forward_equivalent.hpp), as the plan runs it; the output is held to its own reference.
+    const std::optional<ConvProblem> forward = gpu::conv::forward_problem_for(choice.family, problem);
+    const ConvProblem f3 = reference::as_rank3(forward.value_or(problem));
+    data::HostTensors tf = t;
+    if (forward)
+      for (std::size_t i = 0; i < tf.weight.size(); ++i)
+        tf.weight[i] = t.weight[static_cast<std::size_t>(
+            gpu::conv::transposed_weight_source(*forward, static_cast<std::int64_t>(i)))];
+    ig::GemmConvDesc d = gpu::conv::forward_gemm_desc(f3, choice);
     d.resident_blocks = resident_blocks;
     if (ig::why_not_split(d).empty()) d.splits = splits;
-    run_gemm(gemm_math, d, ig::forward_taps(p3), t, y, gpu::conv::ZeroFillDesc{}, writes);
+    run_gemm(gemm_math, d, ig::forward_taps(f3), tf, y, gpu::conv::ZeroFillDesc{}, writes);
   } else {
     std::vector<gpu::conv::PhaseGemm> gemms =
         gpu::conv::transposed_gemms(p3, choice.fill.value_or(gpu::conv::FillBlocks::trailing));
@@ -187,6 +197,33 @@ TEST_CASE("emulated implicit GEMM, forward: every order x math on 1-D and 2-D sh
         CAPTURE(trial);
         check(p, KernelChoice{f, order}, math_for(f), 700 + static_cast<std::uint64_t>(++trial));
       }
+}
+
+TEST_CASE("emulated implicit GEMM: stride-1 transposed problems as forward, every order x math, wgmma") {
+  std::mt19937_64 rng(kbench::testing::test_seed(2027));
+  gpu_tests::ShapeLimits limits = gpu_tests::small_shapes();
+  limits.stride = 1;
+  int trial = 0, wgmma = 0;
+  for (const Family f : kForward)
+    for (const ig::KOrder order : kOrders) {
+      ConvProblem p;
+      do {  // rows of a multiple of 4 floats, so that the input_patch order applies
+        p = gpu_tests::random_problem(rng, OpKind::conv_transpose, 1 + trial % 2, pick(rng, 1, 5), pick(rng, 8, 40),
+                                      limits);
+        p.input[p.spatial_rank - 1] = 4 * pick(rng, 1, 4);
+      } while (!reference::why_not_computable(p).empty() || !gpu::conv::forward_equivalent(p) ||
+               !gpu::conv::choice_envelope(KernelChoice{f, order}, p, math_for(f)));
+      CAPTURE(trial);
+      check(p, KernelChoice{f, order}, math_for(f), 750 + static_cast<std::uint64_t>(++trial));
+      if (f != Family::implicit_gemm_ffma && order == ig::KOrder::input_patch) {
+        const KernelChoice on_wgmma{f, order, std::nullopt, std::nullopt, std::nullopt, ig::MmaKind::wgmma};
+        if (gpu::conv::choice_envelope(on_wgmma, p, math_for(f))) {
+          check(p, on_wgmma, math_for(f), 790 + static_cast<std::uint64_t>(trial));
+          ++wgmma;
+        }
+      }
+    }
+  CHECK(wgmma > 0);
 }
 
 TEST_CASE("emulated implicit GEMM, forward: random channel counts (partial channel blocks, row tiles), default orders") {
