@@ -62,7 +62,7 @@ std::string property(const KernelDescription& d, const std::string& key) {
   return {};
 }
 
-ConvProblem transposed_depthwise_same(std::int64_t k) {  // 3x3 "same" upsampling-free decoder layer
+ConvProblem transposed_depthwise_same(std::int64_t k) {  // depthwise k x k, "same" padding
   return gpu_tests::make_problem(OpKind::conv_transpose, 2, 4, 32, 32, 32, Dims{{64, 64, 1}}, Dims{{k, k, 1}},
                                  Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, Dims{{(k - 1) / 2, (k - 1) / 2, 0}},
                                  Dims{{(k - 1) / 2, (k - 1) / 2, 0}}, true);
