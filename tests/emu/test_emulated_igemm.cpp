@@ -18,6 +18,7 @@
 #include "cuda/implicit_gemm/igemm_wgmma_kernel.cuh"
 #include "cuda/kernel_selection.hpp"
 #include "cuda/transposed/forward_equivalent.hpp"
+#include "forward_weights.hpp"
 #include "cuda/transposed/phase_gemm_index.hpp"
 #include "cuda/transposed/zero_fill_index.hpp"
 #include "data/host_tensors.hpp"
@@ -134,10 +135,7 @@ void check(const ConvProblem& problem, const KernelChoice& choice, MathMode math
     const std::optional<ConvProblem> forward = gpu::conv::forward_problem_for(choice.family, problem);
     const ConvProblem f3 = reference::as_rank3(forward.value_or(problem));
     data::HostTensors tf = t;
-    if (forward)
-      for (std::size_t i = 0; i < tf.weight.size(); ++i)
-        tf.weight[i] = t.weight[static_cast<std::size_t>(
-            gpu::conv::transposed_weight_source(*forward, static_cast<std::int64_t>(i)))];
+    if (forward) tf.weight = gpu_tests::forward_weights(*forward, t.weight);
     ig::GemmConvDesc d = gpu::conv::forward_gemm_desc(f3, choice);
     d.resident_blocks = resident_blocks;
     if (ig::why_not_split(d).empty()) d.splits = splits;

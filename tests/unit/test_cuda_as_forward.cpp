@@ -14,6 +14,7 @@
 #include "cuda/kernel_description.hpp"
 #include "cuda/transposed/forward_equivalent.hpp"
 #include "data/host_tensors.hpp"
+#include "forward_weights.hpp"
 #include "problem_factory.hpp"
 #include "reference/reference_conv.hpp"
 #include "seed_problems.hpp"
@@ -27,16 +28,6 @@ using gpu::conv::KernelChoice;
 using gpu::conv::KernelDescription;
 
 constexpr gpu::conv::LaunchDevice kH100{132, 0};
-
-// The forward weights, as forward_weights.cuh writes them on the device.
-std::vector<float> forward_weights(const ConvProblem& forward, const std::vector<float>& transposed) {
-  std::vector<float> out(static_cast<std::size_t>(forward.weight_elements()));
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    const std::int64_t source = gpu::conv::transposed_weight_source(forward, static_cast<std::int64_t>(i));
-    out[i] = transposed[static_cast<std::size_t>(source)];
-  }
-  return out;
-}
 
 // A random stride-1 transposed problem (rank 1 to 3, groups, dilation, kernels to 4, output_padding)
 // whose paddings never crop past the full correlation, so a forward equivalent exists.
@@ -86,7 +77,7 @@ TEST_CASE("a stride-1 transposed convolution equals its forward equivalent (fp64
     REQUIRE(f->weight_elements() == p.weight_elements());
     const data::HostTensors t = data::make_host_tensors(p, 100 + static_cast<std::uint64_t>(trial));
     data::HostTensors tf = t;
-    tf.weight = forward_weights(*f, t.weight);
+    tf.weight = gpu_tests::forward_weights(*f, t.weight);
     const std::vector<double> want = reference::convolve(p, t);
     const std::vector<double> got = reference::convolve(*f, tf);
     REQUIRE(got.size() == want.size());
