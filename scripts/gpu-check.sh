@@ -3,7 +3,9 @@
 #
 # Expects an existing build (build/portable unless KBENCH_BUILD_DIR says otherwise) and runs, in
 # order, each step under `timeout` and logged to OUTDIR/<step>.log:
-#   nvidia-smi -q (before), kbench info, kbench plan (plan.json), kbench calibrate,
+#   nvidia-smi -q (before), the timing-protocol check (scripts/timing-protocol-check.sh: one small
+#   example eager vs --graph and cold vs --hot on cuda and cudnn, protocol-*.json and protocol.md),
+#   kbench info, kbench plan (plan.json), kbench calibrate,
 #   kbench compare cuda vs cudnn on the KernelBench level-1 seeds in fp32 and tf32 (seeds.json): the
 #   headline, first, so that a visit short of time (a build on the device) still brings it back,
 #   the GPU tests (scripts/run-gpu-tests.sh: each case in its own process),
@@ -157,6 +159,10 @@ fi
 
 echo "gpu-check: build $build_dir, results $outdir, budget ${budget_s}s; $cudnn_note"
 step nvidia-smi-before 20 nvidia-smi -q
+# First: whether the timing protocol itself behaves (eager vs graph, cold vs hot, on one small example,
+# cuda and cudnn), before any number it produces is trusted.
+step timing-protocol 75 env KBENCH_SEED="$input_seed" bash "$repo_root/scripts/timing-protocol-check.sh" "$kbench" \
+  "$outdir"
 step info 30 "$kbench" info
 # What each backend of the build would run here, before anything runs (kbench plan: our kernels'
 # facts for this device's SMs, cuDNN's heuristic picks and the algorithms it accepts), into plan.json.

@@ -2,10 +2,10 @@
 """record-gpu-run.py OUTDIR [--results-dir DIR] - file a gpu-check visit's documents under docs/results/.
 
 After `scripts/gpu-check.sh OUTDIR` ran on a GPU machine and its files came back: takes seeds.json,
-variants.json, examples.json and plan.json from OUTDIR (or from OUTDIR/gpu-check.tar.gz, where
-gpu-check bundled them), names them as docs/results/README.md asks, `YYYY-MM-DD_<gpu>_<commit>.json`,
-`..._variants.json`, `..._examples.json` and `..._plan.json` (date of the visit, GPU model in lower
-case, the commit the build recorded),
+variants.json, examples.json, plan.json and the timing-protocol check's protocol-*.json from OUTDIR
+(or from OUTDIR/gpu-check.tar.gz, where gpu-check bundled them), names them as docs/results/README.md
+asks, `YYYY-MM-DD_<gpu>_<commit>.json`, `..._variants.json`, `..._examples.json`, `..._plan.json` and
+`..._protocol-cold.json` etc. (date of the visit, GPU model in lower case, the commit the build recorded),
 copies them there, and prints the figures for docs/perf-notes.md (scripts/gpu-summary.py).
 Never overwrites a file. Exit status: 0 when filed, 2 when a document is missing or unreadable or
 its name is taken.
@@ -61,6 +61,10 @@ def documents_dir(outdir, scratch):
     return scratch
 
 
+# The timing-protocol check's configurations (scripts/timing-protocol-check.sh).
+PROTOCOL_CONFIGS = ("cold", "cold-graph", "hot", "hot-graph")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("outdir")
@@ -72,7 +76,8 @@ def main():
         seeds = results_document.load(TOOL, seeds_path)
         stem = f"{seeds['started_at'][:10]}_{gpu_slug(seeds.get('device'))}_{commit_of(seeds.get('build'))}"
         files = [(seeds_path, f"{stem}.json")]
-        for document in ("variants", "examples"):  # each written by its own gpu-check step, if it ran
+        # Each written by its own gpu-check step, if it ran; protocol-* by the timing-protocol check.
+        for document in ("variants", "examples") + tuple(f"protocol-{c}" for c in PROTOCOL_CONFIGS):
             path = os.path.join(source, f"{document}.json")
             if os.path.isfile(path):
                 results_document.load(TOOL, path)
@@ -91,7 +96,8 @@ def main():
             shutil.copyfile(path, os.path.join(args.results_dir, name))
             print(f"filed {os.path.join(args.results_dir, name)}")
         # The figures are the seeds' (and their variants'); the examples are for browsing and diffs.
-        figures_inputs = [path for path, name in files if not name.endswith(("_examples.json", "_plan.json"))]
+        figures_inputs = [path for path, name in files
+                          if not name.endswith(("_examples.json", "_plan.json")) and "_protocol-" not in name]
         summary = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "gpu-summary.py")] + figures_inputs,
                                  capture_output=True, text=True)
         sys.stdout.write(summary.stdout)

@@ -12,6 +12,7 @@
 #include "cuda/cuda_backend.hpp"
 #include "runtime/derived_peaks.hpp"
 #include "runtime/device_info.hpp"
+#include "runtime/sm_clock_probe.hpp"
 #if defined(KBENCH_HAVE_CUDNN)
 #include <cudnn.h>
 
@@ -23,6 +24,22 @@ namespace kbench::cli {
 
 #if defined(KBENCH_HAVE_CUDA)
 
+namespace {
+
+// The stored calibration, or nothing; `problem` says why a file that exists could not be used.
+std::optional<DevicePeaks> loaded_calibration(const gpu::DeviceInfo& d, std::string& problem) {
+  try {
+    return gpu::load_calibration(d.name, d.uuid);
+  } catch (const std::exception& e) {
+    problem = e.what();
+    return std::nullopt;
+  }
+}
+
+std::string clock_text(double hz) { return hz > 0 ? fmt::format("{:.0f} MHz", hz / 1e6) : std::string("an unknown clock"); }
+
+}  // namespace
+
 GpuEnvironment detect_gpu(int device) {
   GpuEnvironment env;
   const Support status = gpu::cuda_status();
@@ -30,18 +47,24 @@ GpuEnvironment detect_gpu(int device) {
     env.description = status.reason;
     return env;
   }
+  gpu::DeviceInfo info;
   try {
-    const gpu::DeviceInfo info = gpu::device_info(device);
-    env.present = true;
-    env.description = fmt::format("{} (device {}, sm_{}{}, {} SMs, {} memory, {})", info.name, info.index, info.cc_major,
-                                  info.cc_minor, info.sms, gpu::format_bytes(info.memory_bytes), info.uuid);
-    env.datasheet = gpu::datasheet_or_derived_peaks(info);
-    env.measured = gpu::load_calibration(info.name, info.uuid);
-    env.plan_device = PlanDevice{fmt::format("{} (device {})", info.name, info.index), info.cc_major, info.cc_minor,
-                                 info.sms, true};
+    info = gpu::device_info(device);
   } catch (const std::exception& e) {
     env.description = fmt::format("CUDA device {} unusable: {}", device, e.what());
+    return env;
   }
+  env.present = true;
+  env.description = fmt::format("{} (device {}, sm_{}{}, {} SMs, {} memory, {})", info.name, info.index, info.cc_major,
+                                info.cc_minor, info.sms, gpu::format_bytes(info.memory_bytes), info.uuid);
+  env.datasheet = gpu::datasheet_or_derived_peaks(info);
+  env.plan_device = PlanDevice{fmt::format("{} (device {})", info.name, info.index), info.cc_major, info.cc_minor,
+                               info.sms, true};
+  // A damaged calibration file is no reason to call a working device unusable: its floors fall back
+  // to the datasheet (the results' peaks say so), and the user is told which file to fix.
+  env.measured = loaded_calibration(info, env.calibration_problem);
+  if (!env.calibration_problem.empty())
+    fmt::print(stderr, "kbench: warning: {}; floors use the datasheet peaks instead\n", env.calibration_problem);
   return env;
 }
 
@@ -87,10 +110,13 @@ std::vector<std::pair<std::string, std::string>> build_and_device_info() {
     lines.emplace_back("  peaks", fmt::format("{} ({}): {}, FP32 {}, TF32 {}", peaks.name, peaks.source,
                                               report::format_bandwidth(peaks.bandwidth_Bps),
                                               report::format_flop_rate(peaks.fp32_flops), report::format_flop_rate(peaks.tf32_flops)));
-    if (const auto measured = gpu::load_calibration(d.name, d.uuid))
+    std::string calibration_problem;
+    if (const auto measured = loaded_calibration(d, calibration_problem))
       lines.emplace_back("  measured", fmt::format("{}, FP32 {}, TF32 {}", report::format_bandwidth(measured->bandwidth_Bps),
                                                    report::format_flop_rate(measured->fp32_flops),
                                                    report::format_flop_rate(measured->tf32_flops)));
+    else if (!calibration_problem.empty())
+      lines.emplace_back("  measured", "unusable: " + calibration_problem);
   }
   return lines;
 }
@@ -106,16 +132,18 @@ int calibrate_and_store(int device) {
   const DevicePeaks& measured = calibration.peaks;
   const std::string where = gpu::save_calibration(measured, info.uuid);
   const DevicePeaks datasheet = gpu::datasheet_or_derived_peaks(info);
-  fmt::print("{} ({})\n", info.name, info.uuid);
-  fmt::print("  copy bandwidth  {:>14}  (datasheet {})\n", report::format_bandwidth(measured.bandwidth_Bps),
-             report::format_bandwidth(datasheet.bandwidth_Bps));
-  fmt::print("  FP32 FFMA       {:>14}  (datasheet {})\n", report::format_flop_rate(measured.fp32_flops),
-             report::format_flop_rate(datasheet.fp32_flops));
+  fmt::print("{} ({}), maximum SM clock {}\n", info.name, info.uuid, clock_text(calibration.max_clock_hz));
+  fmt::print("  copy bandwidth  {:>14}  (datasheet {}; at {})\n", report::format_bandwidth(measured.bandwidth_Bps),
+             report::format_bandwidth(datasheet.bandwidth_Bps), clock_text(calibration.copy_clock_hz));
+  fmt::print("  FP32 FFMA       {:>14}  (datasheet {}; at {})\n", report::format_flop_rate(measured.fp32_flops),
+             report::format_flop_rate(datasheet.fp32_flops), clock_text(calibration.fp32_clock_hz));
   fmt::print("  TF32            {:>14}  (datasheet {}; the fastest of:)\n",
              report::format_flop_rate(measured.tf32_flops), report::format_flop_rate(datasheet.tf32_flops));
-  fmt::print("    mma.sync      {:>14}\n", calibration.tf32_mma_sync_flops > 0
-                                                 ? report::format_flop_rate(calibration.tf32_mma_sync_flops)
-                                                 : std::string("no TF32 before compute capability 8.0"));
+  fmt::print("    mma.sync      {:>14}{}\n",
+             calibration.tf32_mma_sync_flops > 0 ? report::format_flop_rate(calibration.tf32_mma_sync_flops)
+                                                 : std::string("no TF32 before compute capability 8.0"),
+             calibration.tf32_mma_sync_flops > 0 ? "  (at " + clock_text(calibration.tf32_mma_sync_clock_hz) + ")"
+                                                 : std::string());
   std::string wgmma = "not measured (compute capability 9.0 only)";
   if (calibration.tf32_wgmma_flops() > 0)
     wgmma = fmt::format("{}  (m64n96k8, A in registers {}; m64n256k8, A and B in shared memory {}){}",
@@ -123,10 +151,21 @@ int calibrate_and_store(int device) {
                         report::format_flop_rate(calibration.tf32_wgmma_n96_flops),
                         report::format_flop_rate(calibration.tf32_wgmma_n256_flops),
                         calibration.wgmma_discarded ? "; discarded: above the device's theoretical peak" : "");
+  if (calibration.tf32_wgmma_flops() > 0) wgmma += "  (at " + clock_text(calibration.tf32_wgmma_clock_hz) + ")";
   fmt::print("    wgmma         {:>14}\n", wgmma);
   fmt::print("  fp32 floors use {} ({})\n", report::format_flop_rate(measured.fp32_accurate_flops()),
              to_string(measured.compute_units_for(MathMode::fp32)));
   fmt::print("stored in {}\n", where);
+  for (const double clock : {calibration.copy_clock_hz, calibration.fp32_clock_hz, calibration.tf32_mma_sync_clock_hz,
+                             calibration.tf32_wgmma_clock_hz}) {
+    if (clock > 0 && clock < gpu::SmClockProbe::kThrottleFraction * calibration.max_clock_hz) {
+      fmt::print(stderr,
+                 "kbench calibrate: warning: a rate was measured at {} (below {:.0f}% of the maximum {}): the GPU was "
+                 "throttled or busy, and the stored ceilings may be low; calibrate again on an idle GPU\n",
+                 clock_text(clock), gpu::SmClockProbe::kThrottleFraction * 100, clock_text(calibration.max_clock_hz));
+      break;
+    }
+  }
   return 0;
 }
 

@@ -16,6 +16,7 @@ struct GpuEnvironment {
   std::string description;               // the device, or why there is none
   std::optional<DevicePeaks> datasheet;  // the table entry for this device, or peaks derived from its attributes
   std::optional<DevicePeaks> measured;   // stored by `kbench calibrate`
+  std::string calibration_problem;       // why a stored calibration could not be used (damaged file)
   PlanDevice plan_device;                // what `kbench plan` plans for when present
 };
 

@@ -38,13 +38,21 @@ Calibration calibrate_device(int device) {
   peaks.l2_bytes = static_cast<double>(info.l2_bytes);
 
   Calibration c;
+  c.max_clock_hz = static_cast<double>(info.sm_clock_khz) * 1e3;
+  c.copy_clock_hz = copy.clock_hz;
+  c.fp32_clock_hz = ffma.clock_hz;
   // Before Ampere there is no TF32: a tf32 request runs FP32 arithmetic.
-  if (info.cc_major >= 8) c.tf32_mma_sync_flops = measure_tf32_mma_rate(kComputeRepetitions).best;
+  if (info.cc_major >= 8) {
+    const RateMeasurement mma = measure_tf32_mma_rate(kComputeRepetitions);
+    c.tf32_mma_sync_flops = mma.best;
+    c.tf32_mma_sync_clock_hz = mma.clock_hz;
+  }
   // wgmma (sm_90a) is Hopper's path to its full TF32 rate; mma.sync reaches part of it there.
   if (info.cc_major == 9 && info.cc_minor == 0) {
     const WgmmaRates wgmma = measure_tf32_wgmma_rates(kComputeRepetitions);
     c.tf32_wgmma_n96_flops = wgmma.registers_a_n96.best;
     c.tf32_wgmma_n256_flops = wgmma.shared_a_n256.best;
+    c.tf32_wgmma_clock_hz = std::min(wgmma.registers_a_n96.clock_hz, wgmma.shared_a_n256.clock_hz);
     // Faster than the SMs x tensor rate per clock x maximum clock allows: a miscount, which must
     // not lower every floor computed from it.
     c.wgmma_discarded = c.tf32_wgmma_flops() > kTheoreticalSlack * derived_peaks(info).tf32_flops;

@@ -17,6 +17,7 @@ struct RateMeasurement {
   double best = 0;    // bytes/s or FLOP/s of the fastest repetition
   double median = 0;  // of all repetitions, for the record
   int repetitions = 0;
+  double clock_hz = 0;  // mean SM clock across the timed repetitions; 0 when it could not be told
 };
 
 // `bytes` per buffer (two buffers are allocated); the current device is used.

@@ -20,6 +20,10 @@ struct Calibration {
   double tf32_wgmma_n256_flops = 0;  // m64n256k8, both operands in shared memory; both 0 where not
                                      // measured (not a compute capability 9.0 device)
   bool wgmma_discarded = false;      // measured above the device's theoretical peak (a miscount), not used
+  // The mean SM clock seen while each rate was timed (0: not told), and the device's maximum: a rate
+  // read at a low clock understates the ceiling and inflates every floor computed from it.
+  double copy_clock_hz = 0, fp32_clock_hz = 0, tf32_mma_sync_clock_hz = 0, tf32_wgmma_clock_hz = 0;
+  double max_clock_hz = 0;
 
   double tf32_wgmma_flops() const { return std::max(tf32_wgmma_n96_flops, tf32_wgmma_n256_flops); }
 };

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "calibrate/calibrate_kernels.hpp"
@@ -13,11 +14,26 @@
 
 namespace kbench::gpu {
 
-// Runs `launch` once untimed, then `repetitions` times between events; returns seconds each.
-std::vector<double> time_repetitions(const std::function<void(cudaStream_t)>& launch, int repetitions);
+// An idle GPU sits near a sixth of its boost clock and ramps up over tens of milliseconds: each
+// measurement first keeps the device busy for this long, so no rate is read before the clock is up.
+constexpr double kWarmUpSeconds = 0.2;
+
+// Calls launch_and_wait until `min_seconds` have passed by `now_seconds` (at least once); returns
+// the number of calls. Pure given its callables (the host tests give it a fake clock).
+int warm_up(const std::function<void()>& launch_and_wait, const std::function<double()>& now_seconds,
+            double min_seconds);
+
+struct TimedRepetitions {
+  std::vector<double> seconds;     // one per repetition
+  std::optional<double> clock_hz;  // mean SM clock across them (SmClockProbe)
+};
+
+// Runs `launch` untimed for kWarmUpSeconds of wall time, then `repetitions` times between events.
+TimedRepetitions time_repetitions(const std::function<void(cudaStream_t)>& launch, int repetitions);
 
 // `work` (bytes or FLOPs) over the fastest and the median repetition.
 RateMeasurement rates(double work, std::vector<double> seconds);
+RateMeasurement rates(double work, const TimedRepetitions& timed);
 
 int current_device_attribute(cudaDeviceAttr attr);
 

@@ -1,6 +1,7 @@
 #include "cudnn/cudnn_algo_select.hpp"
 
 #include <algorithm>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -12,18 +13,9 @@ namespace kbench::gpu {
 
 namespace {
 
-// The fields the forward and backward-data perf structs share.
-struct AlgoPerf {
-  int algo = 0;
-  cudnnStatus_t status = CUDNN_STATUS_SUCCESS;
-  float time_ms = -1;
-  std::size_t memory = 0;
-  cudnnMathType_t math = CUDNN_DEFAULT_MATH;
-};
-
 template <class Perf>
-std::vector<AlgoPerf> to_common(const std::vector<Perf>& perfs, int returned) {
-  std::vector<AlgoPerf> out;
+std::vector<RankedAlgo> to_ranked(const std::vector<Perf>& perfs, int returned) {
+  std::vector<RankedAlgo> out;
   for (int i = 0; i < returned && i < static_cast<int>(perfs.size()); ++i) {
     const Perf& p = perfs[static_cast<std::size_t>(i)];
     out.push_back({static_cast<int>(p.algo), p.status, p.time, p.memory, p.mathType});
@@ -33,12 +25,6 @@ std::vector<AlgoPerf> to_common(const std::vector<Perf>& perfs, int returned) {
 
 bool is_not_supported(cudnnStatus_t status) { return CUDNN_STATUS_CATEGORY(status) == CUDNN_STATUS_NOT_SUPPORTED; }
 
-struct WorkspaceQuery {
-  cudnnStatus_t status = CUDNN_STATUS_SUCCESS;
-  std::size_t bytes = 0;
-};
-
-// "Not supported" is an answer; any other failure is an error and throws.
 WorkspaceQuery query_workspace(cudnnHandle_t handle, const ConvDescriptors& d, int algo) {
   WorkspaceQuery q;
   if (d.shape().backward_data) {
@@ -50,11 +36,10 @@ WorkspaceQuery query_workspace(cudnnHandle_t handle, const ConvDescriptors& d, i
                                                        d.forward_output(), static_cast<cudnnConvolutionFwdAlgo_t>(algo),
                                                        &q.bytes);
   }
-  if (!is_not_supported(q.status)) KBENCH_CUDNN_CHECK(q.status);
   return q;
 }
 
-std::vector<AlgoPerf> heuristics(cudnnHandle_t handle, const ConvDescriptors& d) {
+std::vector<RankedAlgo> heuristics(cudnnHandle_t handle, const ConvDescriptors& d) {
   int max_count = 0;
   int returned = 0;
   if (d.shape().backward_data) {
@@ -63,17 +48,17 @@ std::vector<AlgoPerf> heuristics(cudnnHandle_t handle, const ConvDescriptors& d)
     KBENCH_CUDNN_CHECK(cudnnGetConvolutionBackwardDataAlgorithm_v7(handle, d.filter(), d.forward_output(), d.conv(),
                                                                    d.forward_input(), max_count, &returned,
                                                                    perfs.data()));
-    return to_common(perfs, returned);
+    return to_ranked(perfs, returned);
   }
   KBENCH_CUDNN_CHECK(cudnnGetConvolutionForwardAlgorithmMaxCount(handle, &max_count));
   std::vector<cudnnConvolutionFwdAlgoPerf_t> perfs(static_cast<std::size_t>(max_count));
   KBENCH_CUDNN_CHECK(cudnnGetConvolutionForwardAlgorithm_v7(handle, d.forward_input(), d.filter(), d.conv(),
                                                             d.forward_output(), max_count, &returned, perfs.data()));
-  return to_common(perfs, returned);
+  return to_ranked(perfs, returned);
 }
 
-std::vector<AlgoPerf> find_all(cudnnHandle_t handle, const ConvDescriptors& d, const ConvPointers& t, void* workspace,
-                               std::size_t workspace_bytes) {
+std::vector<RankedAlgo> find_all(cudnnHandle_t handle, const ConvDescriptors& d, const ConvPointers& t,
+                                 void* workspace, std::size_t workspace_bytes) {
   int max_count = 0;
   int returned = 0;
   if (d.shape().backward_data) {
@@ -83,93 +68,27 @@ std::vector<AlgoPerf> find_all(cudnnHandle_t handle, const ConvDescriptors& d, c
                                                                    d.conv(), d.forward_input(), t.y, max_count,
                                                                    &returned, perfs.data(), workspace,
                                                                    workspace_bytes));
-    return to_common(perfs, returned);
+    return to_ranked(perfs, returned);
   }
   KBENCH_CUDNN_CHECK(cudnnGetConvolutionForwardAlgorithmMaxCount(handle, &max_count));
   std::vector<cudnnConvolutionFwdAlgoPerf_t> perfs(static_cast<std::size_t>(max_count));
   KBENCH_CUDNN_CHECK(cudnnFindConvolutionForwardAlgorithmEx(handle, d.forward_input(), t.x, d.filter(), t.w, d.conv(),
                                                             d.forward_output(), t.y, max_count, &returned,
                                                             perfs.data(), workspace, workspace_bytes));
-  return to_common(perfs, returned);
+  return to_ranked(perfs, returned);
 }
 
 bool explicit_tensor_op(cudnnMathType_t math) {
   return math == CUDNN_TENSOR_OP_MATH || math == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION;
 }
 
-// The first usable entry of a ranked list: succeeded, within the workspace limit, and in fp32
-// mode not an explicit tensor-op entry. In tf32 mode the descriptor takes the entry's math
-// type, as PyTorch does, so what runs is what cuDNN ranked.
-Selection pick(const std::vector<AlgoPerf>& ranked, cudnnHandle_t handle, ConvDescriptors& descs,
-               std::int64_t limit, MathMode math, const char* how) {
-  const bool backward = descs.shape().backward_data;
-  std::vector<std::string> rejected;
-  for (const AlgoPerf& p : ranked) {
-    const std::string name = algorithm_name(backward, p.algo);
-    if (p.status != CUDNN_STATUS_SUCCESS) {
-      rejected.push_back(fmt::format("{}: {}", name, cudnnGetErrorString(p.status)));
-      continue;
-    }
-    if (math == MathMode::fp32 && explicit_tensor_op(p.math)) {
-      rejected.push_back(fmt::format("{}: {} (tensor ops; fp32 allows FMA math only)", name, math_type_name(p.math)));
-      continue;
-    }
-    if (static_cast<std::int64_t>(p.memory) > limit) {
-      rejected.push_back(fmt::format("{}: needs {} of workspace, limit {}", name,
-                                     format_bytes(static_cast<std::int64_t>(p.memory)), format_bytes(limit)));
-      continue;
-    }
-    const cudnnMathType_t previous = descs.math();
-    if (math == MathMode::tf32) descs.set_math(p.math);
-    // The workspace under the math type that will run (PyTorch re-queries it the same way).
-    const WorkspaceQuery q = query_workspace(handle, descs, p.algo);
-    if (is_not_supported(q.status) || static_cast<std::int64_t>(q.bytes) > limit) {
-      descs.set_math(previous);
-      rejected.push_back(fmt::format("{}: {}", name,
-                                     is_not_supported(q.status) ? std::string(cudnnGetErrorString(q.status))
-                                                                : "workspace over the limit under its math type"));
-      continue;
-    }
-    AlgoChoice choice;
-    choice.algo = p.algo;
-    choice.math = descs.math();
-    choice.workspace_bytes = q.bytes;
-    choice.how = how;
-    if (std::string_view(how) == "exhaustive") choice.search_ms = p.time_ms;
-    return {choice, {}};
-  }
-  std::string reason = fmt::format("cuDNN offers no usable {} algorithm", backward ? "backward-data" : "forward");
-  if (!rejected.empty()) {
-    reason += ": ";
-    for (std::size_t i = 0; i < rejected.size(); ++i) reason += (i ? "; " : "") + rejected[i];
-  }
-  return {std::nullopt, reason};
+std::string bytes_text(std::size_t bytes) {
+  return bytes >= kAbsurdWorkspaceBytes ? fmt::format("{} bytes", bytes) : format_bytes(static_cast<std::int64_t>(bytes));
 }
 
-Selection select_forced(cudnnHandle_t handle, ConvDescriptors& descs, const BackendOptions& options) {
-  const bool backward = descs.shape().backward_data;
-  const auto algo = parse_algorithm(backward, options.variant);
-  if (!algo) {
-    const auto names = backward ? backward_data_algorithm_names() : forward_algorithm_names();
-    std::string list;
-    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-    return {std::nullopt, fmt::format("unknown cuDNN {} algorithm '{}'; expected one of {}",
-                                      backward ? "backward-data" : "forward", options.variant, list)};
-  }
-  const WorkspaceQuery q = query_workspace(handle, descs, *algo);
-  if (is_not_supported(q.status))
-    return {std::nullopt, fmt::format("cuDNN does not support {} for this problem ({})", algorithm_name(backward, *algo),
-                                      cudnnGetErrorString(q.status))};
-  if (static_cast<std::int64_t>(q.bytes) > options.workspace_limit_bytes)
-    return {std::nullopt, fmt::format("{} needs {} of workspace, over the limit of {}", algorithm_name(backward, *algo),
-                                      format_bytes(static_cast<std::int64_t>(q.bytes)),
-                                      format_bytes(options.workspace_limit_bytes))};
-  AlgoChoice choice;
-  choice.algo = *algo;
-  choice.math = descs.math();
-  choice.workspace_bytes = q.bytes;
-  choice.how = "forced";
-  return {choice, {}};
+std::string join_reasons(std::string head, const std::vector<std::string>& rejected) {
+  for (std::size_t i = 0; i < rejected.size(); ++i) head += (i ? "; " : ": ") + rejected[i];
+  return head;
 }
 
 }  // namespace
@@ -184,15 +103,125 @@ std::vector<int> all_algorithms(bool backward_data) {
 
 cudnnMathType_t initial_math(MathMode math) { return math == MathMode::fp32 ? CUDNN_FMA_MATH : CUDNN_DEFAULT_MATH; }
 
-std::optional<std::size_t> algorithm_workspace(cudnnHandle_t handle, const ConvDescriptors& descs, int algo) {
-  const WorkspaceQuery q = query_workspace(handle, descs, algo);
-  if (is_not_supported(q.status)) return std::nullopt;
-  return q.bytes;
+WorkspaceVerdict judge_workspace(std::size_t bytes, std::int64_t limit) {
+  if (bytes >= kAbsurdWorkspaceBytes) return WorkspaceVerdict::absurd;
+  if (limit < 0 || bytes > static_cast<std::size_t>(limit)) return WorkspaceVerdict::over_limit;
+  return WorkspaceVerdict::fits;
+}
+
+std::string workspace_rejection(const std::string& name, std::size_t bytes, std::int64_t limit) {
+  if (judge_workspace(bytes, limit) == WorkspaceVerdict::absurd)
+    return fmt::format("{}: cuDNN quoted an impossible workspace of {} bytes", name, bytes);
+  return fmt::format("{}: needs {} of workspace, over the limit of {}", name, bytes_text(bytes),
+                     format_bytes(std::max<std::int64_t>(limit, 0)));
+}
+
+WorkspaceQueryFn workspace_query(cudnnHandle_t handle, ConvDescriptors& descs) {
+  return [handle, &descs](int algo, cudnnMathType_t math) {
+    const cudnnMathType_t previous = descs.math();
+    descs.set_math(math);
+    const WorkspaceQuery q = query_workspace(handle, descs, algo);
+    descs.set_math(previous);
+    return q;
+  };
+}
+
+std::string query_rejection(const std::string& name, cudnnStatus_t status) {
+  if (is_not_supported(status)) return fmt::format("{}: {}", name, cudnnGetErrorString(status));
+  return fmt::format("{}: cuDNN's workspace query failed: {}", name, cudnnGetErrorString(status));
+}
+
+Selection select_ranked(const std::vector<RankedAlgo>& ranked, const WorkspaceQueryFn& query, bool backward_data,
+                        std::int64_t limit, MathMode math, cudnnMathType_t initial, const char* how) {
+  Selection out;
+  std::vector<std::string> rejected;
+  for (const RankedAlgo& p : ranked) {
+    const std::string name = algorithm_name(backward_data, p.algo);
+    if (p.status != CUDNN_STATUS_SUCCESS) {
+      rejected.push_back(fmt::format("{}: {}", name, cudnnGetErrorString(p.status)));
+      continue;
+    }
+    if (math == MathMode::fp32 && explicit_tensor_op(p.math)) {
+      rejected.push_back(fmt::format("{}: {} (tensor ops; fp32 allows FMA math only)", name, math_type_name(p.math)));
+      continue;
+    }
+    if (judge_workspace(p.memory, limit) != WorkspaceVerdict::fits) {
+      rejected.push_back(workspace_rejection(name, p.memory, limit));
+      continue;
+    }
+    // fp32 stays FMA-only whatever the entry reports; tf32 runs the entry's own math type.
+    const cudnnMathType_t runs_as = math == MathMode::tf32 ? p.math : initial;
+    const WorkspaceQuery q = query(p.algo, runs_as);
+    if (q.status != CUDNN_STATUS_SUCCESS) {
+      rejected.push_back(query_rejection(name, q.status));
+      continue;
+    }
+    if (judge_workspace(q.bytes, limit) != WorkspaceVerdict::fits) {
+      rejected.push_back(workspace_rejection(name, q.bytes, limit) + " (under its math type)");
+      continue;
+    }
+    AlgoChoice choice;
+    choice.algo = p.algo;
+    choice.math = runs_as;
+    choice.workspace_bytes = q.bytes;
+    choice.how = how;
+    if (std::string_view(how) == "exhaustive") choice.search_ms = p.time_ms;
+    if (!out.choice)
+      out.choice = choice;
+    else
+      out.alternatives.push_back(choice);
+  }
+  if (!out.choice)
+    out.reason = join_reasons(
+        fmt::format("cuDNN offers no usable {} algorithm", backward_data ? "backward-data" : "forward"), rejected);
+  return out;
+}
+
+Selection select_forced(int algo, const WorkspaceQueryFn& query, bool backward_data, std::int64_t limit,
+                        cudnnMathType_t math) {
+  const std::string name = algorithm_name(backward_data, algo);
+  const WorkspaceQuery q = query(algo, math);
+  if (is_not_supported(q.status))
+    return {std::nullopt, {}, fmt::format("cuDNN does not support {} for this problem ({})", name,
+                                          cudnnGetErrorString(q.status))};
+  if (q.status != CUDNN_STATUS_SUCCESS) return {std::nullopt, {}, query_rejection(name, q.status)};
+  if (judge_workspace(q.bytes, limit) != WorkspaceVerdict::fits)
+    return {std::nullopt, {}, workspace_rejection(name, q.bytes, limit)};
+  AlgoChoice choice;
+  choice.algo = algo;
+  choice.math = math;
+  choice.workspace_bytes = q.bytes;
+  choice.how = "forced";
+  return {choice, {}, {}};
+}
+
+std::size_t largest_usable_workspace(const std::vector<int>& algos, const WorkspaceQueryFn& query,
+                                     cudnnMathType_t math, std::int64_t limit) {
+  std::size_t largest = 0;
+  for (const int algo : algos) {
+    const WorkspaceQuery q = query(algo, math);
+    if (q.status == CUDNN_STATUS_SUCCESS && judge_workspace(q.bytes, limit) == WorkspaceVerdict::fits)
+      largest = std::max(largest, q.bytes);
+  }
+  return largest;
 }
 
 Selection select_without_running(cudnnHandle_t handle, ConvDescriptors& descs, const BackendOptions& options) {
-  if (!options.variant.empty()) return select_forced(handle, descs, options);
-  return pick(heuristics(handle, descs), handle, descs, options.workspace_limit_bytes, options.math, "heuristic");
+  const bool backward = descs.shape().backward_data;
+  const WorkspaceQueryFn query = workspace_query(handle, descs);
+  if (!options.variant.empty()) {
+    const auto algo = parse_algorithm(backward, options.variant);
+    if (!algo) {
+      const auto names = backward ? backward_data_algorithm_names() : forward_algorithm_names();
+      std::string list;
+      for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+      return {std::nullopt, {}, fmt::format("unknown cuDNN {} algorithm '{}'; expected one of {}",
+                                            backward ? "backward-data" : "forward", options.variant, list)};
+    }
+    return select_forced(*algo, query, backward, options.workspace_limit_bytes, descs.math());
+  }
+  return select_ranked(heuristics(handle, descs), query, backward, options.workspace_limit_bytes, options.math,
+                       descs.math(), "heuristic");
 }
 
 std::vector<std::pair<std::string, std::string>> choice_properties(const ConvDescriptors& descs,
@@ -205,22 +234,23 @@ std::vector<std::pair<std::string, std::string>> choice_properties(const ConvDes
       {"algo_search", choice.how},
       {"cudnn_version", std::to_string(cudnnGetVersion())},
   };
-  if (choice.search_ms >= 0) props.emplace_back("search_time_ms", fmt::format("{:.4f}", choice.search_ms));
+  if (choice.search_ms >= 0) {
+    props.emplace_back("search_time_ms", fmt::format("{:.4f}", choice.search_ms));
+    // cudnnFind times each algorithm back to back on warm caches, not under kbench's protocol.
+    props.emplace_back("search_timing", "cuDNN's own (L2 warm, no flush): not comparable with kbench's cold median");
+  }
   return props;
 }
 
-std::size_t exhaustive_search_workspace(cudnnHandle_t handle, const ConvDescriptors& descs, std::int64_t limit) {
-  std::size_t largest = 0;
-  for (const int algo : all_algorithms(descs.shape().backward_data)) {
-    const auto bytes = algorithm_workspace(handle, descs, algo);
-    if (bytes && static_cast<std::int64_t>(*bytes) <= limit) largest = std::max(largest, *bytes);
-  }
-  return largest;
+std::size_t exhaustive_search_workspace(cudnnHandle_t handle, ConvDescriptors& descs, std::int64_t limit) {
+  return largest_usable_workspace(all_algorithms(descs.shape().backward_data), workspace_query(handle, descs),
+                                  descs.math(), limit);
 }
 
 Selection select_exhaustive(cudnnHandle_t handle, ConvDescriptors& descs, const ConvPointers& tensors,
                             void* workspace, std::size_t workspace_bytes, std::int64_t limit, MathMode math) {
-  return pick(find_all(handle, descs, tensors, workspace, workspace_bytes), handle, descs, limit, math, "exhaustive");
+  return select_ranked(find_all(handle, descs, tensors, workspace, workspace_bytes), workspace_query(handle, descs),
+                       descs.shape().backward_data, limit, math, descs.math(), "exhaustive");
 }
 
 void execute(cudnnHandle_t handle, const ConvDescriptors& d, const AlgoChoice& choice, const ConvPointers& t,

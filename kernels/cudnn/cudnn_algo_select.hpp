@@ -1,12 +1,16 @@
 #pragma once
 // Choosing and running cuDNN's algorithm for one convolution: forward for a convolution,
 // backward data for a transposed one. Three ways to choose, after BackendOptions:
-//   heuristic  - cudnnGet*Algorithm_v7: the first result that succeeds within the workspace limit;
-//   exhaustive - cudnnFind*AlgorithmEx: cuDNN times every algorithm on our buffers, fastest wins;
+//   heuristic  - cudnnGet*Algorithm_v7: the usable results in cuDNN's order;
+//   exhaustive - cudnnFind*AlgorithmEx: cuDNN times every algorithm on our buffers, fastest first;
 //   forced     - options.variant names the algorithm ("IMPLICIT_PRECOMP_GEMM", "ALGO_1", ...).
+// Every entry cuDNN's answers rule out is kept with the reason; a status other than success is
+// an answer about that algorithm, never an error of the whole selection (PyTorch reads them so).
 #include <cudnn.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -25,9 +29,11 @@ struct AlgoChoice {
   float search_ms = -1;   // exhaustive: cuDNN's own time for the chosen algorithm
 };
 
-// A choice, or why there is none (cuDNN's answer, or the workspace limit).
+// A choice, the usable entries after it (what runs if the choice fails to execute), or why there
+// is none (cuDNN's answers, or the workspace limit).
 struct Selection {
   std::optional<AlgoChoice> choice;
+  std::vector<AlgoChoice> alternatives;
   std::string reason;
 };
 
@@ -39,12 +45,51 @@ std::vector<int> all_algorithms(bool backward_data);
 // allowed on Ampere and later; what PyTorch sets when cuDNN's allow_tf32 is on).
 cudnnMathType_t initial_math(MathMode math);
 
-// Workspace `algo` needs under the descriptors' current math type; nullopt when cuDNN answers
-// that it does not support the algorithm for this problem.
-std::optional<std::size_t> algorithm_workspace(cudnnHandle_t handle, const ConvDescriptors& descs, int algo);
+// --- Workspace sizes -----------------------------------------------------------------------------
+// Compared as size_t against the limit: a size of 2^63 or more must not turn negative and pass.
+// Beyond kAbsurdWorkspaceBytes (1 PiB, far above any device's memory) an answer is a bad one.
+constexpr std::size_t kAbsurdWorkspaceBytes = std::size_t{1} << 50;
+enum class WorkspaceVerdict { fits, over_limit, absurd };
+WorkspaceVerdict judge_workspace(std::size_t bytes, std::int64_t limit);
+// Why `name` is ruled out by its workspace ("needs 9.7 GB of workspace, over the limit of 1.1 GB").
+std::string workspace_rejection(const std::string& name, std::size_t bytes, std::int64_t limit);
 
-// Heuristic or forced selection; needs no device buffers. May change descs' math type to the
-// chosen algorithm's (tf32 mode only: fp32 stays CUDNN_FMA_MATH whatever cuDNN reports).
+// cuDNN's answer to "what workspace does this algorithm need under this math type".
+struct WorkspaceQuery {
+  cudnnStatus_t status = CUDNN_STATUS_SUCCESS;
+  std::size_t bytes = 0;
+};
+using WorkspaceQueryFn = std::function<WorkspaceQuery(int algo, cudnnMathType_t math)>;
+// The query for `descs` on `handle` (the descriptors' math type is restored afterwards).
+WorkspaceQueryFn workspace_query(cudnnHandle_t handle, ConvDescriptors& descs);
+// Why `name` is ruled out by a query that did not succeed.
+std::string query_rejection(const std::string& name, cudnnStatus_t status);
+
+// --- Selection from answers (pure: the answers are given, so the host tests can fake them) -------
+// One entry of cuDNN's ranked list (heuristic or Find), as both perf structs carry it.
+struct RankedAlgo {
+  int algo = 0;
+  cudnnStatus_t status = CUDNN_STATUS_SUCCESS;
+  float time_ms = -1;
+  std::size_t memory = 0;
+  cudnnMathType_t math = CUDNN_DEFAULT_MATH;
+};
+
+// The usable entries of a ranked list, in its order: succeeded, within the workspace limit, and in
+// fp32 mode not an explicit tensor-op entry. In tf32 mode an entry runs under its own math type, as
+// PyTorch sets it, so what runs is what cuDNN ranked; the workspace is asked again under the math
+// type that will run. Entries ruled out are listed in the reason when none is usable.
+Selection select_ranked(const std::vector<RankedAlgo>& ranked, const WorkspaceQueryFn& query, bool backward_data,
+                        std::int64_t limit, MathMode math, cudnnMathType_t initial, const char* how);
+// The named algorithm under the descriptors' math type, if cuDNN's query succeeds and fits the limit.
+Selection select_forced(int algo, const WorkspaceQueryFn& query, bool backward_data, std::int64_t limit,
+                        cudnnMathType_t math);
+// The largest workspace among `algos` whose query succeeds within `limit` (0 if none).
+std::size_t largest_usable_workspace(const std::vector<int>& algos, const WorkspaceQueryFn& query,
+                                     cudnnMathType_t math, std::int64_t limit);
+
+// --- On a handle ---------------------------------------------------------------------------------
+// Heuristic or forced selection; needs no device buffers. The descriptors keep their math type.
 Selection select_without_running(cudnnHandle_t handle, ConvDescriptors& descs, const BackendOptions& options);
 
 // What a result records of a choice: the call, algorithm, math type, workspace, how it was chosen.
@@ -53,7 +98,7 @@ std::vector<std::pair<std::string, std::string>> choice_properties(const ConvDes
 
 // The workspace an exhaustive search is given: the largest any algorithm cuDNN supports here
 // needs, among those within `limit`.
-std::size_t exhaustive_search_workspace(cudnnHandle_t handle, const ConvDescriptors& descs, std::int64_t limit);
+std::size_t exhaustive_search_workspace(cudnnHandle_t handle, ConvDescriptors& descs, std::int64_t limit);
 
 // Our tensors in kbench's terms (the convolution's x, w, y); for backward data x is dy and y is dx.
 struct ConvPointers {
@@ -67,7 +112,7 @@ Selection select_exhaustive(cudnnHandle_t handle, ConvDescriptors& descs, const 
                             void* workspace, std::size_t workspace_bytes, std::int64_t limit, MathMode math);
 
 // y = conv(x, w) (forward) or y = conv_backward_data(x, w) (transposed), with beta = 0 so the
-// previous contents of y (NaN poison) are never read.
+// previous contents of y (NaN poison) are never read. `descs` must carry `choice.math`.
 void execute(cudnnHandle_t handle, const ConvDescriptors& descs, const AlgoChoice& choice, const ConvPointers& tensors,
              void* workspace);
 

@@ -14,6 +14,7 @@
 #include "cudnn/cudnn_shape.hpp"
 #include "runtime/device_info.hpp"
 #include "runtime/gpu_prepared_run.hpp"
+#include "runtime/tf32_override.hpp"
 
 namespace kbench::gpu {
 
@@ -56,6 +57,7 @@ class CudnnBackend final : public Backend {
     ConvDescriptors descs(cudnn_shape(problem), initial_math(options.math));
     const cudnnHandle_t h = handle(options.device)->get();
     std::int64_t workspace = 0;
+    // Both sizes were judged against the (int64) limit as size_t already, so they convert exactly.
     if (options.algo_search == AlgoSearch::exhaustive && options.variant.empty()) {
       workspace = static_cast<std::int64_t>(exhaustive_search_workspace(h, descs, options.workspace_limit_bytes));
     } else if (const Selection selection = select_without_running(h, descs, options); selection.choice) {
@@ -75,6 +77,16 @@ class CudnnBackend final : public Backend {
       return {Support::no(fmt::format("cuDNN chooses on its device, and none is usable here: {}", s.reason)), {}, {}};
     if (Support s = cudnn_expressible(problem); !s) return {s, {}, {}};
     return plan_cudnn(handle(options.device)->get(), problem, options);
+  }
+
+  std::vector<std::string> environment_notes() const override {
+    const auto value = nvidia_tf32_override();
+    if (!value) return {};
+    if (tf32_disabled_by_environment())
+      return {fmt::format("NVIDIA_TF32_OVERRIDE={} is set: cuDNN runs FP32 FMA kernels even where --math tf32 allows "
+                          "TF32, so its tf32 results are fp32 (kbench's own kernels are unaffected)",
+                          *value)};
+    return {fmt::format("NVIDIA_TF32_OVERRIDE={} is set (only 0 changes what cuDNN runs)", *value)};
   }
 
   std::unique_ptr<PreparedRun> prepare(const ConvProblem& problem, const BackendOptions& options) override {

@@ -24,27 +24,17 @@ BackendPlan plan_cudnn(cudnnHandle_t handle, const ConvProblem& problem, const B
   const std::string chosen_name = algorithm_name(backward, chosen.algo);
   BackendPlan out{Support::yes(), {{chosen_name, "cudnn:" + chosen_name, choice_properties(descs, chosen)}}, {}};
   if (!options.variant.empty()) return out;
+  // Each asked under the mode's own math type, as `cudnn:NAME` would prepare it.
+  const WorkspaceQueryFn query = workspace_query(handle, descs);
+  const cudnnMathType_t math = initial_math(options.math);
   for (const int algo : all_algorithms(backward)) {
     if (algo == chosen.algo) continue;
     const std::string name = algorithm_name(backward, algo);
-    // Each asked under the mode's own math type, as `cudnn:NAME` would prepare it.
-    const ConvDescriptors fresh(cudnn_shape(problem), initial_math(options.math));
-    std::optional<std::size_t> workspace;
-    try {
-      workspace = algorithm_workspace(handle, fresh, algo);
-    } catch (const std::exception& e) {  // a status other than "not supported": this algorithm only
-      out.ruled_out.emplace_back(name, fmt::format("cuDNN's workspace query failed: {}", e.what()));
-      continue;
-    }
-    if (!workspace) {
-      out.ruled_out.emplace_back(name, "cuDNN does not support it for this problem");
-    } else if (static_cast<std::int64_t>(*workspace) > options.workspace_limit_bytes) {
-      out.ruled_out.emplace_back(name, fmt::format("needs {} of workspace, over the limit of {}",
-                                                   format_bytes(static_cast<std::int64_t>(*workspace)),
-                                                   format_bytes(options.workspace_limit_bytes)));
+    const Selection forced = select_forced(algo, query, backward, options.workspace_limit_bytes, math);
+    if (forced.choice) {
+      out.variants.push_back({name, "cudnn:" + name, choice_properties(descs, *forced.choice)});
     } else {
-      AlgoChoice other{algo, fresh.math(), *workspace, "forced", -1};
-      out.variants.push_back({name, "cudnn:" + name, choice_properties(fresh, other)});
+      out.ruled_out.emplace_back(name, forced.reason);
     }
   }
   return out;

@@ -5,23 +5,17 @@
 #include <fmt/format.h>
 
 #include "cudnn/cudnn_algorithms.hpp"
+#include "cudnn/cudnn_trial.hpp"
 #include "runtime/cuda_check.hpp"
+#include "runtime/tf32_override.hpp"
 
 namespace kbench::gpu {
-
-namespace {
-
-AlgoChoice require(const Selection& selection) {
-  if (!selection.choice) throw CudnnError(CUDNN_STATUS_NOT_SUPPORTED, selection.reason);
-  return *selection.choice;
-}
-
-}  // namespace
 
 CudnnPreparedRun::CudnnPreparedRun(const ConvProblem& problem, const BackendOptions& options,
                                    std::shared_ptr<CudnnHandle> handle)
     : GpuPreparedRun(problem, options.device),
       handle_(std::move(handle)),
+      stream_reset_(handle_),
       descs_(cudnn_shape(problem), initial_math(options.math)) {
   if (handle_->device() != device())
     throw std::logic_error(fmt::format("cuDNN handle for device {} given to a run on device {}", handle_->device(),
@@ -35,13 +29,37 @@ CudnnPreparedRun::CudnnPreparedRun(const ConvProblem& problem, const BackendOpti
         exhaustive_search_workspace(handle_->get(), descs_, options.workspace_limit_bytes);
     DeviceBuffer<unsigned char> search_workspace(static_cast<std::int64_t>(search_bytes));
     KBENCH_CUDNN_CHECK(cudnnSetStream(handle_->get(), stream()));
-    choice_ = require(select_exhaustive(handle_->get(), descs_, tensors(), search_workspace.data(), search_bytes,
-                                        options.workspace_limit_bytes, options.math));
+    const Selection found = select_exhaustive(handle_->get(), descs_, tensors(), search_workspace.data(),
+                                              search_bytes, options.workspace_limit_bytes, options.math);
     KBENCH_CUDA_CHECK(cudaStreamSynchronize(stream()));
+    commit_to_first_that_runs(found);
   } else {
-    choice_ = require(select_without_running(handle_->get(), descs_, options));
+    commit_to_first_that_runs(select_without_running(handle_->get(), descs_, options));
   }
-  workspace_ = DeviceBuffer<unsigned char>(static_cast<std::int64_t>(choice_.workspace_bytes));
+}
+
+void CudnnPreparedRun::commit_to_first_that_runs(const Selection& selection) {
+  if (!selection.choice) throw CudnnError(CUDNN_STATUS_NOT_SUPPORTED, selection.reason);
+  std::vector<AlgoChoice> candidates{*selection.choice};
+  candidates.insert(candidates.end(), selection.alternatives.begin(), selection.alternatives.end());
+  const bool backward = descs_.shape().backward_data;
+  const auto name = [&](std::size_t i) { return algorithm_name(backward, candidates[i].algo); };
+  const TrialOutcome outcome = first_that_runs(candidates.size(), name, [&](std::size_t i) {
+    const AlgoChoice& c = candidates[i];
+    descs_.set_math(c.math);
+    workspace_ = DeviceBuffer<unsigned char>();  // the previous candidate's, freed before the next is allocated
+    workspace_ = DeviceBuffer<unsigned char>(static_cast<std::int64_t>(c.workspace_bytes));
+    KBENCH_CUDNN_CHECK(cudnnSetStream(handle_->get(), stream()));
+    execute(handle_->get(), descs_, c, tensors(), workspace_.data());
+    KBENCH_CUDA_CHECK(cudaStreamSynchronize(stream()));
+  });
+  skipped_ = outcome.skipped;
+  if (!outcome.chosen) {
+    std::string reason = fmt::format("no usable cuDNN {} algorithm executes", backward ? "backward-data" : "forward");
+    for (std::size_t i = 0; i < skipped_.size(); ++i) reason += (i ? "; " : ": ") + skipped_[i];
+    throw CudnnError(CUDNN_STATUS_EXECUTION_FAILED, reason);
+  }
+  choice_ = candidates[*outcome.chosen];
 }
 
 std::string CudnnPreparedRun::implementation() const {
@@ -50,14 +68,32 @@ std::string CudnnPreparedRun::implementation() const {
 
 MathMode CudnnPreparedRun::math_used() const {
   // cuDNN does not say whether a kernel allowed TF32 actually took it; "tf32" here means the
-  // chosen algorithm ran with tensor-core TF32 permitted (docs/gpu-runtime.md).
+  // chosen algorithm ran with tensor-core TF32 permitted (docs/gpu-runtime.md). Under
+  // NVIDIA_TF32_OVERRIDE=0 it is not permitted, whatever the math type says.
+  if (tf32_disabled_by_environment()) return MathMode::fp32;
   return choice_.math == CUDNN_FMA_MATH ? MathMode::fp32 : MathMode::tf32;
 }
 
 std::vector<std::pair<std::string, std::string>> CudnnPreparedRun::properties() const {
   std::vector<std::pair<std::string, std::string>> props = choice_properties(descs_, choice_);
+  if (!skipped_.empty()) {
+    std::string failed;
+    for (const std::string& s : skipped_) failed += (failed.empty() ? "" : "; ") + s;
+    props.emplace_back("algorithms_failed_trial", failed);
+  }
+  if (const auto value = nvidia_tf32_override()) props.emplace_back("nvidia_tf32_override", *value);
   if (problem().bias) props.emplace_back("bias", "separate cudnnAddTensor, timed");
   return props;
+}
+
+std::vector<std::string> CudnnPreparedRun::warnings() const {
+  std::vector<std::string> out = GpuPreparedRun::warnings();
+  if (!skipped_.empty())
+    out.push_back(fmt::format("cuDNN's first choice did not execute; ran {} instead ({})", implementation(),
+                              skipped_.front()));
+  if (tf32_disabled_by_environment() && choice_.math != CUDNN_FMA_MATH)
+    out.push_back("NVIDIA_TF32_OVERRIDE=0 is set: cuDNN ran FP32 FMA kernels where TF32 was allowed");
+  return out;
 }
 
 void CudnnPreparedRun::enqueue(cudaStream_t stream) {

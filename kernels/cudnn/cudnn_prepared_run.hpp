@@ -1,5 +1,5 @@
 #pragma once
-// One problem set up on cuDNN: descriptors built, algorithm chosen, workspace allocated.
+// One problem set up on cuDNN: descriptors built, algorithm chosen and run once, workspace allocated.
 // enqueue() is the convolution (forward, or backward data for a transposed convolution) and,
 // with a bias, a separate cudnnAddTensor: both lie inside the timed region, since the legacy
 // API has no fused bias for backward data and PyTorch adds the bias the same way.
@@ -16,24 +16,44 @@
 
 namespace kbench::gpu {
 
+// The shared handle is pointed at a run's stream while the run enqueues; this puts it back on the
+// default stream before the run's stream is destroyed, so later queries (other runs' supports(),
+// cudnnDestroy) never use a dead stream. Also when the run's constructor throws half-way.
+class HandleStreamReset {
+ public:
+  explicit HandleStreamReset(std::shared_ptr<CudnnHandle> handle) : handle_(std::move(handle)) {}
+  ~HandleStreamReset() { (void)cudnnSetStream(handle_->get(), nullptr); }
+  HandleStreamReset(const HandleStreamReset&) = delete;
+  HandleStreamReset& operator=(const HandleStreamReset&) = delete;
+
+ private:
+  std::shared_ptr<CudnnHandle> handle_;
+};
+
 class CudnnPreparedRun final : public GpuPreparedRun {
  public:
-  // Throws CudnnError when no algorithm can be chosen (supports() has normally ruled that out).
+  // Throws CudnnError when no algorithm can be chosen (supports() has normally ruled that out), or
+  // when none of the usable ones executes.
   CudnnPreparedRun(const ConvProblem& problem, const BackendOptions& options, std::shared_ptr<CudnnHandle> handle);
 
   std::string implementation() const override;
   MathMode math_used() const override;
   std::vector<std::pair<std::string, std::string>> properties() const override;
+  std::vector<std::string> warnings() const override;
 
  protected:
   void enqueue(cudaStream_t stream) override;
 
  private:
   ConvPointers tensors() const { return {x(), w(), y()}; }
+  // Runs the selection's choice once, else each alternative in turn; keeps the first that runs.
+  void commit_to_first_that_runs(const Selection& selection);
 
   std::shared_ptr<CudnnHandle> handle_;
+  HandleStreamReset stream_reset_;  // after handle_: reset before the handle may go
   ConvDescriptors descs_;
   AlgoChoice choice_;
+  std::vector<std::string> skipped_;  // usable algorithms that failed their trial run, with why
   DeviceBuffer<unsigned char> workspace_;
 };
 

@@ -15,6 +15,10 @@ bool is_sticky_error(cudaError_t status) {
     case cudaErrorInvalidAddressSpace:
     case cudaErrorInvalidPc:
     case cudaErrorLaunchFailure:
+    // Hardware faults: uncorrectable ECC, a contained (isolated) error, NVLink. The context is lost.
+    case cudaErrorECCUncorrectable:
+    case cudaErrorContained:
+    case cudaErrorNvlinkUncorrectable:
       return true;
     default:
       return false;

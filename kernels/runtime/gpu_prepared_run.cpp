@@ -1,5 +1,6 @@
 #include "runtime/gpu_prepared_run.hpp"
 
+#include <algorithm>
 #include <limits>
 
 #include "data/host_tensors.hpp"
@@ -7,6 +8,8 @@
 #include "runtime/device_kernels.hpp"
 #include "runtime/l2_flusher.hpp"
 #include "runtime/sm_clock_probe.hpp"
+#include "runtime/stream_blocker.hpp"
+#include "runtime/timing_sequence.hpp"
 
 namespace kbench::gpu {
 
@@ -30,7 +33,8 @@ GpuPreparedRun::GpuPreparedRun(const ConvProblem& problem, int device)
       stream_(make_stream()),
       start_(make_timing_event()),
       stop_(make_timing_event()),
-      clock_probe_(std::make_unique<SmClockProbe>(device)) {}
+      clock_probe_(std::make_unique<SmClockProbe>(device)),
+      block_timeout_ns_(StreamBlocker::kDefaultTimeoutNs) {}
 
 std::int64_t GpuPreparedRun::device_bytes_needed(const ConvProblem& problem, int device) {
   int l2_bytes = 0;
@@ -69,25 +73,39 @@ void GpuPreparedRun::run() {
   KBENCH_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
+void GpuPreparedRun::add_warning(std::string warning) {
+  if (std::find(warnings_.begin(), warnings_.end(), warning) == warnings_.end()) warnings_.push_back(std::move(warning));
+}
+
 void GpuPreparedRun::capture_graph() {
   // One eager execution first: lazy module loading and library-internal first-call set-up
   // (cuDNN's runtime-compiled engines) must not happen inside the capture.
   enqueue(stream());
   KBENCH_CUDA_CHECK(cudaStreamSynchronize(stream()));
 
-  // Thread-local mode: only this thread's unsafe calls (a stray cudaMalloc) break the capture.
-  KBENCH_CUDA_CHECK(cudaStreamBeginCapture(stream(), cudaStreamCaptureModeThreadLocal));
+  // Captured on a stream of its own that does not synchronise with the legacy default stream: on a
+  // blocking stream, any legacy-stream use during the capture (inside a library) would be an
+  // implicit synchronisation with the capturing stream and invalidate it. Thread-local mode: only
+  // this thread's unsafe calls (a stray cudaMalloc) break the capture. The graph is launched on
+  // stream() like any other execution.
+  if (!capture_stream_) {
+    cudaStream_t raw = nullptr;
+    KBENCH_CUDA_CHECK(cudaStreamCreateWithFlags(&raw, cudaStreamNonBlocking));
+    capture_stream_ = CudaStream(raw);
+  }
+  const cudaStream_t capture = capture_stream_.get();
+  KBENCH_CUDA_CHECK(cudaStreamBeginCapture(capture, cudaStreamCaptureModeThreadLocal));
   try {
-    enqueue(stream());
+    enqueue(capture);
   } catch (...) {
     cudaGraph_t partial = nullptr;
-    (void)cudaStreamEndCapture(stream(), &partial);  // leave the stream usable
+    (void)cudaStreamEndCapture(capture, &partial);  // leave the stream usable
     if (partial) (void)cudaGraphDestroy(partial);
     (void)cudaGetLastError();
     throw;
   }
   cudaGraph_t raw_graph = nullptr;
-  KBENCH_CUDA_CHECK(cudaStreamEndCapture(stream(), &raw_graph));
+  KBENCH_CUDA_CHECK(cudaStreamEndCapture(capture, &raw_graph));
   const CudaGraph graph(raw_graph);
   cudaGraphExec_t exec = nullptr;
   KBENCH_CUDA_CHECK(cudaGraphInstantiate(&exec, graph.get(), 0));
@@ -100,24 +118,56 @@ void GpuPreparedRun::capture_graph() {
 Sample GpuPreparedRun::timed_run(const TimingOptions& timing) {
   KBENCH_CUDA_CHECK(cudaSetDevice(device_));
   if (timing.graph && !graph_) capture_graph();
-  if (timing.cold) {
-    if (!flusher_) flusher_ = std::make_unique<L2Flusher>(device_);
-    flusher_->flush(stream());
+  if (timing.cold && !flusher_) {
+    flusher_ = std::make_unique<L2Flusher>(device_);
+    if (flusher_->warning()) add_warning(*flusher_->warning());
   }
-  clock_probe_->start(stream());
-  // Both events go on the legacy default stream: it waits for all earlier work of every blocking
-  // stream (the flush included) and is waited for by later work, so the interval holds everything
-  // the backend enqueued, on whichever blocking stream.
-  KBENCH_CUDA_CHECK(cudaEventRecord(start_.get(), cudaStreamLegacy));
-  if (timing.graph) {
-    KBENCH_CUDA_CHECK(cudaGraphLaunch(graph_.get(), stream()));
-  } else {
-    enqueue(stream());
+  if (blocking_ && !blocker_) blocker_ = std::make_unique<StreamBlocker>(block_timeout_ns_);
+  Sample sample = take_sample(timing, blocking_);
+  if (blocking_ && blocker_->timed_out()) {
+    // enqueue() waited for the device, so the held stream held the host too until the kernel gave
+    // up: that sample is void, and the rest are taken without holding the stream.
+    blocking_ = false;
+    add_warning(
+        "the backend's enqueue waits for the device (a synchronising call), so its samples were taken without "
+        "the blocking kernel: host enqueue time may be counted as device time");
+    sample = take_sample(timing, false);
   }
-  KBENCH_CUDA_CHECK(cudaEventRecord(stop_.get(), cudaStreamLegacy));
-  clock_probe_->stop(stream());
-  // Device-wide: also waits for (and surfaces faults from) work pushed to other streams.
-  KBENCH_CUDA_CHECK(cudaDeviceSynchronize());
+  return sample;
+}
+
+Sample GpuPreparedRun::take_sample(const TimingOptions& timing, bool blocking) {
+  // However the sample ends, a held stream is let go: a kernel left spinning would hold the device
+  // for the whole timeout.
+  struct ReleaseOnExit {
+    StreamBlocker* blocker;
+    ~ReleaseOnExit() {
+      if (blocker) blocker->release();
+    }
+  } release_on_exit{blocking ? blocker_.get() : nullptr};
+
+  for (const TimingStep step : timing_sequence(timing.cold, blocking)) {
+    switch (step) {
+      case TimingStep::flush_l2: flusher_->flush(stream()); break;
+      case TimingStep::block_stream: blocker_->block(stream()); break;
+      case TimingStep::probe_start: clock_probe_->start(stream()); break;
+      // Both events go on the legacy default stream: it waits for all earlier work of every
+      // blocking stream (the flush, the held stream) and is waited for by later work, so the
+      // interval holds everything the backend enqueued, on whichever blocking stream.
+      case TimingStep::record_start: KBENCH_CUDA_CHECK(cudaEventRecord(start_.get(), cudaStreamLegacy)); break;
+      case TimingStep::execute:
+        if (timing.graph)
+          KBENCH_CUDA_CHECK(cudaGraphLaunch(graph_.get(), stream()));
+        else
+          enqueue(stream());
+        break;
+      case TimingStep::record_stop: KBENCH_CUDA_CHECK(cudaEventRecord(stop_.get(), cudaStreamLegacy)); break;
+      case TimingStep::probe_stop: clock_probe_->stop(stream()); break;
+      case TimingStep::release_stream: blocker_->release(); break;
+      // Device-wide: also waits for (and surfaces faults from) work pushed to other streams.
+      case TimingStep::synchronize_device: KBENCH_CUDA_CHECK(cudaDeviceSynchronize()); break;
+    }
+  }
 
   float elapsed_ms = 0;
   KBENCH_CUDA_CHECK(cudaEventElapsedTime(&elapsed_ms, start_.get(), stop_.get()));

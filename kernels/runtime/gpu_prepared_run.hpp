@@ -19,6 +19,7 @@ namespace kbench::gpu {
 
 class L2Flusher;
 class SmClockProbe;
+class StreamBlocker;
 
 class GpuPreparedRun : public PreparedRun {
  public:
@@ -30,11 +31,13 @@ class GpuPreparedRun : public PreparedRun {
   void poison_output() override;
   void run() override;  // enqueue() then a device-wide synchronize
   // Cold: L2 flushed first. Graph: enqueue() captured once into a CUDA graph, then replayed.
-  // Events bracket only the execution; a device-wide synchronize precedes reading them, so work
-  // a backend forks onto other streams is finished too. See docs/gpu-runtime.md.
+  // The stream is held by a blocking kernel while the host enqueues, so the events bracket only the
+  // device's execution; a device-wide synchronize precedes reading them, so work a backend forks
+  // onto other streams is finished too. Steps in timing_sequence.hpp; see docs/gpu-runtime.md.
   Sample timed_run(const TimingOptions& timing) override;
   std::vector<float> read_output(std::span<const std::int64_t> indices) override;
   bool inputs_unchanged() override;
+  std::vector<std::string> warnings() const override { return warnings_; }
 
   // Device memory a run of `problem` takes on `device`: x, w, b, y and the L2 flush buffer of
   // cold sampling. A backend adds its own (a cuDNN workspace) and checks the sum in fits().
@@ -51,10 +54,14 @@ class GpuPreparedRun : public PreparedRun {
   const float* b() const { return b_.data(); }  // nullptr without bias
   float* y() const { return y_.data(); }
   int device() const { return device_; }
+  // How long the blocking kernel waits for the host before it gives up (tests shorten it).
+  void set_block_timeout_ns(std::uint64_t ns) { block_timeout_ns_ = ns; }
+  void add_warning(std::string warning);  // once per text
 
  private:
   std::uint64_t input_checksum();
   void capture_graph();
+  Sample take_sample(const TimingOptions& timing, bool blocking);
 
   ConvProblem problem_;
   int device_ = 0;  // made current first, so every member below is created on it
@@ -63,7 +70,12 @@ class GpuPreparedRun : public PreparedRun {
   CudaEvent start_, stop_;
   std::unique_ptr<SmClockProbe> clock_probe_;
   std::unique_ptr<L2Flusher> flusher_;  // allocated at the first cold sample
+  CudaStream capture_stream_;           // non-blocking: made at the first graph sample
   CudaGraphExec graph_;                 // captured at the first graph sample
+  std::unique_ptr<StreamBlocker> blocker_;  // made at the first sample
+  bool blocking_ = true;                // false once enqueue() was seen to wait for the device
+  std::uint64_t block_timeout_ns_;
+  std::vector<std::string> warnings_;
   std::uint64_t checksum_after_fill_ = 0;
 };
 

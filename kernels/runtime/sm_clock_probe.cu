@@ -1,5 +1,8 @@
 #include "runtime/sm_clock_probe.hpp"
 
+#include <algorithm>
+#include <vector>
+
 #include "runtime/cuda_check.hpp"
 
 namespace kbench::gpu {
@@ -9,16 +12,18 @@ namespace {
 // The global timer ticks at about 1 MHz on recent parts: 20 us keeps the estimate within 5%.
 constexpr std::uint64_t kMinIntervalNs = 20'000;
 
-// One single-thread block per SM; whichever lands on SM 0 writes, so both stamps come from
-// the same SM's cycle counter (counters of different SMs are not synchronised).
-__global__ void stamp_kernel(unsigned long long* ns, unsigned long long* cycles) {
+// One single-thread block per SM; the first block to land on an SM stamps that SM's slot, so a
+// slot's start and stop stamps each come from one block and one SM's cycle counter. `offset` is 0
+// for the start stamps and 2 for the stop stamps.
+__global__ void stamp_kernel(unsigned long long* stamps, unsigned int* claims, int offset) {
   unsigned int smid = 0;
   asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
-  if (smid != 0) return;
+  if (smid >= static_cast<unsigned int>(SmClockProbe::kSmSlots)) return;
+  if (atomicCAS(&claims[(offset / 2) * SmClockProbe::kSmSlots + smid], 0u, 1u) != 0u) return;
   unsigned long long now_ns = 0;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now_ns));
-  *cycles = static_cast<unsigned long long>(clock64());
-  *ns = now_ns;
+  stamps[4 * smid + offset + 1] = static_cast<unsigned long long>(clock64());
+  stamps[4 * smid + offset] = now_ns;
 }
 
 }  // namespace
@@ -31,7 +36,17 @@ std::optional<double> clock_from_stamps(std::uint64_t start_ns, std::uint64_t st
   return static_cast<double>(stop_cycles - start_cycles) / (static_cast<double>(stop_ns - start_ns) * 1e-9);
 }
 
-SmClockProbe::SmClockProbe(int device) : stamps_(4) {
+std::optional<double> clock_from_sm_stamps(std::span<const std::uint64_t> stamps, std::uint64_t min_interval_ns) {
+  std::vector<double> clocks;
+  for (std::size_t s = 0; s + 3 < stamps.size(); s += 4)
+    if (const auto clock = clock_from_stamps(stamps[s], stamps[s + 1], stamps[s + 2], stamps[s + 3], min_interval_ns))
+      clocks.push_back(*clock);
+  if (clocks.empty()) return std::nullopt;
+  std::nth_element(clocks.begin(), clocks.begin() + static_cast<std::ptrdiff_t>(clocks.size() / 2), clocks.end());
+  return clocks[clocks.size() / 2];
+}
+
+SmClockProbe::SmClockProbe(int device) : stamps_(4 * kSmSlots), claims_(2 * kSmSlots) {
   KBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, device));
   int khz = 0;
   KBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device));
@@ -40,19 +55,20 @@ SmClockProbe::SmClockProbe(int device) : stamps_(4) {
 
 void SmClockProbe::start(cudaStream_t stream) {
   KBENCH_CUDA_CHECK(cudaMemsetAsync(stamps_.data(), 0, stamps_.bytes(), stream));
-  stamp_kernel<<<static_cast<unsigned int>(sms_), 1, 0, stream>>>(stamps_.data() + 0, stamps_.data() + 1);
+  KBENCH_CUDA_CHECK(cudaMemsetAsync(claims_.data(), 0, claims_.bytes(), stream));
+  stamp_kernel<<<static_cast<unsigned int>(sms_), 1, 0, stream>>>(stamps_.data(), claims_.data(), 0);
   KBENCH_CUDA_CHECK_LAUNCH();
 }
 
 void SmClockProbe::stop(cudaStream_t stream) {
-  stamp_kernel<<<static_cast<unsigned int>(sms_), 1, 0, stream>>>(stamps_.data() + 2, stamps_.data() + 3);
+  stamp_kernel<<<static_cast<unsigned int>(sms_), 1, 0, stream>>>(stamps_.data(), claims_.data(), 2);
   KBENCH_CUDA_CHECK_LAUNCH();
 }
 
 std::optional<double> SmClockProbe::clock_hz() const {
-  unsigned long long host[4] = {};
-  KBENCH_CUDA_CHECK(cudaMemcpy(host, stamps_.data(), sizeof host, cudaMemcpyDeviceToHost));
-  return clock_from_stamps(host[0], host[1], host[2], host[3], kMinIntervalNs);
+  std::vector<std::uint64_t> host(static_cast<std::size_t>(stamps_.size()));
+  KBENCH_CUDA_CHECK(cudaMemcpy(host.data(), stamps_.data(), stamps_.bytes(), cudaMemcpyDeviceToHost));
+  return clock_from_sm_stamps(host, kMinIntervalNs);
 }
 
 bool SmClockProbe::throttled() const {

@@ -69,6 +69,9 @@ class PreparedRun {
   virtual std::vector<float> read_output(std::span<const std::int64_t> indices) = 0;
   // False when the inputs no longer match the checksum taken by fill_inputs (a kernel wrote them).
   virtual bool inputs_unchanged() = 0;
+  // What a reader of this run's result must know that the run found out while running (a device
+  // that refused an L2 reset, samples that could not be taken the usual way); read after timing.
+  virtual std::vector<std::string> warnings() const { return {}; }
 };
 
 // The device a plan is made for (`kbench plan`): the one present, or a --target GPU's datasheet facts
@@ -119,6 +122,10 @@ class Backend {
   }
 
   virtual std::unique_ptr<PreparedRun> prepare(const ConvProblem& problem, const BackendOptions& options) = 0;
+
+  // Facts about this process's environment that change what the backend runs (a library setting
+  // from an environment variable), for the run's notes; asked once per run of a selected backend.
+  virtual std::vector<std::string> environment_notes() const { return {}; }
 };
 
 }  // namespace kbench

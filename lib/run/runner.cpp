@@ -194,6 +194,7 @@ Result run_one(const Workload& workload, Backend& backend, const BackendEntry& e
       result.timing = measure(*run, measure_opts, stop, [observer](int taken) {
         if (observer) observer->on_sample(taken);
       });
+    for (std::string& warning : run->warnings()) result.warnings.push_back(std::move(warning));
 
     // Fresh inputs after timing: the output must follow them (no replayed results, no state kept).
     const std::uint64_t fresh_seed = data::mix64(config.seed ^ 0xf4e5'1234'abcd'0001ULL);
@@ -264,6 +265,10 @@ RunReport run_workloads(const std::vector<Workload>& workloads, const Registry& 
                                                           : request.variant.empty() ? ""
                                                                                     : ":" + request.variant));
   const auto entries = select_backends(registry, config, report);
+  for (const auto& entry : entries)
+    for (std::string& note : entry.backend->environment_notes())
+      if (std::find(report.notes.begin(), report.notes.end(), note) == report.notes.end())
+        report.notes.push_back(std::move(note));
   const auto stopped = [&] { return stop && stop->load(); };
 
   const int count = static_cast<int>(workloads.size());

@@ -1,4 +1,4 @@
-# scripts/record-gpu-run.py: a gpu-check visit's seeds.json, variants.json and examples.json filed under the names
+# scripts/record-gpu-run.py: a gpu-check visit's seeds.json, variants.json, examples.json and protocol-*.json filed under the names
 # docs/results/README.md asks for (date, GPU, commit), from the output folder or from the bundle
 # gpu-check makes; the figures printed; a name already taken, or no documents, refused with exit 2.
 source "$(dirname "$0")/lib.sh"
@@ -10,7 +10,7 @@ import json, sys
 doc = {"schema": "kbench.results/1", "device": "NVIDIA H200", "started_at": "2026-12-03T09:15:00Z",
        "build": "commit 65a9bed0c1d2e3f4 · Release · GNU 12.2.0 · CUDA 13.0.88 sm_90 · portable",
        "settings": {"math_modes": ["fp32", "tf32"]}, "workloads": [], "results": []}
-for name in ("seeds", "variants", "examples"):
+for name in ("seeds", "variants", "examples", "protocol-cold", "protocol-hot-graph"):
     json.dump(doc, open(f"{sys.argv[1]}/{name}.json", "w"))
 json.dump({"schema": "kbench.plan/1", "device": {}, "plans": []}, open(f"{sys.argv[1]}/plan.json", "w"))
 PY
@@ -19,6 +19,9 @@ $RECORD "$WORK/visit" --results-dir "$WORK/results" >"$WORK/out.txt" || fail "re
 [[ -f "$WORK/results/2026-12-03_h200_65a9bed_variants.json" ]] || fail "variants.json not filed under its name"
 [[ -f "$WORK/results/2026-12-03_h200_65a9bed_examples.json" ]] || fail "examples.json not filed under its name"
 [[ -f "$WORK/results/2026-12-03_h200_65a9bed_plan.json" ]] || fail "plan.json not filed under its name"
+for config in cold hot-graph; do
+  [[ -f "$WORK/results/2026-12-03_h200_65a9bed_protocol-$config.json" ]] || fail "protocol-$config.json not filed"
+done
 grep -q "Our default kernels against cuDNN" "$WORK/out.txt" || fail "the figures were not printed"
 
 $RECORD "$WORK/visit" --results-dir "$WORK/results" 2>"$WORK/err.txt"

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
@@ -134,9 +135,15 @@ TEST_CASE("the SM clock probe measures a plausible clock across a busy interval"
   SmClockProbe probe(device);
   const CudaStream stream = make_stream();
   REQUIRE(probe.max_clock_hz() > 0);
-  // About a millisecond at ~2 GHz: far above the probe's 20 us minimum.
+  // An idle GPU sits near a sixth of its boost clock and takes a while to ramp: keep every SM busy
+  // for at least 200 ms of wall time first, then probe ~10 ms of spinning (far above the 20 us minimum).
+  const auto warm_until = std::chrono::steady_clock::now() + std::chrono::milliseconds(200);
+  while (std::chrono::steady_clock::now() < warm_until) {
+    testing::launch_spin(2'000'000, stream.get());
+    KBENCH_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+  }
   probe.start(stream.get());
-  testing::launch_spin(2'000'000, stream.get());
+  testing::launch_spin(20'000'000, stream.get());
   probe.stop(stream.get());
   KBENCH_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
   const auto clock = probe.clock_hz();

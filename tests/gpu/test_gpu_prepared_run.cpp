@@ -2,7 +2,9 @@
 // a constant (and, on request, scribbles on its input).
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <cmath>
+#include <thread>
 #include <vector>
 
 #include "data/host_tensors.hpp"
@@ -63,6 +65,31 @@ class OtherStreamRun final : public GpuPreparedRun {
  private:
   CudaStream side_;
   std::int64_t spin_cycles_;
+};
+
+// Host time inside enqueue(): a launch, then the host busy for `host_ms` before the next launch (as a
+// library's argument checks and plan lookups are). With `synchronises`, enqueue() also waits for the
+// device, which a held stream cannot allow.
+class SlowHostRun final : public GpuPreparedRun {
+ public:
+  SlowHostRun(const ConvProblem& problem, int host_ms, bool synchronises)
+      : GpuPreparedRun(problem, 0), host_ms_(host_ms), synchronises_(synchronises) {
+    set_block_timeout_ns(200'000'000);  // 0.2 s, so the deadlock case costs little
+  }
+  std::string implementation() const override { return "slow_host"; }
+  kbench::MathMode math_used() const override { return kbench::MathMode::fp32; }
+
+ protected:
+  void enqueue(cudaStream_t stream) override {
+    fill_value(y(), problem().output_elements(), 1.5f, stream);
+    if (synchronises_) KBENCH_CUDA_CHECK(cudaStreamSynchronize(stream));
+    std::this_thread::sleep_for(std::chrono::milliseconds(host_ms_));
+    fill_value(y(), problem().output_elements(), 1.5f, stream);
+  }
+
+ private:
+  int host_ms_;
+  bool synchronises_;
 };
 
 ConvProblem small_problem() {
@@ -149,6 +176,36 @@ TEST_CASE("work a backend pushes to another stream is inside the timed interval"
   const double cheat_s = cheat.timed_run({false, false}).seconds;
   MESSAGE("same stream " << honest_s * 1e3 << " ms, other stream " << cheat_s * 1e3 << " ms");
   CHECK(cheat_s > 0.5 * honest_s);
+}
+
+TEST_CASE("host time inside enqueue is not device time: the stream is held until the stop event is queued") {
+  SlowHostRun run(small_problem(), 20, false);
+  run.fill_inputs(1);
+  for (const bool cold : {true, false}) {
+    CAPTURE(cold);
+    run.poison_output();
+    const double seconds = run.timed_run({cold, false}).seconds;
+    MESSAGE("two tiny fills 20 ms apart on the host: " << seconds * 1e3 << " ms of device time");
+    CHECK(seconds < 0.005);
+    CHECK(all_equal(run.read_output({}), 1.5f));
+  }
+  CHECK(run.warnings().empty());
+}
+
+TEST_CASE("an enqueue that waits for the device is timed without the held stream, and says so") {
+  SlowHostRun run(small_problem(), 1, true);
+  run.fill_inputs(1);
+  run.poison_output();
+  const auto t0 = std::chrono::steady_clock::now();
+  const kbench::Sample first = run.timed_run({true, false});
+  const kbench::Sample second = run.timed_run({true, false});
+  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  MESSAGE("samples " << first.seconds * 1e3 << " and " << second.seconds * 1e3 << " ms, " << wall_s << " s of wall time");
+  CHECK(wall_s < 2.0);  // one timeout of 0.2 s, not one per sample
+  CHECK(first.seconds < 0.1);
+  CHECK(all_equal(run.read_output({}), 1.5f));
+  REQUIRE(run.warnings().size() == 1);
+  CHECK(run.warnings()[0].find("waits for the device") != std::string::npos);
 }
 
 TEST_CASE("device_bytes_needed counts the tensors and the L2 flush buffer") {

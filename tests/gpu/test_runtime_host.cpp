@@ -2,6 +2,10 @@
 // and what cuda_status() says on this machine. Runs without a device.
 #include <doctest/doctest.h>
 
+#include <cstdint>
+#include <vector>
+
+#include "calibrate/rate_timing.hpp"
 #include "runtime/cuda_check.hpp"
 #include "runtime/derived_peaks.hpp"
 #include "runtime/device_info.hpp"
@@ -36,6 +40,53 @@ TEST_SUITE("host") {
     CHECK_FALSE(clock_from_stamps(0, 5'000, 101'000, 203'000, 20'000).has_value());  // no block on SM 0
     CHECK_FALSE(clock_from_stamps(1'000, 5'000, 11'000, 25'000, 20'000).has_value());  // 10 us < 20 us
     CHECK_FALSE(clock_from_stamps(101'000, 5'000, 1'000, 203'000, 20'000).has_value());  // time went backwards
+  }
+
+  TEST_CASE("the clock comes from whichever SMs were stamped at both ends, as their median") {
+    std::vector<std::uint64_t> stamps(4 * 8, 0);
+    const auto stamp = [&](int sm, std::uint64_t start_ns, std::uint64_t start_cycles, std::uint64_t stop_ns,
+                           std::uint64_t stop_cycles) {
+      const auto s = static_cast<std::size_t>(4 * sm);
+      stamps[s] = start_ns;
+      stamps[s + 1] = start_cycles;
+      stamps[s + 2] = stop_ns;
+      stamps[s + 3] = stop_cycles;
+    };
+    CHECK_FALSE(clock_from_sm_stamps(stamps, 20'000).has_value());  // nothing stamped
+    stamp(0, 1'000, 5'000, 0, 0);                                     // SM 0: a start, no stop
+    stamp(3, 0, 0, 101'000, 900'000);                                 // SM 3: a stop, no start
+    CHECK_FALSE(clock_from_sm_stamps(stamps, 20'000).has_value());
+    // SMs 5, 6, 7 (none of them SM 0): counters of their own, clocks 1.9, 1.98 and 2.0 GHz.
+    stamp(5, 1'000, 70'000, 101'000, 70'000 + 190'000);
+    stamp(6, 2'000, 10, 102'000, 10 + 198'000);
+    stamp(7, 1'000, 1'000'000, 101'000, 1'000'000 + 200'000);
+    const auto clock = clock_from_sm_stamps(stamps, 20'000);
+    REQUIRE(clock.has_value());
+    CHECK(*clock == doctest::Approx(1.98e9));
+  }
+
+  TEST_CASE("a refused persisting-L2 reset is a warning, a lost context an error") {
+    CHECK(classify_persisting_reset(cudaSuccess) == PersistingResetOutcome::done);
+    CHECK(classify_persisting_reset(cudaErrorNotSupported) == PersistingResetOutcome::not_supported);
+    for (cudaError_t e : {cudaErrorUnknown, cudaErrorNotPermitted, cudaErrorInvalidValue, cudaErrorSystemNotReady})
+      CHECK(classify_persisting_reset(e) == PersistingResetOutcome::refused);
+    for (cudaError_t e : {cudaErrorIllegalAddress, cudaErrorLaunchFailure, cudaErrorECCUncorrectable})
+      CHECK(classify_persisting_reset(e) == PersistingResetOutcome::fatal);
+  }
+
+  TEST_CASE("calibration warms the device for 200 ms of wall time before it times a rate") {
+    double now = 0;
+    int launches = 0;
+    // Each launch takes 30 ms by the fake clock: 7 launches reach 210 ms.
+    const int counted = warm_up([&] { ++launches, now += 0.030; }, [&] { return now; }, kWarmUpSeconds);
+    CHECK(kWarmUpSeconds >= 0.2);
+    CHECK(counted == 7);
+    CHECK(launches == 7);
+    CHECK(now >= kWarmUpSeconds);
+    // A single slow launch is enough, and there is always at least one (the module load).
+    now = 0;
+    CHECK(warm_up([&] { now += 5.0; }, [&] { return now; }, kWarmUpSeconds) == 1);
+    CHECK(warm_up([] {}, [] { return 0.0; }, 0.0) == 1);
   }
 
   TEST_CASE("the L2 flush writes twice the L2, and never less than KernelBench's 256 MiB") {
@@ -103,7 +154,8 @@ TEST_SUITE("host") {
     CHECK(s.reason.find("kernel.cu:10") != std::string::npos);
     CHECK(s.reason.find("later error") == std::string::npos);
     for (cudaError_t e : {cudaErrorIllegalAddress, cudaErrorMisalignedAddress, cudaErrorIllegalInstruction,
-                          cudaErrorLaunchFailure, cudaErrorAssert, cudaErrorHardwareStackError})
+                          cudaErrorLaunchFailure, cudaErrorAssert, cudaErrorHardwareStackError,
+                          cudaErrorECCUncorrectable, cudaErrorContained, cudaErrorNvlinkUncorrectable})
       CHECK(is_sticky_error(e));
     for (cudaError_t e : {cudaSuccess, cudaErrorInvalidValue, cudaErrorMemoryAllocation, cudaErrorNoDevice,
                           cudaErrorInvalidConfiguration, cudaErrorNoKernelImageForDevice})

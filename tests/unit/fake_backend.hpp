@@ -35,6 +35,8 @@ struct FakeBackendConfig {
   std::vector<double> sample_seconds{0.001};  // cycled through by timed_run
   MathMode math_used = MathMode::fp32;
   std::vector<std::string> variants;
+  std::vector<std::string> run_warnings;       // what the prepared run's warnings() says after timing
+  std::vector<std::string> environment_notes;  // what the backend's environment_notes() says
 };
 
 class FakeRun : public PreparedRun {
@@ -74,6 +76,7 @@ class FakeRun : public PreparedRun {
     return out;
   }
   bool inputs_unchanged() override { return tensors_.input == pristine_input_; }
+  std::vector<std::string> warnings() const override { return samples_taken > 0 ? config_.run_warnings : std::vector<std::string>{}; }
 
   int runs = 0;
   std::size_t samples_taken = 0;
@@ -104,6 +107,7 @@ class FakeBackend : public Backend {
     if (config_.misbehaviour == Misbehaviour::throw_in_prepare) throw std::runtime_error("out of memory (fake)");
     return std::make_unique<FakeRun>(problem, config_);
   }
+  std::vector<std::string> environment_notes() const override { return config_.environment_notes; }
 
  private:
   FakeBackendConfig config_;

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
 
 #include "core/error.hpp"
@@ -213,6 +214,30 @@ TEST_SUITE("runner") {
     REQUIRE(list.size() == 3);
     CHECK(list[1].all_variants);
     CHECK(list[2].variant == "FFT");
+  }
+
+  TEST_CASE("what a run found out while timing is in its result's warnings; a backend's environment in the notes") {
+    FakeBackendConfig refused = fake("refused");
+    refused.run_warnings = {"the device refused the persisting-L2 reset (fake)"};
+    refused.environment_notes = {"NVIDIA_TF32_OVERRIDE=0 is set (fake)"};
+    FakeBackendConfig quiet = fake("quiet");
+    quiet.environment_notes = {"NVIDIA_TF32_OVERRIDE=0 is set (fake)"};  // the same fact is noted once
+    const auto registry = registry_with({refused, quiet});
+    RunConfig config = quick_config("refused,quiet");
+    config.math_modes = {MathMode::fp32, MathMode::tf32};
+    const RunReport report = run_workloads({small_workload(), small_workload("second")}, registry, config);
+    REQUIRE(report.results.size() == 8);
+    for (const Result& r : report.results) {
+      CAPTURE(r.backend);
+      CHECK(r.status == ResultStatus::ok);
+      if (r.backend == "refused") {
+        REQUIRE(r.warnings.size() == 1);
+        CHECK(r.warnings[0] == "the device refused the persisting-L2 reset (fake)");
+      } else {
+        CHECK(r.warnings.empty());
+      }
+    }
+    CHECK(std::count(report.notes.begin(), report.notes.end(), "NVIDIA_TF32_OVERRIDE=0 is set (fake)") == 1);
   }
 
   TEST_CASE("a result faster than the roofline floor is flagged as suspicious") {
