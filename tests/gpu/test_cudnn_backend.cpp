@@ -11,6 +11,7 @@
 
 #include "problem_factory.hpp"
 #include "cudnn/cudnn_backend.hpp"
+#include "cudnn/cudnn_prepared_run.hpp"
 #include "reference/reference_conv.hpp"
 #include "verify/compare.hpp"
 #include "verify/tolerance.hpp"
@@ -252,4 +253,30 @@ TEST_CASE("graph replay of cuDNN (convolution and bias) times and computes the s
     CHECK(kbench::compare_outputs(got, expected, kbench::default_tolerance(MathMode::fp32)).passed());
   }
   CHECK(run->inputs_unchanged());
+}
+
+TEST_CASE("a finished run leaves the shared handle on the default stream, not on its destroyed one") {
+  const auto handle = std::make_shared<kbench::gpu::CudnnHandle>(0);
+  const ConvProblem p = problems()[2].problem;  // forward convolution with bias
+  BackendOptions options;
+  {
+    kbench::gpu::CudnnPreparedRun run(p, options, handle);
+    run.fill_inputs(3);
+    run.poison_output();
+    (void)run.timed_run({true, false});
+    cudaStream_t during = nullptr;
+    REQUIRE(cudnnGetStream(handle->get(), &during) == CUDNN_STATUS_SUCCESS);
+    CHECK(during != nullptr);  // the run's own stream, while the run lives
+    CHECK(run.warnings().empty());
+  }
+  cudaStream_t after = reinterpret_cast<cudaStream_t>(1);
+  REQUIRE(cudnnGetStream(handle->get(), &after) == CUDNN_STATUS_SUCCESS);
+  CHECK(after == nullptr);
+  // The handle still answers queries, and a second run on it computes the convolution.
+  kbench::gpu::CudnnPreparedRun again(p, options, handle);
+  again.fill_inputs(4);
+  again.poison_output();
+  again.run();
+  const std::vector<double> expected = kbench::reference::convolve_at_seeded(p, 4, all_indices(p));
+  CHECK(kbench::compare_outputs(again.read_output({}), expected, kbench::default_tolerance(MathMode::fp32)).passed());
 }
