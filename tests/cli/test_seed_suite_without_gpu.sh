@@ -1,7 +1,8 @@
 # The seed suite exits 0 on a machine without a GPU and reports all four workloads with their analysis.
 source "$(dirname "$0")/lib.sh"
 if "$KBENCH" info | grep -q "^device 0:"; then echo "a GPU is present: this test is for machines without one"; exit 0; fi
-"$KBENCH" run "$SRC/workloads/kernelbench/level1" --format json --seed 1 > "$WORK/out.json" 2> "$WORK/err.txt"
+# The four seeds by name: the directory holds the whole KernelBench suite (test_kernelbench_suite_without_gpu.sh).
+"$KBENCH" run "$SRC"/workloads/kernelbench/level1/{050,076,077,084}_*.yaml --format json --seed 1 > "$WORK/out.json" 2> "$WORK/err.txt"
 status=$?
 [ $status -eq 0 ] || { cat "$WORK/err.txt"; fail "exit $status"; }
 grep -qi "no CUDA" "$WORK/err.txt" || fail "does not say that no CUDA device was found"

@@ -145,10 +145,12 @@ TEST_SUITE("spec") {
     check_records(w, 1.96, 0.036, 1.96, 2.44, 2.45);
   }
 
-  TEST_CASE("spec seed directory loads the four seeds in file order") {
+  TEST_CASE("spec seed directory loads the four seeds in file order, among the rest of the suite") {
     const auto workloads = kbench::load_workloads(kSeedsDir);
     std::vector<std::string> names;
-    for (const Workload& w : workloads) names.push_back(w.name);
+    const std::set<std::string> seed_ids{"050", "076", "077", "084"};
+    for (const Workload& w : workloads)
+      if (seed_ids.contains(w.name.substr(std::string("kernelbench-l1-").size(), 3))) names.push_back(w.name);
     CHECK(names == std::vector<std::string>{
                        "kernelbench-l1-050-conv2d-alexnet-first-layer",
                        "kernelbench-l1-076-conv1d-dilated-strided",
