@@ -1,13 +1,17 @@
 #pragma once
-// Each subcommand: `add_*` declares its flags on a CLI11 subcommand and returns the function that
-// runs it; the function returns the process exit code (docs/exit-codes.md).
+// Each subcommand: `add_*` declares its flags on a CLI11 subcommand and returns what runs it: `check`,
+// which looks at every path and flag combination before any work (an InputError, exit 2, costs
+// nothing), then `run`, which returns the process exit code (docs/exit-codes.md).
 #include <functional>
 
 #include <CLI/CLI.hpp>
 
 namespace kbench::cli {
 
-using Command = std::function<int()>;
+struct Command {
+  std::function<void()> check = [] {};
+  std::function<int()> run;
+};
 
 Command add_run_command(CLI::App& app);      // kbench run
 Command add_compare_command(CLI::App& app);  // kbench compare

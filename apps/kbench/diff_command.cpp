@@ -16,7 +16,9 @@
 #include "diff/diff.hpp"
 #include "diff/diff_render.hpp"
 #include "diff/results_file.hpp"
-#include "run/atomic_file.hpp"
+#include "io/input_file.hpp"
+#include "io/output_file.hpp"
+#include "number_flags.hpp"
 
 namespace kbench::cli {
 
@@ -32,15 +34,16 @@ struct DiffFlags {
 };
 
 // "5" and "5%" both mean five percent; a fraction like 0.05 would be 0.05%, so it is taken as typed.
+// The text was checked at parse time (percentage()).
 double parse_threshold(std::string text) {
   if (!text.empty() && text.back() == '%') text.pop_back();
-  try {
-    std::size_t used = 0;
-    const double percent = std::stod(text, &used);
-    if (used == text.size() && percent >= 0 && percent < 1000) return percent / 100;
-  } catch (const std::exception&) {
-  }
-  throw InputError(fmt::format("--threshold: expected a percentage such as 5 or 5%, got '{}'", text));
+  return std::stod(text) / 100;
+}
+
+void check_flags(const DiffFlags& flags) {
+  io::check_input_path(flags.base, "the results file", false);
+  io::check_input_path(flags.current, "the results file", false);
+  if (!flags.output.empty()) io::check_output_file(flags.output, "--output");
 }
 
 bool stdout_wants_color() { return isatty(fileno(stdout)) && std::getenv("NO_COLOR") == nullptr; }
@@ -53,19 +56,28 @@ int execute(const DiffFlags& flags) {
   const diff::DiffReport report = diff::diff_reports(base, current, options);
   const diff::DiffSources sources{flags.base, flags.current};
 
+  // When --output cannot be written (a full disk), the diff goes to stdout in its --format instead.
+  std::string output_failure;
   if (!flags.output.empty()) {
     std::ostringstream document;
     diff::write_diff(report, sources, format, document);
-    write_file_atomically(flags.output, document.str());
-    diff::write_diff(report, sources, diff::DiffFormat::text, std::cout, stdout_wants_color());
-  } else {
-    diff::write_diff(report, sources, format, std::cout, format == diff::DiffFormat::text && stdout_wants_color());
+    try {
+      io::write_output_file(flags.output, document.str());
+    } catch (const OutputError& e) {
+      output_failure = e.what();
+    }
   }
+  if (!flags.output.empty() && output_failure.empty())
+    diff::write_diff(report, sources, diff::DiffFormat::text, std::cout, stdout_wants_color());
+  else
+    diff::write_diff(report, sources, format, std::cout, format == diff::DiffFormat::text && stdout_wants_color());
   const int code = diff::diff_exit_code(report);
   if (code == exit_bad_input)
     std::cerr << "kbench: error: nothing to compare: no result of " << flags.base << " matches one of " << flags.current
               << " (same workload, backend, variant and math mode)\n";
-  return code;
+  if (output_failure.empty() || code == exit_bad_input) return code;
+  std::cerr << "kbench: error: " << output_failure << "; the diff went to stdout instead\n";
+  return exit_output_failed;
 }
 
 }  // namespace
@@ -76,15 +88,16 @@ Command add_diff_command(CLI::App& app) {
   app.add_option("new", flags->current, "Results of the run to judge")->required();
   app.add_option("--threshold", flags->threshold,
                  "Smallest change of the median, in percent, that can be called faster or slower")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(percentage());
   app.add_option("--alpha", flags->alpha, "Significance level of the Mann-Whitney U test on the samples")
       ->capture_default_str()
-      ->check(CLI::Range(1e-9, 0.5));
+      ->check(finite_number(1e-9, 0.5));
   app.add_option("--format", flags->format, "Output format")
       ->capture_default_str()
       ->check(CLI::IsMember({"text", "markdown", "md", "json"}));
   app.add_option("--output,-o", flags->output, "Write the diff here in --format; a text summary still goes to stdout");
-  return [flags] { return execute(*flags); };
+  return {[flags] { check_flags(*flags); }, [flags] { return execute(*flags); }};
 }
 
 }  // namespace kbench::cli

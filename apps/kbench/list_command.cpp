@@ -8,6 +8,7 @@
 #include "commands.hpp"
 #include "core/error.hpp"
 #include "gpu_environment.hpp"
+#include "io/input_file.hpp"
 #include "problem/problem_metrics.hpp"
 #include "report/format.hpp"
 #include "run/runner.hpp"
@@ -60,7 +61,10 @@ Command add_list_command(CLI::App& app) {
   auto flags = std::make_shared<ListFlags>();
   app.add_option("paths", flags->paths, "Spec files or directories")->capture_default_str();
   app.add_option("--target", flags->target, "GPU whose datasheet floors are shown")->capture_default_str();
-  return [flags] { return list(*flags); };
+  return {[flags] {
+            for (const std::string& path : flags->paths) io::check_input_path(path, "workload spec", true);
+          },
+          [flags] { return list(*flags); }};
 }
 
 }  // namespace kbench::cli

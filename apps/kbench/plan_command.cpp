@@ -16,6 +16,8 @@
 #include "commands.hpp"
 #include "core/error.hpp"
 #include "gpu_environment.hpp"
+#include "io/input_file.hpp"
+#include "number_flags.hpp"
 #include "report/plan_report.hpp"
 #include "run/planner.hpp"
 #include "run/run_config.hpp"
@@ -81,12 +83,15 @@ Command add_plan_command(CLI::App& app) {
       ->delimiter(',')->capture_default_str()->check(CLI::IsMember({"fp32", "tf32"}));
   app.add_option("--target", flags->target, "GPU planned for when none is present (see `kbench list`)")
       ->capture_default_str();
-  app.add_option("--device", flags->device, "CUDA device index")->capture_default_str()->check(CLI::NonNegativeNumber);
+  app.add_option("--device", flags->device, "CUDA device index")->capture_default_str()->check(whole_number(0, kMaxDevice));
   app.add_option("--format", flags->format, "Output format")
       ->capture_default_str()
       ->check(CLI::IsMember({"text", "json"}));
   app.add_flag("--verbose,-v", flags->verbose, "Print every variant's facts, not the default's only");
-  return [flags] { return plan(*flags); };
+  return {[flags] {
+            for (const std::string& spec : flags->specs) io::check_input_path(spec, "workload spec", true);
+          },
+          [flags] { return plan(*flags); }};
 }
 
 }  // namespace kbench::cli

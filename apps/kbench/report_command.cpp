@@ -11,8 +11,9 @@
 #include "core/error.hpp"
 #include "diff/results_file.hpp"
 #include "html/html_report.hpp"
+#include "io/input_file.hpp"
+#include "io/output_file.hpp"
 #include "report/reporter.hpp"
-#include "run/atomic_file.hpp"
 
 namespace kbench::cli {
 
@@ -25,33 +26,57 @@ struct ReportFlags {
   std::string output;
 };
 
+// Without --html the command renders a format (text by default); with it, only when asked to.
+bool renders_format(const ReportFlags& flags) {
+  return flags.html.empty() || !flags.format.empty() || !flags.output.empty();
+}
+
+void check_flags(const ReportFlags& flags) {
+  for (const std::string& path : flags.inputs) io::check_input_path(path, "the results file", false);
+  if (renders_format(flags) && flags.inputs.size() != 1)
+    throw InputError(fmt::format("report: --format renders one results file, got {}; use --html for several",
+                                 flags.inputs.size()));
+  if (!flags.html.empty()) io::check_output_file(flags.html, "--html");
+  if (!flags.output.empty()) io::check_output_file(flags.output, "--output");
+}
+
 int execute(const ReportFlags& flags) {
   std::vector<html::HtmlSource> sources;
   for (const std::string& path : flags.inputs) sources.push_back({path, load_results_file(path)});
 
+  // A destination that fails once checked (a full disk) is reported, and the other still written.
+  bool write_failed = false;
+  const auto report_failure = [&](const OutputError& e, const char* instead) {
+    std::cerr << "kbench: error: " << e.what() << instead << '\n';
+    write_failed = true;
+  };
   if (!flags.html.empty()) {
     std::ostringstream page;
     html::write_html_report(sources, page);
-    write_file_atomically(flags.html, page.str());
-    std::size_t results = 0;
-    for (const auto& source : sources) results += source.report.results.size();
-    std::cerr << fmt::format("kbench: wrote {} ({} run{}, {} results)\n", flags.html, sources.size(),
-                             sources.size() == 1 ? "" : "s", results);
+    try {
+      io::write_output_file(flags.html, page.str());
+      std::size_t results = 0;
+      for (const auto& source : sources) results += source.report.results.size();
+      std::cerr << fmt::format("kbench: wrote {} ({} run{}, {} results)\n", flags.html, sources.size(),
+                               sources.size() == 1 ? "" : "s", results);
+    } catch (const OutputError& e) {
+      report_failure(e, "");
+    }
   }
-  // Without --html the command renders a format (text by default); with it, only when asked to.
-  if (flags.html.empty() || !flags.format.empty() || !flags.output.empty()) {
-    if (sources.size() != 1)
-      throw InputError(fmt::format("report: --format renders one results file, got {}; use --html for several",
-                                   sources.size()));
+  if (renders_format(flags)) {
     const ReportFormat format = *parse_report_format(flags.format.empty() ? "text" : flags.format);
     std::ostringstream text;
     write_report(sources.front().report, format, text);
-    if (flags.output.empty())
-      std::cout << text.str();
-    else
-      write_file_atomically(flags.output, text.str());
+    bool to_stdout = flags.output.empty();
+    try {
+      if (!to_stdout) io::write_output_file(flags.output, text.str());
+    } catch (const OutputError& e) {
+      report_failure(e, "; the rendering went to stdout instead");
+      to_stdout = true;
+    }
+    if (to_stdout) std::cout << text.str();
   }
-  return exit_ok;
+  return write_failed ? exit_output_failed : exit_ok;
 }
 
 }  // namespace
@@ -63,7 +88,7 @@ Command add_report_command(CLI::App& app) {
   app.add_option("--format", flags->format, "Render the (single) results file in this format instead (default text)")
       ->check(CLI::IsMember({"text", "json", "csv", "markdown", "md", "gbench", "bencher", "github-action-benchmark"}));
   app.add_option("--output,-o", flags->output, "Write the --format rendering here instead of stdout");
-  return [flags] { return execute(*flags); };
+  return {[flags] { check_flags(*flags); }, [flags] { return execute(*flags); }};
 }
 
 }  // namespace kbench::cli

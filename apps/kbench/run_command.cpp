@@ -16,6 +16,9 @@
 #include "data/counter_rng.hpp"
 #include "gpu_environment.hpp"
 #include "interrupt.hpp"
+#include "io/output_file.hpp"
+#include "io/input_file.hpp"
+#include "number_flags.hpp"
 #include "progress.hpp"
 #include "report/comparison_report.hpp"
 #include "report/reporter.hpp"
@@ -55,21 +58,23 @@ struct RunFlags {
 void add_common_flags(CLI::App& app, RunFlags& f) {
   app.add_option("specs", f.specs, "Workload spec files or directories (every *.yaml under them)")->required();
   app.add_option("--backends", f.backends, "Comma-separated NAME[:VARIANT|:all]; default: every available GPU backend");
-  app.add_option("--iterations", f.iterations, "Timed samples per result")->capture_default_str()->check(CLI::Range(1, 1000000));
-  app.add_option("--warmups", f.warmups, "Untimed runs before sampling")->capture_default_str()->check(CLI::Range(0, 1000));
+  app.add_option("--iterations", f.iterations, "Timed samples per result")->capture_default_str()->check(whole_number(1, 1000000));
+  app.add_option("--warmups", f.warmups, "Untimed runs before sampling")->capture_default_str()->check(whole_number(0, 1000));
   app.add_option("--time-budget", f.time_budget_s, "Seconds of sampling per workload and backend before stopping early")
-      ->capture_default_str()->check(CLI::PositiveNumber);
+      ->capture_default_str()->check(finite_number(0, kMaxTimeBudgetS, true));
   app.add_option("--math", f.math, "Math mode(s): fp32 (strict IEEE) and/or tf32; comma-separated")
       ->delimiter(',')->capture_default_str()->check(CLI::IsMember({"fp32", "tf32"}));
   app.add_option("--format", f.format, "Output format")->capture_default_str()
       ->check(CLI::IsMember({"text", "json", "csv", "markdown", "md", "gbench", "bencher", "github-action-benchmark"}));
   app.add_option("--output,-o", f.output, "Write the report here (rewritten after every result); a text table still goes to stdout");
-  app.add_option("--seed", f.seed, "Seed of the random inputs (default: a fresh one, recorded in the report)");
+  app.add_option("--seed", f.seed, "Seed of the random inputs (default: a fresh one, recorded in the report)")
+      ->check(whole_uint64());
   app.add_option("--dump", f.dump_dir, "Write inputs and outputs as .npy files into this directory");
-  app.add_option("--batch", f.batch, "Replace every workload's batch size N (the report says so)")->check(CLI::PositiveNumber);
+  app.add_option("--batch", f.batch, "Replace every workload's batch size N (the report says so)")
+      ->check(whole_number(1, 2147483647));
   app.add_option("--target", f.target, "GPU whose datasheet floors are used when no GPU is present (see `kbench list`)")
       ->capture_default_str();
-  app.add_option("--peaks", f.peaks_file, "JSON file of peak rates that overrides every other source")->check(CLI::ExistingFile);
+  app.add_option("--peaks", f.peaks_file, "JSON file of peak rates that overrides every other source");
   app.add_flag("--hot", f.hot, "Do not flush the L2 cache before each sample");
   app.add_flag("--graph", f.graph, "Time replays of a captured CUDA graph (for tiny kernels)");
   app.add_option("--algo", f.algo,
@@ -78,12 +83,25 @@ void add_common_flags(CLI::App& app, RunFlags& f) {
       ->capture_default_str()
       ->check(CLI::IsMember({"heuristic", "exhaustive"}));
   app.add_option("--workspace-limit", f.workspace_limit_mb, "Largest workspace a backend may use, MiB")->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--device", f.device, "CUDA device index")->capture_default_str()->check(CLI::NonNegativeNumber);
+      ->check(finite_number(0, kMaxWorkspaceMiB));
+  app.add_option("--device", f.device, "CUDA device index")->capture_default_str()->check(whole_number(0, kMaxDevice));
   app.add_option("--verify-points", f.verify_points, "Output elements checked when the whole output is too large to recompute")
-      ->capture_default_str()->check(CLI::Range(std::int64_t{16}, std::int64_t{1} << 26));
-  app.add_option("--atol", f.atol, "Absolute tolerance (default 1e-4 for fp32, 1e-2 for tf32)")->check(CLI::NonNegativeNumber);
-  app.add_option("--rtol", f.rtol, "Relative tolerance (default 1e-4 for fp32, 1e-2 for tf32)")->check(CLI::NonNegativeNumber);
+      ->capture_default_str()->check(whole_number(16, std::int64_t{1} << 26));
+  app.add_option("--atol", f.atol, "Absolute tolerance (default 1e-4 for fp32, 1e-2 for tf32)")
+      ->check(finite_number(0, kMaxTolerance));
+  app.add_option("--rtol", f.rtol, "Relative tolerance (default 1e-4 for fp32, 1e-2 for tf32)")
+      ->check(finite_number(0, kMaxTolerance));
+}
+
+// Every path before any work: specs exist and are files or directories, the peaks file is a file,
+// and --output / --dump can be written, so a typo costs an exit 2, not a run whose results are lost.
+void check_flags(const RunFlags& f, bool compare) {
+  for (const std::string& spec : f.specs) io::check_input_path(spec, "workload spec", true);
+  if (!f.peaks_file.empty()) io::check_input_path(f.peaks_file, "peaks file", false);
+  if (!f.output.empty()) io::check_output_file(f.output, "--output");
+  if (!f.dump_dir.empty()) io::check_output_directory(f.dump_dir, "--dump");
+  if (compare && (f.backends.empty() || parse_backend_list(f.backends).size() < 2))
+    throw InputError("compare: --backends needs at least two backends, e.g. --backends cuda,cudnn");
 }
 
 // Clock and process id, mixed: fresh per run. Not std::random_device, whose static libstdc++ pulls in
@@ -143,8 +161,9 @@ RunConfig make_config(const RunFlags& f, const GpuEnvironment& gpu) {
 
 bool stdout_wants_color() { return isatty(fileno(stdout)) && std::getenv("NO_COLOR") == nullptr; }
 
-int exit_code_for(const RunReport& report) {
+int exit_code_for(const RunReport& report, bool write_failed) {
   if (report.interrupted) return exit_interrupted;
+  if (write_failed) return exit_output_failed;
   for (const auto& r : report.results)
     if (r.status == ResultStatus::wrong || r.status == ResultStatus::failed) return exit_result_failed;
   return exit_ok;
@@ -158,8 +177,6 @@ int execute(RunFlags& flags, bool compare) {
   Registry registry;
   register_backends(registry);
   RunConfig config = make_config(flags, gpu);
-  if (compare && config.backends.size() < 2)
-    throw InputError("compare: --backends needs at least two backends, e.g. --backends cuda,cudnn");
 
   // Documents are rewritten after every result (temporary file, then rename), so an interrupted
   // or crashed run still leaves a valid report of everything that finished.
@@ -184,26 +201,53 @@ int execute(RunFlags& flags, bool compare) {
       progress.finish_result();
       if (persist) persist(report);
     }
-  } observer(progress, flags.output.empty() ? std::function<void(const RunReport&)>{}
-                                            : [&](const RunReport& partial) {
-                                                RunReport marked = partial;
-                                                marked.interrupted = true;  // until the run completes
-                                                write_file_atomically(flags.output, render(marked, format, false));
-                                              });
+  };
+  // A write that fails during the run (a full disk) does not stop it: the results are kept, the
+  // report is tried again after every result and at the end, and printed to stdout if it still fails.
+  std::string output_failure;
+  const auto persist = [&](const RunReport& partial) {
+    RunReport marked = partial;
+    marked.interrupted = true;  // until the run completes
+    try {
+      write_file_atomically(flags.output, render(marked, format, false));
+    } catch (const OutputError& e) {
+      if (output_failure.empty()) {
+        progress.clear();
+        std::cerr << "kbench: error: " << e.what() << "; the run goes on, and the report goes to stdout if "
+                  << "--output still cannot be written at the end\n";
+      }
+      output_failure = e.what();
+    }
+  };
+  // A pipe or a device (/dev/stdout) is written once, at the end: rewrites would pile up documents.
+  const bool rewrite_each_result = !flags.output.empty() && io::is_rewritable_file(flags.output);
+  Observer observer(progress, rewrite_each_result ? std::function<void(const RunReport&)>(persist)
+                                                  : std::function<void(const RunReport&)>{});
 
   if (!gpu.present) std::cerr << "kbench: " << gpu.description << "; GPU backends are unavailable\n";
   install_interrupt_handlers();
   RunReport report = run_workloads(workloads, registry, config, &observer, &interrupt_requested());
   progress.clear();
 
+  bool output_written = false;
   if (!flags.output.empty()) {
-    write_file_atomically(flags.output, render(report, format, false));
-    std::cout << render(report, ReportFormat::text, stdout_wants_color());
-  } else {
-    std::cout << render(report, format, format == ReportFormat::text && stdout_wants_color());
+    try {
+      io::write_output_file(flags.output, render(report, format, false));
+      output_written = true;
+      output_failure.clear();
+    } catch (const OutputError& e) {
+      output_failure = e.what();
+    }
   }
+  if (output_written)
+    std::cout << render(report, ReportFormat::text, stdout_wants_color());
+  else
+    std::cout << render(report, format, format == ReportFormat::text && stdout_wants_color());
+  if (!output_failure.empty())
+    std::cerr << "kbench: error: " << output_failure << "; the report went to stdout instead\n";
+  for (const std::string& failure : report.write_failures) std::cerr << "kbench: error: --dump: " << failure << '\n';
   if (report.interrupted) std::cerr << "kbench: interrupted; the report holds the results that finished\n";
-  return exit_code_for(report);
+  return exit_code_for(report, !output_failure.empty() || !report.write_failures.empty());
 }
 
 }  // namespace
@@ -213,14 +257,14 @@ Command add_run_command(CLI::App& app) {
   add_common_flags(app, *flags);
   app.add_flag("--list-algorithms", flags->list_algorithms,
                "Time every algorithm/kernel variant of the chosen backends (default cudnn), like NAME:all");
-  return [flags] { return execute(*flags, false); };
+  return {[flags] { check_flags(*flags, false); }, [flags] { return execute(*flags, false); }};
 }
 
 Command add_compare_command(CLI::App& app) {
   auto flags = std::make_shared<RunFlags>();
   add_common_flags(app, *flags);
   app.add_option("--baseline", flags->baseline, "Backend the speedups are relative to (default: the first in --backends)");
-  return [flags] { return execute(*flags, true); };
+  return {[flags] { check_flags(*flags, true); }, [flags] { return execute(*flags, true); }};
 }
 
 }  // namespace kbench::cli

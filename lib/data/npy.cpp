@@ -1,11 +1,15 @@
 #include "data/npy.hpp"
 
 #include <bit>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <stdexcept>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include "core/error.hpp"
 
 namespace kbench::data {
 
@@ -24,14 +28,15 @@ void write(const std::string& path, std::span<const T> values, const std::vector
   header.push_back('\n');
 
   std::ofstream out(path, std::ios::binary);
-  if (!out) throw std::runtime_error(fmt::format("cannot write {}", path));
+  if (!out) throw OutputError(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
   out.write("\x93NUMPY\x01\x00", 8);
   const auto length = static_cast<std::uint16_t>(header.size());
   const char length_bytes[2] = {static_cast<char>(length & 0xff), static_cast<char>(length >> 8)};
   out.write(length_bytes, 2);
   out.write(header.data(), static_cast<std::streamsize>(header.size()));
   out.write(reinterpret_cast<const char*>(values.data()), static_cast<std::streamsize>(values.size_bytes()));
-  if (!out) throw std::runtime_error(fmt::format("failed writing {}", path));
+  out.close();  // the last buffer is written here: a full disk may only show now
+  if (!out) throw OutputError(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
 }
 
 }  // namespace

@@ -2,12 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
+#include <cmath>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
+#include "io/input_file.hpp"
 
 namespace kbench {
 
@@ -48,8 +49,9 @@ std::string lower(std::string_view text) {
 double positive_number(const nlohmann::json& doc, const char* key, const std::string& path) {
   if (!doc.contains(key)) throw InputError(fmt::format("{}: {}: missing; expected a positive number", path, key));
   const auto& value = doc.at(key);
-  if (!value.is_number() || value.get<double>() <= 0)
-    throw InputError(fmt::format("{}: {}: expected a positive number, got {}", path, key, value.dump()));
+  // nlohmann reads 1e999 as infinity: a floor against an infinite peak would be zero.
+  if (!value.is_number() || !(value.get<double>() > 0) || !std::isfinite(value.get<double>()))
+    throw InputError(fmt::format("{}: {}: expected a finite positive number, got {}", path, key, value.dump()));
   return value.get<double>();
 }
 
@@ -95,12 +97,11 @@ std::optional<DevicePeaks> find_device(std::string_view key_or_name) {
 }
 
 DevicePeaks load_peaks_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("{}: cannot open peaks file", path));
+  const std::string text = io::read_input_file(path, "peaks file", io::kMaxPeaksBytes);
   nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
+    doc = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for 1e999
     throw InputError(fmt::format("{}: not valid JSON: {}", path, e.what()));
   }
   if (!doc.is_object()) throw InputError(fmt::format("{}: expected a JSON object", path));
@@ -112,13 +113,19 @@ DevicePeaks load_peaks_file(const std::string& path) {
     (void)value;
   }
   DevicePeaks peaks;
+  if (doc.contains("name") && !doc.at("name").is_string())
+    throw InputError(fmt::format("{}: name: expected a string, got {}", path, doc.at("name").dump()));
   peaks.name = doc.value("name", std::string("custom"));
   peaks.key = "file";
   peaks.source = "file:" + path;
   peaks.bandwidth_Bps = positive_number(doc, "bandwidth_GBps", path) * GB;
   peaks.fp32_flops = positive_number(doc, "fp32_TFLOPs", path) * TFLOP;
   peaks.tf32_flops = positive_number(doc, "tf32_TFLOPs", path) * TFLOP;
-  if (doc.contains("sms")) peaks.sms = static_cast<int>(positive_number(doc, "sms", path));
+  if (doc.contains("sms")) {
+    const double sms = positive_number(doc, "sms", path);
+    if (sms > 100000) throw InputError(fmt::format("{}: sms: expected at most 100000, got {}", path, sms));
+    peaks.sms = static_cast<int>(sms);
+  }
   if (doc.contains("l2_MB")) peaks.l2_bytes = positive_number(doc, "l2_MB", path) * MB;
   return peaks;
 }

@@ -1,13 +1,13 @@
 #include "run/dump.hpp"
 
 #include <filesystem>
-#include <fstream>
 
 #include <fmt/format.h>
 
 #include "data/host_tensors.hpp"
 #include "data/npy.hpp"
 #include "problem/problem_metrics.hpp"
+#include "run/atomic_file.hpp"
 
 namespace kbench {
 
@@ -16,9 +16,19 @@ namespace {
 constexpr std::int64_t kMaxDumpBytes = std::int64_t{2} << 30;
 }  // namespace
 
+template <class Write>
+void WorkloadDump::attempt(Write&& write) {
+  if (!failure_.empty()) return;
+  try {
+    write();
+  } catch (const std::exception& error) {  // OutputError, or filesystem_error from create_directories
+    failure_ = error.what();
+  }
+}
+
 WorkloadDump::WorkloadDump(std::string dir, const Workload& workload, std::uint64_t seed)
     : dir_(std::move(dir)), workload_(workload) {
-  std::filesystem::create_directories(dir_);
+  attempt([&] { std::filesystem::create_directories(dir_); });
   const ConvProblem& p = workload.problem;
   index_ = {{"workload", workload.name},
             {"seed", seed},
@@ -39,8 +49,10 @@ WorkloadDump::WorkloadDump(std::string dir, const Workload& workload, std::uint6
     if (in.elements == 0 || !fits(in.elements, 4, in.role)) continue;
     const auto values = data::make_seeded(p, seed, in.tensor);
     const std::string file = fmt::format("{}.{}.npy", workload.name, in.role);
-    data::write_npy((std::filesystem::path(dir_) / file).string(), values, in.shape);
-    add_file(in.role, file, in.shape, "float32");
+    attempt([&] {
+      data::write_npy((std::filesystem::path(dir_) / file).string(), values, in.shape);
+      add_file(in.role, file, in.shape, "float32");
+    });
   }
 }
 
@@ -57,21 +69,30 @@ bool WorkloadDump::accepts_output(const Result& result, std::int64_t elements) {
 void WorkloadDump::add_output(const Result& result, std::span<const float> output) {
   const std::string label = output_label(result);
   const std::string file = fmt::format("{}.{}.{}.out.npy", workload_.name, label, to_string(result.math_requested));
-  data::write_npy((std::filesystem::path(dir_) / file).string(), output, output_shape(workload_.problem));
-  add_file("output:" + label + ":" + std::string(to_string(result.math_requested)), file,
-           output_shape(workload_.problem), "float32");
+  attempt([&] {
+    data::write_npy((std::filesystem::path(dir_) / file).string(), output, output_shape(workload_.problem));
+    add_file("output:" + label + ":" + std::string(to_string(result.math_requested)), file,
+             output_shape(workload_.problem), "float32");
+  });
 }
 
 void WorkloadDump::add_reference(std::span<const double> output) {
   if (!fits(static_cast<std::int64_t>(output.size()), 8, "reference")) return;
   const std::string file = fmt::format("{}.reference.npy", workload_.name);
-  data::write_npy((std::filesystem::path(dir_) / file).string(), output, output_shape(workload_.problem));
-  add_file("reference", file, output_shape(workload_.problem), "float64");
+  attempt([&] {
+    data::write_npy((std::filesystem::path(dir_) / file).string(), output, output_shape(workload_.problem));
+    add_file("reference", file, output_shape(workload_.problem), "float64");
+  });
 }
 
 void WorkloadDump::finish(RunReport& report) {
   const auto path = std::filesystem::path(dir_) / (workload_.name + ".index.json");
-  std::ofstream(path) << index_.dump(2) << '\n';
+  attempt([&] { write_file_atomically(path.string(), index_.dump(2) + '\n'); });
+  if (!failure_.empty()) {
+    report.notes.push_back(fmt::format("--dump of {} is incomplete: {}", workload_.name, failure_));
+    report.write_failures.push_back(failure_);
+    return;
+  }
   report.notes.push_back(fmt::format("dumped {} tensors of {} to {}", index_["files"].size(), workload_.name, path.string()));
 }
 

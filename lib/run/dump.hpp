@@ -22,10 +22,15 @@ class WorkloadDump {
   bool accepts_output(const Result& result, std::int64_t elements);
   void add_output(const Result& result, std::span<const float> output);
   void add_reference(std::span<const double> output);
-  // Writes DIR/<workload>.index.json and adds a note to the report naming it.
+  // Writes DIR/<workload>.index.json and adds a note to the report naming it; when a file could not be
+  // written, a note saying so instead, and the failure in report.write_failures.
   void finish(RunReport& report);
 
  private:
+  // Runs one write; after a failure (a full disk) it and every later write of this dump is skipped, so
+  // the run goes on and keeps its results, and finish() reports the failure.
+  template <class Write>
+  void attempt(Write&& write);
   bool fits(std::int64_t elements, std::int64_t element_bytes, const std::string& what);
   void add_file(const std::string& role, const std::string& file, const std::vector<std::int64_t>& shape,
                 const std::string& dtype);
@@ -33,6 +38,7 @@ class WorkloadDump {
   std::string dir_;
   Workload workload_;
   nlohmann::json index_;
+  std::string failure_;  // the first write that failed, or empty
 };
 
 }  // namespace kbench

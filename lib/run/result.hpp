@@ -92,6 +92,9 @@ struct RunReport {
   std::vector<Result> results;
   bool interrupted = false;
   std::vector<std::string> notes;  // e.g. "no CUDA device found: ..."
+  // Files of the run that could not be written (a --dump file on a full disk), each a message naming
+  // its path: the results are whole, and the CLI's exit status says so. Not part of the JSON document.
+  std::vector<std::string> write_failures;
 
   const WorkloadSummary* find_workload(const std::string& name) const;
 };

@@ -1,11 +1,11 @@
 #include "spec/load.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <iterator>
 #include <map>
-#include <sstream>
 #include <system_error>
 
 #include <fmt/format.h>
@@ -13,6 +13,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "core/error.hpp"
+#include "io/input_file.hpp"
 #include "spec/workload_reader.hpp"
 #include "spec/yaml_documents.hpp"
 
@@ -78,30 +79,58 @@ void collect_from_text(const std::string& text, const std::string& origin, Workl
                 "the file holds no workload (empty or only comments); expected a workload mapping or a list of them");
 }
 
-std::string read_file_text(const std::string& path) {
-  std::ifstream stream(path, std::ios::binary);
-  if (!stream) {
-    const std::error_code error(errno, std::generic_category());
-    throw InputError(fmt::format("{}: cannot open workload spec: {}", path, error.message()));
-  }
-  std::ostringstream text;
-  text << stream.rdbuf();
-  if (stream.bad()) throw InputError(fmt::format("{}: cannot read workload spec", path));
-  return text.str();
+bool has_spec_extension(const fs::path& path) {
+  const std::string extension = path.extension().string();
+  return extension == ".yaml" || extension == ".yml";
 }
 
-bool is_spec_file(const fs::directory_entry& entry) {
-  const std::string extension = entry.path().extension().string();
-  return entry.is_regular_file() && (extension == ".yaml" || extension == ".yml");
+// A directory by device and inode: what a link loop leads back to, whatever the path it is reached by.
+struct DirectoryId {
+  dev_t device;
+  ino_t inode;
+  std::string path;  // as first reached, for the message
+};
+
+// Depth first, following links to directories (a workloads tree may link in another), with every
+// directory on the way down in `open`: a link to one of them is a loop, which would be walked until
+// the path grew past the OS's limit. It is refused, naming the link, rather than skipped, so no spec
+// is silently left out of a run. A *.yaml entry that is not a regular file (a FIFO, a device, a
+// dangling link) is refused too: reading it would block, or the run would silently lack it.
+void collect_spec_files(const fs::path& directory, std::vector<DirectoryId>& open, std::vector<std::string>& files) {
+  std::error_code error;
+  fs::directory_iterator it(directory, error);
+  for (; !error && it != fs::directory_iterator(); it.increment(error)) {
+    const fs::path& entry = it->path();
+    struct stat info {};
+    if (::stat(entry.c_str(), &info) != 0) {
+      if (!has_spec_extension(entry)) continue;  // a dangling link that is not a spec is not ours to judge
+      io::check_input_path(entry.string(), "workload spec", false);  // throws, naming the reason
+    }
+    if (S_ISDIR(info.st_mode)) {
+      for (const DirectoryId& above : open)
+        if (above.device == info.st_dev && above.inode == info.st_ino)
+          throw InputError(fmt::format("{}: symbolic link loop: it leads back to {}, a directory above it; remove "
+                                       "the link, or give the directories it links as separate arguments",
+                                       entry.string(), above.path));
+      open.push_back({info.st_dev, info.st_ino, entry.string()});
+      collect_spec_files(entry, open, files);
+      open.pop_back();
+    } else if (has_spec_extension(entry)) {
+      if (!S_ISREG(info.st_mode))
+        throw InputError(fmt::format("{}: cannot open workload spec: it is {}; expected a regular file", entry.string(),
+                                     io::describe_file_type(info.st_mode)));
+      files.push_back(entry.string());
+    }
+  }
+  if (error) throw InputError(fmt::format("{}: cannot list workload specs: {}", directory.string(), error.message()));
 }
 
 std::vector<std::string> spec_files_under(const std::string& directory) {
+  struct stat info {};
+  std::vector<DirectoryId> open;
+  if (::stat(directory.c_str(), &info) == 0) open.push_back({info.st_dev, info.st_ino, directory});
   std::vector<std::string> files;
-  std::error_code error;
-  fs::recursive_directory_iterator it(directory, fs::directory_options::follow_directory_symlink, error);
-  for (; !error && it != fs::recursive_directory_iterator(); it.increment(error))
-    if (is_spec_file(*it)) files.push_back(it->path().string());
-  if (error) throw InputError(fmt::format("{}: cannot list workload specs: {}", directory, error.message()));
+  collect_spec_files(directory, open, files);
   if (files.empty())
     throw InputError(fmt::format("{}: no workload specs found; expected *.yaml or *.yml files in this directory",
                                  directory));
@@ -119,15 +148,11 @@ std::vector<Workload> parse_workloads(const std::string& yaml_text, const std::s
 }
 
 std::vector<Workload> load_workloads(const std::string& path) {
-  std::error_code error;
-  const fs::file_status status = fs::status(path, error);
-  if (error || !fs::exists(status)) {
-    const std::string reason = error ? error.message() : "no such file or directory";
-    throw InputError(fmt::format("{}: cannot open workload spec: {}", path, reason));
-  }
+  const bool directory = io::check_input_path(path, "workload spec", true) == io::PathKind::directory;
   WorkloadCollector collector;
-  const std::vector<std::string> files = fs::is_directory(status) ? spec_files_under(path) : std::vector{path};
-  for (const std::string& file : files) collect_from_text(read_file_text(file), file, collector);
+  const std::vector<std::string> files = directory ? spec_files_under(path) : std::vector{path};
+  for (const std::string& file : files)
+    collect_from_text(io::read_input_file(file, "workload spec", io::kMaxSpecBytes), file, collector);
   return collector.take();
 }
 
