@@ -12,7 +12,6 @@
 #include "cuda/cuda_prepared_run.hpp"
 #include "cuda/device_requirements.hpp"
 #include "cuda/device_support.hpp"
-#include "cuda/direct/direct_launch.hpp"
 #include "cuda/kernel_description.hpp"
 #include "cuda/kernel_plan.hpp"
 #include "cuda/kernel_selection.hpp"

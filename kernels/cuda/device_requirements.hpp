@@ -11,28 +11,9 @@
 #include <fmt/format.h>
 
 #include "backend/backend.hpp"
-#include "cuda/kernel_selection.hpp"
+#include "cuda/family_table.hpp"
 
 namespace kbench::gpu::conv {
-
-struct ArchitectureNeed {
-  std::string_view feature;  // "wgmma"
-  std::string_view needs;    // "a compute capability 9.0 device (its kernel is built for sm_90a)"
-  bool (*accepts)(int major, int minor);
-};
-
-// wgmma's kernel is built for sm_90a, whose image loads on compute capability 9.0 devices only.
-inline constexpr ArchitectureNeed kWgmmaNeed{"wgmma", "a compute capability 9.0 device (its kernel is built for sm_90a)",
-                                             [](int major, int minor) { return major == 9 && minor == 0; }};
-inline constexpr ArchitectureNeed kBulkCopyNeed{"bulk copies (cp.async.bulk)", "compute capability 9.0 or later",
-                                                [](int major, int) { return major >= 9; }};
-
-// What the choice's instructions need; nullopt when any device this build targets runs it.
-inline std::optional<ArchitectureNeed> architecture_need(const KernelChoice& choice) {
-  if (choice.mma == igemm::MmaKind::wgmma) return kWgmmaNeed;
-  if (choice.stores && depthwise::is_bulk(*choice.stores)) return kBulkCopyNeed;
-  return std::nullopt;
-}
 
 // yes when a device of compute capability major.minor meets `need`; else no, naming what it needs
 // and what `device_name` is.

@@ -2,6 +2,8 @@
 // Whether the device present can run a cuda kernel choice: device_requirements.hpp's architecture
 // needs (wgmma on 9.0, bulk copies on 9.0 or later) asked of the device's compute capability. The
 // one place the cuda backend (supports, variants) and its exhaustive search ask.
+#include <string>
+
 #include "backend/backend.hpp"
 #include "problem/conv_problem.hpp"
 
@@ -9,6 +11,12 @@ namespace kbench::gpu {
 
 namespace conv {
 struct KernelChoice;  // cuda/kernel_selection.hpp (not included: it is host-only, and nvcc includes this)
+}
+
+// Whether the current device can load this build's kernels (compiled for sm_90, with its PTX): asks
+// the runtime about the direct kernel, which every problem can fall back to (direct/direct_conv.cu).
+namespace conv {
+bool kernel_image_loadable(std::string* reason);
 }
 
 // yes on a 9.0 device; else no with the reason (the device's capability, or no usable device).

@@ -8,10 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "cuda/depthwise/depthwise_index.hpp"
-#include "cuda/implicit_gemm/igemm_index.hpp"
+#include "cuda/common/variant_knobs.hpp"
 #include "cuda/kernel_family.hpp"
-#include "cuda/transposed/zero_fill_index.hpp"
 
 namespace kbench::gpu::conv {
 
@@ -23,15 +21,9 @@ namespace kbench::gpu::conv {
 // "depthwise2d/bulk_copies", "depthwise2d/bulk_pipelined",
 // "transposed_phase_tf32/no_fill_blocks", and for both GEMM kinds "/no_split_k" (the reduction never
 // split over several blocks per tile, igemm_split_index.hpp) last.
+// An aggregate: build it with designated initializers, naming only the knobs forced
+// (KernelChoice{.family = Family::implicit_gemm_tf32, .split = igemm::SplitK::none}).
 struct KernelChoice {
-  KernelChoice() = default;
-  explicit KernelChoice(Family f, std::optional<igemm::KOrder> o = std::nullopt,
-                        std::optional<igemm::ASchedule> s = std::nullopt,
-                        std::optional<depthwise::StoreMode> m = std::nullopt,
-                        std::optional<FillBlocks> fb = std::nullopt, std::optional<igemm::MmaKind> mk = std::nullopt,
-                        std::optional<igemm::SplitK> sk = std::nullopt)
-      : family(f), order(o), schedule(s), stores(m), fill(fb), mma(mk), split(sk) {}
-
   Family family = Family::direct;
   std::optional<igemm::KOrder> order;
   std::optional<igemm::ASchedule> schedule;
@@ -76,7 +68,7 @@ inline std::optional<KernelChoice> parse_variant(std::string_view name) {
   std::size_t slash = name.find('/');
   const std::optional<Family> family = parse_family(name.substr(0, slash));
   if (!family) return std::nullopt;
-  KernelChoice c{*family};
+  KernelChoice c{.family = *family};
   while (slash != std::string_view::npos) {
     name = name.substr(slash + 1);
     slash = name.find('/');

@@ -14,7 +14,7 @@
 #include <string_view>
 
 #include "core/types.hpp"
-#include "cuda/implicit_gemm/igemm_config.hpp"
+#include "cuda/common/variant_knobs.hpp"
 
 namespace kbench::gpu::conv {
 

@@ -37,7 +37,7 @@ const KernelChoice kBulk{Family::depthwise2d, std::nullopt, std::nullopt, dw::St
 // strip); returns the tiling, for the caller's coverage.
 dw::BulkTiling check_bulk(const ConvProblem& p, std::uint64_t seed, dw::StoreMode mode = dw::StoreMode::bulk,
                           std::int64_t blocks = 0) {
-  const KernelChoice choice{Family::depthwise2d, std::nullopt, std::nullopt, mode};
+  const KernelChoice choice{.family = Family::depthwise2d, .stores = mode};
   REQUIRE(gpu::conv::choice_envelope(choice, p, MathMode::fp32).ok);
   const dw::BulkTiling t = gpu::conv::depthwise_bulk_plan(p, mode).tiling;
   REQUIRE(t.smem_bytes() <= static_cast<std::int64_t>(sizeof dw::bulk_smem));

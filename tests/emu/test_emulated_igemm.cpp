@@ -193,7 +193,7 @@ TEST_CASE("emulated implicit GEMM, forward: every order x math on 1-D and 2-D sh
       for (const ig::KOrder order : kOrders) {
         const ConvProblem p = small_problem(rng, OpKind::conv, 1 + trial % 2, pick(rng, 1, 5), cout);
         CAPTURE(trial);
-        check(p, KernelChoice{f, order}, math_for(f), 700 + static_cast<std::uint64_t>(++trial));
+        check(p, KernelChoice{.family = f, .order = order}, math_for(f), 700 + static_cast<std::uint64_t>(++trial));
       }
 }
 
@@ -210,11 +210,11 @@ TEST_CASE("emulated implicit GEMM: stride-1 transposed problems as forward, ever
                                       limits);
         p.input[p.spatial_rank - 1] = 4 * pick(rng, 1, 4);
       } while (!reference::why_not_computable(p).empty() || !gpu::conv::forward_equivalent(p) ||
-               !gpu::conv::choice_envelope(KernelChoice{f, order}, p, math_for(f)));
+               !gpu::conv::choice_envelope(KernelChoice{.family = f, .order = order}, p, math_for(f)));
       CAPTURE(trial);
-      check(p, KernelChoice{f, order}, math_for(f), 750 + static_cast<std::uint64_t>(++trial));
+      check(p, KernelChoice{.family = f, .order = order}, math_for(f), 750 + static_cast<std::uint64_t>(++trial));
       if (f != Family::implicit_gemm_ffma && order == ig::KOrder::input_patch) {
-        const KernelChoice on_wgmma{f, order, std::nullopt, std::nullopt, std::nullopt, ig::MmaKind::wgmma};
+        const KernelChoice on_wgmma{.family = f, .order = order, .mma = ig::MmaKind::wgmma};
         if (gpu::conv::choice_envelope(on_wgmma, p, math_for(f))) {
           check(p, on_wgmma, math_for(f), 790 + static_cast<std::uint64_t>(trial));
           ++wgmma;
@@ -230,7 +230,7 @@ TEST_CASE("emulated implicit GEMM, forward: random channel counts (partial chann
     const ConvProblem p = small_problem(rng, OpKind::conv, 1 + trial % 3, pick(rng, 1, 40), pick(rng, 1, 140));
     const Family f = kForward[trial % 3];
     CAPTURE(trial);
-    check(p, KernelChoice{f, std::nullopt}, math_for(f), 600 + static_cast<std::uint64_t>(trial));
+    check(p, KernelChoice{.family = f}, math_for(f), 600 + static_cast<std::uint64_t>(trial));
   }
 }
 
@@ -238,7 +238,7 @@ TEST_CASE("emulated implicit GEMM: seed 50 in miniature (input_patch, 96x256, ma
   const ConvProblem p = gpu_tests::make_problem(OpKind::conv, 2, 2, 3, 96, 1, Dims{{27, 28, 1}}, Dims{{11, 11, 1}},
                                                 Dims{{4, 4, 1}}, Dims{{1, 1, 1}}, Dims{{2, 2, 0}}, Dims{{2, 2, 0}}, true);
   REQUIRE(gpu::conv::forward_gemm_ordered(reference::as_rank3(p)).desc.order == ig::KOrder::input_patch);
-  for (const Family f : kForward) check(p, KernelChoice{f, std::nullopt}, math_for(f), 50);
+  for (const Family f : kForward) check(p, KernelChoice{.family = f}, math_for(f), 50);
 }
 
 TEST_CASE("emulated implicit GEMM, wgmma: seed 50 in miniature and edges of the tile, both tensor-core maths") {
@@ -259,7 +259,7 @@ TEST_CASE("emulated implicit GEMM, wgmma: seed 50 in miniature and edges of the 
   std::uint64_t seed = 5000;
   for (const ConvProblem& p : cases)
     for (const Family f : {Family::implicit_gemm_tf32, Family::implicit_gemm_3xtf32}) {
-      const KernelChoice c{f, ig::KOrder::input_patch, std::nullopt, std::nullopt, std::nullopt, ig::MmaKind::wgmma};
+      const KernelChoice c{.family = f, .order = ig::KOrder::input_patch, .mma = ig::MmaKind::wgmma};
       check(p, c, math_for(f), ++seed);
     }
 }
@@ -271,7 +271,7 @@ TEST_CASE("emulated implicit GEMM, wgmma: random 1-D and 2-D shapes in the input
   std::mt19937_64 rng(kbench::testing::test_seed(9696));
   for (int trial = 0; trial < 8; ++trial) {
     const Family f = trial % 2 == 0 ? Family::implicit_gemm_tf32 : Family::implicit_gemm_3xtf32;
-    const KernelChoice c{f, ig::KOrder::input_patch, std::nullopt, std::nullopt, std::nullopt, ig::MmaKind::wgmma};
+    const KernelChoice c{.family = f, .order = ig::KOrder::input_patch, .mma = ig::MmaKind::wgmma};
     ConvProblem p = small_problem(rng, OpKind::conv, 1 + trial % 2, pick(rng, 1, 6), pick(rng, 1, 120));
     while (!gpu::conv::choice_envelope(c, p, math_for(f)).ok)
       p = small_problem(rng, OpKind::conv, 1 + trial % 2, pick(rng, 1, 6), pick(rng, 1, 120));
@@ -290,10 +290,10 @@ TEST_CASE("emulated implicit GEMM: seeds 76 and 77 in miniature (their channel c
   const ConvProblem s77 = make_problem(OpKind::conv_transpose, 3, 1, 32, 64, 1, Dims{{3, 4, 4}}, Dims{{3, 3, 3}},
                                        Dims{{2, 2, 2}}, Dims{{2, 2, 2}}, Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, false);
   REQUIRE(gpu::conv::forward_gemm_ordered(reference::as_rank3(s76)).desc.order == ig::KOrder::channel_blocks);
-  for (const Family f : kForward) check(s76, KernelChoice{f, std::nullopt}, math_for(f), 76);
+  for (const Family f : kForward) check(s76, KernelChoice{.family = f}, math_for(f), 76);
   for (const Family f : kTransposed) {
-    check(s77, KernelChoice{f, std::nullopt}, math_for(f), 77);
-    check(s77, KernelChoice{f, std::nullopt, std::nullopt, std::nullopt, gpu::conv::FillBlocks::none}, math_for(f), 77);
+    check(s77, KernelChoice{.family = f}, math_for(f), 77);
+    check(s77, KernelChoice{.family = f, .fill = gpu::conv::FillBlocks::none}, math_for(f), 77);
   }
 }
 
@@ -310,8 +310,8 @@ TEST_CASE("emulated implicit GEMM: long 1-D kernels, past 1,024 taps and 2,048 r
                                        none, none, false);
   REQUIRE(gpu::conv::forward_gemm_ordered(reference::as_rank3(few)).desc.order == ig::KOrder::input_patch);
   for (const Family f : kForward) {
-    check(few, KernelChoice{f, std::nullopt}, math_for(f), 2060);
-    check(few, KernelChoice{f, ig::KOrder::k_table}, math_for(f), 2061);
+    check(few, KernelChoice{.family = f}, math_for(f), 2060);
+    check(few, KernelChoice{.family = f, .order = ig::KOrder::k_table}, math_for(f), 2061);
   }
   // Transposed at stride 1: one phase GEMM of all 1,030 taps (cropped by 500 a side to 31 outputs,
   // one column tile).
@@ -323,8 +323,8 @@ TEST_CASE("emulated implicit GEMM: long 1-D kernels, past 1,024 taps and 2,048 r
 TEST_CASE("emulated implicit GEMM, resident A: persistent blocks over several column tiles, both tensor-core maths") {
   using gpu_tests::make_problem;
   const KernelChoice resident[] = {
-      KernelChoice{Family::implicit_gemm_3xtf32, ig::KOrder::channel_blocks, ig::ASchedule::resident},
-      KernelChoice{Family::implicit_gemm_tf32, ig::KOrder::channel_blocks, ig::ASchedule::resident},
+      KernelChoice{.family = Family::implicit_gemm_3xtf32, .order = ig::KOrder::channel_blocks, .schedule = ig::ASchedule::resident},
+      KernelChoice{.family = Family::implicit_gemm_tf32, .order = ig::KOrder::channel_blocks, .schedule = ig::ASchedule::resident},
   };
   // Seed 76 in miniature (12 chunks of A resident): two images of 172 outputs (even: pair stores),
   // so a tile straddles them; 2 blocks walk the 2 tiles, then 1 block walks both.
@@ -356,7 +356,7 @@ TEST_CASE("emulated implicit GEMM, split-K: partial tiles summed by the reductio
   REQUIRE(gpu::conv::forward_gemm_ordered(reference::as_rank3(late)).desc.chunks == 27);
   std::uint64_t seed = 4300;
   for (const Family f : kForward)
-    for (const std::int64_t splits : {4, 27}) check(late, KernelChoice{f, std::nullopt}, math_for(f), ++seed, 3, splits);
+    for (const std::int64_t splits : {4, 27}) check(late, KernelChoice{.family = f}, math_for(f), ++seed, 3, splits);
   // Random shapes: every math x gathered order, groups (grid z = groups x splits), 1-D to 3-D, 2 to 5
   // splits (some more than a short reduction's chunks: those splits add zero tiles).
   std::mt19937_64 rng(kbench::testing::test_seed(4242));
@@ -365,7 +365,7 @@ TEST_CASE("emulated implicit GEMM, split-K: partial tiles summed by the reductio
     for (const ig::KOrder order : {ig::KOrder::channel_blocks, ig::KOrder::k_table}) {
       const ConvProblem p = small_problem(rng, OpKind::conv, 1 + trial % 3, pick(rng, 1, 40), pick(rng, 1, 140));
       CAPTURE(trial);
-      check(p, KernelChoice{f, order}, math_for(f), 4400 + static_cast<std::uint64_t>(++trial), 3, pick(rng, 2, 5));
+      check(p, KernelChoice{.family = f, .order = order}, math_for(f), 4400 + static_cast<std::uint64_t>(++trial), 3, pick(rng, 2, 5));
     }
   // Transposed phases: the reduction writes the untapped neighbours (tails, leads) as the epilogue
   // does, beside the first GEMM's zero fill of untapped planes (its fill-only blocks in every split).
@@ -373,7 +373,7 @@ TEST_CASE("emulated implicit GEMM, split-K: partial tiles summed by the reductio
     for (int i = 0; i < 2; ++i) {
       const ConvProblem p = small_problem(rng, OpKind::conv_transpose, 1 + i, pick(rng, 1, 40), pick(rng, 1, 70));
       CAPTURE(trial);
-      check(p, KernelChoice{f, std::nullopt}, math_for(f), 4400 + static_cast<std::uint64_t>(++trial), 3,
+      check(p, KernelChoice{.family = f}, math_for(f), 4400 + static_cast<std::uint64_t>(++trial), 3,
             pick(rng, 2, 5));
     }
   const ConvProblem s77 = make_problem(OpKind::conv_transpose, 3, 1, 32, 64, 1, Dims{{3, 4, 4}}, Dims{{3, 3, 3}},
@@ -407,13 +407,13 @@ TEST_CASE("emulated implicit GEMM, 3-D forward and transposed phases with the ze
   for (const Family f : kForward) {
     const ConvProblem p = small_problem(rng, OpKind::conv, 3, pick(rng, 1, 20), pick(rng, 1, 70));
     CAPTURE(trial);
-    check(p, KernelChoice{f, std::nullopt}, math_for(f), 800 + static_cast<std::uint64_t>(++trial));
+    check(p, KernelChoice{.family = f}, math_for(f), 800 + static_cast<std::uint64_t>(++trial));
   }
   for (const Family f : kTransposed)
     for (int i = 0; i < 3; ++i) {
       const ConvProblem p = small_problem(rng, OpKind::conv_transpose, 1 + i, pick(rng, 1, 20), pick(rng, 1, 70));
       CAPTURE(trial);
-      check(p, KernelChoice{f, std::nullopt}, math_for(f), 800 + static_cast<std::uint64_t>(++trial));
+      check(p, KernelChoice{.family = f}, math_for(f), 800 + static_cast<std::uint64_t>(++trial));
     }
 }
 

@@ -147,9 +147,8 @@ TEST_CASE("every variant of random problems is described, its name saying what t
 
 TEST_CASE("depthwise2d bulk copies: a block per strip, or as many persistent blocks as stay resident") {
   const ConvProblem p = testing::seed84();
-  const KernelChoice copies{Family::depthwise2d, std::nullopt, std::nullopt, gpu::conv::depthwise::StoreMode::bulk};
-  const KernelChoice pipelined{Family::depthwise2d, std::nullopt, std::nullopt,
-                               gpu::conv::depthwise::StoreMode::bulk_pipelined};
+  const KernelChoice copies{.family = Family::depthwise2d, .stores = gpu::conv::depthwise::StoreMode::bulk};
+  const KernelChoice pipelined{.family = Family::depthwise2d, .stores = gpu::conv::depthwise::StoreMode::bulk_pipelined};
   REQUIRE(gpu::conv::choice_envelope(copies, p, MathMode::fp32));
   REQUIRE(gpu::conv::choice_envelope(pipelined, p, MathMode::fp32));
   const KernelDescription one = gpu::conv::describe_kernel(copies, p, kH100);
@@ -163,9 +162,8 @@ TEST_CASE("depthwise2d bulk copies: a block per strip, or as many persistent blo
 }
 
 TEST_CASE("what a choice needs of the device's architecture") {
-  const KernelChoice wgmma{Family::implicit_gemm_tf32, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
-                           gpu::conv::igemm::MmaKind::wgmma};
-  const KernelChoice bulk{Family::depthwise2d, std::nullopt, std::nullopt, gpu::conv::depthwise::StoreMode::bulk};
+  const KernelChoice wgmma{.family = Family::implicit_gemm_tf32, .mma = gpu::conv::igemm::MmaKind::wgmma};
+  const KernelChoice bulk{.family = Family::depthwise2d, .stores = gpu::conv::depthwise::StoreMode::bulk};
   const KernelChoice plain{Family::implicit_gemm_tf32};
   using gpu::conv::choice_runs_on_capability;
   CHECK(choice_runs_on_capability(wgmma, 9, 0, "H100"));

@@ -312,16 +312,14 @@ TEST_CASE("seed 77's launch: its 2,048 column tiles, then 2,048 fill-only blocks
   CHECK(gpu::conv::transposed_gemms(p3, gpu::conv::FillBlocks::none)[0].desc.fill_blocks == 0);
 
   using gpu::conv::KernelChoice;
-  const KernelChoice old{gpu::conv::Family::transposed_phase_tf32, std::nullopt, std::nullopt, std::nullopt,
-                         gpu::conv::FillBlocks::none};
+  const KernelChoice old{.family = gpu::conv::Family::transposed_phase_tf32, .fill = gpu::conv::FillBlocks::none};
   CHECK(gpu::conv::variant_name(old) == "transposed_phase_tf32/no_fill_blocks");
   CHECK(gpu::conv::choice_envelope(old, testing::seed77(), MathMode::tf32));
   bool listed = false;
   for (const KernelChoice& c : gpu::conv::applicable_variants(testing::seed77(), MathMode::tf32))
     listed = listed || gpu::conv::variant_name(c) == "transposed_phase_tf32/no_fill_blocks";
   CHECK(listed);
-  const KernelChoice on_forward{gpu::conv::Family::implicit_gemm_tf32, std::nullopt, std::nullopt, std::nullopt,
-                                gpu::conv::FillBlocks::none};
+  const KernelChoice on_forward{.family = gpu::conv::Family::implicit_gemm_tf32, .fill = gpu::conv::FillBlocks::none};
   CHECK_FALSE(gpu::conv::choice_envelope(on_forward, testing::seed76(), MathMode::tf32));
   // Output padding aside, a transposed convolution whose every output is tapped has no fill to move.
   ConvProblem dense = testing::seed77();

@@ -196,8 +196,8 @@ TEST_CASE("variants name a family and optionally a reduction order") {
   CHECK_FALSE(gpu::conv::parse_variant("implicit_gemm_tf32/"));
 
   const ConvProblem s50 = testing::seed50();
-  CHECK_FALSE(gpu::conv::choice_envelope(KernelChoice{Family::direct, ig::KOrder::k_table}, s50, MathMode::tf32));
-  CHECK(gpu::conv::choice_envelope(KernelChoice{Family::implicit_gemm_tf32, ig::KOrder::k_table}, s50, MathMode::tf32));
+  CHECK_FALSE(gpu::conv::choice_envelope(KernelChoice{.family = Family::direct, .order = ig::KOrder::k_table}, s50, MathMode::tf32));
+  CHECK(gpu::conv::choice_envelope(KernelChoice{.family = Family::implicit_gemm_tf32, .order = ig::KOrder::k_table}, s50, MathMode::tf32));
   std::set<std::string> names;
   for (const KernelChoice& c : gpu::conv::applicable_variants(s50, MathMode::tf32))
     names.insert(gpu::conv::variant_name(c));

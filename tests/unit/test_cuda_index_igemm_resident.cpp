@@ -179,13 +179,13 @@ TEST_CASE("resident A: seed 76 takes it by default in both maths, its shared mem
 TEST_CASE("resident A: where it does not apply, and the variants that force it") {
   // Seeds 50 (input_patch, 96 rows) and 77 (transposed phases) keep A streamed.
   const KernelChoice tf32{Family::implicit_gemm_tf32};
-  const KernelChoice forced{Family::implicit_gemm_tf32, std::nullopt, ig::ASchedule::resident};
+  const KernelChoice forced{.family = Family::implicit_gemm_tf32, .schedule = ig::ASchedule::resident};
   CHECK(gpu::conv::forward_gemm_desc(reference::as_rank3(testing::seed50()), tf32).a_schedule ==
         ig::ASchedule::streamed);
-  CHECK_FALSE(gpu::conv::choice_envelope(KernelChoice{Family::implicit_gemm_tf32, std::nullopt, ig::ASchedule::resident},
+  CHECK_FALSE(gpu::conv::choice_envelope(KernelChoice{.family = Family::implicit_gemm_tf32, .schedule = ig::ASchedule::resident},
                                          testing::seed50(), MathMode::tf32));
   CHECK_FALSE(gpu::conv::choice_envelope(
-      KernelChoice{Family::transposed_phase_tf32, std::nullopt, ig::ASchedule::resident}, testing::seed77(),
+      KernelChoice{.family = Family::transposed_phase_tf32, .schedule = ig::ASchedule::resident}, testing::seed77(),
       MathMode::tf32));
 
   ConvProblem p = testing::seed76();
@@ -209,7 +209,7 @@ TEST_CASE("resident A: where it does not apply, and the variants that force it")
   CHECK(contains(variant_names(p, MathMode::tf32), "implicit_gemm_tf32/resident_a"));
   CHECK(gpu::conv::forward_gemm_desc(reference::as_rank3(p), forced).a_schedule == ig::ASchedule::resident);
   const Support ffma = gpu::conv::choice_envelope(
-      KernelChoice{Family::implicit_gemm_ffma, std::nullopt, ig::ASchedule::resident}, p, MathMode::fp32);
+      KernelChoice{.family = Family::implicit_gemm_ffma, .schedule = ig::ASchedule::resident}, p, MathMode::fp32);
   CHECK_FALSE(ffma);
   CHECK(ffma.reason.find("tensor-core maths only") != std::string::npos);
 }
@@ -235,7 +235,7 @@ TEST_CASE("variant names with an order and a schedule round-trip, malformed ones
   CHECK_FALSE(gpu::conv::parse_variant("implicit_gemm_tf32/k_table/input_patch"));
   CHECK_FALSE(gpu::conv::parse_variant("implicit_gemm_tf32/"));
   CHECK_FALSE(gpu::conv::parse_variant("implicit_gemm_tf32/resident"));
-  const Support direct = gpu::conv::choice_envelope(KernelChoice{Family::direct, std::nullopt, ig::ASchedule::resident},
+  const Support direct = gpu::conv::choice_envelope(KernelChoice{.family = Family::direct, .schedule = ig::ASchedule::resident},
                                                     testing::seed76(), MathMode::fp32);
   CHECK_FALSE(direct);
   CHECK(direct.reason.find("A schedule") != std::string::npos);

@@ -45,8 +45,8 @@ ConvProblem layer(std::int64_t n, std::int64_t cin, std::int64_t cout, std::int6
 
 // The default tf32 descriptor of a forward problem as it launches on `sms` SMs.
 ig::GemmConvDesc on_sms(const ConvProblem& p, int sms, const KernelChoice& c = KernelChoice{Family::implicit_gemm_tf32}) {
-  return gpu::conv::description_detail::on_device(gpu::conv::forward_gemm_desc(reference::as_rank3(p), c),
-                                                  LaunchDevice{sms, 0}, gpu::conv::description_detail::split_of(c));
+  return gpu::conv::gemm_on_device(gpu::conv::forward_gemm_desc(reference::as_rank3(p), c),
+                                                  LaunchDevice{sms, 0}, gpu::conv::split_of(c));
 }
 
 std::string property(const gpu::conv::KernelDescription& d, const std::string& key) {
@@ -139,7 +139,7 @@ TEST_CASE("split-K on an H200: small-batch layers that leave most SMs idle split
       for (const ConvProblem& p : {testing::seed50(), testing::seed76()})
         CHECK(on_sms(p, sms, KernelChoice{gpu::conv::default_family(p, math)}).splits == 1);
       for (const gpu::conv::PhaseGemm& g : gpu::conv::transposed_gemms(reference::as_rank3(testing::seed77())))
-        CHECK(gpu::conv::description_detail::on_device(g.desc, LaunchDevice{sms, 0}).splits == 1);
+        CHECK(gpu::conv::gemm_on_device(g.desc, LaunchDevice{sms, 0}).splits == 1);
     }
 }
 
@@ -208,8 +208,7 @@ TEST_CASE("no_split_k: a variant of the GEMMs a device might split, ruled out on
   CHECK_FALSE(short_reduction);
   CHECK(short_reduction.reason.find("too short to split") != std::string::npos);
   // Only the GEMM families split.
-  const KernelChoice direct{Family::direct_tiled, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
-                            ig::SplitK::none};
+  const KernelChoice direct{.family = Family::direct_tiled, .split = ig::SplitK::none};
   CHECK(gpu::conv::choice_envelope(direct, late, MathMode::fp32).reason.find("implicit GEMM families only") !=
         std::string::npos);
 

@@ -125,11 +125,9 @@ TEST_CASE("wgmma variant: offered on the input_patch order with the tensor-core 
 
   CHECK(gpu::conv::choice_envelope(kWgmmaTf32, s50, MathMode::tf32).ok);
   CHECK(gpu::conv::choice_envelope(kWgmma3x, s50, MathMode::fp32).ok);
-  const KernelChoice ffma{Family::implicit_gemm_ffma, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
-                          ig::MmaKind::wgmma};
+  const KernelChoice ffma{.family = Family::implicit_gemm_ffma, .mma = ig::MmaKind::wgmma};
   CHECK_FALSE(gpu::conv::choice_envelope(ffma, s50, MathMode::fp32).ok);
-  const KernelChoice depthwise{Family::depthwise2d, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
-                               ig::MmaKind::wgmma};
+  const KernelChoice depthwise{.family = Family::depthwise2d, .mma = ig::MmaKind::wgmma};
   CHECK_FALSE(gpu::conv::choice_envelope(depthwise, testing::seed84(), MathMode::fp32).ok);
   // Seed 76 runs channel_blocks: wgmma is not offered there.
   const Support s76 = gpu::conv::choice_envelope(kWgmmaTf32, testing::seed76(), MathMode::tf32);

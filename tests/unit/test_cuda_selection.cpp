@@ -53,8 +53,7 @@ TEST_CASE("defaults for the four seeds, per math mode") {
 
 TEST_CASE("depthwise2d row stores: the realigned variant where rows are 2 mod 4 floats, refused elsewhere") {
   using gpu::conv::KernelChoice;
-  const KernelChoice realigned{Family::depthwise2d, std::nullopt, std::nullopt,
-                               gpu::conv::depthwise::StoreMode::realigned};
+  const KernelChoice realigned{.family = Family::depthwise2d, .stores = gpu::conv::depthwise::StoreMode::realigned};
   CHECK(gpu::conv::variant_name(realigned) == "depthwise2d/realigned_stores");
   const std::optional<KernelChoice> back = gpu::conv::parse_variant("depthwise2d/realigned_stores");
   REQUIRE(back.has_value());
@@ -70,8 +69,7 @@ TEST_CASE("depthwise2d row stores: the realigned variant where rows are 2 mod 4 
   const Support same = gpu::conv::choice_envelope(realigned, aligned, MathMode::fp32);
   CHECK_FALSE(same);
   CHECK(same.reason.find("2 mod 4") != std::string::npos);
-  const KernelChoice on_gemm{Family::implicit_gemm_tf32, std::nullopt, std::nullopt,
-                             gpu::conv::depthwise::StoreMode::realigned};
+  const KernelChoice on_gemm{.family = Family::implicit_gemm_tf32, .stores = gpu::conv::depthwise::StoreMode::realigned};
   CHECK_FALSE(gpu::conv::choice_envelope(on_gemm, seed76(), MathMode::tf32));
   CHECK_FALSE(gpu::conv::parse_variant("depthwise2d/realigned_stores/split_stores"));
 }
@@ -79,8 +77,8 @@ TEST_CASE("depthwise2d row stores: the realigned variant where rows are 2 mod 4 
 TEST_CASE("depthwise2d bulk copies: variants on seed 84 and wherever 16-byte copies fit, never the default") {
   using gpu::conv::KernelChoice;
   namespace dw = gpu::conv::depthwise;
-  const KernelChoice bulk{Family::depthwise2d, std::nullopt, std::nullopt, dw::StoreMode::bulk};
-  const KernelChoice piped{Family::depthwise2d, std::nullopt, std::nullopt, dw::StoreMode::bulk_pipelined};
+  const KernelChoice bulk{.family = Family::depthwise2d, .stores = dw::StoreMode::bulk};
+  const KernelChoice piped{.family = Family::depthwise2d, .stores = dw::StoreMode::bulk_pipelined};
   CHECK(gpu::conv::variant_name(bulk) == "depthwise2d/bulk_copies");
   CHECK(gpu::conv::variant_name(piped) == "depthwise2d/bulk_pipelined");
   for (const dw::StoreMode m : {dw::StoreMode::bulk, dw::StoreMode::bulk_pipelined}) {
@@ -315,7 +313,7 @@ TEST_CASE("long kernels take a GEMM while its tap list or table fits in shared m
   CHECK(gpu::conv::forward_gemm_ordered(reference::as_rank3(few)).desc.order == ig::KOrder::k_table);
   const ConvProblem fewer_blocks = line(2, 2048);
   CHECK(gpu::conv::forward_gemm_ordered(reference::as_rank3(fewer_blocks)).desc.order == ig::KOrder::channel_blocks);
-  CHECK(gpu::conv::choice_envelope(KernelChoice{Family::implicit_gemm_tf32, ig::KOrder::k_table}, fewer_blocks,
+  CHECK(gpu::conv::choice_envelope(KernelChoice{.family = Family::implicit_gemm_tf32, .order = ig::KOrder::k_table}, fewer_blocks,
                                    MathMode::tf32));
   // 3 channels x 31 x 31 taps (2,883 rows) on 128 x 128 images: the input_patch order, not channel
   // blocks 13/16 of whose rows would be zeros.
@@ -333,7 +331,7 @@ TEST_CASE("long kernels take a GEMM while its tap list or table fits in shared m
   const Support blocks = gpu::conv::family_envelope(Family::implicit_gemm_3xtf32, longest, MathMode::fp32);
   CHECK_FALSE(blocks);
   CHECK(blocks.reason.find("shared memory") != std::string::npos);
-  const Support table = gpu::conv::choice_envelope(KernelChoice{Family::implicit_gemm_tf32, ig::KOrder::k_table},
+  const Support table = gpu::conv::choice_envelope(KernelChoice{.family = Family::implicit_gemm_tf32, .order = ig::KOrder::k_table},
                                                    line(2, 16384), MathMode::tf32);
   CHECK_FALSE(table);
   CHECK(table.reason.find("shared memory") != std::string::npos);

@@ -17,6 +17,7 @@
 
 #include "core/host_device.hpp"
 #include "cuda/depthwise/depthwise_shape.hpp"
+#include "cuda/common/variant_knobs.hpp"
 #include "cuda/transposed/phase_index.hpp"
 
 namespace kbench::gpu::conv::depthwise {
@@ -30,28 +31,7 @@ inline constexpr int kStripRows = 32;
 KBENCH_HD constexpr int lowest_neighbour(int pad_left) { return pad_left == 0 ? 0 : -((pad_left + 3) / 4); }
 KBENCH_HD constexpr int highest_neighbour(int kernel, int pad_left) { return (kernel + 2 - pad_left) / 4; }
 
-// How output rows reach memory. Rows of an even width that is not a multiple of 4 (store_width 2):
-// `split`, two 8-byte stores per lane (the default); `realigned`, 16-byte stores on every row
-// (even_row_stores). `bulk` and `bulk_pipelined`: another kernel (depthwise2d_bulk_kernel.cuh),
-// whose strips go through shared memory both ways by bulk copies, whole rows at a time; one strip
-// a block, or persistent blocks with two stages. Variants until a GPU run decides: realigned halves
-// the output's L2 write requests but its shuffles raise the 3x3 kernel from 72 to 88 registers (7 ->
-// 5 blocks, 57 -> 40 KB of loads in flight per SM); bulk writes whole sectors with few
-// instructions, but a block's copies overlap only the other blocks' arithmetic, which the pipelined
-// schedule overlaps within the block too, at twice the shared memory.
-enum class StoreMode : int { split = 0, realigned = 1, bulk = 2, bulk_pipelined = 3 };
-
-inline bool is_bulk(StoreMode m) { return m == StoreMode::bulk || m == StoreMode::bulk_pipelined; }
-
-inline const char* store_mode_name(StoreMode m) {
-  switch (m) {
-    case StoreMode::realigned: return "realigned_stores";
-    case StoreMode::bulk: return "bulk_copies";
-    case StoreMode::bulk_pipelined: return "bulk_pipelined";
-    case StoreMode::split: break;
-  }
-  return "split_stores";
-}
+// How output rows reach memory (StoreMode, store_mode_name): cuda/common/variant_knobs.hpp.
 
 struct Tiling : PlaneShape {
   std::int64_t segments = 1;  // column segments per row

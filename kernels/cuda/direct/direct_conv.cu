@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "cuda/direct/direct_conv_kernel.cuh"
+#include "cuda/device_support.hpp"
 #include "cuda/direct/direct_launch.hpp"
 #include "runtime/cuda_check.hpp"
 

@@ -14,9 +14,7 @@ namespace kbench::gpu::conv {
 
 void launch_direct(const DirectDesc& d, const Operands& ops, cudaStream_t stream);
 
-// Whether the current device can load this build's kernels (compiled for sm_90, with its PTX): asks
-// the runtime about the direct kernel, which every problem can fall back to.
-bool kernel_image_loadable(std::string* reason);
+// kernel_image_loadable (declared in cuda/device_support.hpp) is defined beside the direct kernel.
 
 }  // namespace kbench::gpu::conv
 

@@ -20,7 +20,7 @@ namespace kbench::gpu::conv::igemm {
 class GemmPart {
  public:
   // `desc` as it launches: a resident-A descriptor with its resident_blocks counted for the device,
-  // the reduction's splits chosen for it (description_detail::on_device).
+  // the reduction's splits chosen for it (gemm_on_device, implicit_gemm/gemm_family_common.hpp).
   GemmPart(const GemmConvDesc& desc, const std::vector<GemmTap>& taps, GemmMath math);
 
   // Packs this run's weights into A (kernel launch on `stream`).

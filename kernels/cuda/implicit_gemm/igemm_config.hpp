@@ -18,11 +18,6 @@
 
 namespace kbench::gpu::conv::igemm {
 
-// ffma: IEEE fp32 FMAs. tf32: one TF32 tensor-core product (round-to-nearest inputs).
-// tf32x3: split TF32 ("3xTF32"): each fp32 operand as a TF32 big part plus a TF32 remainder,
-// three products (small*big, big*small, big*big); error near fp32's, checked against the fp32 tolerance.
-enum class GemmMath { ffma, tf32, tf32x3 };
-
 // The packed-A layout a kernel reads (igemm_index.hpp): fragments for the tensor-core maths on
 // tiles that take them (Tile::kFragmentA), else k_major.
 KBENCH_HD constexpr ALayout a_layout_of(GemmMath m, bool tile_takes_fragments) {

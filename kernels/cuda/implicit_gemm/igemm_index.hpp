@@ -25,6 +25,7 @@
 
 #include "core/host_device.hpp"
 #include "cuda/common/tf32_bits.hpp"
+#include "cuda/common/variant_knobs.hpp"
 #include "cuda/transposed/phase_index.hpp"
 #include "problem/conv_problem.hpp"
 
@@ -32,45 +33,8 @@ namespace kbench::gpu::conv::igemm {
 
 inline constexpr int kChunkRows = 16;
 
-// input_patch: the k_table's dense reduction, but B is not gathered per chunk: each block copies the
-//              input patch its columns read into shared memory once and reads B from it through a
-//              table of per-k offsets (igemm_patch_index.hpp). 1-D/2-D forward convolutions with few
-//              channels (seed 50).
-enum class KOrder : std::int32_t { channel_blocks = 0, k_table = 1, input_patch = 2 };
-
-inline const char* order_name(KOrder o) {
-  switch (o) {
-    case KOrder::channel_blocks: return "channel_blocks";
-    case KOrder::k_table: return "k_table";
-    case KOrder::input_patch: return "input_patch";
-  }
-  return "?";
-}
-
-// How a block gets packed A. streamed: every block walks one column tile and streams A's chunks
-// from L2 through its pipeline (every block reads all of A). resident: a persistent block copies its
-// rows of A into shared memory once and walks column tiles (blockIdx.x, + gridDim.x, ...) with only B
-// in the pipeline: no A traffic after the first copy (seed 76: 4.3 GB of L2 reads less), at the price
-// of direct stores from the accumulators (no shared C tile). igemm_resident_index.hpp has its walk.
-enum class ASchedule : std::int32_t { streamed = 0, resident = 1 };
-
-inline const char* schedule_name(ASchedule s) { return s == ASchedule::resident ? "resident_a" : "streamed_a"; }
-
-// Which tensor-core instruction the tf32 maths use. mma_sync: the warp-level m16n8k8 (sm_80+), both
-// operands through registers. wgmma: Hopper's warpgroup-level wgmma.mma_async (sm_90a,
-// igemm_wgmma_kernel.cuh), m64n96k8 per instruction with the weights read by the tensor core
-// straight from shared memory: the input_patch order only.
-enum class MmaKind : std::int32_t { mma_sync = 0, wgmma = 1 };
-
-inline const char* mma_kind_name(MmaKind k) { return k == MmaKind::wgmma ? "wgmma" : "mma_sync"; }
-
-// Whether the reduction may be split over several blocks per output tile (split-K,
-// igemm_split_index.hpp). automatic: where the device would otherwise idle (a grid of fewer blocks
-// than half its SMs), as the plan decides from the device's SM count. none: never (the variant
-// "no_split_k", to measure what splitting gains).
-enum class SplitK : std::int32_t { automatic = 0, none = 1 };
-
-inline const char* split_k_name(SplitK s) { return s == SplitK::none ? "no_split_k" : "split_k"; }
+// The reduction orders, A schedules, tensor-core instructions and split-K modes a variant can force
+// (KOrder, ASchedule, MmaKind, SplitK) are in cuda/common/variant_knobs.hpp.
 
 // Geometry of the input_patch order (zero for the others), see igemm_patch_index.hpp.
 struct PatchDesc {

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "cuda/family_launchers.hpp"
 #include "cuda/implicit_gemm/gemm_part.hpp"
 #include "reference/rank3.hpp"
 
@@ -14,7 +15,7 @@ class IgemmPlan final : public KernelPlan {
   IgemmPlan(const KernelChoice& choice, const ConvProblem& p3, const LaunchDevice& device,
             KernelDescription description)
       : KernelPlan(std::move(description)),
-        part_(description_detail::on_device(forward_gemm_desc(p3, choice), device, description_detail::split_of(choice)),
+        part_(gemm_on_device(forward_gemm_desc(p3, choice), device, split_of(choice)),
               igemm::forward_taps(p3), gemm_math(choice.family)) {}
 
   void enqueue(const Operands& ops, cudaStream_t stream) override {
@@ -37,8 +38,13 @@ std::int64_t igemm_plan_device_bytes(const KernelChoice& choice, const ConvProbl
                                      const LaunchDevice& device) {
   const ConvProblem p3 = reference::as_rank3(problem);
   return igemm::GemmPart::device_bytes(
-      description_detail::on_device(forward_gemm_desc(p3, choice), device, description_detail::split_of(choice)),
+      gemm_on_device(forward_gemm_desc(p3, choice), device, split_of(choice)),
       static_cast<std::size_t>(p3.kernel_volume()));
+}
+
+const FamilyLauncher& implicit_gemm_launcher() {
+  static const FamilyLauncher launcher{.make_plan = make_igemm_plan, .device_bytes = igemm_plan_device_bytes};
+  return launcher;
 }
 
 }  // namespace kbench::gpu::conv

@@ -3,6 +3,7 @@
 #include <utility>
 #include <vector>
 
+#include "cuda/family_launchers.hpp"
 #include "cuda/implicit_gemm/gemm_part.hpp"
 #include "cuda/transposed/phase_gemm_index.hpp"
 #include "cuda/transposed/zero_fill_launch.hpp"
@@ -18,7 +19,7 @@ class PhasePlan final : public KernelPlan {
             KernelDescription description)
       : KernelPlan(std::move(description)), zero_(make_zero_fill_desc(p3)) {
     for (const PhaseGemm& g : transposed_gemms(p3, choice.fill.value_or(FillBlocks::trailing)))
-      parts_.emplace_back(description_detail::on_device(g.desc, device, description_detail::split_of(choice)), g.taps,
+      parts_.emplace_back(gemm_on_device(g.desc, device, split_of(choice)), g.taps,
                           gemm_math(choice.family));
   }
 
@@ -49,8 +50,13 @@ std::int64_t phase_plan_device_bytes(const KernelChoice& choice, const ConvProbl
   std::int64_t bytes = 0;  // fill-only blocks allocate nothing
   for (const PhaseGemm& g : transposed_gemms(reference::as_rank3(problem), choice.fill.value_or(FillBlocks::trailing)))
     bytes += igemm::GemmPart::device_bytes(
-        description_detail::on_device(g.desc, device, description_detail::split_of(choice)), g.taps.size());
+        gemm_on_device(g.desc, device, split_of(choice)), g.taps.size());
   return bytes;
+}
+
+const FamilyLauncher& transposed_phase_launcher() {
+  static const FamilyLauncher launcher{.make_plan = make_phase_plan, .device_bytes = phase_plan_device_bytes};
+  return launcher;
 }
 
 }  // namespace kbench::gpu::conv

@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "core/host_device.hpp"
+#include "cuda/common/variant_knobs.hpp"
 #include "cuda/transposed/phase_index.hpp"
 #include "problem/conv_problem.hpp"
 
@@ -26,12 +27,7 @@ struct ZeroFillDesc {
   bool last_dim_tapped = true;  // some coordinate along the last dimension has taps
 };
 
-// Where a transposed convolution's zero fill runs: also in fill-only blocks after the first phase
-// GEMM's column tiles (the default, trailing_fill_blocks), or in the GEMM blocks only (the variant
-// `no_fill_blocks`: the launch as it was before, kept so a GPU run compares the two).
-enum class FillBlocks : int { trailing = 0, none = 1 };
-
-inline const char* fill_blocks_name(FillBlocks f) { return f == FillBlocks::none ? "no_fill_blocks" : "fill_blocks"; }
+// Where the zero fill runs (FillBlocks): cuda/common/variant_knobs.hpp.
 
 // Fill-only blocks a phase GEMM of `tiles` column tiles gets after them for `planes` planes of zero
 // fill: as many as the tiles (while there are planes for them). Every block of the launch fills

@@ -1,0 +1,119 @@
+#pragma once
+// What a kernel family of the cuda backend says about itself, as the CUTLASS library's operations
+// do: which problems it implements (its envelope: yes, or no with the reason `kbench plan` prints),
+// its variants, the facts a result records of it, and what it needs of the device. One descriptor per
+// family, in the family's folder; family_table.hpp lists them, and the central code loops over that
+// table. Plain C++ with no CUDA include: the unit tests ask these questions on the CPU. The launch
+// side (plans, device bytes) is in kernel_plan.hpp, per family in its folder too.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "backend/backend.hpp"
+#include "core/types.hpp"
+#include "cuda/kernel_choice.hpp"
+#include "problem/conv_problem.hpp"
+#include "reference/computable.hpp"
+
+namespace kbench::gpu::conv {
+
+using Properties = std::vector<std::pair<std::string, std::string>>;
+
+// What a choice runs: the name a result carries (`implementation`) and the facts it records.
+struct KernelDescription {
+  std::string implementation;
+  Properties properties;
+};
+
+// What a description needs of the device the kernel runs on. 0 where unknown (a plan for a GPU that
+// is not present): the figures that depend on it are then described rather than counted.
+struct LaunchDevice {
+  int sms = 0;                            // resident A's persistent blocks (one per SM); split-K's splits
+  std::int64_t bulk_resident_blocks = 0;  // depthwise2d/bulk_pipelined: blocks resident at once (occupancy)
+};
+
+// An instruction set a choice needs beyond what every device this build targets has.
+struct ArchitectureNeed {
+  std::string_view feature;  // "wgmma"
+  std::string_view needs;    // "a compute capability 9.0 device (its kernel is built for sm_90a)"
+  bool (*accepts)(int major, int minor);
+};
+
+// The knobs of KernelChoice a family's variants may force.
+enum Knob : unsigned {
+  kKnobOrder = 1u << 0,     // reduction order
+  kKnobSchedule = 1u << 1,  // A schedule
+  kKnobMma = 1u << 2,       // tensor-core instruction
+  kKnobSplit = 1u << 3,     // split-K
+  kKnobStores = 1u << 4,    // row store mode
+  kKnobFill = 1u << 5,      // where the zero fill runs
+};
+
+struct FamilyDescriptor {
+  Family family;
+  // What it implements. Today every family reads and writes fp32 NCHW tensors of the forward pass
+  // (a transposed convolution is an op, not a pass); `computes_in` is the math its products round to.
+  MathMode computes_in = MathMode::fp32;
+  unsigned knobs = 0;  // Knob bits
+  // Takes a stride-1 transposed convolution as the forward convolution it equals (forward_equivalent.hpp).
+  bool runs_forward_equivalent = true;
+  // The family's own envelope for a problem it runs as it is, after the checks every family shares
+  // (problem_supported, the knobs, the math, fast_path_extents unless `any_extent`).
+  Support (*envelope)(const KernelChoice& choice, const ConvProblem& problem, MathMode math);
+  bool any_extent = false;  // 64-bit throughout: takes extents of 2^30 and more
+  // The variants to offer beyond the family's own entry `own` (its defaults), in their order, for the
+  // problem as the family runs it; the central code keeps those in their envelope.
+  void (*variants)(const KernelChoice& own, const ConvProblem& runs, std::vector<KernelChoice>& candidates);
+  // What the choice runs for a problem in its envelope.
+  KernelDescription (*describe)(const KernelChoice& choice, const ConvProblem& problem, const LaunchDevice& device);
+  // What the choice's instructions need; nullopt when any device this build targets runs it.
+  std::optional<ArchitectureNeed> (*architecture_need)(const KernelChoice& choice);
+  // Whether the choice runs anything but the family's default on a device of `sms` SMs (no_split_k
+  // where the default would not split); yes where the SMs are unknown (0).
+  Support (*differs_on_device)(const KernelChoice& choice, const ConvProblem& problem, int sms);
+};
+
+// --- Shared by the descriptors -------------------------------------------------------------------
+
+inline Support always_yes(const KernelChoice&, const ConvProblem&, MathMode) { return Support::yes(); }
+inline void no_more_variants(const KernelChoice&, const ConvProblem&, std::vector<KernelChoice>&) {}
+inline std::optional<ArchitectureNeed> no_architecture_need(const KernelChoice&) { return std::nullopt; }
+inline Support same_on_every_device(const KernelChoice&, const ConvProblem&, int) { return Support::yes(); }
+
+// Whether the backend computes this problem at all: then `direct` always can (every index and
+// coordinate of it is 64-bit, so no extent a spec allows is too long for it).
+inline Support problem_supported(const ConvProblem& p) {
+  if (p.dtype != DType::fp32)
+    return Support::no(fmt::format("the cuda backend computes fp32 only, not {}", to_string(p.dtype)));
+  if (const std::string why = reference::why_not_computable(p); !why.empty()) return Support::no(why);
+  return Support::yes();
+}
+
+// A forward problem's padding per dimension, before+after: "2+2 x 1+1".
+inline std::string padding_text(const ConvProblem& p) {
+  std::string text;
+  for (int d = 0; d < p.spatial_rank; ++d)
+    text += fmt::format("{}{}+{}", d > 0 ? " x " : "", p.pad_before[d], p.pad_after[d]);
+  return text;
+}
+
+// The fast paths keep coordinates, offsets and extents below 2^30 so their 32-bit coordinate
+// arithmetic (and its unsigned bounds tests) cannot overflow; element counts and offsets are 64-bit
+// throughout. Longer dimensions (a spec allows up to 2^31 - 1) run on `direct`.
+inline constexpr std::int64_t kMaxExtent = std::int64_t{1} << 30;
+
+inline Support fast_path_extents(const ConvProblem& p) {
+  for (int d = 0; d < p.spatial_rank; ++d) {
+    const std::int64_t reach = p.dilation[d] * (p.kernel[d] - 1) + p.pad_before[d] + p.pad_after[d];
+    if (p.input[d] >= kMaxExtent || p.output_extent(d) >= kMaxExtent || reach >= kMaxExtent)
+      return Support::no(fmt::format("spatial dimension {} reaches 2^30 or more (only `direct` takes that)", d));
+  }
+  return Support::yes();
+}
+
+}  // namespace kbench::gpu::conv

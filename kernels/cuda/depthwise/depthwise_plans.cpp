@@ -1,0 +1,64 @@
+// The launch side of the `depthwise2d` family (family_launchers.hpp): the register kernel, or the
+// bulk-copy kernel, whose shared memory is opted in before the occupancy query that sizes the
+// pipelined grid (as many blocks as stay resident).
+#include <utility>
+
+#include "cuda/depthwise/depthwise_family.hpp"
+#include "cuda/depthwise/depthwise_launch.hpp"
+#include "cuda/family_launchers.hpp"
+
+namespace kbench::gpu::conv {
+
+namespace {
+
+class DepthwisePlan final : public KernelPlan {
+ public:
+  DepthwisePlan(const ConvProblem& p, std::optional<depthwise::StoreMode> stores, KernelDescription description)
+      : KernelPlan(std::move(description)), tiling_(depthwise_tiling(p, stores)) {}
+  void enqueue(const Operands& ops, cudaStream_t stream) override {
+    depthwise::launch_depthwise2d(tiling_, ops, stream);
+  }
+
+ private:
+  depthwise::Tiling tiling_;
+};
+
+class DepthwiseBulkPlan final : public KernelPlan {
+ public:
+  DepthwiseBulkPlan(const ConvProblem& p, depthwise::StoreMode mode, const LaunchDevice& device,
+                    KernelDescription description)
+      : KernelPlan(std::move(description)),
+        tiling_(depthwise_bulk_plan(p, mode).tiling),
+        blocks_(depthwise_bulk_blocks(tiling_, device)) {}
+  void enqueue(const Operands& ops, cudaStream_t stream) override {
+    depthwise::launch_depthwise2d_bulk(tiling_, blocks_, ops, stream);
+  }
+
+ private:
+  depthwise::BulkTiling tiling_;
+  std::int64_t blocks_ = 0;
+};
+
+bool bulk(const KernelChoice& c) { return c.stores && depthwise::is_bulk(*c.stores); }
+
+void configure(const KernelChoice& choice, const ConvProblem& problem, LaunchDevice& device) {
+  if (!bulk(choice)) return;
+  const depthwise::BulkTiling tiling = depthwise_bulk_plan(problem, *choice.stores).tiling;
+  depthwise::configure_depthwise2d_bulk(tiling);
+  if (tiling.stages > 1) device.bulk_resident_blocks = depthwise::depthwise2d_bulk_resident_blocks(tiling);
+}
+
+std::unique_ptr<KernelPlan> make_plan(const KernelChoice& choice, const ConvProblem& problem,
+                                      const LaunchDevice& device, KernelDescription description) {
+  if (bulk(choice)) return std::make_unique<DepthwiseBulkPlan>(problem, *choice.stores, device, std::move(description));
+  return std::make_unique<DepthwisePlan>(problem, choice.stores, std::move(description));
+}
+
+}  // namespace
+
+const FamilyLauncher& depthwise2d_launcher() {
+  static const FamilyLauncher launcher{.configure = configure, .make_plan = make_plan};
+  return launcher;
+}
+
+}  // namespace kbench::gpu::conv

@@ -1,0 +1,50 @@
+// The launch side of the `direct` and `direct_tiled` families (family_launchers.hpp).
+#include <utility>
+
+#include "cuda/direct/direct_launch.hpp"
+#include "cuda/direct/direct_tiled_index.hpp"
+#include "cuda/family_launchers.hpp"
+
+namespace kbench::gpu::conv {
+
+namespace {
+
+class DirectPlan final : public KernelPlan {
+ public:
+  DirectPlan(const ConvProblem& p, KernelDescription description)
+      : KernelPlan(std::move(description)), desc_(make_direct_desc(p)) {}
+  void enqueue(const Operands& ops, cudaStream_t stream) override { launch_direct(desc_, ops, stream); }
+
+ private:
+  DirectDesc desc_;
+};
+
+class DirectTiledPlan final : public KernelPlan {
+ public:
+  DirectTiledPlan(const ConvProblem& p, KernelDescription description)
+      : KernelPlan(std::move(description)), desc_(direct_tiled::make_tiled_plan(p).desc) {}
+  void enqueue(const Operands& ops, cudaStream_t stream) override { direct_tiled::launch_direct_tiled(desc_, ops, stream); }
+
+ private:
+  direct_tiled::TiledDesc desc_;
+};
+
+}  // namespace
+
+const FamilyLauncher& direct_launcher() {
+  static const FamilyLauncher launcher{
+      .make_plan = [](const KernelChoice&, const ConvProblem& p, const LaunchDevice&, KernelDescription d)
+          -> std::unique_ptr<KernelPlan> { return std::make_unique<DirectPlan>(p, std::move(d)); },
+  };
+  return launcher;
+}
+
+const FamilyLauncher& direct_tiled_launcher() {
+  static const FamilyLauncher launcher{
+      .make_plan = [](const KernelChoice&, const ConvProblem& p, const LaunchDevice&, KernelDescription d)
+          -> std::unique_ptr<KernelPlan> { return std::make_unique<DirectTiledPlan>(p, std::move(d)); },
+  };
+  return launcher;
+}
+
+}  // namespace kbench::gpu::conv

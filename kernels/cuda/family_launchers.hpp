@@ -1,0 +1,36 @@
+#pragma once
+// The launch side of each kernel family: the device facts its launch counts with, its plan, and the
+// device memory that plan takes beyond the problem's tensors. Declared here, defined in each family's
+// folder (direct/direct_plans.cpp, depthwise/depthwise_plans.cpp, implicit_gemm/igemm_plan.cpp,
+// transposed/phase_plan.cpp); kernel_plan.cpp picks a family's launcher and builds the plan.
+#include <cstdint>
+#include <memory>
+
+#include "cuda/kernel_plan.hpp"
+
+namespace kbench::gpu::conv {
+
+struct FamilyLauncher {
+  // Fills in what the launch needs of the current device beyond its SMs (and configures the kernel
+  // where a query needs it configured first); null where nothing.
+  void (*configure)(const KernelChoice& choice, const ConvProblem& problem, LaunchDevice& device) = nullptr;
+  // The plan of a problem the family runs as it is (choice_envelope holds).
+  std::unique_ptr<KernelPlan> (*make_plan)(const KernelChoice& choice, const ConvProblem& problem,
+                                           const LaunchDevice& device, KernelDescription description) = nullptr;
+  // Device memory the plan allocates beyond the problem's tensors; null where none.
+  std::int64_t (*device_bytes)(const KernelChoice& choice, const ConvProblem& problem,
+                               const LaunchDevice& device) = nullptr;
+};
+
+const FamilyLauncher& direct_launcher();
+const FamilyLauncher& direct_tiled_launcher();
+const FamilyLauncher& depthwise2d_launcher();
+const FamilyLauncher& implicit_gemm_launcher();
+const FamilyLauncher& transposed_phase_launcher();
+
+// A stride-1 transposed convolution on a forward kernel (forward_equivalent.hpp): each execution
+// first writes the forward weights from the run's own, then runs `forward_plan` on them.
+std::unique_ptr<KernelPlan> make_as_forward_plan(const ConvProblem& forward, std::unique_ptr<KernelPlan> forward_plan,
+                                                 KernelDescription description);
+
+}  // namespace kbench::gpu::conv

@@ -1,0 +1,122 @@
+#pragma once
+// The cuda backend's kernel families, one descriptor each (common/family_descriptor.hpp, defined in
+// the family's folder), and the questions every caller asks of a choice, answered by looping over
+// them: which families and variants can run a problem (their envelopes, with the checks all share),
+// what a choice runs (its description), what it needs of the device. A new family adds its
+// descriptor here; which family runs by default is the policy in default_policy.hpp.
+#include <optional>
+#include <stdexcept>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "cuda/common/family_descriptor.hpp"
+#include "cuda/depthwise/depthwise_family.hpp"
+#include "cuda/direct/direct_family.hpp"
+#include "cuda/direct/direct_tiled_family.hpp"
+#include "cuda/implicit_gemm/implicit_gemm_family.hpp"
+#include "cuda/transposed/as_forward_description.hpp"
+#include "cuda/transposed/forward_equivalent.hpp"
+#include "cuda/transposed/transposed_phase_family.hpp"
+
+namespace kbench::gpu::conv {
+
+// In kAllFamilies' order.
+inline constexpr const FamilyDescriptor* kFamilyTable[] = {
+    &kDirectFamily,
+    &kDepthwise2dFamily,
+    &kDirectTiledFamily,
+    &kImplicitGemmFfmaFamily,
+    &kImplicitGemm3xtf32Family,
+    &kImplicitGemmTf32Family,
+    &kTransposedPhaseFfmaFamily,
+    &kTransposedPhase3xtf32Family,
+    &kTransposedPhaseTf32Family,
+};
+static_assert(std::size(kFamilyTable) == std::size(kAllFamilies), "every family has a descriptor");
+
+inline const FamilyDescriptor& descriptor(Family f) {
+  for (const FamilyDescriptor* d : kFamilyTable)
+    if (d->family == f) return *d;
+  throw std::logic_error(fmt::format("no descriptor for kernel family {}", family_name(f)));
+}
+
+// The problem family `f` runs in place of `p`: a stride-1 transposed convolution's forward equivalent
+// (forward_equivalent.hpp) for the families that take it; nullopt where `f` runs `p` itself.
+inline std::optional<ConvProblem> forward_problem_for(Family f, const ConvProblem& p) {
+  if (!descriptor(f).runs_forward_equivalent) return std::nullopt;
+  return forward_equivalent(p);
+}
+
+inline ConvProblem problem_for(Family f, const ConvProblem& p) { return forward_problem_for(f, p).value_or(p); }
+
+// The checks every family shares, then the family's own envelope.
+inline Support choice_envelope(const KernelChoice& c, const ConvProblem& p, MathMode math) {
+  if (Support s = problem_supported(p); !s) return s;
+  const FamilyDescriptor& family = descriptor(c.family);
+  const std::string_view name = family_name(c.family);
+  if ((c.order && !(family.knobs & kKnobOrder)) || (c.schedule && !(family.knobs & kKnobSchedule)) ||
+      (c.mma && !(family.knobs & kKnobMma)))
+    return Support::no(fmt::format(
+        "{}: a reduction order, A schedule or tensor-core instruction can be chosen for the implicit_gemm families only",
+        name));
+  if (c.split && !(family.knobs & kKnobSplit))
+    return Support::no(fmt::format("{}: a reduction split can be chosen for the implicit GEMM families only", name));
+  if (c.stores && !(family.knobs & kKnobStores))
+    return Support::no(fmt::format("{}: a row store mode can be chosen for depthwise2d only", name));
+  if (c.fill && !(family.knobs & kKnobFill))
+    return Support::no(
+        fmt::format("{}: where the zero fill runs can be chosen for the transposed_phase families only", name));
+  if (family.computes_in == MathMode::tf32 && math != MathMode::tf32)
+    return Support::no(fmt::format("{} rounds to TF32, which math fp32 forbids", name));
+  if (const std::optional<ConvProblem> forward = forward_problem_for(c.family, p)) {
+    // The shape's reasons are the forward problem's: say so, or a padding the spec does not have puzzles.
+    Support s = choice_envelope(c, *forward, math);
+    if (!s)
+      s.reason += fmt::format(" (as the forward convolution this stride-1 transposed one equals, padding {})",
+                              padding_text(*forward));
+    return s;
+  }
+  if (!family.any_extent)
+    if (Support s = fast_path_extents(p); !s) return s;
+  return family.envelope(c, p, math);
+}
+
+inline Support family_envelope(Family f, const ConvProblem& p, MathMode math) {
+  return choice_envelope(KernelChoice{.family = f}, p, math);
+}
+
+inline std::vector<Family> applicable_families(const ConvProblem& p, MathMode math) {
+  std::vector<Family> out;
+  for (const FamilyDescriptor* d : kFamilyTable)
+    if (family_envelope(d->family, p, math)) out.push_back(d->family);
+  return out;
+}
+
+// `choice` must lie in its envelope for `problem` (choice_envelope).
+inline KernelDescription describe_kernel(const KernelChoice& choice, const ConvProblem& problem,
+                                         const LaunchDevice& device) {
+  if (const std::optional<ConvProblem> forward = forward_problem_for(choice.family, problem))
+    return as_forward_description(describe_kernel(choice, *forward, device), *forward);
+  return descriptor(choice.family).describe(choice, problem, device);
+}
+
+// What the choice's instructions need; nullopt when any device this build targets runs it.
+inline std::optional<ArchitectureNeed> architecture_need(const KernelChoice& choice) {
+  return descriptor(choice.family).architecture_need(choice);
+}
+
+// Whether the choice drives Hopper's asynchronous units (wgmma, bulk copies and their mbarriers):
+// exactly the choices with an architecture need today.
+inline bool uses_async_units(const KernelChoice& c) { return architecture_need(c).has_value(); }
+
+// Whether no_split_k runs anything but its family's default on a device of `sms` SMs: where the
+// default would not split any of its GEMMs there, it is the default under another name, which
+// `cuda:all`, the exhaustive search and the plans leave out. yes for every other choice, and where
+// the SMs are unknown (0).
+inline Support split_variant_on_device(const KernelChoice& choice, const ConvProblem& problem, int sms) {
+  return descriptor(choice.family).differs_on_device(choice, problem_for(choice.family, problem), sms);
+}
+
+}  // namespace kbench::gpu::conv

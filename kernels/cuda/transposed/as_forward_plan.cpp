@@ -1,0 +1,38 @@
+// A stride-1 transposed convolution on a forward kernel (forward_equivalent.hpp): each execution
+// first writes the forward weights from the run's own, then runs the forward plan on them.
+#include <utility>
+
+#include "cuda/family_launchers.hpp"
+#include "cuda/transposed/forward_weights_launch.hpp"
+#include "runtime/device_buffer.hpp"
+
+namespace kbench::gpu::conv {
+
+namespace {
+
+class AsForwardPlan final : public KernelPlan {
+ public:
+  AsForwardPlan(const ConvProblem& forward, std::unique_ptr<KernelPlan> forward_plan, KernelDescription description)
+      : KernelPlan(std::move(description)),
+        forward_(forward),
+        weights_(forward.weight_elements()),
+        forward_plan_(std::move(forward_plan)) {}
+  void enqueue(const Operands& ops, cudaStream_t stream) override {
+    launch_forward_weights(forward_, ops.w, weights_.data(), stream);
+    forward_plan_->enqueue(Operands{ops.x, weights_.data(), ops.bias, ops.y}, stream);
+  }
+
+ private:
+  ConvProblem forward_;
+  DeviceBuffer<float> weights_;
+  std::unique_ptr<KernelPlan> forward_plan_;
+};
+
+}  // namespace
+
+std::unique_ptr<KernelPlan> make_as_forward_plan(const ConvProblem& forward, std::unique_ptr<KernelPlan> forward_plan,
+                                                 KernelDescription description) {
+  return std::make_unique<AsForwardPlan>(forward, std::move(forward_plan), std::move(description));
+}
+
+}  // namespace kbench::gpu::conv
