@@ -60,7 +60,7 @@ void check_output_file(const std::string& path, std::string_view flag) {
                                    describe_file_type(info.st_mode)));
   if (::access(path.c_str(), W_OK) != 0) refuse(flag, path, fmt::format("cannot write it: {}", std::strerror(errno)));
   // A regular file is replaced by a rename, which needs its directory writable too.
-  if (S_ISREG(info.st_mode)) require_writable_directory(flag, path, parent_of(path));
+  if (is_rewritable_file(path)) require_writable_directory(flag, path, parent_of(path));
 }
 
 void check_output_directory(const std::string& path, std::string_view flag) {
@@ -79,8 +79,11 @@ void check_output_directory(const std::string& path, std::string_view flag) {
 }
 
 bool is_rewritable_file(const std::string& path) {
+  // lstat: a rename replaces a symbolic link itself, not what it points to. /dev/stdout is one (to
+  // /proc/self/fd/1): renaming over it would, as root, break /dev/stdout for the whole machine, and
+  // the report would miss the file the shell redirected to. A link is written through, in place.
   struct stat info {};
-  return ::stat(path.c_str(), &info) != 0 || S_ISREG(info.st_mode);
+  return ::lstat(path.c_str(), &info) != 0 || S_ISREG(info.st_mode);
 }
 
 void write_output_file(const std::string& path, const std::string& content) {
@@ -89,8 +92,9 @@ void write_output_file(const std::string& path, const std::string& content) {
     throw OutputError(fmt::format("cannot write {}: {}{}", path, doing, std::strerror(errno)));
   };
   // O_NONBLOCK for the open only: a FIFO without a reader fails (ENXIO) instead of waiting forever;
-  // then blocking writes, so a slow reader gets every byte.
-  const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+  // then blocking writes, so a slow reader gets every byte. O_TRUNC and O_CREAT for a link to a
+  // regular file (or to none yet), as a shell's `>` would; devices and pipes ignore them.
+  const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_TRUNC | O_CREAT, 0666);
   if (fd < 0) fail(errno == ENXIO ? "no process reads the pipe: " : "");
   const auto close_and_fail = [&](const char* doing) {
     const int saved = errno;

@@ -17,8 +17,9 @@ void check_output_file(const std::string& path, std::string_view flag);
 // existing ancestor is one (the rest is created when the run writes). Throws InputError otherwise.
 void check_output_directory(const std::string& path, std::string_view flag);
 
-// True when PATH is a regular file or does not exist: it can be rewritten atomically, again and again
-// (a run's --output after every result). A pipe or a device is written once, at the end.
+// True when PATH is a regular file (not a symbolic link) or does not exist: it can be rewritten
+// atomically, again and again (a run's --output after every result). A pipe, a device or a link
+// (/dev/stdout) is written once, at the end, in place.
 bool is_rewritable_file(const std::string& path);
 
 // Writes CONTENT to PATH: atomically (write_file_atomically) where is_rewritable_file, else in place,

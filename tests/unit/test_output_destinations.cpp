@@ -125,6 +125,17 @@ TEST_SUITE("output destinations") {
     CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
   }
 
+  TEST_CASE("a symbolic link is written through, in place, and stays a link") {
+    const TempDir dir("out-link");
+    const std::string target = dir.file("real.json", "an old and longer document");
+    const std::string link = dir / "link.json";
+    fs::create_symlink(target, link);
+    CHECK_FALSE(kbench::io::is_rewritable_file(link));
+    kbench::io::write_output_file(link, "new");
+    CHECK(fs::is_symlink(link));
+    CHECK(read_text(target) == "new");  // truncated first, as a shell's > would
+  }
+
   TEST_CASE("regular files are replaced atomically, and a failed write is an OutputError naming the path") {
     const TempDir dir("out-file");
     const std::string path = dir.file("out.json", "old");
