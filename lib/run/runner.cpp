@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <memory>
 #include <optional>
 
 #include <fmt/format.h>
@@ -133,94 +134,146 @@ void flag_if_faster_than_floor(Result& result, const Floor& floor) {
       median * 1e3, (1 - median / floor.floor_s) * 100, floor.floor_s * 1e3, binding_text(floor)));
 }
 
-Result run_one(const Workload& workload, Backend& backend, const BackendEntry& entry, const std::string& variant,
-               MathMode math, const RunConfig& config, ExpectedOutput& expected, WorkloadDump* dump, const Floor& floor,
-               const std::atomic<bool>* stop, RunObserver* observer) {
-  Result result;
-  result.workload = workload.name;
-  result.backend = backend.name();
-  result.variant = variant;
-  result.math_requested = math;
-  result.math_used = math;
-  const ConvProblem& problem = workload.problem;
+// Everything one result's phases share: what runs, on what, against what.
+struct ResultContext {
+  const Workload& workload;
+  Backend& backend;
+  const BackendEntry& entry;
+  const std::string& variant;
+  MathMode math;
+  const RunConfig& config;
+  ExpectedOutput& expected;
+  WorkloadDump* dump;  // null unless --dump
+  const Floor& floor;
+  const std::atomic<bool>* stop;
+  RunObserver* observer;
+};
 
-  BackendOptions options = config.backend_options;
-  options.math = math;
-  options.variant = variant;
-  const MeasureOptions measure_opts = measure_options_for(backend, config);
+// One (workload, backend or variant, math mode) result, in the phases its run() names: admit,
+// prepare, verify, time, verify again on fresh inputs. A phase that ends the result says why with a
+// status; an exception from the backend ends it as failed. Never throws.
+class ResultRun {
+ public:
+  explicit ResultRun(const ResultContext& context) : c_(context) {
+    result_.workload = c_.workload.name;
+    result_.backend = c_.backend.name();
+    result_.variant = c_.variant;
+    result_.math_requested = c_.math;
+    result_.math_used = c_.math;
+    options_ = c_.config.backend_options;
+    options_.math = c_.math;
+    options_.variant = c_.variant;
+    measure_ = measure_options_for(c_.backend, c_.config);
+  }
 
-  const auto give_up = [&](ResultStatus status, std::string reason) {
-    result.status = status;
-    result.reason = std::move(reason);
-    return result;
-  };
-  try {
-    if (Support s = backend.available(); !s) return give_up(ResultStatus::unavailable, s.reason);
-    if (Support s = backend.supports(problem, options); !s) return give_up(ResultStatus::unsupported, s.reason);
-    if (Support s = backend.fits(problem, options); !s) return give_up(ResultStatus::skipped, s.reason);
-    if (backend.runs_on_cpu() && entry.timed)
-      if (Support s = cpu_budget_check(problem, config, measure_opts); !s) return give_up(ResultStatus::skipped, s.reason);
-
-    auto run = backend.prepare(problem, options);
-    result.implementation = run->implementation();
-    result.math_used = run->math_used();
-    result.properties = run->properties();
-
-    // Verification run: fresh seeded inputs, a poisoned output, then compare with the fp64 reference.
-    run->fill_inputs(config.seed);
-    run->poison_output();
-    run->run();
-    Verification verification;
-    verification.tolerance = config.tolerance.value_or(default_tolerance(math));
-    const auto got = run->read_output(expected.points());
-    verification.full = expected.full();
-    verification.comparison = compare_outputs(got, expected.values(), verification.tolerance);
-    verification.inputs_unchanged = run->inputs_unchanged();
-    result.verification = verification;
-    if (dump && dump->accepts_output(result, problem.output_elements()))
-      dump->add_output(result, expected.full() ? got : run->read_output({}));
-
-    if (!verification.inputs_unchanged) return give_up(ResultStatus::wrong, "the backend modified its inputs");
-    if (!verification.comparison.passed()) {
-      const auto& c = verification.comparison;
-      const std::int64_t where = expected.full() ? c.first_mismatch : expected.points()[static_cast<std::size_t>(c.first_mismatch)];
-      return give_up(ResultStatus::wrong,
-                     fmt::format("{} of {} checked elements out of tolerance (atol {:g}, rtol {:g}); first at output "
-                                 "index {}: got {:g}, expected {:g}",
-                                 c.mismatches, c.checked, verification.tolerance.atol, verification.tolerance.rtol, where,
-                                 c.first_mismatch_got, c.first_mismatch_expected));
+  Result run() {
+    try {
+      if (admit() && prepare() && verify() && time() && verify_fresh_inputs()) finish_ok();
+    } catch (const std::exception& e) {
+      end(ResultStatus::failed, e.what());
     }
-    if (entry.timed)
-      result.timing = measure(*run, measure_opts, stop, [observer](int taken) {
+    return result_;
+  }
+
+ private:
+  const ConvProblem& problem() const { return c_.workload.problem; }
+
+  bool end(ResultStatus status, std::string reason) {
+    result_.status = status;
+    result_.reason = std::move(reason);
+    return false;
+  }
+
+  // Whether the backend can run this here: available, supported, fits memory (and for the CPU, the budget).
+  bool admit() {
+    if (Support s = c_.backend.available(); !s) return end(ResultStatus::unavailable, s.reason);
+    if (Support s = c_.backend.supports(problem(), options_); !s) return end(ResultStatus::unsupported, s.reason);
+    if (Support s = c_.backend.fits(problem(), options_); !s) return end(ResultStatus::skipped, s.reason);
+    if (c_.backend.runs_on_cpu() && c_.entry.timed)
+      if (Support s = cpu_budget_check(problem(), c_.config, measure_); !s) return end(ResultStatus::skipped, s.reason);
+    return true;
+  }
+
+  bool prepare() {
+    run_ = c_.backend.prepare(problem(), options_);
+    result_.implementation = run_->implementation();
+    result_.math_used = run_->math_used();
+    result_.properties = run_->properties();
+    return true;
+  }
+
+  // Fresh seeded inputs, a poisoned output, one execution: what every check of the output starts from.
+  void execute_on(std::uint64_t seed) {
+    run_->fill_inputs(seed);
+    run_->poison_output();
+    run_->run();
+  }
+
+  // Against the fp64 reference, in full or at its sampled points.
+  bool verify() {
+    execute_on(c_.config.seed);
+    Verification verification;
+    verification.tolerance = c_.config.tolerance.value_or(default_tolerance(c_.math));
+    const auto got = run_->read_output(c_.expected.points());
+    verification.full = c_.expected.full();
+    verification.comparison = compare_outputs(got, c_.expected.values(), verification.tolerance);
+    verification.inputs_unchanged = run_->inputs_unchanged();
+    result_.verification = verification;
+    if (c_.dump && c_.dump->accepts_output(result_, problem().output_elements()))
+      c_.dump->add_output(result_, c_.expected.full() ? got : run_->read_output({}));
+
+    if (!verification.inputs_unchanged) return end(ResultStatus::wrong, "the backend modified its inputs");
+    if (verification.comparison.passed()) return true;
+    const Comparison& cmp = verification.comparison;
+    const std::int64_t where = c_.expected.full() ? cmp.first_mismatch
+                                                  : c_.expected.points()[static_cast<std::size_t>(cmp.first_mismatch)];
+    return end(ResultStatus::wrong,
+               fmt::format("{} of {} checked elements out of tolerance (atol {:g}, rtol {:g}); first at output "
+                           "index {}: got {:g}, expected {:g}",
+                           cmp.mismatches, cmp.checked, verification.tolerance.atol, verification.tolerance.rtol,
+                           where, cmp.first_mismatch_got, cmp.first_mismatch_expected));
+  }
+
+  bool time() {
+    if (c_.entry.timed)
+      result_.timing = measure(*run_, measure_, c_.stop, [observer = c_.observer](int taken) {
         if (observer) observer->on_sample(taken);
       });
-    for (std::string& warning : run->warnings()) result.warnings.push_back(std::move(warning));
-
-    // Fresh inputs after timing: the output must follow them (no replayed results, no state kept).
-    const std::uint64_t fresh_seed = data::mix64(config.seed ^ 0xf4e5'1234'abcd'0001ULL);
-    const auto points = choose_check_points(problem, std::min<std::int64_t>(config.verify_points, 1024), fresh_seed);
-    run->fill_inputs(fresh_seed);
-    run->poison_output();
-    run->run();
-    const auto fresh = compare_outputs(run->read_output(points), reference::convolve_at_seeded(problem, fresh_seed, points),
-                                       verification.tolerance);
-    result.verification->fresh_inputs = fresh;
-    result.verification->fresh_inputs_seed = fresh_seed;
-    if (!fresh.passed() || !run->inputs_unchanged()) {
-      result.timing.reset();
-      return give_up(ResultStatus::wrong,
-                     fmt::format("the output does not follow fresh inputs: {} of {} elements out of tolerance on the second "
-                                 "verification (seed {}){}",
-                                 fresh.mismatches, fresh.checked, fresh_seed,
-                                 run->inputs_unchanged() ? "" : "; the inputs were modified"));
-    }
-    result.status = ResultStatus::ok;
-    if (result.timing) flag_if_faster_than_floor(result, floor);
-  } catch (const std::exception& e) {
-    return give_up(ResultStatus::failed, e.what());
+    for (std::string& warning : run_->warnings()) result_.warnings.push_back(std::move(warning));
+    return true;
   }
-  return result;
-}
+
+  // Fresh inputs after timing: the output must follow them (no replayed results, no state kept).
+  bool verify_fresh_inputs() {
+    const std::uint64_t fresh_seed = data::mix64(c_.config.seed ^ 0xf4e5'1234'abcd'0001ULL);
+    const auto points =
+        choose_check_points(problem(), std::min<std::int64_t>(c_.config.verify_points, 1024), fresh_seed);
+    execute_on(fresh_seed);
+    const auto fresh = compare_outputs(run_->read_output(points),
+                                       reference::convolve_at_seeded(problem(), fresh_seed, points),
+                                       result_.verification->tolerance);
+    result_.verification->fresh_inputs = fresh;
+    result_.verification->fresh_inputs_seed = fresh_seed;
+    if (fresh.passed() && run_->inputs_unchanged()) return true;
+    result_.timing.reset();
+    return end(ResultStatus::wrong,
+               fmt::format("the output does not follow fresh inputs: {} of {} elements out of tolerance on the second "
+                           "verification (seed {}){}",
+                           fresh.mismatches, fresh.checked, fresh_seed,
+                           run_->inputs_unchanged() ? "" : "; the inputs were modified"));
+  }
+
+  void finish_ok() {
+    result_.status = ResultStatus::ok;
+    if (result_.timing) flag_if_faster_than_floor(result_, c_.floor);
+  }
+
+  const ResultContext& c_;
+  Result result_;
+  BackendOptions options_;
+  MeasureOptions measure_;
+  std::unique_ptr<PreparedRun> run_;
+};
 
 // Variants to run for one entry on one problem: "NAME:all" expands; otherwise exactly one.
 std::vector<std::string> variants_for(const BackendEntry& entry, const ConvProblem& problem, const RunConfig& config,
@@ -295,8 +348,18 @@ RunReport run_workloads(const std::vector<Workload>& workloads, const Registry& 
           if (stopped()) break;
           const std::string label = entry.backend->name() + (variant.empty() ? "" : ":" + variant);
           if (observer) observer->on_start(index, count, label);
-          report.results.push_back(run_one(workload, *entry.backend, entry, variant, math, config, expected,
-                                           dump ? &*dump : nullptr, summary.floor_for(math), stop, observer));
+          const ResultContext context{.workload = workload,
+                                      .backend = *entry.backend,
+                                      .entry = entry,
+                                      .variant = variant,
+                                      .math = math,
+                                      .config = config,
+                                      .expected = expected,
+                                      .dump = dump ? &*dump : nullptr,
+                                      .floor = summary.floor_for(math),
+                                      .stop = stop,
+                                      .observer = observer};
+          report.results.push_back(ResultRun(context).run());
           if (observer) observer->on_result(report);
         }
       }
