@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "report/json_report.hpp"
+#include "spec/problem_validation.hpp"
 
 namespace kbench {
 
@@ -117,6 +118,10 @@ ConvProblem read_problem(const Node& node) {
   p.pad_after = read_dims(node.at("padding_after"), p.spatial_rank);
   p.output_padding = read_dims(node.at("output_padding"), p.spatial_rank);
   p.bias = node.at("bias").boolean();
+  // The same rules as a spec's: every report and diff computes shapes, sizes and floors from the
+  // problem, and a stride of 0 there divides by zero (found by fuzz_results_json).
+  if (const auto issue = find_problem_issue(p))
+    fail(child(node.path, std::string(to_string(issue->field))), issue->message);
   return p;
 }
 

@@ -61,4 +61,12 @@ rm "$WORK/tree/pipe.yml"
 # --- A directory where a file is expected.
 refused 2 "$WORK/tree: cannot open the results file: it is a directory" diff "$WORK/tree" "$WORK/results.json"
 refused 2 "$WORK/tree: cannot open peaks file: it is a directory" run "$SPEC" --peaks "$WORK/tree"
+
+# --- Results files whose content would crash the renderers: found by fuzz_results_json (a stride
+# of 0 divided by zero in every report: SIGFPE) and while writing these tests (1e999: exit 1).
+FINDING="$SRC/tests/fuzz/corpus-results/finding_zero_stride.json"
+refused 2 "finding_zero_stride.json: results JSON /workloads/0/problem/stride: got 0" report "$FINDING"
+refused 2 "finding_zero_stride.json: results JSON /workloads/0/problem/stride: got 0" diff "$FINDING" "$WORK/results.json"
+printf '{"schema": "kbench.results/1", "kbench_version": 1e999}' > "$WORK/overflow.json"
+refused 2 "overflow.json: not JSON: .*number overflow" report "$WORK/overflow.json"
 echo "ok"
