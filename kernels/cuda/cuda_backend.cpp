@@ -28,15 +28,6 @@ std::string without_name(const std::string& reason, std::string_view name) {
   return reason.starts_with(prefix) ? reason.substr(prefix.size()) : reason;
 }
 
-std::string family_list() {
-  std::string names;
-  for (const conv::Family f : conv::kAllFamilies) {
-    if (!names.empty()) names += ", ";
-    names += conv::family_name(f);
-  }
-  return names;
-}
-
 class CudaBackend final : public Backend {
  public:
   std::string name() const override { return "cuda"; }
@@ -122,11 +113,8 @@ class CudaBackend final : public Backend {
     if (options.variant.empty()) return Support::yes();  // direct at least
     const std::optional<conv::KernelChoice> choice = conv::parse_variant(options.variant);
     if (!choice)
-      return Support::no(fmt::format("unknown cuda kernel variant '{}' (known: {}; each implicit_gemm family "
-                                     "optionally with /channel_blocks, /k_table or /input_patch, then "
-                                     "/streamed_a or /resident_a, or /wgmma; depthwise2d/realigned_stores, /bulk_copies or /bulk_pipelined; "
-                                     "each transposed_phase family with /no_fill_blocks; either GEMM kind with /no_split_k last)",
-                                     options.variant, family_list()));
+      return Support::no(fmt::format("unknown cuda kernel variant '{}' (known: {})", options.variant,
+                                     conv::variant_grammar()));
     return conv::choice_envelope(*choice, problem, options.math);
   }
 

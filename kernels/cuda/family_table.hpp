@@ -5,6 +5,7 @@
 // what a choice runs (its description), what it needs of the device. A new family adds its
 // descriptor here; which family runs by default is the policy in default_policy.hpp.
 #include <optional>
+#include <string>
 #include <stdexcept>
 #include <string_view>
 #include <vector>
@@ -40,6 +41,18 @@ inline const FamilyDescriptor& descriptor(Family f) {
   for (const FamilyDescriptor* d : kFamilyTable)
     if (d->family == f) return *d;
   throw std::logic_error(fmt::format("no descriptor for kernel family {}", family_name(f)));
+}
+
+// Every family's name with the parts its variants take: the grammar of `cuda:VARIANT`, from the
+// descriptors ("direct, depthwise2d (/realigned_stores, ...), ...").
+inline std::string variant_grammar() {
+  std::string text;
+  for (const FamilyDescriptor* d : kFamilyTable) {
+    if (!text.empty()) text += ", ";
+    text += family_name(d->family);
+    if (!d->variant_grammar.empty()) text += fmt::format(" ({})", d->variant_grammar);
+  }
+  return text;
 }
 
 // The problem family `f` runs in place of `p`: a stride-1 transposed convolution's forward equivalent

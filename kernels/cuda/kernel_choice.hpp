@@ -13,14 +13,11 @@
 
 namespace kbench::gpu::conv {
 
-// What the cuda backend runs: a family and, for the forward implicit GEMMs, optionally a reduction
-// order and an A schedule forced instead of the defaults (for depthwise2d, a row store mode; for the
-// transposed families, where the zero fill runs). `--variant` names it "family", "family/order",
-// "family/schedule", "family/order/schedule" (implicit_gemm_tf32/streamed_a), the tensor-core
-// instruction last ("implicit_gemm_tf32/wgmma"), "depthwise2d/realigned_stores",
-// "depthwise2d/bulk_copies", "depthwise2d/bulk_pipelined",
-// "transposed_phase_tf32/no_fill_blocks", and for both GEMM kinds "/no_split_k" (the reduction never
-// split over several blocks per tile, igemm_split_index.hpp) last.
+// What the cuda backend runs: a family and the knobs a variant forces instead of the defaults (a
+// reduction order, an A schedule, the tensor-core instruction, no split-K for the GEMMs; a row store
+// mode for depthwise2d; where the zero fill runs for the transposed GEMMs). `--backends cuda:VARIANT`
+// names it "family/knob/...", the knobs in the order of KernelChoice's members; which family takes
+// which knobs is in its descriptor (variant_grammar in family_table.hpp lists them all).
 // An aggregate: build it with designated initializers, naming only the knobs forced
 // (KernelChoice{.family = Family::implicit_gemm_tf32, .split = igemm::SplitK::none}).
 struct KernelChoice {

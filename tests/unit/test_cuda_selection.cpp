@@ -408,3 +408,27 @@ TEST_CASE("every valid random problem has direct, and its default family is in i
 }  // TEST_SUITE
 
 }  // namespace kbench
+
+TEST_CASE("the variant grammar, from the family descriptors, names every family and every knob a variant can force") {
+  namespace conv = kbench::gpu::conv;
+  const std::string grammar = conv::variant_grammar();
+  CAPTURE(grammar);
+  for (const conv::Family f : conv::kAllFamilies) CHECK(grammar.find(std::string(conv::family_name(f))) != std::string::npos);
+  std::vector<std::string> knobs = {conv::igemm::schedule_name(conv::igemm::ASchedule::streamed),
+                                    conv::igemm::schedule_name(conv::igemm::ASchedule::resident),
+                                    conv::igemm::mma_kind_name(conv::igemm::MmaKind::wgmma),
+                                    conv::igemm::split_k_name(conv::igemm::SplitK::none),
+                                    conv::fill_blocks_name(conv::FillBlocks::none)};
+  for (const conv::igemm::KOrder o : conv::kAllOrders) knobs.emplace_back(conv::igemm::order_name(o));
+  for (const conv::depthwise::StoreMode m : conv::kAllStoreModes)
+    if (m != conv::depthwise::StoreMode::split) knobs.emplace_back(conv::depthwise::store_mode_name(m));
+  for (const std::string& knob : knobs) {
+    CAPTURE(knob);
+    CHECK(grammar.find("/" + knob) != std::string::npos);
+    // and each such part parses on a family its grammar lists it under
+    bool parses = false;
+    for (const conv::Family f : conv::kAllFamilies)
+      parses = parses || conv::parse_variant(std::string(conv::family_name(f)) + "/" + knob).has_value();
+    CHECK(parses);
+  }
+}

@@ -60,6 +60,8 @@ struct FamilyDescriptor {
   // (a transposed convolution is an op, not a pass); `computes_in` is the math its products round to.
   MathMode computes_in = MathMode::fp32;
   unsigned knobs = 0;  // Knob bits
+  // The `cuda:NAME/...` parts its variants take after the name, for messages and docs ("" when none).
+  std::string_view variant_grammar;
   // Takes a stride-1 transposed convolution as the forward convolution it equals (forward_equivalent.hpp).
   bool runs_forward_equivalent = true;
   // The family's own envelope for a problem it runs as it is, after the checks every family shares
