@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "backend/backend.hpp"
+#include "core/support.hpp"
 #include "cuda/family_table.hpp"
 
 namespace kbench::gpu::conv {

@@ -9,19 +9,11 @@
 #include <utility>
 #include <vector>
 
+#include "core/support.hpp"
 #include "core/types.hpp"
 #include "problem/conv_problem.hpp"
 
 namespace kbench {
-
-// "Can you?" answered with yes, or no and a reason a person can act on. A "no" is a result, not an error.
-struct Support {
-  bool ok = true;
-  std::string reason;
-  static Support yes() { return {}; }
-  static Support no(std::string why) { return {false, std::move(why)}; }
-  explicit operator bool() const { return ok; }
-};
 
 enum class AlgoSearch { heuristic, exhaustive };
 

@@ -138,14 +138,14 @@ void check(const ConvProblem& problem, const KernelChoice& choice, MathMode math
     if (forward) tf.weight = gpu_tests::forward_weights(*forward, t.weight);
     ig::GemmConvDesc d = gpu::conv::forward_gemm_desc(f3, choice);
     d.resident_blocks = resident_blocks;
-    if (ig::why_not_split(d).empty()) d.splits = splits;
+    if (ig::split_support(d).ok) d.splits = splits;
     run_gemm(gemm_math, d, ig::forward_taps(f3), tf, y, gpu::conv::ZeroFillDesc{}, writes);
   } else {
     std::vector<gpu::conv::PhaseGemm> gemms =
         gpu::conv::transposed_gemms(p3, choice.fill.value_or(gpu::conv::FillBlocks::trailing));
     REQUIRE_FALSE(gemms.empty());  // the bias-only case has no GEMM to emulate
     for (std::size_t i = 0; i < gemms.size(); ++i) {
-      if (ig::why_not_split(gemms[i].desc).empty()) gemms[i].desc.splits = splits;
+      if (ig::split_support(gemms[i].desc).ok) gemms[i].desc.splits = splits;
       run_gemm(gemm_math, gemms[i].desc, gemms[i].taps, t, y,
                i == 0 ? gpu::conv::make_zero_fill_desc(p3) : gpu::conv::ZeroFillDesc{}, writes);
     }

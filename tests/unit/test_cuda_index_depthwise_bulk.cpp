@@ -45,7 +45,7 @@ ConvProblem random_bulk(std::mt19937_64& rng) {
     const ConvProblem p = depthwise(k, Dims{{test::pick(rng, 1, 80), 4 * test::pick(rng, 1, 300), 1}},
                                     Dims{{test::pick(rng, 0, k - 1), test::pick(rng, 0, 1) * (k - 1) / 2, 0}},
                                     Dims{{test::pick(rng, 0, k - 1), test::pick(rng, 0, k - 1), 0}});
-    if (p.output_extent(0) >= 1 && p.output_extent(1) >= 1 && plan_for(p).why_not.empty()) return p;
+    if (p.output_extent(0) >= 1 && p.output_extent(1) >= 1 && plan_for(p).support.ok) return p;
   }
 }
 
@@ -89,7 +89,7 @@ std::vector<std::int64_t> build_window(const dw::BulkTiling& t, const dw::BulkSt
 // Checks the whole tiling of p with `stages` buffer sets (one plane; alignment also for the planes after it).
 void check_tiling(const ConvProblem& p, std::int64_t stages) {
   const dw::BulkPlan plan = plan_for(p, stages, 3);
-  REQUIRE(plan.why_not.empty());
+  REQUIRE(plan.support.ok);
   const dw::BulkTiling& t = plan.tiling;
   const std::int64_t oh_n = p.output_extent(0), ow_n = p.output_extent(1), k = p.kernel[0];
   const std::int64_t align = dw::bulk_row_alignment(ow_n);
@@ -176,7 +176,7 @@ TEST_CASE("bulk depthwise tiling: every tap reads its input or a zero, every out
 
 TEST_CASE("bulk depthwise tiling: seed 84, and what it refuses") {
   const dw::BulkPlan s84 = dw::make_bulk_tiling(dw::make_plane_shape(64, 128, 256, 512, 254, 510, 0, 0, 3));
-  REQUIRE(s84.why_not.empty());
+  REQUIRE(s84.support.ok);
   const dw::BulkTiling& t = s84.tiling;
   CHECK(t.strip_rows == 12);  // the tallest even strip within 55 KB: 14 x 2 KB in, 12 x 2,040 B out
   CHECK(t.strips == 22);
@@ -186,15 +186,15 @@ TEST_CASE("bulk depthwise tiling: seed 84, and what it refuses") {
   CHECK(t.total_strips() == 64 * 128 * 22);
   // Pipelined: the same strips, two stages (two blocks an SM).
   const dw::BulkPlan piped = dw::make_bulk_tiling(dw::make_plane_shape(64, 128, 256, 512, 254, 510, 0, 0, 3), 2);
-  REQUIRE(piped.why_not.empty());
+  REQUIRE(piped.support.ok);
   CHECK(piped.tiling.strip_rows == 12);
   CHECK(piped.tiling.smem_bytes() == 16 + 2 * (14 * 512 * 4 + 12 * 510 * 4));
   CHECK(2 * (piped.tiling.smem_bytes() + 1024) <= 228 * 1024);
   // 16-byte bulk copies need rows and planes of multiples of 4 floats: rows of 510 in; 7 x 510 out.
-  CHECK_FALSE(dw::make_bulk_tiling(dw::make_plane_shape(1, 1, 10, 510, 8, 508, 0, 0, 3)).why_not.empty());
-  CHECK_FALSE(dw::make_bulk_tiling(dw::make_plane_shape(1, 1, 9, 512, 7, 510, 0, 0, 3)).why_not.empty());
+  CHECK_FALSE(dw::make_bulk_tiling(dw::make_plane_shape(1, 1, 10, 510, 8, 508, 0, 0, 3)).support.ok);
+  CHECK_FALSE(dw::make_bulk_tiling(dw::make_plane_shape(1, 1, 9, 512, 7, 510, 0, 0, 3)).support.ok);
   // A strip of two 7x7 rows of 8,192 floats needs more than two blocks' worth of shared memory.
-  CHECK_FALSE(dw::make_bulk_tiling(dw::make_plane_shape(1, 1, 16, 8192, 10, 8186, 0, 0, 7)).why_not.empty());
+  CHECK_FALSE(dw::make_bulk_tiling(dw::make_plane_shape(1, 1, 16, 8192, 10, 8186, 0, 0, 7)).support.ok);
 }
 
 }  // TEST_SUITE

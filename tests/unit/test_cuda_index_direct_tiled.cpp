@@ -190,7 +190,7 @@ int check_live_items(const dt::TiledDesc& d, const dt::BlockTile& b) {
 // Checks the launch of `p`'s tiling covers its outputs once and reads the right window elements.
 void check_tiling(const ConvProblem& p) {
   const dt::TiledPlan plan = dt::make_tiled_plan(p);
-  REQUIRE_MESSAGE(plan.why_not.empty(), plan.why_not);
+  REQUIRE_MESSAGE(plan.support.ok, plan.support.reason);
   const dt::TiledDesc& d = plan.desc;
   const ConvProblem p3 = reference::as_rank3(p);
   CHECK(d.smem_bytes() <= dt::kMaxSmemBytes);
@@ -296,7 +296,7 @@ int check_random_problems(std::uint64_t seed, OpKind op, int trials, std::int64_
     const ConvProblem p = random_small_groups(rng, 1 + trial % 3, op, most_in);
     const dt::TiledPlan plan = dt::make_tiled_plan(p);
     // Wide strides and dilations on several channels can exceed the 48 KB (tested below).
-    if (!plan.why_not.empty()) {
+    if (!plan.support.ok) {
       ++refused;
       continue;
     }
@@ -342,7 +342,7 @@ TEST_CASE("direct_tiled in passes: many input channels per group, few output cha
     for (; trials < 60 || in_passes < 15; ++trials) {
       REQUIRE_MESSAGE(trials < 240, "the random problems rarely take passes: " << in_passes << " of " << trials);
       const dt::TiledPlan plan = dt::make_tiled_plan(random_small_groups(rng, 1 + trials % 3, op, 160));
-      in_passes += plan.why_not.empty() && plan.desc.passes() > 1 ? 1 : 0;
+      in_passes += plan.support.ok && plan.desc.passes() > 1 ? 1 : 0;
     }
     check_random_problems(seed, op, trials, 160);
   }
@@ -356,17 +356,17 @@ TEST_CASE("direct_tiled in passes: many input channels per group, few output cha
   ConvProblem dcgan = conv2d(64, 1, 3, 32, 32, 4, 2, 1, 1);
   dcgan.op = OpKind::conv_transpose;
   const dt::TiledPlan dcgan_plan = dt::make_tiled_plan(dcgan);
-  REQUIRE(dcgan_plan.why_not.empty());
+  REQUIRE(dcgan_plan.support.ok);
   CHECK(dcgan_plan.desc.passes() == 1);
   check_tiling(dcgan);
   ConvProblem pix2pix = conv2d(128, 1, 3, 128, 128, 4, 2, 1, 1);
   pix2pix.op = OpKind::conv_transpose;
   const dt::TiledPlan pix2pix_plan = dt::make_tiled_plan(pix2pix);
-  REQUIRE(pix2pix_plan.why_not.empty());
+  REQUIRE(pix2pix_plan.support.ok);
   CHECK(pix2pix_plan.desc.passes() > 1);
   check_weight_sources(pix2pix);
   // Eight output channels per group with a deep stack: the GEMM's, not passes.
-  CHECK_FALSE(dt::make_tiled_plan(conv2d(256, 1, 8, 56, 56, 3, 1, 1, 1)).why_not.empty());
+  CHECK_FALSE(dt::make_tiled_plan(conv2d(256, 1, 8, 56, 56, 3, 1, 1, 1)).support.ok);
 }
 
 TEST_CASE("direct_tiled: dead stack items skipped up to 32 items, at 32 and past it") {
@@ -380,7 +380,7 @@ TEST_CASE("direct_tiled: dead stack items skipped up to 32 items, at 32 and past
     p.stride = p.dilation = Dims{{1, 1, 1}};
     p.pad_before = p.pad_after = Dims{{1, 1, 1}};
     const dt::TiledPlan plan = dt::make_tiled_plan(p);
-    REQUIRE(plan.why_not.empty());
+    REQUIRE(plan.support.ok);
     const dt::TiledDesc& d = plan.desc;
     CHECK(d.stack() == 2 * channels);
     const dt::BlockTile first = dt::block_tile(d, 0);  // output depth 0: depth tap 0 in the padding
@@ -428,7 +428,7 @@ TEST_CASE("direct_tiled: tile choices for common shapes") {
   strided_line.kernel = Dims{{5, 1, 1}};
   strided_line.stride = Dims{{56, 1, 1}};
   const dt::TiledPlan strided_plan = dt::make_tiled_plan(strided_line);
-  REQUIRE(strided_plan.why_not.empty());
+  REQUIRE(strided_plan.support.ok);
   CHECK(strided_plan.desc.window_rows == 1);
   CHECK_FALSE(strided_plan.desc.along_rows);
   check_tiling(strided_line);
@@ -474,10 +474,10 @@ TEST_CASE("direct_tiled: tile choices for common shapes") {
 
 TEST_CASE("direct_tiled: windows or weights beyond 48 KB of shared memory are refused, not overflowed") {
   const dt::TiledPlan huge_dilation = dt::make_tiled_plan(conv2d(2, 2, 2, 1 << 20, 64, 3, 1, 100000, 0));
-  CHECK_FALSE(huge_dilation.why_not.empty());
-  CHECK(huge_dilation.why_not.find("48 KB") != std::string::npos);
-  CHECK_FALSE(dt::make_tiled_plan(conv2d(1, 1, 4096, 16, 16, 7, 1, 1, 3)).why_not.empty());  // 200 K weights
-  CHECK_FALSE(dt::make_tiled_plan(conv2d(256, 1, 64, 56, 56, 3, 1, 1, 1)).why_not.empty());  // 256 windows
+  CHECK_FALSE(huge_dilation.support.ok);
+  CHECK(huge_dilation.support.reason.find("48 KB") != std::string::npos);
+  CHECK_FALSE(dt::make_tiled_plan(conv2d(1, 1, 4096, 16, 16, 7, 1, 1, 3)).support.ok);  // 200 K weights
+  CHECK_FALSE(dt::make_tiled_plan(conv2d(256, 1, 64, 56, 56, 3, 1, 1, 1)).support.ok);  // 256 windows
   // Dilation near 2^30: the window's extent alone exceeds the limit (no 64-bit overflow on the way).
   ConvProblem far;
   far.spatial_rank = 1;
@@ -485,7 +485,7 @@ TEST_CASE("direct_tiled: windows or weights beyond 48 KB of shared memory are re
   far.input = Dims{{(std::int64_t{1} << 29) + 5, 1, 1}};
   far.kernel = Dims{{2, 1, 1}};
   far.dilation = Dims{{std::int64_t{1} << 29, 1, 1}};
-  CHECK_FALSE(dt::make_tiled_plan(far).why_not.empty());
+  CHECK_FALSE(dt::make_tiled_plan(far).support.ok);
 }
 
 }  // TEST_SUITE

@@ -106,7 +106,7 @@ TEST_CASE("input_patch: every B element the math loop reads is the gathered one,
     ig::GemmConvDesc d = ig::make_forward_desc(p3, ig::KOrder::input_patch, 32);
     for (const int bn : {4, 7, 16, 128}) {
       const ig::PatchPlan plan = ig::make_patch_plan(d, taps, bn);
-      REQUIRE_MESSAGE(plan.why_not.empty(), plan.why_not);
+      REQUIRE_MESSAGE(plan.support.ok, plan.support.reason);
       d.patch = plan.desc;
       check_patch(p3, d, taps, bn, counts);
       ++planned;
@@ -121,7 +121,7 @@ TEST_CASE("input_patch: every B element the math loop reads is the gathered one,
 TEST_CASE("input_patch: seed 50's geometry") {
   const ConvProblem p3 = reference::as_rank3(testing::seed50());
   const gpu::conv::ForwardGemm g = gpu::conv::forward_gemm_ordered(p3);
-  REQUIRE(g.why_not.empty());
+  REQUIRE(g.support.ok);
   const ig::GemmConvDesc& d = g.desc;
   CHECK(d.order == ig::KOrder::input_patch);  // the default for seed 50
   CHECK(d.patch.tiles_per_image == 12);       // 3025 positions in tiles of 256
@@ -161,11 +161,11 @@ TEST_CASE("input_patch: envelope") {
   } while (!reference::why_not_computable(p).empty());
   ConvProblem p3 = reference::as_rank3(p);
   CHECK(ig::make_patch_plan(ig::make_forward_desc(p3, ig::KOrder::input_patch, 32), ig::forward_taps(p3), 128)
-            .why_not.find("1-D and 2-D") != std::string::npos);
+            .support.reason.find("1-D and 2-D") != std::string::npos);
   ConvProblem odd = testing::seed50();
   odd.input = Dims{{224, 222, 1}};
   p3 = reference::as_rank3(odd);
-  CHECK_FALSE(gpu::conv::forward_gemm_ordered(p3, ig::KOrder::input_patch).why_not.empty());
+  CHECK_FALSE(gpu::conv::forward_gemm_ordered(p3, ig::KOrder::input_patch).support.ok);
   CHECK(gpu::conv::forward_gemm_ordered(p3).desc.order == ig::KOrder::k_table);  // the default falls back
   // A long 1-D row with few channels: the patch would copy the whole row for 128 outputs, so the
   // default stays k_table; forced, it runs.
@@ -178,7 +178,7 @@ TEST_CASE("input_patch: envelope") {
   long_row.kernel = Dims{{3, 1, 1}};
   p3 = reference::as_rank3(long_row);
   CHECK(gpu::conv::forward_gemm_ordered(p3).desc.order == ig::KOrder::k_table);
-  CHECK(gpu::conv::forward_gemm_ordered(p3, ig::KOrder::input_patch).why_not.empty());
+  CHECK(gpu::conv::forward_gemm_ordered(p3, ig::KOrder::input_patch).support.ok);
   // Many channels: channel blocks stay the default, the patch is only a forced variant.
   CHECK(gpu::conv::forward_gemm_ordered(reference::as_rank3(testing::seed76())).desc.order == ig::KOrder::channel_blocks);
 }

@@ -193,12 +193,12 @@ TEST_CASE("resident A: where it does not apply, and the variants that force it")
   const ConvProblem p3 = reference::as_rank3(p);
   CHECK(gpu::conv::forward_gemm_desc(p3, tf32).a_schedule == ig::ASchedule::streamed);
   const gpu::conv::ForwardGemm rows = gpu::conv::forward_gemm(p3, forced);
-  CHECK(rows.why_not.find("more than 96 output channels") != std::string::npos);
+  CHECK(rows.support.reason.find("more than 96 output channels") != std::string::npos);
 
   p = testing::seed76();
   p.kernel[0] = 7;  // 28 chunks of A: 244 KB alone
   const gpu::conv::ForwardGemm big = gpu::conv::forward_gemm(reference::as_rank3(p), forced);
-  CHECK(big.why_not.find("shared memory") != std::string::npos);
+  CHECK(big.support.reason.find("shared memory") != std::string::npos);
   CHECK(gpu::conv::forward_gemm_desc(reference::as_rank3(p), tf32).a_schedule == ig::ASchedule::streamed);
 
   // A small GEMM (2 column tiles) streams A by default; the variant forces resident A.

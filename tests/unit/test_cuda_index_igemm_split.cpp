@@ -177,7 +177,7 @@ TEST_CASE("split-K: a split grid fills at most one block per SM, every split red
     d.order = order;
     d.a_schedule = schedule;
     d.mma = mma;
-    CHECK_FALSE(ig::why_not_split(d).empty());
+    CHECK_FALSE(ig::split_support(d).ok);
     CHECK(ig::choose_splits(d, kH200Sms) == 1);
   }
 }

@@ -14,7 +14,7 @@
 
 #include <fmt/format.h>
 
-#include "backend/backend.hpp"
+#include "core/support.hpp"
 #include "core/types.hpp"
 #include "cuda/kernel_choice.hpp"
 #include "problem/conv_problem.hpp"

@@ -28,6 +28,7 @@
 #include <type_traits>
 
 #include "core/host_device.hpp"
+#include "core/support.hpp"
 #include "cuda/depthwise/depthwise_shape.hpp"
 #include "problem/conv_geometry.hpp"
 
@@ -73,7 +74,7 @@ struct BulkTiling : PlaneShape {
 
 struct BulkPlan {
   BulkTiling tiling;
-  std::string why_not;  // empty when the problem fits
+  Support support;  // whether the problem fits
 };
 
 // Smallest strip height whose R x out_w floats are a multiple of 4 (16 bytes).
@@ -90,11 +91,11 @@ inline BulkPlan make_bulk_tiling(const PlaneShape& shape, std::int64_t stages = 
   const std::string name = stages == 2 ? "depthwise2d/bulk_pipelined" : "depthwise2d/bulk_copies";
   const std::int64_t in_w = t.in_w, out_h = t.out_h, out_w = t.out_w, pad_left = t.pad_left, kernel = t.kernel;
   if (in_w % 4 != 0) {
-    plan.why_not = name + ": input rows must be a multiple of 4 floats (16-byte bulk copies)";
+    plan.support = Support::no(name + ": input rows must be a multiple of 4 floats (16-byte bulk copies)");
     return plan;
   }
   if (out_h * out_w % 4 != 0) {
-    plan.why_not = name + ": output planes must be a multiple of 4 floats (16-byte bulk copies)";
+    plan.support = Support::no(name + ": output planes must be a multiple of 4 floats (16-byte bulk copies)");
     return plan;
   }
   // Window rows hold input column ic at margin + ic; output column c reads margin - pad_left + c + kw.
@@ -113,7 +114,7 @@ inline BulkPlan make_bulk_tiling(const PlaneShape& shape, std::int64_t stages = 
   if (rows == 0) {
     t.strip_rows = align;
     if (t.stage_bytes() > kBulkStageMax) {
-      plan.why_not = name + ": rows too wide for a strip in shared memory";
+      plan.support = Support::no(name + ": rows too wide for a strip in shared memory");
       return plan;
     }
     rows = align;
@@ -124,7 +125,7 @@ inline BulkPlan make_bulk_tiling(const PlaneShape& shape, std::int64_t stages = 
   const std::int64_t per_column = kBulkThreads / out_w;
   t.segments = per_column < 1 ? 1 : (per_column > t.strip_rows ? t.strip_rows : per_column);
   t.segment_rows = ceil_div(t.strip_rows, t.segments);
-  if (t.total_strips() > 0x7fffffff) plan.why_not = name + ": too many strips for one launch";
+  if (t.total_strips() > 0x7fffffff) plan.support = Support::no(name + ": too many strips for one launch");
   return plan;
 }
 

@@ -38,7 +38,7 @@ inline depthwise::Tiling depthwise_tiling(const ConvProblem& p, std::optional<de
 }
 
 // The bulk-copy kernel's tiling of a problem in the depthwise2d envelope for a bulk store mode (one
-// stage, or two when pipelined; why_not: its alignment and shared-memory limits).
+// stage, or two when pipelined; its support: its alignment and shared-memory limits).
 inline depthwise::BulkPlan depthwise_bulk_plan(const ConvProblem& p, depthwise::StoreMode mode) {
   return depthwise::make_bulk_tiling(depthwise::plane_shape(p), mode == depthwise::StoreMode::bulk_pipelined ? 2 : 1);
 }
@@ -48,8 +48,7 @@ inline Support depthwise2d_choice_envelope(const KernelChoice& c, const ConvProb
       depthwise::store_width(p.output_extent(1)) != 2)
     return Support::no("depthwise2d: realigned stores change rows of 2 mod 4 floats only");
   if (Support s = depthwise2d_envelope(p); !s || !c.stores || !depthwise::is_bulk(*c.stores)) return s;
-  if (const std::string why = depthwise_bulk_plan(p, *c.stores).why_not; !why.empty()) return Support::no(why);
-  return Support::yes();
+  return depthwise_bulk_plan(p, *c.stores).support;
 }
 
 // The other store modes: realigned stores, then the bulk-copy kernel, one stage and pipelined.

@@ -9,9 +9,7 @@
 namespace kbench::gpu::conv {
 
 inline Support direct_tiled_envelope(const ConvProblem& p) {
-  const direct_tiled::TiledPlan plan = direct_tiled::make_tiled_plan(p);
-  if (!plan.why_not.empty()) return Support::no(plan.why_not);
-  return Support::yes();
+  return direct_tiled::make_tiled_plan(p).support;
 }
 
 inline Support direct_tiled_choice_envelope(const KernelChoice&, const ConvProblem& p, MathMode) {

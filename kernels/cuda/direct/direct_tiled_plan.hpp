@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/host_device.hpp"
+#include "core/support.hpp"
 #include "cuda/transposed/phase_index.hpp"
 #include "problem/conv_geometry.hpp"
 #include "problem/conv_problem.hpp"
@@ -125,7 +126,7 @@ inline std::int64_t chunk_fitting(std::int64_t rows, std::int64_t cols, std::int
 // The tiling of problem `p`, or why it has none within kMaxSmemBytes.
 struct TiledPlan {
   TiledDesc desc;
-  std::string why_not;
+  Support support;
 };
 
 inline TiledPlan make_tiled_plan(const ConvProblem& p) {
@@ -214,9 +215,10 @@ inline TiledPlan make_tiled_plan(const ConvProblem& p) {
   const std::int64_t least = stack < kPreferredChunk ? stack : kPreferredChunk;
   if (!any_width(whole_stack) &&
       !(in_passes_allowed && (any_width(passes_of(least)) || any_width(passes_of(1))))) {
-    plan.why_not = "direct_tiled: the input windows of the smallest tile and the group's weights exceed 48 KB of "
-                   "shared memory (8 or more output channels per group with many input channels or depth taps, or "
-                   "a stride or dilation too large)";
+    plan.support = Support::no(
+        "direct_tiled: the input windows of the smallest tile and the group's weights exceed 48 KB of shared memory "
+        "(8 or more output channels per group with many input channels or depth taps, or a stride or dilation too "
+        "large)");
     return plan;
   }
   // Everything a window holds fits in 48 KB, so its extents, steps and counts are far from 2^31
@@ -232,7 +234,7 @@ inline TiledPlan make_tiled_plan(const ConvProblem& p) {
   d.dilation_d = p3.dilation[0];
   d.tiles_h = geometry::ceil_div(d.out_h, d.tile_rows());
   d.tiles_w = geometry::ceil_div(d.out_w, d.tile_cols());
-  if (d.blocks() > 0x7fffffff) plan.why_not = "direct_tiled: too many blocks for one launch";
+  if (d.blocks() > 0x7fffffff) plan.support = Support::no("direct_tiled: too many blocks for one launch");
   return plan;
 }
 

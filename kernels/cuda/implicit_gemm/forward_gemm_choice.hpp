@@ -18,10 +18,10 @@
 
 namespace kbench::gpu::conv {
 
-// A forward convolution's GEMM descriptor in one reduction order, or why that order cannot run it.
+// A forward convolution's GEMM descriptor in one reduction order, and whether that order runs it.
 struct ForwardGemm {
   igemm::GemmConvDesc desc;
-  std::string why_not;
+  Support support;
 };
 
 inline ForwardGemm forward_gemm_in(const ConvProblem& p3, igemm::KOrder order) {
@@ -30,29 +30,30 @@ inline ForwardGemm forward_gemm_in(const ConvProblem& p3, igemm::KOrder order) {
   if (order == igemm::KOrder::input_patch) {
     const igemm::PatchPlan plan = igemm::make_patch_plan(g.desc, igemm::forward_taps(p3), f.bn);
     g.desc.patch = plan.desc;
-    g.why_not = plan.why_not;
+    g.support = plan.support;
   }
   return g;
 }
 
-// Why A cannot stay resident for a (streamed) descriptor, or "" (igemm_resident_kernel.cuh): the
+// Whether A can stay resident for a (streamed) descriptor, or why not (igemm_resident_kernel.cuh): the
 // channel_blocks order on the 128-row tile, with all of the block's A and the B stages in shared memory.
-inline std::string why_not_resident(const igemm::GemmConvDesc& d) {
-  if (d.order != igemm::KOrder::channel_blocks) return "resident A runs the channel_blocks order only";
+inline Support resident_support(const igemm::GemmConvDesc& d) {
+  if (d.order != igemm::KOrder::channel_blocks) return Support::no("resident A runs the channel_blocks order only");
   if (igemm::choose_tile(d.rows, d.order) != igemm::TileKind::m128)
-    return fmt::format("resident A needs more than 96 output channels per group (the 128x256 tile), not {}", d.rows);
+    return Support::no(
+        fmt::format("resident A needs more than 96 output channels per group (the 128x256 tile), not {}", d.rows));
   const std::int64_t tiles = igemm::column_tiles(d, igemm::Tile128Resident::kBN);
   // The kernel counts tiles and (tile, chunk) steps in 32 bits, a tile index going up to a grid's
   // width (< 65,536 persistent blocks) past the last.
   if (tiles * d.chunks + 65536 > 0x7fffffff)
-    return "resident A: more than 2^31 (tile, chunk) steps for one block to walk";
+    return Support::no("resident A: more than 2^31 (tile, chunk) steps for one block to walk");
   igemm::GemmConvDesc r = d;
   r.a_schedule = igemm::ASchedule::resident;
   const igemm::SmemLayout s = igemm::smem_layout(r);
   if (s.total_bytes > igemm::kMaxSmemBytes)
-    return fmt::format("resident A: {} bytes of A and {} of pipeline exceed a block's shared memory", s.resident_a_bytes,
-                       s.total_bytes - s.resident_a_bytes - s.prefix_bytes);
-  return "";
+    return Support::no(fmt::format("resident A: {} bytes of A and {} of pipeline exceed a block's shared memory",
+                                   s.resident_a_bytes, s.total_bytes - s.resident_a_bytes - s.prefix_bytes));
+  return Support::yes();
 }
 
 // Column tiles from which A is kept resident by default: enough that each persistent block (one per
@@ -69,7 +70,7 @@ inline ForwardGemm forward_gemm_ordered(const ConvProblem& p3, std::optional<ige
   if (forced) return forward_gemm_in(p3, *forced);
   const igemm::KOrder order = igemm::choose_k_order(p3.in_channels_per_group(), p3.kernel_volume());
   const auto leaves_two_blocks = [](const ForwardGemm& g) {
-    return g.why_not.empty() && igemm::smem_layout(g.desc).total_bytes <= igemm::kMaxSmemBytes / 2;
+    return g.support.ok && igemm::smem_layout(g.desc).total_bytes <= igemm::kMaxSmemBytes / 2;
   };
   if (igemm::channel_blocks_wasteful(p3.in_channels_per_group())) {
     ForwardGemm patch = forward_gemm_in(p3, igemm::KOrder::input_patch);
@@ -88,14 +89,14 @@ static_assert(igemm::TileWgmma::kBN == igemm::Tile64W::kBN && igemm::TileWgmma::
                   igemm::TileWgmma::kBN == igemm::Tile128::kBN,
               "the wgmma tile reads the patch planned for the input_patch tiles' width");
 
-// Why the wgmma kernel cannot run a forward GEMM (igemm_wgmma_kernel.cuh), or "": the input_patch
+// Whether the wgmma kernel runs a forward GEMM (igemm_wgmma_kernel.cuh), or why not: the input_patch
 // order, a tensor-core math, A streamed.
-inline std::string why_not_wgmma(const igemm::GemmConvDesc& d, const KernelChoice& c) {
-  if (gemm_math(c.family) == igemm::GemmMath::ffma) return "wgmma is a tensor-core instruction (not FFMA)";
+inline Support wgmma_support(const igemm::GemmConvDesc& d, const KernelChoice& c) {
+  if (gemm_math(c.family) == igemm::GemmMath::ffma) return Support::no("wgmma is a tensor-core instruction (not FFMA)");
   if (d.order != igemm::KOrder::input_patch)
-    return fmt::format("wgmma runs the input_patch order only, not {}", igemm::order_name(d.order));
-  if (c.schedule == igemm::ASchedule::resident) return "wgmma streams A (no resident_a)";
-  return "";
+    return Support::no(fmt::format("wgmma runs the input_patch order only, not {}", igemm::order_name(d.order)));
+  if (c.schedule == igemm::ASchedule::resident) return Support::no("wgmma streams A (no resident_a)");
+  return Support::yes();
 }
 
 // The GEMM of a forward implicit-GEMM choice: the order and A schedule it forces, or the defaults.
@@ -105,19 +106,19 @@ inline std::string why_not_wgmma(const igemm::GemmConvDesc& d, const KernelChoic
 inline ForwardGemm forward_gemm(const ConvProblem& p3, const KernelChoice& c) {
   ForwardGemm g = forward_gemm_ordered(p3, c.order);
   if (c.mma == igemm::MmaKind::wgmma) {
-    if (g.why_not.empty()) g.why_not = why_not_wgmma(g.desc, c);
+    if (g.support) g.support = wgmma_support(g.desc, c);
     g.desc.mma = igemm::MmaKind::wgmma;
     g.desc.a_planes = gemm_math(c.family) == igemm::GemmMath::tf32x3 ? 2 : 1;
     g.desc.rows_padded = igemm::round_up(g.desc.rows, igemm::kWgmmaRows);
     return g;
   }
-  if (!g.why_not.empty() || c.schedule == igemm::ASchedule::streamed) return g;
-  std::string why_not = why_not_resident(g.desc);
+  if (!g.support || c.schedule == igemm::ASchedule::streamed) return g;
+  Support resident = resident_support(g.desc);
   if (gemm_math(c.family) == igemm::GemmMath::ffma)
-    why_not = "resident A runs the tensor-core maths only (FFMA is bound by its FMAs, not by A)";
+    resident = Support::no("resident A runs the tensor-core maths only (FFMA is bound by its FMAs, not by A)");
   const std::int64_t tiles = igemm::column_tiles(g.desc, igemm::Tile128Resident::kBN);
-  if (c.schedule == igemm::ASchedule::resident || (why_not.empty() && tiles >= kResidentMinTiles)) {
-    g.why_not = why_not;
+  if (c.schedule == igemm::ASchedule::resident || (resident && tiles >= kResidentMinTiles)) {
+    g.support = resident;
     g.desc.a_schedule = igemm::ASchedule::resident;
   }
   return g;

@@ -49,7 +49,7 @@ inline std::string split_summary(const igemm::GemmConvDesc& d, const LaunchDevic
                        d.splits, d.chunks / d.splits, d.chunks / d.splits * igemm::kChunkRows,
                        igemm::partial_floats(d) * 4);
   if (split == igemm::SplitK::none) return "none (no_split_k)";
-  if (const std::string why = igemm::why_never_split(d); !why.empty()) return fmt::format("none ({})", why);
+  if (const Support s = igemm::ever_splits(d); !s) return fmt::format("none ({})", s.reason);
   if (device.sms == 0) return "where the grid leaves half the SMs idle (counted on the device)";
   return fmt::format("none ({} blocks for {} SMs)", igemm::gemm_blocks(d), device.sms);
 }

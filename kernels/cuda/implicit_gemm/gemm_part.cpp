@@ -27,8 +27,8 @@ GemmPart::GemmPart(const GemmConvDesc& desc, const std::vector<GemmTap>& taps, G
     : desc_(desc), math_(math), tile_(choose_tile(desc)) {
   if (desc_.a_schedule == ASchedule::resident && desc_.resident_blocks < 1)
     throw std::invalid_argument("implicit GEMM: a resident-A descriptor needs its persistent block count");
-  if (desc_.splits > 1 && !why_not_split(desc_).empty())
-    throw std::invalid_argument("implicit GEMM: this descriptor cannot split its reduction: " + why_not_split(desc_));
+  if (const Support s = split_support(desc_); desc_.splits > 1 && !s)
+    throw std::invalid_argument("implicit GEMM: this descriptor cannot split its reduction: " + s.reason);
   smem_bytes_ = smem_layout(desc_).total_bytes;
   taps_ = upload(taps);
   if (desc_.order == KOrder::k_table) table_ = upload(make_k_table(desc_, taps));

@@ -37,7 +37,7 @@ template <int WARPS_M, int MFRAG, int WARPS_N, int MIN_BLOCKS = 1, bool FRAGMENT
 struct Tile {
   // The tensor-core maths read A in the mma_fragments layout (one 16-byte load per fragment), except
   // where that costs spills: the 96x256 tile under its two-blocks register budget (12 local-memory
-  // operations in the main loop, against 4 bytes outside it with k_major; docs/kernels.md).
+  // operations in the main loop, against 4 bytes outside it with k_major; docs/kernels/implicit_gemm.md).
   static constexpr bool kFragmentA = FRAGMENT_A;
   // Blocks per SM the registers must allow under the tf32 math (__launch_bounds__): two wide blocks,
   // so one computes while the other loads its patch, fit in 128 registers (8 bytes of spill outside

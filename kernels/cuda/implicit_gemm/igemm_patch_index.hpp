@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/host_device.hpp"
+#include "core/support.hpp"
 #include "cuda/implicit_gemm/igemm_index.hpp"
 
 namespace kbench::gpu::conv::igemm {
@@ -104,27 +105,27 @@ inline std::int64_t round_up_4(std::int64_t v) { return (v + 3) / 4 * 4; }
 
 struct PatchPlan {
   PatchDesc desc;
-  std::string why_not;  // empty when the order applies
+  Support support;  // whether the order applies
 };
 
 // The patch geometry of forward descriptor d for column tiles of `bn`, or why the order cannot run it.
 inline PatchPlan make_patch_plan(const GemmConvDesc& d, const std::vector<GemmTap>& taps, int bn) {
   PatchPlan plan;
   if (d.col_extent[0] != 1 || d.in_extent[0] != 1 || d.base_scale[0] != 1 || d.base_offset[0] != 0) {
-    plan.why_not = "input_patch: 1-D and 2-D convolutions only";
+    plan.support = Support::no("input_patch: 1-D and 2-D convolutions only");
     return plan;
   }
   std::int64_t off1 = 0, off2 = 0;
   for (const GemmTap& t : taps) {
     if (t.offset[0] != 0 || t.offset[1] < 0 || t.offset[2] < 0) {
-      plan.why_not = "input_patch: forward taps only";
+      plan.support = Support::no("input_patch: forward taps only");
       return plan;
     }
     off1 = t.offset[1] > off1 ? t.offset[1] : off1;
     off2 = t.offset[2] > off2 ? t.offset[2] : off2;
   }
   if (d.in_extent[2] % 4 != 0) {
-    plan.why_not = "input_patch: input rows must be a multiple of 4 floats (16-byte copies)";
+    plan.support = Support::no("input_patch: input rows must be a multiple of 4 floats (16-byte copies)");
     return plan;
   }
   const std::int64_t oh = d.col_extent[1], ow = d.col_extent[2];
@@ -142,7 +143,7 @@ inline PatchPlan make_patch_plan(const GemmConvDesc& d, const std::vector<GemmTa
   const std::int64_t floats = d.cin_per_group * channel_floats;
   const std::int64_t tiles = (oh * ow + bn - 1) / bn;
   if (floats > (std::int64_t{1} << 20) || tiles * d.batch > 0x7fffffff) {
-    plan.why_not = "input_patch: patch or grid too large";
+    plan.support = Support::no("input_patch: patch or grid too large");
     return plan;
   }
   PatchDesc& p = plan.desc;

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "core/host_device.hpp"
+#include "core/support.hpp"
 #include "cuda/implicit_gemm/igemm_config.hpp"
 #include "cuda/implicit_gemm/igemm_index.hpp"
 
@@ -52,22 +53,24 @@ inline std::int64_t partial_floats(const GemmConvDesc& d) {
   return d.splits > 1 ? d.splits * d.groups * d.rows * d.columns : 0;
 }
 
-// Why descriptor d cannot run split, or "".
-inline std::string why_not_split(const GemmConvDesc& d) {
-  if (d.order == KOrder::input_patch) return "input_patch copies a whole patch per block; split-K would copy it per split";
-  if (d.a_schedule == ASchedule::resident) return "resident A keeps all of A per block (split-K streams A)";
-  if (d.mma == MmaKind::wgmma) return "the wgmma kernel does not split the reduction";
-  return "";
+// Whether descriptor d can run split at all, or why not.
+inline Support split_support(const GemmConvDesc& d) {
+  if (d.order == KOrder::input_patch)
+    return Support::no("input_patch copies a whole patch per block; split-K would copy it per split");
+  if (d.a_schedule == ASchedule::resident) return Support::no("resident A keeps all of A per block (split-K streams A)");
+  if (d.mma == MmaKind::wgmma) return Support::no("the wgmma kernel does not split the reduction");
+  return Support::yes();
 }
 
-// Why no device would split descriptor d (the variant "no_split_k" then changes nothing), or "".
-inline std::string why_never_split(const GemmConvDesc& d) {
-  if (std::string why = why_not_split(d); !why.empty()) return why;
+// Whether some device would split descriptor d, or why none would (the variant "no_split_k" then
+// changes nothing).
+inline Support ever_splits(const GemmConvDesc& d) {
+  if (Support s = split_support(d); !s) return s;
   if (d.chunks < 2 * kMinChunksPerSplit)
-    return "its reduction of " + std::to_string(d.chunks) + " chunks is too short to split (two splits need " +
-           std::to_string(2 * kMinChunksPerSplit) + ")";
-  if (d.groups > 65535 / 2) return "its groups leave no room in the grid for splits";
-  return "";
+    return Support::no("its reduction of " + std::to_string(d.chunks) + " chunks is too short to split (two splits need " +
+                       std::to_string(2 * kMinChunksPerSplit) + ")");
+  if (d.groups > 65535 / 2) return Support::no("its groups leave no room in the grid for splits");
+  return Support::yes();
 }
 
 // The blocks of a grid that compute (the fill-only blocks of a transposed convolution's zero fill
@@ -83,7 +86,7 @@ inline std::int64_t gemm_blocks(const GemmConvDesc& d) {
 // SM, where the unsplit grid leaves at least half of them idle; at most kMaxSplits, each of at
 // least kMinChunksPerSplit chunks; 1 where that gives fewer than 2 or the descriptor cannot split.
 inline std::int64_t choose_splits(const GemmConvDesc& d, int sms) {
-  if (sms <= 0 || !why_not_split(d).empty()) return 1;
+  if (sms <= 0 || !split_support(d)) return 1;
   const std::int64_t blocks = gemm_blocks(d);
   std::int64_t splits = std::min({kMaxSplits, d.chunks / kMinChunksPerSplit, sms / std::max<std::int64_t>(1, blocks)});
   // Grid z (groups x splits) stays within a launch's 65,535.

@@ -15,10 +15,10 @@ inline Support implicit_gemm_envelope(const KernelChoice& c, const ConvProblem& 
   const std::string_view name = family_name(c.family);
   if (p.transposed()) return Support::no(fmt::format("{}: forward convolutions only", name));
   const ForwardGemm g = forward_gemm(reference::as_rank3(p), c);
-  if (!g.why_not.empty()) return Support::no(fmt::format("{}: {}", name, g.why_not));
+  if (!g.support) return Support::no(fmt::format("{}: {}", name, g.support.reason));
   if (c.split == igemm::SplitK::none)
-    if (const std::string why = igemm::why_never_split(g.desc); !why.empty())
-      return Support::no(fmt::format("{}: no_split_k changes nothing: {}", name, why));
+    if (const Support s = igemm::ever_splits(g.desc); !s)
+      return Support::no(fmt::format("{}: no_split_k changes nothing: {}", name, s.reason));
   return gemm_desc_fits(g.desc, name);
 }
 

@@ -57,7 +57,7 @@ inline Support transposed_phase_envelope(const KernelChoice& c, const ConvProble
   for (const PhaseGemm& g : gemms)
     if (Support s = gemm_desc_fits(g.desc, name); !s) return s;
   if (c.split == igemm::SplitK::none && std::none_of(gemms.begin(), gemms.end(), [](const PhaseGemm& g) {
-        return igemm::why_never_split(g.desc).empty();
+        return igemm::ever_splits(g.desc).ok;
       }))
     return Support::no(fmt::format("{}: no_split_k changes nothing: no phase GEMM's reduction could be split", name));
   return Support::yes();
