@@ -177,6 +177,13 @@ WorkloadSummary read_workload(const Node& node) {
   s.spec_batch = node.at("spec_batch").integer();
   const Node records = node.at("records");
   for (std::size_t i = 0, n = records.size(); i < n; ++i) w.records.push_back(read_record(records.at(i)));
+  if (node.has("sweep")) {  // absent from unswept workloads and from documents older than sweeps
+    const Node sweep = node.at("sweep");
+    w.sweep_origin = sweep.at("origin").text();
+    const Node axes = sweep.at("axes");
+    for (std::size_t i = 0, n = axes.size(); i < n; ++i)
+      w.sweep.push_back({axes.at(i).at("key").text(), axes.at(i).at("value").text()});
+  }
   return s;
 }
 

@@ -71,7 +71,7 @@ ojson workload_json(const WorkloadSummary& summary) {
   const ProblemMetrics& m = summary.metrics;
   ojson records = ojson::array();
   for (const PublishedRecord& record : w.records) records.push_back(record_json(record));
-  return {
+  ojson document = {
       {"name", w.name},
       {"description", w.description},
       {"source_file", w.source_file},
@@ -93,6 +93,13 @@ ojson workload_json(const WorkloadSummary& summary) {
       {"spec_batch", summary.spec_batch},
       {"records", records},
   };
+  // Only for a point of a sweep, so documents of unswept runs stay as they were.
+  if (!w.sweep_origin.empty()) {
+    ojson axes = ojson::array();
+    for (const SweepValue& v : w.sweep) axes.push_back({{"key", v.key}, {"value", v.value}});
+    document["sweep"] = {{"origin", w.sweep_origin}, {"axes", axes}};
+  }
+  return document;
 }
 
 ojson comparison_json(const Comparison& c) {

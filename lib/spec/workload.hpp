@@ -16,6 +16,14 @@ struct PublishedRecord {
   std::string source;
 };
 
+// One axis value that a sweep (the spec's `sweep:` or --axis) gave a workload, as its name shows it:
+// {"batch", "8"}, {"kernel", "3x5"} (spec/sweep.hpp).
+struct SweepValue {
+  std::string key;
+  std::string value;
+  friend bool operator==(const SweepValue&, const SweepValue&) = default;
+};
+
 struct Workload {
   std::string name;
   std::string description;
@@ -23,6 +31,10 @@ struct Workload {
   std::vector<PublishedRecord> records;
   std::string source_file;  // where it was read, for messages
   int source_line = 0;      // 1-based line of the workload's mapping
+  // Set for a point of a sweep: the name before the sweep's suffix (which points of one sweep share,
+  // so reports can draw them as a series) and the axis values of this point, in axis order.
+  std::string sweep_origin;
+  std::vector<SweepValue> sweep;
 };
 
 }  // namespace kbench

@@ -8,9 +8,9 @@
 
 namespace kbench::spec {
 
-inline constexpr std::array<std::string_view, 14> kWorkloadKeys = {
-    "name",    "description", "op",       "dtype",  "input", "out_channels",   "kernel",
-    "stride",  "padding",     "dilation", "groups", "bias",  "output_padding", "records",
+inline constexpr std::array<std::string_view, 15> kWorkloadKeys = {
+    "name",   "description", "op",   "dtype",          "input",   "out_channels", "kernel", "stride",
+    "padding", "dilation",   "groups", "bias", "output_padding", "records", "sweep",
 };
 
 inline constexpr std::array<KnownAlias, 15> kWorkloadKeyAliases = {{

@@ -4,11 +4,15 @@
 
 #include <cctype>
 #include <cmath>
+#include <optional>
 #include <string_view>
 #include <vector>
 
+#include "core/error.hpp"
 #include "spec/problem_validation.hpp"
 #include "spec/spatial_fields.hpp"
+#include "spec/sweep.hpp"
+#include "spec/sweep_expansion.hpp"
 #include "spec/workload_keys.hpp"
 
 namespace kbench::spec {
@@ -87,11 +91,12 @@ std::vector<PublishedRecord> read_records(const SpecReader& reader, const Locate
 // Where each problem field was written, so a rule broken by the whole problem points at one key.
 struct ProblemSites {
   FieldSite input, out_channels, kernel, stride, padding, dilation, groups, output_padding;
+  std::optional<Located> batch;  // a sweep's batch value, which replaces input[0]
 
   Located locate(const ProblemIssue& issue) const {
     switch (issue.field) {
       case ProblemField::batch:
-        return input.locate_entry(0);
+        return batch ? *batch : input.locate_entry(0);
       case ProblemField::in_channels:
         return input.locate_entry(1);
       case ProblemField::spatial_rank:
@@ -162,6 +167,10 @@ ConvProblem read_problem(const SpecReader& reader, const MappingFields& fields) 
   check_rank_consensus(reader, fields, input, shape.spatial_rank);
   problem.spatial_rank = shape.spatial_rank;
   problem.batch = shape.batch;
+  if (auto batch = fields.find("batch")) {  // only a sweep point has it (workload keys do not include it)
+    sites.batch = *batch;
+    problem.batch = reader.read_integer(*batch, 1, kMaxProblemDimension);
+  }
   problem.in_channels = shape.channels;
   problem.input = shape.spatial;
   const int rank = shape.spatial_rank;
@@ -208,10 +217,39 @@ ConvProblem read_problem(const SpecReader& reader, const MappingFields& fields) 
   return problem;
 }
 
-}  // namespace
+// For messages about a combination: the values as written ("kernel=[3, 5]").
+std::string node_text(const YAML::Node& node) {
+  if (node.IsScalar()) return node.Scalar();
+  if (!node.IsSequence()) return describe_node(node);
+  std::string text = "[";
+  for (std::size_t i = 0; i < node.size(); ++i) text += (i ? ", " : "") + node_text(node[i]);
+  return text + "]";
+}
 
-ReadWorkload read_workload(const SpecReader& reader, const Located& mapping) {
-  const MappingFields fields(reader, mapping, {kWorkloadKeys, kWorkloadKeyAliases}, "a workload mapping");
+ReadWorkload read_fields(const SpecReader& reader, const Located& mapping, MappingFields& fields);
+
+// A sweep point: the workload mapping read with the point's values in place of its keys, named
+// "<name>.<key>-<value>..." from the values as read. An error in it says which point it was.
+ReadWorkload read_sweep_point(const SpecReader& reader, const SweepPointNode& point) {
+  MappingFields fields(reader, point.workload, {kWorkloadKeys, kWorkloadKeyAliases}, "a workload mapping");
+  for (const auto& [key, value] : point.values) fields.override_field(key, value);
+  ReadWorkload read;
+  try {
+    read = read_fields(reader, point.workload, fields);
+  } catch (const InputError& error) {
+    std::string values;
+    for (const auto& [key, value] : point.values) values += fmt::format("{}{}={}", values.empty() ? "" : ", ", key, node_text(value.node));
+    throw InputError(fmt::format("{} (in the sweep point {})", error.what(), values));
+  }
+  Workload& workload = read.workload;
+  workload.sweep_origin = workload.name;
+  for (const auto& [key, value] : point.values)
+    workload.sweep.push_back({key, sweep_value_text(workload.problem, key)});
+  workload.name = sweep_point_name(workload.sweep_origin, workload.sweep);
+  return read;
+}
+
+ReadWorkload read_fields(const SpecReader& reader, const Located& mapping, MappingFields& fields) {
   ReadWorkload read;
   Workload& workload = read.workload;
   const Located name = fields.require("name", "a unique workload name, e.g. name: my-conv2d");
@@ -223,6 +261,14 @@ ReadWorkload read_workload(const SpecReader& reader, const Located& mapping) {
   workload.source_file = reader.origin();
   workload.source_line = mapping.position.line;
   return read;
+}
+
+}  // namespace
+
+ReadWorkload read_workload(const SpecReader& reader, const Located& mapping) {
+  if (const auto point = as_sweep_point(mapping.node)) return read_sweep_point(reader, *point);
+  MappingFields fields(reader, mapping, {kWorkloadKeys, kWorkloadKeyAliases}, "a workload mapping");
+  return read_fields(reader, mapping, fields);
 }
 
 }  // namespace kbench::spec

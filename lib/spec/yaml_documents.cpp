@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "spec/sweep_expansion.hpp"
+
 namespace kbench::spec {
 
 namespace {
@@ -70,7 +72,11 @@ std::vector<YAML::Node> load_documents(const SpecReader& reader, const std::stri
     ProgressGuard guard(reader);
     while (parser.HandleNextDocument(guard)) {
     }
-    return YAML::LoadAll(text);
+    // Sweeps become their points here, so every reader of documents sees plain workloads. (A new
+    // vector: assigning to a yaml-cpp node would rebind the node the points refer to.)
+    std::vector<YAML::Node> documents;
+    for (const YAML::Node& document : YAML::LoadAll(text)) documents.push_back(expand_sweeps(reader, document));
+    return documents;
   } catch (const YAML::Exception& error) {
     // Parser errors (and yaml-cpp's nesting-depth guard) carry a mark; report them like any other spec error.
     fail_syntax(reader, error);

@@ -1,5 +1,6 @@
 #pragma once
-// YAML text -> its documents, with every parser failure reported as a located spec error.
+// YAML text -> its documents, with every parser failure reported as a located spec error, and every
+// swept workload mapping replaced by its points (spec/sweep_expansion.hpp).
 #include <string>
 #include <vector>
 

@@ -137,6 +137,22 @@ std::optional<Located> MappingFields::find(std::string_view key) const {
   return std::nullopt;
 }
 
+std::vector<std::string> MappingFields::keys() const {
+  std::vector<std::string> names;
+  for (const auto& [name, field] : fields_) names.push_back(name);
+  return names;
+}
+
+void MappingFields::override_field(std::string_view key, Located value) {
+  for (auto& [name, field] : fields_)
+    if (name == key) {
+      field.value = std::move(value);
+      return;
+    }
+  const int line = value.position.line;
+  fields_.push_back({std::string(key), Field{std::move(value), line}});
+}
+
 Located MappingFields::require(std::string_view key, std::string_view expected) const {
   if (auto field = find(key)) return *field;
   reader_.fail(position_, path_of(key), fmt::format("missing required key '{}'; expected {}", key, expected));

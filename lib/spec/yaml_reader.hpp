@@ -72,6 +72,11 @@ class MappingFields {
   MappingFields(const SpecReader& reader, const Located& mapping, KeySet keys, std::string_view expected);
 
   std::optional<Located> find(std::string_view key) const;
+  // The keys present, in the order written.
+  std::vector<std::string> keys() const;
+  // Reads `key` as `value` from now on, present before or not: a sweep point's value in place of the
+  // mapping's own (spec/sweep_expansion.hpp). The key is not checked against the allowed set.
+  void override_field(std::string_view key, Located value);
   // Missing -> error at the mapping's position: "missing required key 'K'; expected <expected>".
   Located require(std::string_view key, std::string_view expected) const;
 
