@@ -8,6 +8,7 @@
 #include "backend/backend.hpp"
 #include "measure/measure.hpp"
 #include "roofline/device_peaks.hpp"
+#include "run/shard.hpp"
 #include "verify/tolerance.hpp"
 
 namespace kbench {
@@ -37,6 +38,9 @@ struct RunConfig {
   DevicePeaks peaks;                    // floors are computed against these
   bool peaks_from_target = false;
   std::string device_description;
+  // --shard K/N: run only the (workload, backend, math) items this shard selects (run/shard.hpp).
+  // Every shard still lists every workload's analysis, so merged shards describe the whole suite.
+  Shard shard;
 };
 
 }  // namespace kbench
