@@ -48,6 +48,10 @@ svg .record-mark path { fill: #777; }
 svg .row-label { fill: var(--ink); }
 svg .row-value { fill: var(--muted); }
 svg .empty-note { fill: var(--muted); font-size: 13px; }
+svg .sweep-line { fill: none; stroke-width: 2; }
+svg .sweep-floor { fill: none; stroke: #333; stroke-width: 1.5; stroke-dasharray: 5 3; }
+svg .sweep-floor-tf32 { stroke-dasharray: 2 3; }
+svg .sweep-point circle, svg .sweep-point rect { stroke: #fff; stroke-width: 1; }
 ul.untimed { margin: 4px 0; padding-left: 20px; color: var(--muted); font-size: 13px; }
 #kbench-selfcheck { margin-top: 28px; font-size: 12px; color: var(--muted); }
 #kbench-selfcheck[data-status="fail"] { color: var(--bad); font-weight: 600; }

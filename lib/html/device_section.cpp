@@ -5,6 +5,7 @@
 #include "html/escape.hpp"
 #include "html/page_sections.hpp"
 #include "html/roofline_chart.hpp"
+#include "html/sweep_chart.hpp"
 #include "html/workload_chart.hpp"
 #include "report/facts.hpp"
 #include "report/format.hpp"
@@ -93,6 +94,10 @@ std::string device_section_html(const PageModel& model, const DeviceGroup& devic
          "each result's median (mark) and spread (bar) against the floor's memory and compute terms; nothing can "
          "run in the shaded region below the floor.</p>";
   const std::vector<const WorkloadSummary*> workloads = model.workloads_of(device);
+  // A sweep along one axis reads best as a line: its points' times side by side, before the points one by one.
+  for (const SweepGroup& sweep : find_sweeps(workloads))
+    out += fmt::format("<section class=\"sweep\"><h3>Sweep · {} along {}</h3>", escape(sweep.origin), escape(sweep.axis)) +
+           sweep_svg(model, sweep, model.entries_of(device)) + "</section>";
   for (std::size_t w = 0; w < workloads.size(); ++w) out += workload_html(model, device, *workloads[w], w + 1);
   out += "</section>";
   return out;
