@@ -216,7 +216,7 @@ TEST_SUITE("runner") {
     CHECK(list[2].variant == "FFT");
   }
 
-  TEST_CASE("what a run found out while timing is in its result's warnings; a backend's environment in the notes") {
+  TEST_CASE("what a run found out while timing is in its result's warnings, a backend's environment in the notes") {
     FakeBackendConfig refused = fake("refused");
     refused.run_warnings = {"the device refused the persisting-L2 reset (fake)"};
     refused.environment_notes = {"NVIDIA_TF32_OVERRIDE=0 is set (fake)"};
