@@ -179,7 +179,7 @@ TEST_SUITE("kernelbench suite") {
     CHECK(workloads[34].name == "kernelbench-l1-086-conv2d-depthwise-separable-pointwise");
   }
 
-  TEST_CASE("kernelbench suite: every spec is its module; output shape and FLOPs as computed here") {
+  TEST_CASE("kernelbench suite: every spec is its module, output shape and FLOPs as computed here") {
     const auto workloads = load_suite();
     const auto modules = kernelbench_modules();
     REQUIRE(workloads.size() == modules.size());
