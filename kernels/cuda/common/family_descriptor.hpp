@@ -54,10 +54,15 @@ enum Knob : unsigned {
   kKnobFill = 1u << 5,      // where the zero fill runs
 };
 
+// A set of element types, as a descriptor's bits.
+constexpr unsigned dtype_bit(DType t) { return 1u << static_cast<unsigned>(t); }
+
 struct FamilyDescriptor {
   Family family;
-  // What it implements. Today every family reads and writes fp32 NCHW tensors of the forward pass
-  // (a transposed convolution is an op, not a pass); `computes_in` is the math its products round to.
+  // What it implements: the element types of its tensors (dtype_bit of each; today fp32 alone) and
+  // the math its products round to. Every family reads and writes NCHW tensors of the forward pass
+  // (a transposed convolution is an op, not a pass); layouts and passes join these fields with them.
+  unsigned dtypes = dtype_bit(DType::fp32);
   MathMode computes_in = MathMode::fp32;
   unsigned knobs = 0;  // Knob bits
   // The `cuda:NAME/...` parts its variants take after the name, for messages and docs ("" when none).
@@ -87,11 +92,9 @@ inline void no_more_variants(const KernelChoice&, const ConvProblem&, std::vecto
 inline std::optional<ArchitectureNeed> no_architecture_need(const KernelChoice&) { return std::nullopt; }
 inline Support same_on_every_device(const KernelChoice&, const ConvProblem&, int) { return Support::yes(); }
 
-// Whether the backend computes this problem at all: then `direct` always can (every index and
-// coordinate of it is 64-bit, so no extent a spec allows is too long for it).
-inline Support problem_supported(const ConvProblem& p) {
-  if (p.dtype != DType::fp32)
-    return Support::no(fmt::format("the cuda backend computes fp32 only, not {}", to_string(p.dtype)));
+// Whether the reference can compute the problem (what the cuda backend's families need of it beyond
+// their own envelopes).
+inline Support reference_computable(const ConvProblem& p) {
   if (const std::string why = reference::why_not_computable(p); !why.empty()) return Support::no(why);
   return Support::yes();
 }
