@@ -21,5 +21,6 @@ Command add_info_command(CLI::App& app);     // kbench info
 Command add_calibrate_command(CLI::App& app);  // kbench calibrate
 Command add_diff_command(CLI::App& app);       // kbench diff
 Command add_report_command(CLI::App& app);     // kbench report
+Command add_merge_command(CLI::App& app);      // kbench merge
 
 }  // namespace kbench::cli

@@ -29,6 +29,7 @@ std::unique_ptr<Frontend> make_frontend() {
   add("calibrate", "Measure this GPU's copy bandwidth and FP32/TF32 rates and store them", add_calibrate_command);
   add("diff", "Compare two results files: faster, slower, same or unclear per result", add_diff_command);
   add("report", "Render results files as an HTML report (--html) or in another format", add_report_command);
+  add("merge", "Join results documents (the shards of one run) into one", add_merge_command);
   return frontend;
 }
 

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "workload_flags.hpp"
 #include "core/error.hpp"
 #include "gpu_environment.hpp"
 #include "io/input_file.hpp"
@@ -21,6 +22,7 @@ namespace {
 struct ListFlags {
   std::vector<std::string> paths{"workloads"};
   std::string target = "h100-sxm";
+  std::vector<std::string> axes;  // --axis KEY=V1,V2
 };
 
 int list(const ListFlags& flags) {
@@ -29,7 +31,7 @@ int list(const ListFlags& flags) {
 
   fmt::print("Workloads (floors for {}, {}):\n", target->name, target->source);
   for (const auto& path : flags.paths) {
-    for (const auto& workload : load_workloads(path)) {
+    for (const auto& workload : with_axes(load_workloads(path), flags.axes)) {
       const auto summary = summarize_workload(workload, *target);
       fmt::print("  {}\n    {}  out {}\n    {} · {} · fp32 floor {} ({}) · tf32 floor {} ({})\n", workload.name,
                  describe(workload.problem), shape_string(output_shape(workload.problem)),
@@ -61,8 +63,10 @@ Command add_list_command(CLI::App& app) {
   auto flags = std::make_shared<ListFlags>();
   app.add_option("paths", flags->paths, "Spec files or directories")->capture_default_str();
   app.add_option("--target", flags->target, "GPU whose datasheet floors are shown")->capture_default_str();
+  app.add_option("--axis", flags->axes, "Sweep KEY over the values, e.g. batch=1,8,64 (repeatable), as `run` does");
   return {[flags] {
             for (const std::string& path : flags->paths) io::check_input_path(path, "workload spec", true);
+            for (const std::string& axis : flags->axes) (void)parse_axis_flag(axis);
           },
           [flags] { return list(*flags); }};
 }

@@ -14,6 +14,7 @@
 #include <fmt/ranges.h>
 
 #include "commands.hpp"
+#include "workload_flags.hpp"
 #include "core/error.hpp"
 #include "gpu_environment.hpp"
 #include "io/input_file.hpp"
@@ -35,6 +36,7 @@ struct PlanFlags {
   int device = 0;
   std::string format = "text";
   bool verbose = false;
+  std::vector<std::string> axes;  // --axis KEY=V1,V2
 };
 
 // The device present, or the --target GPU's datasheet facts where there is none.
@@ -56,7 +58,7 @@ std::vector<BackendRequest> requested_backends(const PlanFlags& flags, const Reg
 }
 
 int plan(const PlanFlags& flags) {
-  const std::vector<Workload> workloads = load_workloads(flags.specs);
+  const std::vector<Workload> workloads = with_axes(load_workloads(flags.specs), flags.axes);
 
   Registry registry;
   register_backends(registry);
@@ -78,6 +80,7 @@ int plan(const PlanFlags& flags) {
 Command add_plan_command(CLI::App& app) {
   auto flags = std::make_shared<PlanFlags>();
   app.add_option("specs", flags->specs, "Workload spec files or directories (every *.yaml under them)")->required();
+  app.add_option("--axis", flags->axes, "Sweep KEY over the values, e.g. batch=1,8,64 (repeatable), as `run` does");
   app.add_option("--backends", flags->backends, "Comma-separated NAME[:VARIANT]; default: every backend of this build");
   app.add_option("--math", flags->math, "Math mode(s): fp32 and/or tf32; comma-separated")
       ->delimiter(',')->capture_default_str()->check(CLI::IsMember({"fp32", "tf32"}));
@@ -90,6 +93,7 @@ Command add_plan_command(CLI::App& app) {
   app.add_flag("--verbose,-v", flags->verbose, "Print every variant's facts, not the default's only");
   return {[flags] {
             for (const std::string& spec : flags->specs) io::check_input_path(spec, "workload spec", true);
+            for (const std::string& axis : flags->axes) (void)parse_axis_flag(axis);
           },
           [flags] { return plan(*flags); }};
 }

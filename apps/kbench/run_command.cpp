@@ -20,10 +20,12 @@
 #include "io/input_file.hpp"
 #include "number_flags.hpp"
 #include "progress.hpp"
+#include "workload_flags.hpp"
 #include "report/comparison_report.hpp"
 #include "report/reporter.hpp"
 #include "run/atomic_file.hpp"
 #include "run/runner.hpp"
+#include "run/shard.hpp"
 #include "spec/load.hpp"
 
 namespace kbench::cli {
@@ -53,6 +55,8 @@ struct RunFlags {
   std::optional<double> atol, rtol;
   bool list_algorithms = false;
   std::string baseline;  // compare only
+  std::vector<std::string> axes;  // --axis KEY=V1,V2, repeatable
+  std::string shard;              // --shard K/N
 };
 
 void add_common_flags(CLI::App& app, RunFlags& f) {
@@ -89,6 +93,11 @@ void add_common_flags(CLI::App& app, RunFlags& f) {
       ->capture_default_str()->check(whole_number(16, std::int64_t{1} << 26));
   app.add_option("--atol", f.atol, "Absolute tolerance (default 1e-4 for fp32, 1e-2 for tf32)")
       ->check(finite_number(0, kMaxTolerance));
+  app.add_option("--axis", f.axes,
+                 "Sweep KEY over the values, e.g. batch=1,8,64 (repeatable: the Cartesian product, as a spec's sweep:)");
+  app.add_option("--shard", f.shard,
+                 "Run the K-th of N equal parts of the (workload, backend, math) items, e.g. 2/3; `kbench merge` "
+                 "joins the parts");
   app.add_option("--rtol", f.rtol, "Relative tolerance (default 1e-4 for fp32, 1e-2 for tf32)")
       ->check(finite_number(0, kMaxTolerance));
 }
@@ -100,6 +109,8 @@ void check_flags(const RunFlags& f, bool compare) {
   if (!f.peaks_file.empty()) io::check_input_path(f.peaks_file, "peaks file", false);
   if (!f.output.empty()) io::check_output_file(f.output, "--output");
   if (!f.dump_dir.empty()) io::check_output_directory(f.dump_dir, "--dump");
+  for (const std::string& axis : f.axes) (void)parse_axis_flag(axis);  // a malformed one costs nothing
+  if (!f.shard.empty()) (void)parse_shard(f.shard);
   if (compare && (f.backends.empty() || parse_backend_list(f.backends).size() < 2))
     throw InputError("compare: --backends needs at least two backends, e.g. --backends cuda,cudnn");
 }
@@ -123,6 +134,7 @@ RunConfig make_config(const RunFlags& f, const GpuEnvironment& gpu) {
     if (auto mode = parse_math_mode(m); mode && std::find(config.math_modes.begin(), config.math_modes.end(), *mode) == config.math_modes.end())
       config.math_modes.push_back(*mode);
   config.seed = f.seed ? *f.seed : fresh_seed();
+  if (!f.shard.empty()) config.shard = parse_shard(f.shard);
   config.measure.iterations = f.iterations;
   config.measure.warmups = f.warmups;
   config.measure.time_budget_s = f.time_budget_s;
@@ -171,7 +183,7 @@ int exit_code_for(const RunReport& report, bool write_failed) {
 
 int execute(RunFlags& flags, bool compare) {
   const auto format = *parse_report_format(flags.format);
-  const std::vector<Workload> workloads = load_workloads(flags.specs);
+  const std::vector<Workload> workloads = with_axes(load_workloads(flags.specs), flags.axes);
 
   const GpuEnvironment gpu = detect_gpu(flags.device);
   Registry registry;

@@ -322,9 +322,16 @@ RunReport run_workloads(const std::vector<Workload>& workloads, const Registry& 
     for (std::string& note : entry.backend->environment_notes())
       if (std::find(report.notes.begin(), report.notes.end(), note) == report.notes.end())
         report.notes.push_back(std::move(note));
+  if (config.shard.count > 1)
+    report.notes.push_back(fmt::format("--shard {}: this document holds one of {} parts of the run's results; `kbench "
+                                       "merge` joins the parts",
+                                       config.shard.text(), config.shard.count));
   const auto stopped = [&] { return stop && stop->load(); };
 
   const int count = static_cast<int>(workloads.size());
+  // The (workload, backend, math mode) items in run order, numbered for --shard; every shard still
+  // lists every workload's analysis, which `kbench merge` relies on.
+  std::size_t item = 0;
   for (int index = 0; index < count && !stopped(); ++index) {
     Workload workload = workloads[static_cast<std::size_t>(index)];
     WorkloadSummary summary = summarize_workload(workload, config.peaks);
@@ -344,6 +351,7 @@ RunReport run_workloads(const std::vector<Workload>& workloads, const Registry& 
 
     for (const auto& entry : entries) {
       for (MathMode math : config.math_modes) {
+        if (!config.shard.selects(item++)) continue;
         for (const auto& variant : variants_for(entry, workload.problem, config, math)) {
           if (stopped()) break;
           const std::string label = entry.backend->name() + (variant.empty() ? "" : ":" + variant);

@@ -1,0 +1,56 @@
+// `kbench merge A.json B.json ... --output ALL.json`: the shards of one run (`--shard K/N`) or runs
+// of the same settings joined into one results document, which diffs and reports like any other.
+// Documents of other kbench versions or settings are refused with the files and the field (exit 2).
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "diff/results_file.hpp"
+#include "io/input_file.hpp"
+#include "io/output_file.hpp"
+#include "report/merge.hpp"
+#include "report/reporter.hpp"
+
+namespace kbench::cli {
+
+namespace {
+
+struct MergeFlags {
+  std::vector<std::string> inputs;
+  std::string output;
+};
+
+int merge(const MergeFlags& flags) {
+  std::vector<NamedReport> documents;
+  for (const std::string& path : flags.inputs) documents.push_back({path, load_results_file(path)});
+  const RunReport merged = merge_reports(documents);
+  std::ostringstream json;
+  write_report(merged, ReportFormat::json, json, ReportStyle{false});
+  if (flags.output.empty()) {
+    std::cout << json.str();
+  } else {
+    io::write_output_file(flags.output, json.str());
+    std::cerr << "kbench: merged " << documents.size() << " documents (" << merged.results.size()
+              << " results) into " << flags.output << '\n';
+  }
+  return 0;
+}
+
+}  // namespace
+
+Command add_merge_command(CLI::App& app) {
+  auto flags = std::make_shared<MergeFlags>();
+  app.add_option("inputs", flags->inputs, "Results documents (kbench.results/1 JSON), e.g. the shards of one run")
+      ->required();
+  app.add_option("--output,-o", flags->output, "Write the merged document here (default: standard output)");
+  return {[flags] {
+            for (const std::string& path : flags->inputs) io::check_input_path(path, "results file", false);
+            if (!flags->output.empty()) io::check_output_file(flags->output, "--output");
+          },
+          [flags] { return merge(*flags); }};
+}
+
+}  // namespace kbench::cli
