@@ -13,11 +13,11 @@ struct Command {
   std::function<int()> run;
 };
 
-Command add_run_command(CLI::App& app);      // kbench run
-Command add_compare_command(CLI::App& app);  // kbench compare
-Command add_list_command(CLI::App& app);     // kbench list
-Command add_plan_command(CLI::App& app);     // kbench plan
-Command add_info_command(CLI::App& app);     // kbench info
+Command add_run_command(CLI::App& app);        // kbench run
+Command add_compare_command(CLI::App& app);    // kbench compare
+Command add_list_command(CLI::App& app);       // kbench list
+Command add_plan_command(CLI::App& app);       // kbench plan
+Command add_info_command(CLI::App& app);       // kbench info
 Command add_calibrate_command(CLI::App& app);  // kbench calibrate
 Command add_diff_command(CLI::App& app);       // kbench diff
 Command add_report_command(CLI::App& app);     // kbench report

@@ -36,7 +36,9 @@ std::optional<DevicePeaks> loaded_calibration(const gpu::DeviceInfo& d, std::str
   }
 }
 
-std::string clock_text(double hz) { return hz > 0 ? fmt::format("{:.0f} MHz", hz / 1e6) : std::string("an unknown clock"); }
+std::string clock_text(double hz) {
+  return hz > 0 ? fmt::format("{:.0f} MHz", hz / 1e6) : std::string("an unknown clock");
+}
 
 }  // namespace
 
@@ -58,8 +60,8 @@ GpuEnvironment detect_gpu(int device) {
   env.description = fmt::format("{} (device {}, sm_{}{}, {} SMs, {} memory, {})", info.name, info.index, info.cc_major,
                                 info.cc_minor, info.sms, gpu::format_bytes(info.memory_bytes), info.uuid);
   env.datasheet = gpu::datasheet_or_derived_peaks(info);
-  env.plan_device = PlanDevice{fmt::format("{} (device {})", info.name, info.index), info.cc_major, info.cc_minor,
-                               info.sms, true};
+  env.plan_device =
+      PlanDevice{fmt::format("{} (device {})", info.name, info.index), info.cc_major, info.cc_minor, info.sms, true};
   // A damaged calibration file is no reason to call a working device unusable: its floors fall back
   // to the datasheet (the results' peaks say so), and the user is told which file to fix.
   env.measured = loaded_calibration(info, env.calibration_problem);
@@ -102,19 +104,22 @@ std::vector<std::pair<std::string, std::string>> build_and_device_info() {
     const std::string key = fmt::format("device {}", d.index);
     lines.emplace_back(key, fmt::format("{} (sm_{}{}), {}", d.name, d.cc_major, d.cc_minor, d.uuid));
     lines.emplace_back("  SMs / L2", fmt::format("{} / {}", d.sms, gpu::format_bytes(d.l2_bytes)));
-    lines.emplace_back("  memory", fmt::format("{} ({} free)", gpu::format_bytes(d.memory_bytes), gpu::format_bytes(d.free_bytes)));
+    lines.emplace_back("  memory",
+                       fmt::format("{} ({} free)", gpu::format_bytes(d.memory_bytes), gpu::format_bytes(d.free_bytes)));
     lines.emplace_back("  clocks", fmt::format("SM {} MHz, memory {} MHz, bus {} bits", d.sm_clock_khz / 1000,
                                                d.memory_clock_khz / 1000, d.bus_width_bits));
     lines.emplace_back("  bandwidth (theory)", report::format_bandwidth(d.theoretical_bandwidth_Bps));
     const DevicePeaks peaks = gpu::datasheet_or_derived_peaks(d);
-    lines.emplace_back("  peaks", fmt::format("{} ({}): {}, FP32 {}, TF32 {}", peaks.name, peaks.source,
-                                              report::format_bandwidth(peaks.bandwidth_Bps),
-                                              report::format_flop_rate(peaks.fp32_flops), report::format_flop_rate(peaks.tf32_flops)));
+    lines.emplace_back(
+        "  peaks", fmt::format("{} ({}): {}, FP32 {}, TF32 {}", peaks.name, peaks.source,
+                               report::format_bandwidth(peaks.bandwidth_Bps),
+                               report::format_flop_rate(peaks.fp32_flops), report::format_flop_rate(peaks.tf32_flops)));
     std::string calibration_problem;
     if (const auto measured = loaded_calibration(d, calibration_problem))
-      lines.emplace_back("  measured", fmt::format("{}, FP32 {}, TF32 {}", report::format_bandwidth(measured->bandwidth_Bps),
-                                                   report::format_flop_rate(measured->fp32_flops),
-                                                   report::format_flop_rate(measured->tf32_flops)));
+      lines.emplace_back(
+          "  measured",
+          fmt::format("{}, FP32 {}, TF32 {}", report::format_bandwidth(measured->bandwidth_Bps),
+                      report::format_flop_rate(measured->fp32_flops), report::format_flop_rate(measured->tf32_flops)));
     else if (!calibration_problem.empty())
       lines.emplace_back("  measured", "unusable: " + calibration_problem);
   }

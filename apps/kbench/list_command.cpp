@@ -35,7 +35,8 @@ int list(const ListFlags& flags) {
       const auto summary = summarize_workload(workload, *target);
       fmt::print("  {}\n    {}  out {}\n    {} · {} · fp32 floor {} ({}) · tf32 floor {} ({})\n", workload.name,
                  describe(workload.problem), shape_string(output_shape(workload.problem)),
-                 report::format_quantity(summary.metrics.flops, "FLOP"), report::format_quantity(summary.metrics.bytes(), "B"),
+                 report::format_quantity(summary.metrics.flops, "FLOP"),
+                 report::format_quantity(summary.metrics.bytes(), "B"),
                  report::format_duration(summary.floor_fp32.floor_s), binding_text(summary.floor_fp32),
                  report::format_duration(summary.floor_tf32.floor_s), binding_text(summary.floor_tf32));
     }
@@ -52,8 +53,9 @@ int list(const ListFlags& flags) {
 
   fmt::print("\nKnown GPUs (--target), datasheet peaks:\n");
   for (const auto& d : known_devices())
-    fmt::print("  {:<10} {:<24} {:>10}  FP32 {:>13}  TF32 {:>13}\n", d.key, d.name, report::format_bandwidth(d.bandwidth_Bps),
-               report::format_flop_rate(d.fp32_flops), report::format_flop_rate(d.tf32_flops));
+    fmt::print("  {:<10} {:<24} {:>10}  FP32 {:>13}  TF32 {:>13}\n", d.key, d.name,
+               report::format_bandwidth(d.bandwidth_Bps), report::format_flop_rate(d.fp32_flops),
+               report::format_flop_rate(d.tf32_flops));
   return 0;
 }
 

@@ -33,8 +33,8 @@ int merge(const MergeFlags& flags) {
     std::cout << json.str();
   } else {
     io::write_output_file(flags.output, json.str());
-    std::cerr << "kbench: merged " << documents.size() << " documents (" << merged.results.size()
-              << " results) into " << flags.output << '\n';
+    std::cerr << "kbench: merged " << documents.size() << " documents (" << merged.results.size() << " results) into "
+              << flags.output << '\n';
   }
   return 0;
 }

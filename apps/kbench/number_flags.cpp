@@ -38,7 +38,8 @@ CLI::Validator finite_number(double min, double max, bool min_exclusive) {
   return CLI::Validator(
       [=](std::string& text) -> std::string {
         const std::optional<double> value = read_real(text);
-        const bool ok = value && std::isfinite(*value) && (min_exclusive ? *value > min : *value >= min) && *value <= max;
+        const bool ok =
+            value && std::isfinite(*value) && (min_exclusive ? *value > min : *value >= min) && *value <= max;
         return ok ? std::string() : fmt::format("expected a finite number in {}, got '{}'", range, text);
       },
       "FINITE in " + range);

@@ -23,8 +23,8 @@ CLI::Validator percentage();
 
 // The accepted ranges, shared by the flags of several commands and by the docs (docs/cli.md).
 inline constexpr std::int64_t kMaxDevice = 1023;
-inline constexpr double kMaxTimeBudgetS = 86400;            // a day of sampling per workload and backend
-inline constexpr double kMaxWorkspaceMiB = 1024.0 * 1024;   // 1 TiB
+inline constexpr double kMaxTimeBudgetS = 86400;           // a day of sampling per workload and backend
+inline constexpr double kMaxWorkspaceMiB = 1024.0 * 1024;  // 1 TiB
 inline constexpr double kMaxTolerance = 1e6;
 
 }  // namespace kbench::cli

@@ -83,10 +83,14 @@ Command add_plan_command(CLI::App& app) {
   app.add_option("--axis", flags->axes, "Sweep KEY over the values, e.g. batch=1,8,64 (repeatable), as `run` does");
   app.add_option("--backends", flags->backends, "Comma-separated NAME[:VARIANT]; default: every backend of this build");
   app.add_option("--math", flags->math, "Math mode(s): fp32 and/or tf32; comma-separated")
-      ->delimiter(',')->capture_default_str()->check(CLI::IsMember({"fp32", "tf32"}));
+      ->delimiter(',')
+      ->capture_default_str()
+      ->check(CLI::IsMember({"fp32", "tf32"}));
   app.add_option("--target", flags->target, "GPU planned for when none is present (see `kbench list`)")
       ->capture_default_str();
-  app.add_option("--device", flags->device, "CUDA device index")->capture_default_str()->check(whole_number(0, kMaxDevice));
+  app.add_option("--device", flags->device, "CUDA device index")
+      ->capture_default_str()
+      ->check(whole_number(0, kMaxDevice));
   app.add_option("--format", flags->format, "Output format")
       ->capture_default_str()
       ->check(CLI::IsMember({"text", "json"}));

@@ -35,8 +35,8 @@ void ProgressLine::clear() {
 void ProgressLine::draw() {
   if (!enabled_) return;
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
-  fmt::print(stderr, "\r\033[2K[workload {}/{}] {} · {} samples · {} results done · {:.0f} s", index_ + 1, count_, label_,
-             samples_, finished_, elapsed);
+  fmt::print(stderr, "\r\033[2K[workload {}/{}] {} · {} samples · {} results done · {:.0f} s", index_ + 1, count_,
+             label_, samples_, finished_, elapsed);
   std::fflush(stderr);
 }
 

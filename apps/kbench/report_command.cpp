@@ -34,8 +34,8 @@ bool renders_format(const ReportFlags& flags) {
 void check_flags(const ReportFlags& flags) {
   for (const std::string& path : flags.inputs) io::check_input_path(path, "the results file", false);
   if (renders_format(flags) && flags.inputs.size() != 1)
-    throw InputError(fmt::format("report: --format renders one results file, got {}; use --html for several",
-                                 flags.inputs.size()));
+    throw InputError(
+        fmt::format("report: --format renders one results file, got {}; use --html for several", flags.inputs.size()));
   if (!flags.html.empty()) io::check_output_file(flags.html, "--html");
   if (!flags.output.empty()) io::check_output_file(flags.output, "--output");
 }

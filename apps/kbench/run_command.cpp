@@ -54,7 +54,7 @@ struct RunFlags {
   std::int64_t verify_points = 4096;
   std::optional<double> atol, rtol;
   bool list_algorithms = false;
-  std::string baseline;  // compare only
+  std::string baseline;           // compare only
   std::vector<std::string> axes;  // --axis KEY=V1,V2, repeatable
   std::string shard;              // --shard K/N
 };
@@ -62,15 +62,24 @@ struct RunFlags {
 void add_common_flags(CLI::App& app, RunFlags& f) {
   app.add_option("specs", f.specs, "Workload spec files or directories (every *.yaml under them)")->required();
   app.add_option("--backends", f.backends, "Comma-separated NAME[:VARIANT|:all]; default: every available GPU backend");
-  app.add_option("--iterations", f.iterations, "Timed samples per result")->capture_default_str()->check(whole_number(1, 1000000));
-  app.add_option("--warmups", f.warmups, "Untimed runs before sampling")->capture_default_str()->check(whole_number(0, 1000));
+  app.add_option("--iterations", f.iterations, "Timed samples per result")
+      ->capture_default_str()
+      ->check(whole_number(1, 1000000));
+  app.add_option("--warmups", f.warmups, "Untimed runs before sampling")
+      ->capture_default_str()
+      ->check(whole_number(0, 1000));
   app.add_option("--time-budget", f.time_budget_s, "Seconds of sampling per workload and backend before stopping early")
-      ->capture_default_str()->check(finite_number(0, kMaxTimeBudgetS, true));
+      ->capture_default_str()
+      ->check(finite_number(0, kMaxTimeBudgetS, true));
   app.add_option("--math", f.math, "Math mode(s): fp32 (strict IEEE) and/or tf32; comma-separated")
-      ->delimiter(',')->capture_default_str()->check(CLI::IsMember({"fp32", "tf32"}));
-  app.add_option("--format", f.format, "Output format")->capture_default_str()
+      ->delimiter(',')
+      ->capture_default_str()
+      ->check(CLI::IsMember({"fp32", "tf32"}));
+  app.add_option("--format", f.format, "Output format")
+      ->capture_default_str()
       ->check(CLI::IsMember({"text", "json", "csv", "markdown", "md", "gbench", "bencher", "github-action-benchmark"}));
-  app.add_option("--output,-o", f.output, "Write the report here (rewritten after every result); a text table still goes to stdout");
+  app.add_option("--output,-o", f.output,
+                 "Write the report here (rewritten after every result); a text table still goes to stdout");
   app.add_option("--seed", f.seed, "Seed of the random inputs (default: a fresh one, recorded in the report)")
       ->check(whole_uint64());
   app.add_option("--dump", f.dump_dir, "Write inputs and outputs as .npy files into this directory");
@@ -86,15 +95,19 @@ void add_common_flags(CLI::App& app, RunFlags& f) {
                  "every algorithm or kernel variant on the prepared buffers; the fastest runs)")
       ->capture_default_str()
       ->check(CLI::IsMember({"heuristic", "exhaustive"}));
-  app.add_option("--workspace-limit", f.workspace_limit_mb, "Largest workspace a backend may use, MiB")->capture_default_str()
+  app.add_option("--workspace-limit", f.workspace_limit_mb, "Largest workspace a backend may use, MiB")
+      ->capture_default_str()
       ->check(finite_number(0, kMaxWorkspaceMiB));
   app.add_option("--device", f.device, "CUDA device index")->capture_default_str()->check(whole_number(0, kMaxDevice));
-  app.add_option("--verify-points", f.verify_points, "Output elements checked when the whole output is too large to recompute")
-      ->capture_default_str()->check(whole_number(16, std::int64_t{1} << 26));
+  app.add_option("--verify-points", f.verify_points,
+                 "Output elements checked when the whole output is too large to recompute")
+      ->capture_default_str()
+      ->check(whole_number(16, std::int64_t{1} << 26));
   app.add_option("--atol", f.atol, "Absolute tolerance (default 1e-4 for fp32, 1e-2 for tf32)")
       ->check(finite_number(0, kMaxTolerance));
-  app.add_option("--axis", f.axes,
-                 "Sweep KEY over the values, e.g. batch=1,8,64 (repeatable: the Cartesian product, as a spec's sweep:)");
+  app.add_option(
+      "--axis", f.axes,
+      "Sweep KEY over the values, e.g. batch=1,8,64 (repeatable: the Cartesian product, as a spec's sweep:)");
   app.add_option("--shard", f.shard,
                  "Run the K-th of N equal parts of the (workload, backend, math) items, e.g. 2/3; `kbench merge` "
                  "joins the parts");
@@ -131,7 +144,8 @@ RunConfig make_config(const RunFlags& f, const GpuEnvironment& gpu) {
   }
   config.math_modes.clear();
   for (const auto& m : f.math)
-    if (auto mode = parse_math_mode(m); mode && std::find(config.math_modes.begin(), config.math_modes.end(), *mode) == config.math_modes.end())
+    if (auto mode = parse_math_mode(m);
+        mode && std::find(config.math_modes.begin(), config.math_modes.end(), *mode) == config.math_modes.end())
       config.math_modes.push_back(*mode);
   config.seed = f.seed ? *f.seed : fresh_seed();
   if (!f.shard.empty()) config.shard = parse_shard(f.shard);
@@ -275,7 +289,8 @@ Command add_run_command(CLI::App& app) {
 Command add_compare_command(CLI::App& app) {
   auto flags = std::make_shared<RunFlags>();
   add_common_flags(app, *flags);
-  app.add_option("--baseline", flags->baseline, "Backend the speedups are relative to (default: the first in --backends)");
+  app.add_option("--baseline", flags->baseline,
+                 "Backend the speedups are relative to (default: the first in --backends)");
   return {[flags] { check_flags(*flags, true); }, [flags] { return execute(*flags, true); }};
 }
 

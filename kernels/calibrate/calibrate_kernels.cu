@@ -30,7 +30,7 @@ __global__ void copy_kernel(const float4* __restrict__ in, float4* __restrict__ 
 
 // ---- FP32 FFMA ----------------------------------------------------------------------------
 
-constexpr int kFfmaChains = 8;         // independent dependency chains per thread
+constexpr int kFfmaChains = 8;  // independent dependency chains per thread
 constexpr int kFfmaIterations = 1 << 16;
 
 __global__ void ffma_kernel(float* sink, float seed) {

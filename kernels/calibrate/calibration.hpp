@@ -14,8 +14,8 @@ namespace kbench::gpu {
 // What calibrate_device measured. peaks.tf32_flops is the faster of the two TF32 rates: a floor
 // must bound every kernel, whichever instruction it uses.
 struct Calibration {
-  DevicePeaks peaks;                // source = "measured (kbench calibrate)"
-  double tf32_mma_sync_flops = 0;   // 0 before sm_80 (no TF32: peaks.tf32_flops is the FFMA rate)
+  DevicePeaks peaks;                 // source = "measured (kbench calibrate)"
+  double tf32_mma_sync_flops = 0;    // 0 before sm_80 (no TF32: peaks.tf32_flops is the FFMA rate)
   double tf32_wgmma_n96_flops = 0;   // m64n96k8, A in registers (kbench's wgmma kernel's form);
   double tf32_wgmma_n256_flops = 0;  // m64n256k8, both operands in shared memory; both 0 where not
                                      // measured (not a compute capability 9.0 device)

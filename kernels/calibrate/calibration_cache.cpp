@@ -29,15 +29,15 @@ std::string utc_now_iso8601() {
 std::string file_safe(const std::string& text) {
   std::string out;
   for (const char c : text) {
-    const bool safe = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '_';
+    const bool safe =
+        (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '_';
     out += safe ? c : '_';
   }
   return out;
 }
 
 // Rates must be positive (a floor divides by them); counts and sizes may be 0 (unknown).
-double required_number(const nlohmann::json& doc, const char* key, const std::filesystem::path& path,
-                       bool positive) {
+double required_number(const nlohmann::json& doc, const char* key, const std::filesystem::path& path, bool positive) {
   const bool ok = doc.contains(key) && doc.at(key).is_number() &&
                   (positive ? doc.at(key).get<double>() > 0 : doc.at(key).get<double>() >= 0);
   if (!ok)
@@ -50,8 +50,7 @@ double required_number(const nlohmann::json& doc, const char* key, const std::fi
 
 std::filesystem::path calibration_directory() {
   if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::filesystem::path(xdg) / "kbench";
-  if (const char* home = std::getenv("HOME"); home && *home)
-    return std::filesystem::path(home) / ".cache" / "kbench";
+  if (const char* home = std::getenv("HOME"); home && *home) return std::filesystem::path(home) / ".cache" / "kbench";
   throw InputError("cannot place the calibration cache: neither XDG_CACHE_HOME nor HOME is set");
 }
 
@@ -63,8 +62,9 @@ std::filesystem::path save_calibration(const DevicePeaks& peaks, const std::stri
   const std::filesystem::path path = calibration_path(uuid);
   std::error_code error;
   std::filesystem::create_directories(path.parent_path(), error);
-  if (error) throw std::runtime_error(fmt::format("{}: cannot create directory: {}", path.parent_path().string(),
-                                                  error.message()));
+  if (error)
+    throw std::runtime_error(
+        fmt::format("{}: cannot create directory: {}", path.parent_path().string(), error.message()));
   const nlohmann::json doc = {
       {"format", kFormatVersion},
       {"name", peaks.name},
@@ -100,13 +100,14 @@ std::optional<DevicePeaks> load_calibration(const std::string& name, const std::
   try {
     doc = nlohmann::json::parse(in);
   } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(fmt::format("{}: not valid JSON ({}); delete it or run `kbench calibrate` again", path.string(),
-                                 e.what()));
+    throw InputError(
+        fmt::format("{}: not valid JSON ({}); delete it or run `kbench calibrate` again", path.string(), e.what()));
   }
   if (!doc.is_object() || doc.value("format", 0) != kFormatVersion)
-    throw InputError(fmt::format("{}: not a kbench calibration file of format {}; delete it or run `kbench "
-                                 "calibrate` again",
-                                 path.string(), kFormatVersion));
+    throw InputError(
+        fmt::format("{}: not a kbench calibration file of format {}; delete it or run `kbench "
+                    "calibrate` again",
+                    path.string(), kFormatVersion));
   if (doc.value("uuid", std::string()) != uuid || doc.value("name", std::string()) != name) return std::nullopt;
 
   DevicePeaks peaks;

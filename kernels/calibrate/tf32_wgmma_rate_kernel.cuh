@@ -52,12 +52,12 @@ inline constexpr std::uint32_t kWgmmaRateKStrideBytes = 128;
 inline constexpr std::uint32_t kWgmmaRateRowStrideBytes = 256;
 
 template <class Form>
-inline constexpr std::uint32_t kWgmmaRateABytes = Form::kAInShared ? kWgmmaRateM * kWgmmaRateK * 4 : 0;
+inline constexpr std::uint32_t kWgmmaRateABytes = Form::kAInShared ? kWgmmaRateM* kWgmmaRateK * 4 : 0;
 template <class Form>
-inline constexpr std::uint32_t kWgmmaRateSmemBytes = kWgmmaRateABytes<Form> + Form::kN * kWgmmaRateK * 4;
+inline constexpr std::uint32_t kWgmmaRateSmemBytes = kWgmmaRateABytes<Form> + Form::kN* kWgmmaRateK * 4;
 
 template <class Form>
-inline constexpr double kWgmmaRateFlopsPerProduct = 2.0 * kWgmmaRateM * Form::kN * kWgmmaRateK;
+inline constexpr double kWgmmaRateFlopsPerProduct = 2.0 * kWgmmaRateM* Form::kN* kWgmmaRateK;
 
 // Multiples of 2^-8 and 2^-12 below 8: every product and every partial sum of the test's few
 // products is exact in fp32.
@@ -129,8 +129,8 @@ __global__ void __launch_bounds__(kWgmmaRateThreads) tf32_wgmma_rate_kernel(floa
     for (int j = 0; j < Form::kAccumulators; ++j) conv::wgmma_fence_operand(acc[s][j]);
 
   if (result == nullptr) return;
-  float* mine = result + (static_cast<std::int64_t>(blockIdx.x) * kWgmmaRateThreads + tid) * Form::kSets *
-                             Form::kAccumulators;
+  float* mine =
+      result + (static_cast<std::int64_t>(blockIdx.x) * kWgmmaRateThreads + tid) * Form::kSets * Form::kAccumulators;
 #pragma unroll
   for (int s = 0; s < Form::kSets; ++s)
 #pragma unroll

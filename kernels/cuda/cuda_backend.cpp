@@ -34,7 +34,8 @@ class CudaBackend final : public Backend {
 
   std::string description() const override {
     return "kbench's own CUDA kernels: direct (any problem; through shared memory for depthwise and small groups, "
-           "forward and transposed), depthwise 2-D, implicit GEMM (FFMA, 3xTF32, TF32), transposed convolution by phase "
+           "forward and transposed), depthwise 2-D, implicit GEMM (FFMA, 3xTF32, TF32), transposed convolution by "
+           "phase "
            "decomposition, or at stride 1 as the forward convolution it equals";
   }
 
@@ -55,8 +56,8 @@ class CudaBackend final : public Backend {
     // A search builds one candidate's plan at a time: its peak is the largest candidate's.
     std::int64_t plan_bytes = 0;
     const conv::LaunchDevice device{device_info(options.device).sms, 0};  // split-K's workspace depends on it
-    for (const conv::KernelChoice& c : searches(options) ? conv::search_candidates(problem, options.math)
-                                                         : std::vector{choose(problem, options)})
+    for (const conv::KernelChoice& c :
+         searches(options) ? conv::search_candidates(problem, options.math) : std::vector{choose(problem, options)})
       plan_bytes = std::max(plan_bytes, conv::plan_device_bytes(c, problem, device));
     return fits_in_device_memory(GpuPreparedRun::device_bytes_needed(problem, options.device) + plan_bytes,
                                  options.device);
@@ -113,8 +114,8 @@ class CudaBackend final : public Backend {
     if (options.variant.empty()) return Support::yes();  // direct at least
     const std::optional<conv::KernelChoice> choice = conv::parse_variant(options.variant);
     if (!choice)
-      return Support::no(fmt::format("unknown cuda kernel variant '{}' (known: {})", options.variant,
-                                     conv::variant_grammar()));
+      return Support::no(
+          fmt::format("unknown cuda kernel variant '{}' (known: {})", options.variant, conv::variant_grammar()));
     return conv::choice_envelope(*choice, problem, options.math);
   }
 

@@ -50,7 +50,8 @@ conv::SearchOutcome CudaPreparedRun::search(MathMode requested) {
 }
 
 std::vector<std::pair<std::string, std::string>> CudaPreparedRun::properties() const {
-  std::vector<std::pair<std::string, std::string>> props = {{"kernel_family", std::string(conv::family_name(choice_.family))}};
+  std::vector<std::pair<std::string, std::string>> props = {
+      {"kernel_family", std::string(conv::family_name(choice_.family))}};
   for (const auto& p : plan_->properties()) props.push_back(p);
   props.emplace_back("algo_search", search_ ? "exhaustive" : "heuristic");
   if (search_) props.emplace_back("search_ms", conv::search_summary(*search_));

@@ -83,9 +83,10 @@ inline Support choice_envelope(const KernelChoice& c, const ConvProblem& p, Math
     return Support::no(fmt::format("{}: does not compute {} tensors", name, to_string(p.dtype)));
   if ((c.order && !(family.knobs & kKnobOrder)) || (c.schedule && !(family.knobs & kKnobSchedule)) ||
       (c.mma && !(family.knobs & kKnobMma)))
-    return Support::no(fmt::format(
-        "{}: a reduction order, A schedule or tensor-core instruction can be chosen for the implicit_gemm families only",
-        name));
+    return Support::no(
+        fmt::format("{}: a reduction order, A schedule or tensor-core instruction can be chosen for the implicit_gemm "
+                    "families only",
+                    name));
   if (c.split && !(family.knobs & kKnobSplit))
     return Support::no(fmt::format("{}: a reduction split can be chosen for the implicit GEMM families only", name));
   if (c.stores && !(family.knobs & kKnobStores))

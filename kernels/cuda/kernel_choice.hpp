@@ -36,8 +36,8 @@ inline constexpr igemm::KOrder kAllOrders[] = {igemm::KOrder::channel_blocks, ig
                                                igemm::KOrder::input_patch};
 inline constexpr igemm::ASchedule kAllSchedules[] = {igemm::ASchedule::streamed, igemm::ASchedule::resident};
 inline constexpr depthwise::StoreMode kAllStoreModes[] = {depthwise::StoreMode::split, depthwise::StoreMode::realigned,
-                                                           depthwise::StoreMode::bulk,
-                                                           depthwise::StoreMode::bulk_pipelined};
+                                                          depthwise::StoreMode::bulk,
+                                                          depthwise::StoreMode::bulk_pipelined};
 inline constexpr FillBlocks kAllFillBlocks[] = {FillBlocks::trailing, FillBlocks::none};
 inline constexpr igemm::MmaKind kAllMmaKinds[] = {igemm::MmaKind::mma_sync, igemm::MmaKind::wgmma};
 inline constexpr igemm::SplitK kAllSplitKs[] = {igemm::SplitK::automatic, igemm::SplitK::none};

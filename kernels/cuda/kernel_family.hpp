@@ -4,7 +4,8 @@
 //
 //   direct                   any valid fp32 problem; one thread per output, fp32 FMA
 //   depthwise2d              2-D depthwise (multiplier 1), stride 1, dilation 1, square 3/5/7 kernel; fp32 FMA
-//   direct_tiled             convolutions, forward or transposed, whose input windows and weights fit 48 KB of shared memory
+//   direct_tiled             convolutions, forward or transposed, whose input windows and weights fit 48 KB of shared
+//   memory
 //                            (depthwise, groups of a few channels; 1-D to 3-D); fp32 FMA
 //   implicit_gemm_ffma       forward convolutions; fp32 FFMA
 //   implicit_gemm_3xtf32     forward convolutions; split TF32 on tensor cores, fp32-level error

@@ -36,8 +36,8 @@ LaunchDevice current_launch_device(const KernelChoice& choice, const ConvProblem
 
 std::unique_ptr<KernelPlan> make_kernel_plan(const KernelChoice& choice, const ConvProblem& problem, MathMode math) {
   if (const Support s = choice_envelope(choice, problem, math); !s)
-    throw std::invalid_argument(fmt::format("cuda backend: {} cannot run this problem: {}", variant_name(choice),
-                                            s.reason));
+    throw std::invalid_argument(
+        fmt::format("cuda backend: {} cannot run this problem: {}", variant_name(choice), s.reason));
   const std::optional<ConvProblem> forward = forward_problem_for(choice.family, problem);
   const LaunchDevice device = current_launch_device(choice, forward.value_or(problem));
   KernelDescription description = describe_kernel(choice, problem, device);

@@ -32,9 +32,9 @@ WorkspaceQuery query_workspace(cudnnHandle_t handle, const ConvDescriptors& d, i
                                                             d.forward_input(),
                                                             static_cast<cudnnConvolutionBwdDataAlgo_t>(algo), &q.bytes);
   } else {
-    q.status = cudnnGetConvolutionForwardWorkspaceSize(handle, d.forward_input(), d.filter(), d.conv(),
-                                                       d.forward_output(), static_cast<cudnnConvolutionFwdAlgo_t>(algo),
-                                                       &q.bytes);
+    q.status =
+        cudnnGetConvolutionForwardWorkspaceSize(handle, d.forward_input(), d.filter(), d.conv(), d.forward_output(),
+                                                static_cast<cudnnConvolutionFwdAlgo_t>(algo), &q.bytes);
   }
   return q;
 }
@@ -45,9 +45,8 @@ std::vector<RankedAlgo> heuristics(cudnnHandle_t handle, const ConvDescriptors& 
   if (d.shape().backward_data) {
     KBENCH_CUDNN_CHECK(cudnnGetConvolutionBackwardDataAlgorithmMaxCount(handle, &max_count));
     std::vector<cudnnConvolutionBwdDataAlgoPerf_t> perfs(static_cast<std::size_t>(max_count));
-    KBENCH_CUDNN_CHECK(cudnnGetConvolutionBackwardDataAlgorithm_v7(handle, d.filter(), d.forward_output(), d.conv(),
-                                                                   d.forward_input(), max_count, &returned,
-                                                                   perfs.data()));
+    KBENCH_CUDNN_CHECK(cudnnGetConvolutionBackwardDataAlgorithm_v7(
+        handle, d.filter(), d.forward_output(), d.conv(), d.forward_input(), max_count, &returned, perfs.data()));
     return to_ranked(perfs, returned);
   }
   KBENCH_CUDNN_CHECK(cudnnGetConvolutionForwardAlgorithmMaxCount(handle, &max_count));
@@ -57,24 +56,23 @@ std::vector<RankedAlgo> heuristics(cudnnHandle_t handle, const ConvDescriptors& 
   return to_ranked(perfs, returned);
 }
 
-std::vector<RankedAlgo> find_all(cudnnHandle_t handle, const ConvDescriptors& d, const ConvPointers& t,
-                                 void* workspace, std::size_t workspace_bytes) {
+std::vector<RankedAlgo> find_all(cudnnHandle_t handle, const ConvDescriptors& d, const ConvPointers& t, void* workspace,
+                                 std::size_t workspace_bytes) {
   int max_count = 0;
   int returned = 0;
   if (d.shape().backward_data) {
     KBENCH_CUDNN_CHECK(cudnnGetConvolutionBackwardDataAlgorithmMaxCount(handle, &max_count));
     std::vector<cudnnConvolutionBwdDataAlgoPerf_t> perfs(static_cast<std::size_t>(max_count));
-    KBENCH_CUDNN_CHECK(cudnnFindConvolutionBackwardDataAlgorithmEx(handle, d.filter(), t.w, d.forward_output(), t.x,
-                                                                   d.conv(), d.forward_input(), t.y, max_count,
-                                                                   &returned, perfs.data(), workspace,
-                                                                   workspace_bytes));
+    KBENCH_CUDNN_CHECK(cudnnFindConvolutionBackwardDataAlgorithmEx(
+        handle, d.filter(), t.w, d.forward_output(), t.x, d.conv(), d.forward_input(), t.y, max_count, &returned,
+        perfs.data(), workspace, workspace_bytes));
     return to_ranked(perfs, returned);
   }
   KBENCH_CUDNN_CHECK(cudnnGetConvolutionForwardAlgorithmMaxCount(handle, &max_count));
   std::vector<cudnnConvolutionFwdAlgoPerf_t> perfs(static_cast<std::size_t>(max_count));
   KBENCH_CUDNN_CHECK(cudnnFindConvolutionForwardAlgorithmEx(handle, d.forward_input(), t.x, d.filter(), t.w, d.conv(),
-                                                            d.forward_output(), t.y, max_count, &returned,
-                                                            perfs.data(), workspace, workspace_bytes));
+                                                            d.forward_output(), t.y, max_count, &returned, perfs.data(),
+                                                            workspace, workspace_bytes));
   return to_ranked(perfs, returned);
 }
 
@@ -83,7 +81,8 @@ bool explicit_tensor_op(cudnnMathType_t math) {
 }
 
 std::string bytes_text(std::size_t bytes) {
-  return bytes >= kAbsurdWorkspaceBytes ? fmt::format("{} bytes", bytes) : format_bytes(static_cast<std::int64_t>(bytes));
+  return bytes >= kAbsurdWorkspaceBytes ? fmt::format("{} bytes", bytes)
+                                        : format_bytes(static_cast<std::int64_t>(bytes));
 }
 
 std::string join_reasons(std::string head, const std::vector<std::string>& rejected) {
@@ -182,8 +181,9 @@ Selection select_forced(int algo, const WorkspaceQueryFn& query, bool backward_d
   const std::string name = algorithm_name(backward_data, algo);
   const WorkspaceQuery q = query(algo, math);
   if (is_not_supported(q.status))
-    return {std::nullopt, {}, fmt::format("cuDNN does not support {} for this problem ({})", name,
-                                          cudnnGetErrorString(q.status))};
+    return {std::nullopt,
+            {},
+            fmt::format("cuDNN does not support {} for this problem ({})", name, cudnnGetErrorString(q.status))};
   if (q.status != CUDNN_STATUS_SUCCESS) return {std::nullopt, {}, query_rejection(name, q.status)};
   if (judge_workspace(q.bytes, limit) != WorkspaceVerdict::fits)
     return {std::nullopt, {}, workspace_rejection(name, q.bytes, limit)};
@@ -195,8 +195,8 @@ Selection select_forced(int algo, const WorkspaceQueryFn& query, bool backward_d
   return {choice, {}, {}};
 }
 
-std::size_t largest_usable_workspace(const std::vector<int>& algos, const WorkspaceQueryFn& query,
-                                     cudnnMathType_t math, std::int64_t limit) {
+std::size_t largest_usable_workspace(const std::vector<int>& algos, const WorkspaceQueryFn& query, cudnnMathType_t math,
+                                     std::int64_t limit) {
   std::size_t largest = 0;
   for (const int algo : algos) {
     const WorkspaceQuery q = query(algo, math);
@@ -215,8 +215,10 @@ Selection select_without_running(cudnnHandle_t handle, ConvDescriptors& descs, c
       const auto names = backward ? backward_data_algorithm_names() : forward_algorithm_names();
       std::string list;
       for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-      return {std::nullopt, {}, fmt::format("unknown cuDNN {} algorithm '{}'; expected one of {}",
-                                            backward ? "backward-data" : "forward", options.variant, list)};
+      return {std::nullopt,
+              {},
+              fmt::format("unknown cuDNN {} algorithm '{}'; expected one of {}", backward ? "backward-data" : "forward",
+                          options.variant, list)};
     }
     return select_forced(*algo, query, backward, options.workspace_limit_bytes, descs.math());
   }
@@ -247,8 +249,8 @@ std::size_t exhaustive_search_workspace(cudnnHandle_t handle, ConvDescriptors& d
                                   descs.math(), limit);
 }
 
-Selection select_exhaustive(cudnnHandle_t handle, ConvDescriptors& descs, const ConvPointers& tensors,
-                            void* workspace, std::size_t workspace_bytes, std::int64_t limit, MathMode math) {
+Selection select_exhaustive(cudnnHandle_t handle, ConvDescriptors& descs, const ConvPointers& tensors, void* workspace,
+                            std::size_t workspace_bytes, std::int64_t limit, MathMode math) {
   return select_ranked(find_all(handle, descs, tensors, workspace, workspace_bytes), workspace_query(handle, descs),
                        descs.shape().backward_data, limit, math, descs.math(), "exhaustive");
 }

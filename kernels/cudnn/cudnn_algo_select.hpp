@@ -25,8 +25,8 @@ struct AlgoChoice {
   int algo = 0;  // cudnnConvolutionFwdAlgo_t or cudnnConvolutionBwdDataAlgo_t, per shape().backward_data
   cudnnMathType_t math = CUDNN_FMA_MATH;  // the math type the algorithm runs under
   std::size_t workspace_bytes = 0;
-  std::string how;        // "heuristic", "exhaustive", "forced"
-  float search_ms = -1;   // exhaustive: cuDNN's own time for the chosen algorithm
+  std::string how;       // "heuristic", "exhaustive", "forced"
+  float search_ms = -1;  // exhaustive: cuDNN's own time for the chosen algorithm
 };
 
 // A choice, the usable entries after it (what runs if the choice fails to execute), or why there
@@ -85,8 +85,8 @@ Selection select_ranked(const std::vector<RankedAlgo>& ranked, const WorkspaceQu
 Selection select_forced(int algo, const WorkspaceQueryFn& query, bool backward_data, std::int64_t limit,
                         cudnnMathType_t math);
 // The largest workspace among `algos` whose query succeeds within `limit` (0 if none).
-std::size_t largest_usable_workspace(const std::vector<int>& algos, const WorkspaceQueryFn& query,
-                                     cudnnMathType_t math, std::int64_t limit);
+std::size_t largest_usable_workspace(const std::vector<int>& algos, const WorkspaceQueryFn& query, cudnnMathType_t math,
+                                     std::int64_t limit);
 
 // --- On a handle ---------------------------------------------------------------------------------
 // Heuristic or forced selection; needs no device buffers. The descriptors keep their math type.
@@ -108,8 +108,8 @@ struct ConvPointers {
 };
 
 // Exhaustive selection: runs every algorithm on the buffers (y is overwritten).
-Selection select_exhaustive(cudnnHandle_t handle, ConvDescriptors& descs, const ConvPointers& tensors,
-                            void* workspace, std::size_t workspace_bytes, std::int64_t limit, MathMode math);
+Selection select_exhaustive(cudnnHandle_t handle, ConvDescriptors& descs, const ConvPointers& tensors, void* workspace,
+                            std::size_t workspace_bytes, std::int64_t limit, MathMode math);
 
 // y = conv(x, w) (forward) or y = conv_backward_data(x, w) (transposed), with beta = 0 so the
 // previous contents of y (NaN poison) are never read. `descs` must carry `choice.math`.

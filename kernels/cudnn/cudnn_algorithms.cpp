@@ -46,7 +46,8 @@ const std::vector<NamedAlgo>& table_for(bool backward_data) {
 
 std::string upper(std::string_view text) {
   std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
   return out;
 }
 
@@ -72,10 +73,10 @@ std::optional<int> parse_algorithm(bool backward_data, std::string_view name) {
   for (const auto& entry : table_for(backward_data)) {
     const std::string_view short_name = entry.name;
     // Full enum names: CUDNN_CONVOLUTION_FWD_ALGO_<name>, CUDNN_CONVOLUTION_BWD_DATA_ALGO_<0|1|FFT|...>.
-    const std::string full = backward_data ? "CUDNN_CONVOLUTION_BWD_DATA_ALGO_" +
-                                                 std::string(short_name.starts_with("ALGO_") ? short_name.substr(5)
-                                                                                            : short_name)
-                                           : "CUDNN_CONVOLUTION_FWD_ALGO_" + std::string(short_name);
+    const std::string full = backward_data
+                                 ? "CUDNN_CONVOLUTION_BWD_DATA_ALGO_" +
+                                       std::string(short_name.starts_with("ALGO_") ? short_name.substr(5) : short_name)
+                                 : "CUDNN_CONVOLUTION_FWD_ALGO_" + std::string(short_name);
     if (wanted == short_name || wanted == full) return entry.value;
   }
   return std::nullopt;

@@ -26,8 +26,9 @@ class CudnnBackend final : public Backend {
 
   std::string description() const override {
     const std::size_t v = cudnnGetVersion();
-    return fmt::format("NVIDIA cuDNN {}.{}.{} (legacy API): forward convolution; transposed convolution as backward data",
-                       v / 10000, v / 100 % 100, v % 100);
+    return fmt::format(
+        "NVIDIA cuDNN {}.{}.{} (legacy API): forward convolution; transposed convolution as backward data", v / 10000,
+        v / 100 % 100, v % 100);
   }
 
   Support available() const override {
@@ -40,8 +41,8 @@ class CudnnBackend final : public Backend {
     if (Support s = cudnn_expressible(problem); !s) return s;
     const bool backward = problem.transposed();
     if (!options.variant.empty() && !parse_algorithm(backward, options.variant))
-      return Support::no(fmt::format("unknown cuDNN {} algorithm '{}'", backward ? "backward-data" : "forward",
-                                     options.variant));
+      return Support::no(
+          fmt::format("unknown cuDNN {} algorithm '{}'", backward ? "backward-data" : "forward", options.variant));
     // With a device, ask cuDNN itself whether the requested (or any) algorithm can run here.
     // An exhaustive search is decided in prepare(), by running the algorithms.
     const bool searches = options.algo_search == AlgoSearch::exhaustive && options.variant.empty();
@@ -83,9 +84,10 @@ class CudnnBackend final : public Backend {
     const auto value = nvidia_tf32_override();
     if (!value) return {};
     if (tf32_disabled_by_environment())
-      return {fmt::format("NVIDIA_TF32_OVERRIDE={} is set: cuDNN runs FP32 FMA kernels even where --math tf32 allows "
-                          "TF32, so its tf32 results are fp32 (kbench's own kernels are unaffected)",
-                          *value)};
+      return {
+          fmt::format("NVIDIA_TF32_OVERRIDE={} is set: cuDNN runs FP32 FMA kernels even where --math tf32 allows "
+                      "TF32, so its tf32 results are fp32 (kbench's own kernels are unaffected)",
+                      *value)};
     return {fmt::format("NVIDIA_TF32_OVERRIDE={} is set (only 0 changes what cuDNN runs)", *value)};
   }
 

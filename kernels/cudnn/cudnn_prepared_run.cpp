@@ -18,19 +18,18 @@ CudnnPreparedRun::CudnnPreparedRun(const ConvProblem& problem, const BackendOpti
       stream_reset_(handle_),
       descs_(cudnn_shape(problem), initial_math(options.math)) {
   if (handle_->device() != device())
-    throw std::logic_error(fmt::format("cuDNN handle for device {} given to a run on device {}", handle_->device(),
-                                       device()));
+    throw std::logic_error(
+        fmt::format("cuDNN handle for device {} given to a run on device {}", handle_->device(), device()));
   if (options.algo_search == AlgoSearch::exhaustive && options.variant.empty()) {
     // cuDNN times each algorithm on our buffers: give it real data, not whatever cudaMalloc
     // left there (zeros run faster than real data on some kernels). The runner fills again
     // with its own seed before verifying.
     fill_inputs(0);
-    const std::size_t search_bytes =
-        exhaustive_search_workspace(handle_->get(), descs_, options.workspace_limit_bytes);
+    const std::size_t search_bytes = exhaustive_search_workspace(handle_->get(), descs_, options.workspace_limit_bytes);
     DeviceBuffer<unsigned char> search_workspace(static_cast<std::int64_t>(search_bytes));
     KBENCH_CUDNN_CHECK(cudnnSetStream(handle_->get(), stream()));
-    const Selection found = select_exhaustive(handle_->get(), descs_, tensors(), search_workspace.data(),
-                                              search_bytes, options.workspace_limit_bytes, options.math);
+    const Selection found = select_exhaustive(handle_->get(), descs_, tensors(), search_workspace.data(), search_bytes,
+                                              options.workspace_limit_bytes, options.math);
     KBENCH_CUDA_CHECK(cudaStreamSynchronize(stream()));
     commit_to_first_that_runs(found);
   } else {
@@ -89,8 +88,8 @@ std::vector<std::pair<std::string, std::string>> CudnnPreparedRun::properties() 
 std::vector<std::string> CudnnPreparedRun::warnings() const {
   std::vector<std::string> out = GpuPreparedRun::warnings();
   if (!skipped_.empty())
-    out.push_back(fmt::format("cuDNN's first choice did not execute; ran {} instead ({})", implementation(),
-                              skipped_.front()));
+    out.push_back(
+        fmt::format("cuDNN's first choice did not execute; ran {} instead ({})", implementation(), skipped_.front()));
   if (tf32_disabled_by_environment() && choice_.math != CUDNN_FMA_MATH)
     out.push_back("NVIDIA_TF32_OVERRIDE=0 is set: cuDNN ran FP32 FMA kernels where TF32 was allowed");
   return out;

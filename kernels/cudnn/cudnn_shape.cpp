@@ -52,9 +52,10 @@ Support cudnn_expressible(const ConvProblem& p) {
   const char* const tensor_names[] = {"input", "weight", "output"};
   for (int t = 0; t < 3; ++t)
     if (elements[t] > kIntMax)
-      return Support::no(fmt::format("the {} has {} elements; cuDNN's legacy API takes at most 2^31-1 per tensor "
-                                     "(PyTorch splits the batch here; kbench does not)",
-                                     tensor_names[t], elements[t]));
+      return Support::no(
+          fmt::format("the {} has {} elements; cuDNN's legacy API takes at most 2^31-1 per tensor "
+                      "(PyTorch splits the batch here; kbench does not)",
+                      tensor_names[t], elements[t]));
 
   for (int d = 0; d < p.spatial_rank; ++d) {
     const std::int64_t pad = p.pad_before[d];
@@ -67,14 +68,14 @@ Support cudnn_expressible(const ConvProblem& p) {
     const std::int64_t got = cudnn_forward_extent(forward_in, pad, p.kernel[d], p.stride[d], p.dilation[d]);
     if (got != forward_out) {
       if (p.transposed())
-        return Support::no(fmt::format(
-            "along {}: padding {}/{} with output_padding {} cannot be expressed to cuDNN's backward data, "
-            "which pads both sides equally (needs 0 <= pad_before - pad_after + output_padding < stride)",
-            dim_name(p.spatial_rank, d), p.pad_before[d], p.pad_after[d], p.output_padding[d]));
-      return Support::no(fmt::format(
-          "along {}: asymmetric padding {}/{}; cuDNN pads both sides equally, and padding {} on both sides "
-          "gives output extent {}, not {}",
-          dim_name(p.spatial_rank, d), p.pad_before[d], p.pad_after[d], pad, got, forward_out));
+        return Support::no(
+            fmt::format("along {}: padding {}/{} with output_padding {} cannot be expressed to cuDNN's backward data, "
+                        "which pads both sides equally (needs 0 <= pad_before - pad_after + output_padding < stride)",
+                        dim_name(p.spatial_rank, d), p.pad_before[d], p.pad_after[d], p.output_padding[d]));
+      return Support::no(
+          fmt::format("along {}: asymmetric padding {}/{}; cuDNN pads both sides equally, and padding {} on both sides "
+                      "gives output extent {}, not {}",
+                      dim_name(p.spatial_rank, d), p.pad_before[d], p.pad_after[d], pad, got, forward_out));
     }
   }
   return Support::yes();

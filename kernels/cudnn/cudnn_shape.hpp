@@ -17,14 +17,14 @@
 namespace kbench::gpu {
 
 struct CudnnConvShape {
-  int nb_dims = 4;                  // 4 (1D and 2D) or 5 (3D)
-  std::vector<int> forward_input;   // [N, C, spatial...] of the forward convolution's input
-  std::vector<int> filter;          // [K, C/groups, k...]
-  std::vector<int> forward_output;  // [N, K, spatial...]
-  std::vector<int> bias;            // [1, C_out, 1...] (used only with a bias)
+  int nb_dims = 4;                         // 4 (1D and 2D) or 5 (3D)
+  std::vector<int> forward_input;          // [N, C, spatial...] of the forward convolution's input
+  std::vector<int> filter;                 // [K, C/groups, k...]
+  std::vector<int> forward_output;         // [N, K, spatial...]
+  std::vector<int> bias;                   // [1, C_out, 1...] (used only with a bias)
   std::vector<int> pad, stride, dilation;  // nb_dims - 2 entries each
   int groups = 1;
-  bool backward_data = false;       // true for conv_transpose: our x is dy, our y is dx
+  bool backward_data = false;  // true for conv_transpose: our x is dy, our y is dx
 };
 
 // yes, or no with the reason, e.g. asymmetric padding cuDNN cannot express exactly, a dtype

@@ -18,10 +18,8 @@ bool is_sticky_error(cudaError_t status) {
     // Hardware faults: uncorrectable ECC, a contained (isolated) error, NVLink. The context is lost.
     case cudaErrorECCUncorrectable:
     case cudaErrorContained:
-    case cudaErrorNvlinkUncorrectable:
-      return true;
-    default:
-      return false;
+    case cudaErrorNvlinkUncorrectable: return true;
+    default: return false;
   }
 }
 

@@ -8,7 +8,6 @@
 #include <stdexcept>
 #include <string>
 
-
 namespace kbench::gpu {
 
 class CudaError : public std::runtime_error {

@@ -45,11 +45,13 @@ DevicePeaks derived_peaks(const DeviceInfo& info) {
   DevicePeaks peaks;
   peaks.name = info.name;
   peaks.key = key_from_name(info.name);
-  peaks.source = rates.known ? "derived from device attributes"
-                             : "derived from device attributes (unknown architecture: fastest known per-SM rates assumed)";
+  peaks.source = rates.known
+                     ? "derived from device attributes"
+                     : "derived from device attributes (unknown architecture: fastest known per-SM rates assumed)";
   peaks.bandwidth_Bps = info.theoretical_bandwidth_Bps;
   peaks.fp32_flops = info.sms * rates.fp32_lanes * 2.0 * clock_hz;
-  peaks.tf32_flops = rates.tf32_flops_per_clock > 0 ? info.sms * rates.tf32_flops_per_clock * clock_hz : peaks.fp32_flops;
+  peaks.tf32_flops =
+      rates.tf32_flops_per_clock > 0 ? info.sms * rates.tf32_flops_per_clock * clock_hz : peaks.fp32_flops;
   peaks.sms = info.sms;
   peaks.l2_bytes = static_cast<double>(info.l2_bytes);
   return peaks;

@@ -8,9 +8,9 @@ namespace kbench::gpu {
 
 // Per-SM, per-clock rates of an architecture, as NVIDIA's whitepapers give them.
 struct ArchRates {
-  int fp32_lanes = 0;             // FP32 FMA lanes per SM (an FMA is 2 FLOPs)
-  int tf32_flops_per_clock = 0;   // dense TF32 tensor FLOPs per SM per clock (0: no TF32 tensor cores)
-  bool known = false;             // false: a guess for an architecture the table does not list
+  int fp32_lanes = 0;            // FP32 FMA lanes per SM (an FMA is 2 FLOPs)
+  int tf32_flops_per_clock = 0;  // dense TF32 tensor FLOPs per SM per clock (0: no TF32 tensor cores)
+  bool known = false;            // false: a guess for an architecture the table does not list
 };
 
 ArchRates arch_rates(int cc_major, int cc_minor);

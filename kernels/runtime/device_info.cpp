@@ -99,8 +99,8 @@ DeviceInfo device_info(int device) {
 Support fits_in_device_memory(std::int64_t bytes_needed, int device) {
   const std::int64_t free_bytes = free_memory(device);
   if (bytes_needed <= free_bytes) return Support::yes();
-  return Support::no(fmt::format("needs {}, {} free on device {}", format_bytes(bytes_needed),
-                                 format_bytes(free_bytes), device));
+  return Support::no(
+      fmt::format("needs {}, {} free on device {}", format_bytes(bytes_needed), format_bytes(free_bytes), device));
 }
 
 std::string format_bytes(std::int64_t bytes) {

@@ -20,9 +20,7 @@ unsigned int blocks_for(std::int64_t count) {
   return static_cast<unsigned int>(std::clamp<std::int64_t>(wanted, 1, kMaxBlocks));
 }
 
-__device__ std::int64_t first_index() {
-  return static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-}
+__device__ std::int64_t first_index() { return static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; }
 
 __device__ std::int64_t grid_stride() { return static_cast<std::int64_t>(gridDim.x) * blockDim.x; }
 

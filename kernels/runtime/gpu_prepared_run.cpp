@@ -74,7 +74,8 @@ void GpuPreparedRun::run() {
 }
 
 void GpuPreparedRun::add_warning(std::string warning) {
-  if (std::find(warnings_.begin(), warnings_.end(), warning) == warnings_.end()) warnings_.push_back(std::move(warning));
+  if (std::find(warnings_.begin(), warnings_.end(), warning) == warnings_.end())
+    warnings_.push_back(std::move(warning));
 }
 
 void GpuPreparedRun::capture_graph() {

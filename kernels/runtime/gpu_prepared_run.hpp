@@ -69,11 +69,11 @@ class GpuPreparedRun : public PreparedRun {
   CudaStream stream_;
   CudaEvent start_, stop_;
   std::unique_ptr<SmClockProbe> clock_probe_;
-  std::unique_ptr<L2Flusher> flusher_;  // allocated at the first cold sample
-  CudaStream capture_stream_;           // non-blocking: made at the first graph sample
-  CudaGraphExec graph_;                 // captured at the first graph sample
+  std::unique_ptr<L2Flusher> flusher_;      // allocated at the first cold sample
+  CudaStream capture_stream_;               // non-blocking: made at the first graph sample
+  CudaGraphExec graph_;                     // captured at the first graph sample
   std::unique_ptr<StreamBlocker> blocker_;  // made at the first sample
-  bool blocking_ = true;                // false once enqueue() was seen to wait for the device
+  bool blocking_ = true;                    // false once enqueue() was seen to wait for the device
   std::uint64_t block_timeout_ns_;
   std::vector<std::string> warnings_;
   std::uint64_t checksum_after_fill_ = 0;

@@ -77,8 +77,8 @@ struct PlanDevice {
 
 // One variant as a plan describes it: what `NAME:VARIANT` runs, named as a result would name it.
 struct VariantPlan {
-  std::string variant;         // as --backends NAME:VARIANT spells it
-  std::string implementation;  // the kernel that runs, as a result's `implementation`
+  std::string variant;                                          // as --backends NAME:VARIANT spells it
+  std::string implementation;                                   // the kernel that runs, as a result's `implementation`
   std::vector<std::pair<std::string, std::string>> properties;  // as a result's `properties`
 };
 

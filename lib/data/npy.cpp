@@ -18,7 +18,8 @@ namespace {
 static_assert(std::endian::native == std::endian::little, "the .npy writer assumes a little-endian host");
 
 template <class T>
-void write(const std::string& path, std::span<const T> values, const std::vector<std::int64_t>& shape, const char* descr) {
+void write(const std::string& path, std::span<const T> values, const std::vector<std::int64_t>& shape,
+           const char* descr) {
   // A 1-tuple needs its trailing comma in Python syntax: (5,)
   const std::string dims = shape.size() == 1 ? fmt::format("{},", shape[0]) : fmt::format("{}", fmt::join(shape, ", "));
   std::string header = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': ({}), }}", descr, dims);

@@ -78,8 +78,12 @@ ResultPair make_pair(const Result& base, const Result& current, const VerdictOpt
 
 std::vector<std::string> run_notes(const RunReport& base, const RunReport& current) {
   std::vector<std::string> notes;
-  const auto l2 = [](const RunSettings& s) { return s.measure.timing.cold ? "L2 flushed before each sample" : "warm L2"; };
-  const auto launch = [](const RunSettings& s) { return s.measure.timing.graph ? "CUDA graph replay" : "stream launches"; };
+  const auto l2 = [](const RunSettings& s) {
+    return s.measure.timing.cold ? "L2 flushed before each sample" : "warm L2";
+  };
+  const auto launch = [](const RunSettings& s) {
+    return s.measure.timing.graph ? "CUDA graph replay" : "stream launches";
+  };
   if (base.settings.measure.timing.cold != current.settings.measure.timing.cold)
     notes.push_back(fmt::format("timing differs: BASE {}, NEW {}", l2(base.settings), l2(current.settings)));
   if (base.settings.measure.timing.graph != current.settings.measure.timing.graph)

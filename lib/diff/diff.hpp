@@ -48,12 +48,12 @@ struct DiffReport {
   RunIdentity current;
   // The documents disagree on the device. Results are matched all the same; a reader decides
   // whether a comparison across devices means anything.
-  bool device_differs = false;  // RunReport::device (name, index, UUID of the card)
-  bool model_differs = false;   // peaks.name: another GPU model altogether
-  std::vector<ResultPair> pairs;      // in BASE order
-  std::vector<Result> only_in_base;   // removed, or not run this time
+  bool device_differs = false;          // RunReport::device (name, index, UUID of the card)
+  bool model_differs = false;           // peaks.name: another GPU model altogether
+  std::vector<ResultPair> pairs;        // in BASE order
+  std::vector<Result> only_in_base;     // removed, or not run this time
   std::vector<Result> only_in_current;  // added
-  std::vector<std::string> notes;     // timing settings that differ, interrupted runs
+  std::vector<std::string> notes;       // timing settings that differ, interrupted runs
 };
 
 // The k-th result with a key in BASE is matched with the k-th result with that key in NEW, so a

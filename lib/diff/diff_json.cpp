@@ -13,7 +13,8 @@ using ojson = nlohmann::ordered_json;
 ojson finite_or_null(double value) { return std::isfinite(value) ? ojson(value) : ojson(nullptr); }
 
 ojson key_json(const ResultKey& key) {
-  return {{"workload", key.workload}, {"backend", key.backend}, {"variant", key.variant}, {"math", to_string(key.math)}};
+  return {
+      {"workload", key.workload}, {"backend", key.backend}, {"variant", key.variant}, {"math", to_string(key.math)}};
 }
 
 // One side of a pair, or an unmatched result: what ran and how it ended. A median only for a
@@ -63,11 +64,16 @@ ojson run_json(const std::string& source, const RunIdentity& run) {
 }
 
 ojson counts_json(const DiffCounts& c) {
-  return {{"faster", c.faster},           {"slower", c.slower},
-          {"same", c.same},               {"unclear", c.unclear},
-          {"broke", c.broke},             {"still_broken", c.still_broken},
-          {"fixed", c.fixed},             {"not_compared", c.not_compared},
-          {"only_in_base", c.only_in_base}, {"only_in_new", c.only_in_current},
+  return {{"faster", c.faster},
+          {"slower", c.slower},
+          {"same", c.same},
+          {"unclear", c.unclear},
+          {"broke", c.broke},
+          {"still_broken", c.still_broken},
+          {"fixed", c.fixed},
+          {"not_compared", c.not_compared},
+          {"only_in_base", c.only_in_base},
+          {"only_in_new", c.only_in_current},
           {"added_broken", c.added_broken}};
 }
 

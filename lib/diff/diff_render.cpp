@@ -18,12 +18,14 @@ std::optional<DiffFormat> parse_diff_format(std::string_view text) {
   return std::nullopt;
 }
 
-void write_diff(const DiffReport& report, const DiffSources& sources, DiffFormat format, std::ostream& out, bool color) {
+void write_diff(const DiffReport& report, const DiffSources& sources, DiffFormat format, std::ostream& out,
+                bool color) {
   switch (format) {
     case DiffFormat::text: write_diff_text(report, sources, out, color); return;
     case DiffFormat::markdown: write_diff_markdown(report, sources, out); return;
     case DiffFormat::json:
-      out << diff_to_json(report, sources).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
+      out << diff_to_json(report, sources).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
+          << '\n';
       return;
   }
 }

@@ -31,8 +31,8 @@ void write_diff_markdown(const DiffReport& report, const DiffSources& sources, s
 nlohmann::ordered_json diff_to_json(const DiffReport& report, const DiffSources& sources);
 
 // Shared wording, so the three formats agree.
-std::string format_change(double change);     // "+5.0%", "-30.0%"
-std::string format_p_value(double p_value);   // "0.012", "<0.001"
+std::string format_change(double change);    // "+5.0%", "-30.0%"
+std::string format_p_value(double p_value);  // "0.012", "<0.001"
 // "3 faster, 1 slower, 12 same, 1 unclear; 1 broke; 2 only in BASE" (zero counts left out).
 std::string summary_line(const DiffCounts& counts);
 // "exit 1: something is slower or newly wrong/failed" and the like.

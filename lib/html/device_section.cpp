@@ -41,7 +41,8 @@ std::string untimed_list(const std::vector<const PageEntry*>& entries) {
     if (e->plotted) continue;
     const Result& r = *e->view.result;
     std::string text = fmt::format("{}: {}", e->label, to_string(r.status));
-    if (r.status == ResultStatus::ok) text += r.timing ? " (timed, but no rate can be computed)" : " (verified, not timed)";
+    if (r.status == ResultStatus::ok)
+      text += r.timing ? " (timed, but no rate can be computed)" : " (verified, not timed)";
     if (!r.reason.empty()) text += ": " + r.reason;
     items += fmt::format("<li class=\"status-{}\">{}</li>", to_string(r.status), escape(text));
   }
@@ -77,9 +78,10 @@ std::string legend_html(const PageModel& model) {
   std::string out = "<div class=\"legend\">";
   for (const auto& [backend, color] : model.palette.assigned())
     out += fmt::format("<span><span class=\"swatch\" style=\"background:{}\"></span>{}</span>", color, escape(backend));
-  out += "<span><span class=\"swatch\" style=\"background:#777\"></span>fp32</span>"
-         "<span><span class=\"swatch square\" style=\"background:#777\"></span>tf32</span>"
-         "<span>◆ published record</span></div>";
+  out +=
+      "<span><span class=\"swatch\" style=\"background:#777\"></span>fp32</span>"
+      "<span><span class=\"swatch square\" style=\"background:#777\"></span>tf32</span>"
+      "<span>◆ published record</span></div>";
   return out;
 }
 
@@ -89,15 +91,17 @@ std::string device_section_html(const PageModel& model, const DeviceGroup& devic
   out += fmt::format("<p class=\"muted\">{} · runs {}</p>", escape(peaks_line(device.peaks)), runs_of(device));
   out += roofline_svg(model, device);
   out += legend_html(model);
-  out += "<p class=\"muted\">Each point is a verified, timed result at its workload's arithmetic intensity "
-         "(W<i>n</i> below the axis); its height is the FLOP rate its median achieves. Below, per workload: "
-         "each result's median (mark) and spread (bar) against the floor's memory and compute terms; nothing can "
-         "run in the shaded region below the floor.</p>";
+  out +=
+      "<p class=\"muted\">Each point is a verified, timed result at its workload's arithmetic intensity "
+      "(W<i>n</i> below the axis); its height is the FLOP rate its median achieves. Below, per workload: "
+      "each result's median (mark) and spread (bar) against the floor's memory and compute terms; nothing can "
+      "run in the shaded region below the floor.</p>";
   const std::vector<const WorkloadSummary*> workloads = model.workloads_of(device);
   // A sweep along one axis reads best as a line: its points' times side by side, before the points one by one.
   for (const SweepGroup& sweep : find_sweeps(workloads))
-    out += fmt::format("<section class=\"sweep\"><h3>Sweep · {} along {}</h3>", escape(sweep.origin), escape(sweep.axis)) +
-           sweep_svg(model, sweep, model.entries_of(device)) + "</section>";
+    out +=
+        fmt::format("<section class=\"sweep\"><h3>Sweep · {} along {}</h3>", escape(sweep.origin), escape(sweep.axis)) +
+        sweep_svg(model, sweep, model.entries_of(device)) + "</section>";
   for (std::size_t w = 0; w < workloads.size(); ++w) out += workload_html(model, device, *workloads[w], w + 1);
   out += "</section>";
   return out;

@@ -27,7 +27,8 @@ void write_html_report(const std::vector<HtmlSource>& sources, std::ostream& out
   out << "<section class=\"runs\">\n";
   for (std::size_t d = 0; d < sources.size(); ++d) out << run_header_html(model, d) << '\n';
   out << "</section>\n";
-  for (std::size_t g = 0; g < model.devices.size(); ++g) out << device_section_html(model, model.devices[g], g + 1) << '\n';
+  for (std::size_t g = 0; g < model.devices.size(); ++g)
+    out << device_section_html(model, model.devices[g], g + 1) << '\n';
   out << "<h2>All results</h2>\n" << results_table_html(model) << '\n';
   out << "<p class=\"muted\">Median, spread (p10–p90; ±stdev under 10 samples) and rates come from verified runs "
          "only; ×floor = median / kbench's floor at the math mode used; err/checked = largest |error| against the "

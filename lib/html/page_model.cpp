@@ -11,7 +11,7 @@ namespace {
 
 // Okabe-Ito: distinguishable with the common colour-vision deficiencies, and printable.
 constexpr std::array<const char*, 8> kColors = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
-                                               "#E69F00", "#56B4E9", "#000000", "#F0E442"};
+                                                "#E69F00", "#56B4E9", "#000000", "#F0E442"};
 
 bool same_peaks(const DevicePeaks& a, const DevicePeaks& b) {
   return a.name == b.name && a.source == b.source && a.bandwidth_Bps == b.bandwidth_Bps &&
@@ -25,8 +25,8 @@ std::string entry_label(const Result& r, std::size_t document, bool several) {
   const std::string prefix = r.backend + ":";
   if (what.size() > prefix.size() && what.compare(0, prefix.size(), prefix) == 0) what = what.substr(prefix.size());
   const bool ran = r.status == ResultStatus::ok || r.status == ResultStatus::wrong;
-  return fmt::format("{}{}{}{} {}", several ? fmt::format("#{} ", document + 1) : "", r.backend, what.empty() ? "" : "/",
-                     what, to_string(ran ? r.math_used : r.math_requested));
+  return fmt::format("{}{}{}{} {}", several ? fmt::format("#{} ", document + 1) : "", r.backend,
+                     what.empty() ? "" : "/", what, to_string(ran ? r.math_used : r.math_requested));
 }
 
 }  // namespace
@@ -89,7 +89,8 @@ std::vector<const WorkloadSummary*> PageModel::workloads_of(const DeviceGroup& d
   std::vector<const WorkloadSummary*> out;
   for (std::size_t d : device.documents)
     for (const WorkloadSummary& summary : (*sources)[d].report.workloads)
-      if (std::none_of(out.begin(), out.end(), [&](const WorkloadSummary* s) { return s->workload.name == summary.workload.name; }))
+      if (std::none_of(out.begin(), out.end(),
+                       [&](const WorkloadSummary* s) { return s->workload.name == summary.workload.name; }))
         out.push_back(&summary);
   return out;
 }

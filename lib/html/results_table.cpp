@@ -23,7 +23,7 @@ std::string results_table_html(const PageModel& model) {
     const report::ResultRow row = report::result_row(e.view);
     for (std::size_t c = 0; c < row.cells.size(); ++c) {
       const bool status_cell = columns[c].header == "status";
-      const std::string css = status_cell                               ? fmt::format(" class=\"status-{}\"", to_string(r.status))
+      const std::string css = status_cell ? fmt::format(" class=\"status-{}\"", to_string(r.status))
                               : columns[c].align == report::Align::right ? std::string(" class=\"num\"")
                                                                          : std::string();
       out += fmt::format("<td{}>{}</td>", css, escape(row.cells[c].text));

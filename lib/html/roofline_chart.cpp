@@ -94,8 +94,9 @@ std::string memory_roof_label(const LogAxis& x, const LogAxis& y, double bandwid
   const double px1 = x.to_pixel(x1), py1 = y.to_pixel(bandwidth * x1);
   const double angle = std::atan2(py1 - py0, px1 - px0) * 180 / std::numbers::pi;
   const double at_x = px0 + 0.25 * (px1 - px0), at_y = py0 + 0.25 * (py1 - py0) - 6;
-  return fmt::format("<g transform=\"rotate({} {} {})\">{}</g>", px(angle), px(at_x), px(at_y),
-                     svg_text(at_x, at_y, "memory roof " + report::format_bandwidth(bandwidth), "middle", "roof-label"));
+  return fmt::format(
+      "<g transform=\"rotate({} {} {})\">{}</g>", px(angle), px(at_x), px(at_y),
+      svg_text(at_x, at_y, "memory roof " + report::format_bandwidth(bandwidth), "middle", "roof-label"));
 }
 
 // "W1", "W2", ... under each workload's column of points, in the order their sections appear;
@@ -131,12 +132,13 @@ std::string point_svg(const Point& p, const LogAxis& x, const LogAxis& y, const 
   const double cx = x.to_pixel(p.intensity);
   const double cy = y.to_pixel(p.flops);
   std::string title = fmt::format("{} · {}: median {}, {}, {} FLOP/B", workload_tag, p.entry->label,
-                                  report::format_duration(view.timing->stats.median),
-                                  report::format_flop_rate(p.flops), report::format_significant(p.intensity));
+                                  report::format_duration(view.timing->stats.median), report::format_flop_rate(p.flops),
+                                  report::format_significant(p.intensity));
   if (view.headroom) title += ", " + report::format_headroom(*view.headroom);
   const std::string shape =
       r.math_used == MathMode::tf32
-          ? fmt::format("<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{}\"/>", px(cx - 5), px(cy - 5), color)
+          ? fmt::format("<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{}\"/>", px(cx - 5), px(cy - 5),
+                        color)
           : fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"5.5\" fill=\"{}\"/>", px(cx), px(cy), color);
   return fmt::format("<g class=\"roofline-point\" data-result=\"{}\">{}<title>{}</title></g>", p.entry->id, shape,
                      escape(title));
@@ -186,7 +188,8 @@ std::string roofline_svg(const PageModel& model, const DeviceGroup& device) {
       if (workloads[w]->workload.name == tag) tag = fmt::format("W{} {}", w + 1, tag);
     out += point_svg(p, x, y, model.palette.color_of(p.entry->view.result->backend), tag);
   }
-  if (points.empty()) out += svg_text((kLeft + kRight) / 2, (kTop + kBottom) / 2, "no timed results", "middle", "empty-note");
+  if (points.empty())
+    out += svg_text((kLeft + kRight) / 2, (kTop + kBottom) / 2, "no timed results", "middle", "empty-note");
   out += "</svg>";
   return out;
 }

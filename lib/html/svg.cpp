@@ -16,8 +16,16 @@ struct Prefix {
   const char* symbol;
 };
 // From the largest down; the first not above the value wins.
-constexpr std::array<Prefix, 11> kPrefixes = {{{1e18, "E"}, {1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"},
-                                               {1e3, "k"}, {1, ""}, {1e-3, "m"}, {1e-6, "µ"}, {1e-9, "n"},
+constexpr std::array<Prefix, 11> kPrefixes = {{{1e18, "E"},
+                                               {1e15, "P"},
+                                               {1e12, "T"},
+                                               {1e9, "G"},
+                                               {1e6, "M"},
+                                               {1e3, "k"},
+                                               {1, ""},
+                                               {1e-3, "m"},
+                                               {1e-6, "µ"},
+                                               {1e-9, "n"},
                                                {1e-12, "p"}}};
 
 // Tick values sit on 1, 2, 5 × 10^k up to floating-point dust; "{:.3g}" removes the dust.

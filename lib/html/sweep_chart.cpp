@@ -56,7 +56,8 @@ struct Series {
   std::vector<const PageEntry*> at;  // per point; null where there is nothing to draw
 };
 
-std::vector<Series> series_of(const PageModel& model, const SweepGroup& sweep, const std::vector<const PageEntry*>& entries) {
+std::vector<Series> series_of(const PageModel& model, const SweepGroup& sweep,
+                              const std::vector<const PageEntry*>& entries) {
   std::vector<Series> series;
   std::map<std::tuple<std::size_t, std::string, std::string, MathMode>, std::size_t> index;
   const bool several = model.sources && model.sources->size() > 1;
@@ -67,8 +68,9 @@ std::vector<Series> series_of(const PageModel& model, const SweepGroup& sweep, c
       const auto key = std::tuple{e->document, r.backend, r.variant, r.math_requested};
       auto [it, added] = index.emplace(key, series.size());
       if (added) {
-        const std::string label = fmt::format("{}{}{}{} {}", several ? fmt::format("#{} ", e->document + 1) : "",
-                                              r.backend, r.variant.empty() ? "" : ":", r.variant, to_string(r.math_requested));
+        const std::string label =
+            fmt::format("{}{}{}{} {}", several ? fmt::format("#{} ", e->document + 1) : "", r.backend,
+                        r.variant.empty() ? "" : ":", r.variant, to_string(r.math_requested));
         series.push_back({label, model.palette.color_of(r.backend), r.math_used == MathMode::tf32,
                           std::vector<const PageEntry*>(sweep.points.size(), nullptr)});
       }
@@ -102,7 +104,8 @@ struct Range {
 };
 
 // Polylines through consecutive points that have a value; a missing point breaks the line.
-std::string lines_through(const std::vector<std::optional<double>>& ys, std::size_t count, std::string_view attributes) {
+std::string lines_through(const std::vector<std::optional<double>>& ys, std::size_t count,
+                          std::string_view attributes) {
   std::string out, points;
   std::size_t in_line = 0;
   const auto flush = [&] {
@@ -122,7 +125,8 @@ std::string lines_through(const std::vector<std::optional<double>>& ys, std::siz
 }
 
 std::string mark(double x, double y, bool square, const std::string& color) {
-  return square ? fmt::format("<rect x=\"{}\" y=\"{}\" width=\"9\" height=\"9\" fill=\"{}\"/>", px(x - 4.5), px(y - 4.5), color)
+  return square ? fmt::format("<rect x=\"{}\" y=\"{}\" width=\"9\" height=\"9\" fill=\"{}\"/>", px(x - 4.5),
+                              px(y - 4.5), color)
                 : fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"4.5\" fill=\"{}\"/>", px(x), px(y), color);
 }
 
@@ -130,7 +134,8 @@ std::string y_ticks(const LogAxis& y, bool durations) {
   std::string out;
   for (double tick : y.ticks()) {
     out += svg_line(kPlotLeft, y.to_pixel(tick), kPlotRight, y.to_pixel(tick), "grid");
-    out += svg_text(kPlotLeft - 6, y.to_pixel(tick) + 4, durations ? compact_duration(tick) : compact_si(tick) + "×", "end", "tick");
+    out += svg_text(kPlotLeft - 6, y.to_pixel(tick) + 4, durations ? compact_duration(tick) : compact_si(tick) + "×",
+                    "end", "tick");
   }
   return out;
 }
@@ -176,7 +181,8 @@ std::string sweep_svg(const PageModel& model, const SweepGroup& sweep, const std
   const LogAxis ratio_y = ratios.axis(kRatioTop, kRatioBottom, 1);
 
   std::string out = fmt::format(
-      "<svg class=\"chart sweep\" viewBox=\"0 0 {0} {1}\" width=\"{0}\" height=\"{1}\" role=\"img\" aria-label=\"{2}\">",
+      "<svg class=\"chart sweep\" viewBox=\"0 0 {0} {1}\" width=\"{0}\" height=\"{1}\" role=\"img\" "
+      "aria-label=\"{2}\">",
       kWidth, kHeight, escape(fmt::format("{} along {}: time and ×floor per backend", sweep.origin, sweep.axis)));
   out += y_ticks(time_y, true) + y_ticks(ratio_y, false);
   out += svg_text(kPlotLeft, kTimeTop - 12, "median time (floor dashed)", "start", "axis-label");
@@ -194,8 +200,10 @@ std::string sweep_svg(const PageModel& model, const SweepGroup& sweep, const std
   for (MathMode math : modes) {
     std::vector<std::optional<double>> ys;
     for (const WorkloadSummary* p : sweep.points) ys.push_back(time_y.to_pixel(p->floor_for(math).floor_s));
-    out += lines_through(ys, count, fmt::format("class=\"sweep-floor{}\"", math == MathMode::tf32 ? " sweep-floor-tf32" : ""));
-    out += svg_line(kLegendLeft, legend_y, kLegendLeft + 22, legend_y, math == MathMode::tf32 ? "sweep-floor sweep-floor-tf32" : "sweep-floor");
+    out += lines_through(ys, count,
+                         fmt::format("class=\"sweep-floor{}\"", math == MathMode::tf32 ? " sweep-floor-tf32" : ""));
+    out += svg_line(kLegendLeft, legend_y, kLegendLeft + 22, legend_y,
+                    math == MathMode::tf32 ? "sweep-floor sweep-floor-tf32" : "sweep-floor");
     out += svg_text(kLegendLeft + 28, legend_y + 4, fmt::format("{} floor", to_string(math)), "start", "row-label");
     legend_y += 16;
   }
@@ -211,18 +219,21 @@ std::string sweep_svg(const PageModel& model, const SweepGroup& sweep, const std
       const PageEntry* e = s.at[p];
       if (!e) continue;
       const double median = e->view.timing->stats.median;
-      std::string title = fmt::format("{} at {}={}: median {}", s.label, sweep.axis, *value_of(sweep.points[p]->workload, sweep.axis),
-                                      report::format_duration(median));
+      std::string title =
+          fmt::format("{} at {}={}: median {}", s.label, sweep.axis, *value_of(sweep.points[p]->workload, sweep.axis),
+                      report::format_duration(median));
       if (e->view.headroom) title += ", " + report::format_headroom(*e->view.headroom);
       std::string marks = mark(x_of(p, count), time_y.to_pixel(median), s.tf32, s.color);
       if (ratio_ys[p]) marks += mark(x_of(p, count), *ratio_ys[p], s.tf32, s.color);
-      out += fmt::format("<g class=\"sweep-point\" data-result=\"{}\">{}<title>{}</title></g>", e->id, marks, escape(title));
+      out += fmt::format("<g class=\"sweep-point\" data-result=\"{}\">{}<title>{}</title></g>", e->id, marks,
+                         escape(title));
     }
     out += mark(kLegendLeft + 11, legend_y, s.tf32, s.color);
     out += svg_text(kLegendLeft + 28, legend_y + 4, report::shorten_middle(s.label, 34), "start", "row-label");
     legend_y += 16;
   }
-  if (series.empty()) out += svg_text((kPlotLeft + kPlotRight) / 2, kTimeTop + 60, "no timed results", "middle", "empty-note");
+  if (series.empty())
+    out += svg_text((kPlotLeft + kPlotRight) / 2, kTimeTop + 60, "no timed results", "middle", "empty-note");
   out += "</svg>";
   return out;
 }

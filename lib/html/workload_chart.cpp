@@ -37,8 +37,8 @@ std::vector<MathMode> modes_in_use(const std::vector<const PageEntry*>& entries)
 }
 
 // Labelled "<label> <seconds><note>", e.g. "fp32 compute 3.33 ms (3xTF32)".
-std::string term_line(const LogAxis& x, double seconds, double bottom, std::string_view css_class, std::string_view label,
-                      int label_row, std::string_view note = "") {
+std::string term_line(const LogAxis& x, double seconds, double bottom, std::string_view css_class,
+                      std::string_view label, int label_row, std::string_view note = "") {
   if (!(seconds > 0)) return "";
   const double at = x.to_pixel(seconds);
   return svg_line(at, kTop - 4, at, bottom, css_class) +
@@ -84,7 +84,8 @@ std::string workload_svg(const PageModel& model, const WorkloadSummary& summary,
   const LogAxis x(lo / 1.3, hi * 1.3, kPlotLeft, kPlotRight);
 
   std::string out = fmt::format(
-      "<svg class=\"chart times\" viewBox=\"0 0 {0} {1}\" width=\"{0}\" height=\"{1}\" role=\"img\" aria-label=\"{2}\">",
+      "<svg class=\"chart times\" viewBox=\"0 0 {0} {1}\" width=\"{0}\" height=\"{1}\" role=\"img\" "
+      "aria-label=\"{2}\">",
       kWidth, px(height), escape("times of " + summary.workload.name + " against the roofline floor"));
   // No implementation can run faster than the floor of its math mode: shade up to the lowest one.
   double lowest_floor = std::numeric_limits<double>::infinity();
@@ -114,15 +115,16 @@ std::string workload_svg(const PageModel& model, const WorkloadSummary& summary,
     out += row_label(y, e->label);
     out += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" class=\"spread\" stroke=\"{}\"/>",
                        px(x.to_pixel(spread.low)), px(y), px(x.to_pixel(spread.high)), px(y), color);
-    std::string title = fmt::format("{}: median {}, spread {}–{}, {} samples", e->label,
-                                    report::format_duration(stats.median), report::format_duration(spread.low),
-                                    report::format_duration(spread.high), stats.count);
+    std::string title =
+        fmt::format("{}: median {}, spread {}–{}, {} samples", e->label, report::format_duration(stats.median),
+                    report::format_duration(spread.low), report::format_duration(spread.high), stats.count);
     const std::string shape = view.result->math_used == MathMode::tf32
                                   ? fmt::format("<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{}\"/>",
                                                 px(x.to_pixel(stats.median) - 5), px(y - 5), color)
                                   : fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"5.5\" fill=\"{}\"/>",
                                                 px(x.to_pixel(stats.median)), px(y), color);
-    out += fmt::format("<g class=\"median-mark\" data-result=\"{}\">{}<title>{}</title></g>", e->id, shape, escape(title));
+    out +=
+        fmt::format("<g class=\"median-mark\" data-result=\"{}\">{}<title>{}</title></g>", e->id, shape, escape(title));
     std::string right = report::format_duration(stats.median);
     if (view.headroom) right += " · " + report::format_headroom(*view.headroom);
     out += svg_text(kPlotRight + 10, y + 4, right, "start", "row-value");
@@ -132,12 +134,14 @@ std::string workload_svg(const PageModel& model, const WorkloadSummary& summary,
     const double at = x.to_pixel(r.ms * 1e-3);
     out += row_label(y, fmt::format("published: {}, {}", r.implementation, r.hardware));
     if (r.stdev_ms > 0)
-      out += svg_line(x.to_pixel((r.ms - r.stdev_ms) * 1e-3), y, x.to_pixel((r.ms + r.stdev_ms) * 1e-3), y, "record-spread");
+      out += svg_line(x.to_pixel((r.ms - r.stdev_ms) * 1e-3), y, x.to_pixel((r.ms + r.stdev_ms) * 1e-3), y,
+                      "record-spread");
     out += fmt::format("<g class=\"record-mark\"><path d=\"M{0} {1} l6 6 l-6 6 l-6 -6 z\"/><title>{2}</title></g>",
                        px(at), px(y - 6),
                        escape(fmt::format("{} on {}: {} ({})", r.implementation, r.hardware,
                                           report::format_duration(r.ms * 1e-3), r.source)));
-    out += svg_text(kPlotRight + 10, y + 4, report::format_duration(r.ms * 1e-3) + " (published)", "start", "row-value");
+    out +=
+        svg_text(kPlotRight + 10, y + 4, report::format_duration(r.ms * 1e-3) + " (published)", "start", "row-value");
     y += kRowHeight;
   }
   if (rows == 0) out += svg_text((kPlotLeft + kPlotRight) / 2, kTop + 14, "no timed results", "middle", "empty-note");

@@ -9,7 +9,7 @@
 namespace kbench::io {
 
 // Size limits of what each kind of input file is read for (docs/robustness.md, "Hostile inputs").
-inline constexpr std::uintmax_t kMaxSpecBytes = std::uintmax_t{4} << 20;      // 4 MiB; the seeds are ~1 KiB
+inline constexpr std::uintmax_t kMaxSpecBytes = std::uintmax_t{4} << 20;       // 4 MiB; the seeds are ~1 KiB
 inline constexpr std::uintmax_t kMaxResultsBytes = std::uintmax_t{512} << 20;  // 512 MiB of results JSON
 inline constexpr std::uintmax_t kMaxPeaksBytes = std::uintmax_t{1} << 20;      // 1 MiB; a peaks file is ~100 B
 

@@ -56,8 +56,9 @@ void check_output_file(const std::string& path, std::string_view flag) {
   if (S_ISDIR(info.st_mode)) refuse(flag, path, "it is a directory; expected a file name");
   // A block device or a socket is never a report's place: writing a disk as root would wreck it.
   if (!S_ISREG(info.st_mode) && !S_ISCHR(info.st_mode) && !S_ISFIFO(info.st_mode))
-    refuse(flag, path, fmt::format("it is {}; expected a regular file, a new file, a pipe or a character device",
-                                   describe_file_type(info.st_mode)));
+    refuse(flag, path,
+           fmt::format("it is {}; expected a regular file, a new file, a pipe or a character device",
+                       describe_file_type(info.st_mode)));
   if (::access(path.c_str(), W_OK) != 0) refuse(flag, path, fmt::format("cannot write it: {}", std::strerror(errno)));
   // A regular file is replaced by a rename, which needs its directory writable too.
   if (is_rewritable_file(path)) require_writable_directory(flag, path, parent_of(path));
@@ -69,9 +70,11 @@ void check_output_directory(const std::string& path, std::string_view flag) {
   fs::path existing = fs::absolute(path, error);
   if (error) refuse(flag, path, error.message());
   // The nearest ancestor that exists decides: create_directories makes the rest when the run writes.
-  while (!fs::exists(fs::symlink_status(existing, error)) && existing.has_relative_path()) existing = existing.parent_path();
+  while (!fs::exists(fs::symlink_status(existing, error)) && existing.has_relative_path())
+    existing = existing.parent_path();
   struct stat info {};
-  if (::stat(existing.c_str(), &info) != 0) refuse(flag, path, fmt::format("{}: {}", existing.string(), std::strerror(errno)));
+  if (::stat(existing.c_str(), &info) != 0)
+    refuse(flag, path, fmt::format("{}: {}", existing.string(), std::strerror(errno)));
   if (!S_ISDIR(info.st_mode))
     refuse(flag, path, fmt::format("{} is {}, not a directory", existing.string(), describe_file_type(info.st_mode)));
   if (::access(existing.c_str(), W_OK | X_OK) != 0)

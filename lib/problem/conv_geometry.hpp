@@ -23,8 +23,7 @@ KBENCH_HD std::int64_t transposed_output_coord(const ConvProblem& p, int d, std:
 
 // For a transposed convolution: does tap k reach output coordinate `out` from a whole input
 // coordinate? If so, *in receives it (which may still lie outside the input).
-KBENCH_HD bool transposed_tap_source(const ConvProblem& p, int d, std::int64_t out, std::int64_t k,
-                                     std::int64_t* in) {
+KBENCH_HD bool transposed_tap_source(const ConvProblem& p, int d, std::int64_t out, std::int64_t k, std::int64_t* in) {
   const std::int64_t num = out + p.pad_before[d] - k * p.dilation[d];
   if (num < 0 || num % p.stride[d] != 0) return false;
   *in = num / p.stride[d];
@@ -105,8 +104,7 @@ inline std::int64_t pairs_below(std::int64_t x, std::int64_t inputs, std::int64_
   // floor((dil*j + x - (k_end-1)*dil + stride - 1) / stride), a floor sum over j < k_end - k_full.
   if (k_end > k_full)
     total += floor_sum(static_cast<uint128>(k_end - k_full), static_cast<uint128>(stride),
-                       static_cast<uint128>(dilation),
-                       static_cast<uint128>(x - (k_end - 1) * dilation + stride - 1));
+                       static_cast<uint128>(dilation), static_cast<uint128>(x - (k_end - 1) * dilation + stride - 1));
   return static_cast<std::int64_t>(total);
 }
 
@@ -160,8 +158,7 @@ KBENCH_HD TapRun conv_tap_run(const ConvProblem& p, int d, std::int64_t k, std::
 
 // Transposed convolution: the outputs in [begin, end) that tap k reaches from an input element.
 // Outputs `stride` apart, consecutive inputs; the same pairs transposed_tap_source finds one by one.
-KBENCH_HD TapRun transposed_tap_run(const ConvProblem& p, int d, std::int64_t k, std::int64_t begin,
-                                    std::int64_t end) {
+KBENCH_HD TapRun transposed_tap_run(const ConvProblem& p, int d, std::int64_t k, std::int64_t begin, std::int64_t end) {
   const std::int64_t offset = k * p.dilation[d] - p.pad_before[d];  // output = in * stride + offset
   const std::int64_t first = ceil_div(begin - offset, p.stride[d]);
   const std::int64_t lo = first > 0 ? first : 0;

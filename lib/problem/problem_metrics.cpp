@@ -14,9 +14,9 @@ ProblemMetrics compute_metrics(const ConvProblem& p) {
   for (int d = 0; d < p.spatial_rank; ++d) landed *= static_cast<double>(geometry::landed_pairs(p, d));
   // Forward: per output element, (C_in/g) x kernel taps. Transposed: per input element and output
   // channel of its group, the taps that land; the batch and channel factors are the same product.
-  const double channel_pairs = p.transposed()
-                                   ? static_cast<double>(p.in_channels) * static_cast<double>(p.out_channels_per_group())
-                                   : static_cast<double>(p.out_channels) * static_cast<double>(p.in_channels_per_group());
+  const double channel_pairs =
+      p.transposed() ? static_cast<double>(p.in_channels) * static_cast<double>(p.out_channels_per_group())
+                     : static_cast<double>(p.out_channels) * static_cast<double>(p.in_channels_per_group());
   m.flops = 2.0 * static_cast<double>(p.batch) * channel_pairs * landed;
   if (p.bias) m.flops += static_cast<double>(p.output_elements());
   m.input_bytes = element * static_cast<double>(p.input_elements());
@@ -58,9 +58,10 @@ std::string dims_string(const Dims& dims, int rank) {
 
 std::string describe(const ConvProblem& p) {
   const auto in = input_shape(p);
-  std::string text = fmt::format("{}{}d {} -> {} k{} s{} d{}", p.transposed() ? "conv_transpose" : "conv", p.spatial_rank,
-                                 fmt::join(in, "x"), p.out_channels, dims_string(p.kernel, p.spatial_rank),
-                                 dims_string(p.stride, p.spatial_rank), dims_string(p.dilation, p.spatial_rank));
+  std::string text =
+      fmt::format("{}{}d {} -> {} k{} s{} d{}", p.transposed() ? "conv_transpose" : "conv", p.spatial_rank,
+                  fmt::join(in, "x"), p.out_channels, dims_string(p.kernel, p.spatial_rank),
+                  dims_string(p.stride, p.spatial_rank), dims_string(p.dilation, p.spatial_rank));
   if (p.pad_before == p.pad_after)
     text += fmt::format(" p{}", dims_string(p.pad_before, p.spatial_rank));
   else

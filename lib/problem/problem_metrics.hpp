@@ -10,7 +10,7 @@
 namespace kbench {
 
 struct ProblemMetrics {
-  double flops = 0;          // 2 x landed multiply-adds (+ one add per output element with bias)
+  double flops = 0;  // 2 x landed multiply-adds (+ one add per output element with bias)
   double input_bytes = 0;
   double weight_bytes = 0;
   double bias_bytes = 0;

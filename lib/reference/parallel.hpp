@@ -11,9 +11,7 @@
 
 namespace kbench::reference {
 
-inline int worker_count() {
-  return static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 256u));
-}
+inline int worker_count() { return static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 256u)); }
 
 // Calls body(item) for every item in [0, count), on up to worker_count() threads. The first exception
 // a body throws is rethrown here once every thread has stopped.

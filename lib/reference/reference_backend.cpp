@@ -39,8 +39,9 @@ std::vector<std::pair<std::string, std::string>> reference_facts(const BackendOp
   std::vector<std::pair<std::string, std::string>> facts{{"accumulation", "fp64"},
                                                          {"threads", std::to_string(reference::worker_count())}};
   if (options.math == MathMode::tf32)
-    facts.emplace_back("math_note", "tf32 requested; the CPU reference has no TF32 and computed fp32 inputs "
-                                    "with fp64 accumulation");
+    facts.emplace_back("math_note",
+                       "tf32 requested; the CPU reference has no TF32 and computed fp32 inputs "
+                       "with fp64 accumulation");
   return facts;
 }
 
@@ -131,10 +132,10 @@ class ReferenceBackend final : public Backend {
     const std::optional<std::int64_t> available = reference::available_host_memory();
     if (!available) return Support::yes();  // cannot tell; let the allocation decide
     if (input_bytes + output_bytes <= static_cast<double>(*available)) return Support::yes();
-    return Support::no(fmt::format("needs {:.2f} GiB of host memory ({:.2f} GiB inputs + {:.2f} GiB output as fp64 "
-                                   "and fp32), {:.2f} GiB available",
-                                   gib(input_bytes + output_bytes), gib(input_bytes), gib(output_bytes),
-                                   gib(static_cast<double>(*available))));
+    return Support::no(fmt::format(
+        "needs {:.2f} GiB of host memory ({:.2f} GiB inputs + {:.2f} GiB output as fp64 "
+        "and fp32), {:.2f} GiB available",
+        gib(input_bytes + output_bytes), gib(input_bytes), gib(output_bytes), gib(static_cast<double>(*available))));
   }
 
   // One kernel for every problem; the device does not matter.

@@ -60,8 +60,7 @@ void accumulate_run(double* out, const float* in, double w, const geometry::TapR
   if (run.out_step == 1 && run.in_step == 1) {
     for (std::int64_t j = 0; j < run.count; ++j) out[j] += w * static_cast<double>(in[j]);
   } else {
-    for (std::int64_t j = 0; j < run.count; ++j)
-      out[j * run.out_step] += w * static_cast<double>(in[j * run.in_step]);
+    for (std::int64_t j = 0; j < run.count; ++j) out[j * run.out_step] += w * static_cast<double>(in[j * run.in_step]);
   }
 }
 

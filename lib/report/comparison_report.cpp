@@ -26,7 +26,8 @@ std::vector<std::string> backend_labels(const RunReport& report) {
   return labels;
 }
 
-const Result* find_result(const RunReport& report, const std::string& workload, MathMode math, const std::string& label) {
+const Result* find_result(const RunReport& report, const std::string& workload, MathMode math,
+                          const std::string& label) {
   for (const auto& r : report.results)
     if (r.workload == workload && r.math_requested == math && label_of(r) == label) return &r;
   return nullptr;
@@ -57,7 +58,8 @@ std::vector<Row> build_rows(const RunReport& report, const std::vector<std::stri
 
 std::string time_cell(const Result* r, double floor_s) {
   if (!r) return "-";
-  if (auto median = median_of(r)) return fmt::format("{} ({})", report::format_duration(*median), report::format_ratio(*median / floor_s));
+  if (auto median = median_of(r))
+    return fmt::format("{} ({})", report::format_duration(*median), report::format_ratio(*median / floor_s));
   return std::string(to_string(r->status));
 }
 
@@ -131,7 +133,8 @@ void write_comparison(const RunReport& report, const std::string& baseline, Repo
 
   if (format == ReportFormat::csv) {
     out << "workload,math,floor_ms";
-    for (const auto& label : labels) out << ',' << csv_field(label + " median_ms") << ',' << csv_field(label + " status");
+    for (const auto& label : labels)
+      out << ',' << csv_field(label + " median_ms") << ',' << csv_field(label + " status");
     out << '\n';
     for (const auto& row : rows) {
       out << csv_field(row.workload) << ',' << to_string(row.math) << ',' << fmt::format("{:.6g}", row.floor_s * 1e3);
@@ -151,8 +154,10 @@ void write_comparison(const RunReport& report, const std::string& baseline, Repo
 
   std::vector<std::vector<report::Cell>> cells;
   for (const auto& row : rows) {
-    std::vector<report::Cell> line{{row.workload}, {std::string(to_string(row.math))}, {report::format_duration(row.floor_s)}};
-    for (const Result* r : row.results) line.push_back({time_cell(r, row.floor_s), r ? report::tone_of(r->status) : report::Tone::plain});
+    std::vector<report::Cell> line{
+        {row.workload}, {std::string(to_string(row.math))}, {report::format_duration(row.floor_s)}};
+    for (const Result* r : row.results)
+      line.push_back({time_cell(r, row.floor_s), r ? report::tone_of(r->status) : report::Tone::plain});
     for (std::size_t i = 0; i < labels.size(); ++i)
       if (i != base_index) line.push_back({speedup_cell(row.results[i], row.results[base_index])});
     cells.push_back(std::move(line));
@@ -175,16 +180,17 @@ void write_comparison(const RunReport& report, const std::string& baseline, Repo
     columns.push_back({headers[i], i < 2 ? report::Align::left : report::Align::right, i == 0, 16});
   report::Table table(columns);
   for (auto& line : cells) table.add_row(std::move(line));
-  out << fmt::format("Median of up to {} samples per backend, with (median / roofline floor);\n"
-                     "speedup = {} median / backend median\n",
-                     report.settings.measure.iterations, base);
+  out << fmt::format(
+      "Median of up to {} samples per backend, with (median / roofline floor);\n"
+      "speedup = {} median / backend median\n",
+      report.settings.measure.iterations, base);
   // Measured without colour codes, which take no columns.
   const bool fits = widest_line(table.render(kWidth, false).text) <= kWidth;
   out << (fits ? table : long_table(rows, labels, base_index)).render(kWidth, style.color).text;
   for (const auto& r : report.results)
     if (r.status != ResultStatus::ok)
-      out << fmt::format("  {} · {} · {}: {}: {}\n", r.workload, label_of(r), to_string(r.math_requested), to_string(r.status),
-                         r.reason);
+      out << fmt::format("  {} · {} · {}: {}: {}\n", r.workload, label_of(r), to_string(r.math_requested),
+                         to_string(r.status), r.reason);
 }
 
 }  // namespace kbench

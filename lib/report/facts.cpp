@@ -43,8 +43,8 @@ std::string peak_rates_text(const DevicePeaks& peaks, std::string_view separator
 std::vector<Fact> run_facts(const RunReport& report) {
   std::vector<Fact> facts;
   if (report.peaks_from_target)
-    facts.push_back({"device", fmt::format("no CUDA device — floors for target {} ({})", report.peaks.name,
-                                           report.peaks.source)});
+    facts.push_back(
+        {"device", fmt::format("no CUDA device — floors for target {} ({})", report.peaks.name, report.peaks.source)});
   else
     facts.push_back({"device", report.device});
   facts.push_back({"peaks", peaks_text(report.peaks)});
@@ -52,14 +52,16 @@ std::vector<Fact> run_facts(const RunReport& report) {
 
   const RunSettings& s = report.settings;
   const MeasureOptions& m = s.measure;
-  facts.push_back({"timing", fmt::format("{} iterations after {} warm-ups and {} discarded · budget {} per result · {} · {}",
-                                         m.iterations, m.warmups, m.discarded, format_duration(m.time_budget_s),
-                                         m.timing.cold ? "L2 flushed before each sample" : "warm L2",
-                                         m.timing.graph ? "CUDA graph replay" : "stream launches")});
-  facts.push_back({"run", fmt::format("seed {} · math {} · backends {} · verify {} sampled outputs if a full check is too slow",
-                                      s.seed, s.math_modes.empty() ? "fp32" : join_modes(s.math_modes),
-                                      s.backends.empty() ? "all available" : fmt::format("{}", fmt::join(s.backends, ", ")),
-                                      s.verify_points)});
+  facts.push_back(
+      {"timing", fmt::format("{} iterations after {} warm-ups and {} discarded · budget {} per result · {} · {}",
+                             m.iterations, m.warmups, m.discarded, format_duration(m.time_budget_s),
+                             m.timing.cold ? "L2 flushed before each sample" : "warm L2",
+                             m.timing.graph ? "CUDA graph replay" : "stream launches")});
+  facts.push_back(
+      {"run", fmt::format("seed {} · math {} · backends {} · verify {} sampled outputs if a full check is too slow",
+                          s.seed, s.math_modes.empty() ? "fp32" : join_modes(s.math_modes),
+                          s.backends.empty() ? "all available" : fmt::format("{}", fmt::join(s.backends, ", ")),
+                          s.verify_points)});
   for (const std::string& note : report.notes) facts.push_back({"note", note});
   return facts;
 }
@@ -82,9 +84,9 @@ std::vector<Fact> workload_facts(const RunReport& report, const WorkloadSummary&
     facts.push_back({"batch", fmt::format("N={} (--batch; the spec says N={})", p.batch, summary.spec_batch)});
   for (MathMode math : math_modes_for(report, summary.workload.name))
     facts.push_back({fmt::format("floor {}", to_string(math)), floor_text(summary.floor_for(math))});
-  facts.push_back({std::string(kPublishedFloorLabel),
-                   fmt::format("{} (headroom-v1; no compute term)",
-                               format_duration(summary.floor_fp32.published_input_only_s))});
+  facts.push_back(
+      {std::string(kPublishedFloorLabel),
+       fmt::format("{} (headroom-v1; no compute term)", format_duration(summary.floor_fp32.published_input_only_s))});
   return facts;
 }
 

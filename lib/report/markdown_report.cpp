@@ -86,8 +86,8 @@ void write_markdown_report(const RunReport& report, std::ostream& out) {
     if (!w.description.empty()) out << escape_cell(w.description) << "\n\n";
     write_facts(workload_facts(report, summary), out);
     for (const PublishedRecord& record : w.records) {
-      std::string text = fmt::format("{}, {}: {}", record.hardware, record.implementation,
-                                     format_duration(record.ms * 1e-3));
+      std::string text =
+          fmt::format("{}, {}: {}", record.hardware, record.implementation, format_duration(record.ms * 1e-3));
       if (record.stdev_ms >= 0) text += fmt::format(" (stdev {})", format_duration(record.stdev_ms * 1e-3));
       out << "- published record: " << escape_cell(text) << '\n';
     }

@@ -108,18 +108,20 @@ RunReport merge_reports(const std::vector<NamedReport>& reports) {
   for (const NamedReport& named : reports) {
     const RunReport& r = named.report;
     if (const auto m = find_mismatch(first.report, r))
-      throw InputError(fmt::format("merge: {} and {} differ in {} ({} vs {}); expected documents of runs with the "
-                                   "same kbench version, settings and peaks",
-                                   first.origin, named.origin, m->field, m->a, m->b));
+      throw InputError(
+          fmt::format("merge: {} and {} differ in {} ({} vs {}); expected documents of runs with the "
+                      "same kbench version, settings and peaks",
+                      first.origin, named.origin, m->field, m->a, m->b));
     for (const WorkloadSummary& w : r.workloads) {
       const auto [it, inserted] = workload_index.emplace(w.workload.name, merged.workloads.size());
       if (inserted) {
         merged.workloads.push_back(w);
         described_in.emplace(w.workload.name, named.origin);
       } else if (const auto field = workload_difference(merged.workloads[it->second], w)) {
-        throw InputError(fmt::format("merge: workload '{}' is described differently by {} and {} (its {}); "
-                                     "expected one workload per name",
-                                     w.workload.name, described_in.at(w.workload.name), named.origin, *field));
+        throw InputError(
+            fmt::format("merge: workload '{}' is described differently by {} and {} (its {}); "
+                        "expected one workload per name",
+                        w.workload.name, described_in.at(w.workload.name), named.origin, *field));
       }
     }
     merged.results.insert(merged.results.end(), r.results.begin(), r.results.end());

@@ -70,8 +70,7 @@ std::vector<const Result*> results_for(const RunReport& report, const std::strin
 std::vector<std::string> unsummarized_workloads(const RunReport& report) {
   std::vector<std::string> names;
   for (const Result& result : report.results)
-    if (!report.find_workload(result.workload) &&
-        std::find(names.begin(), names.end(), result.workload) == names.end())
+    if (!report.find_workload(result.workload) && std::find(names.begin(), names.end(), result.workload) == names.end())
       names.push_back(result.workload);
   return names;
 }
@@ -88,14 +87,10 @@ std::string result_label(const Result& result) {
 std::vector<Column> result_columns() {
   return {
       {"backend", Align::left, true, 9},  // "reference" stays whole
-      {"implementation", Align::left, true, 14},
-      {"math", Align::left, false, 4},
-      {"status", Align::left, false, 6},
-      {"median", Align::right, false, 6},
-      {"spread", Align::right, false, 6},
-      {"TFLOP/s", Align::right, false, 7},
-      {"GB/s", Align::right, false, 4},
-      {"×floor", Align::right, false, 6},
+      {"implementation", Align::left, true, 14}, {"math", Align::left, false, 4},
+      {"status", Align::left, false, 6},         {"median", Align::right, false, 6},
+      {"spread", Align::right, false, 6},        {"TFLOP/s", Align::right, false, 7},
+      {"GB/s", Align::right, false, 4},          {"×floor", Align::right, false, 6},
       {"err/checked", Align::left, false, 11},
   };
 }
@@ -171,12 +166,14 @@ std::vector<std::string> result_notes(const ResultView& view) {
                                 to_string(r.math_used)));
   if (r.verification) {
     const Verification& v = *r.verification;
-    if (!v.inputs_unchanged && r.status == ResultStatus::ok) notes.push_back(fmt::format("{}: the backend modified its inputs", label));
+    if (!v.inputs_unchanged && r.status == ResultStatus::ok)
+      notes.push_back(fmt::format("{}: the backend modified its inputs", label));
   }
   if (view.timing) {
     const Measurement& m = *view.timing;
     if (m.throttled_samples > 0)
-      notes.push_back(fmt::format("{}: {} of {} samples ran at a reduced clock", label, m.throttled_samples, m.stats.count));
+      notes.push_back(
+          fmt::format("{}: {} of {} samples ran at a reduced clock", label, m.throttled_samples, m.stats.count));
     if (m.budget_exhausted)
       notes.push_back(fmt::format("{}: the time budget ran out after {} samples", label, m.stats.count));
   }

@@ -45,8 +45,8 @@ std::string result_label(const Result& result);
 // is not ok shows its status and reason in place of the numbers (the row's tail).
 std::vector<Column> result_columns();
 struct ResultRow {
-  std::vector<Cell> cells;     // every column when ok, else the leading ones
-  std::optional<Cell> tail;    // "wrong: reason" for a result that is not ok
+  std::vector<Cell> cells;   // every column when ok, else the leading ones
+  std::optional<Cell> tail;  // "wrong: reason" for a result that is not ok
 };
 ResultRow result_row(const ResultView& view);
 

@@ -53,7 +53,8 @@ std::vector<std::size_t> Table::layout(std::size_t max_width, std::size_t indent
   std::vector<std::size_t> widths(columns_.size());
   for (std::size_t c = 0; c < columns_.size(); ++c) widths[c] = display_width(columns_[c].header);
   for (const Row& row : rows_)
-    for (std::size_t c = 0; c < row.cells.size(); ++c) widths[c] = std::max(widths[c], display_width(row.cells[c].text));
+    for (std::size_t c = 0; c < row.cells.size(); ++c)
+      widths[c] = std::max(widths[c], display_width(row.cells[c].text));
 
   const auto total = [&] {
     const std::size_t gaps = widths.empty() ? 0 : (widths.size() - 1) * kSeparator.size();

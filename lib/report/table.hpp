@@ -30,7 +30,7 @@ struct Cell {
 };
 
 struct RenderedTable {
-  std::string text;                        // every line ends in '\n', no trailing blanks
+  std::string text;                          // every line ends in '\n', no trailing blanks
   std::vector<std::size_t> shortened_tails;  // rows (0-based, in add order) whose tail was cut
 };
 

@@ -59,7 +59,8 @@ void write_workload_facts(const RunReport& report, const WorkloadSummary& summar
   const Workload& w = summary.workload;
   std::string title = w.name;
   if (!w.source_file.empty())
-    title += w.source_line > 0 ? fmt::format(" ({}:{})", w.source_file, w.source_line) : fmt::format(" ({})", w.source_file);
+    title +=
+        w.source_line > 0 ? fmt::format(" ({}:{})", w.source_file, w.source_line) : fmt::format(" ({})", w.source_file);
   out << '\n' << title << '\n';
   if (!w.description.empty()) out << kIndent << w.description << '\n';
   write_facts(workload_facts(report, summary), 12, kIndent, out);

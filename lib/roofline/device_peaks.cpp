@@ -42,7 +42,8 @@ const std::vector<KnownDevice>& table() {
 
 std::string lower(std::string_view text) {
   std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return out;
 }
 
@@ -106,10 +107,13 @@ DevicePeaks load_peaks_file(const std::string& path) {
   }
   if (!doc.is_object()) throw InputError(fmt::format("{}: expected a JSON object", path));
   for (const auto& [key, value] : doc.items()) {
-    static const std::vector<std::string> allowed = {"name", "bandwidth_GBps", "fp32_TFLOPs", "tf32_TFLOPs", "sms", "l2_MB"};
+    static const std::vector<std::string> allowed = {"name", "bandwidth_GBps", "fp32_TFLOPs", "tf32_TFLOPs",
+                                                     "sms",  "l2_MB"};
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
-      throw InputError(fmt::format("{}: {}: unknown key; expected one of name, bandwidth_GBps, fp32_TFLOPs, "
-                                   "tf32_TFLOPs, sms, l2_MB", path, key));
+      throw InputError(
+          fmt::format("{}: {}: unknown key; expected one of name, bandwidth_GBps, fp32_TFLOPs, "
+                      "tf32_TFLOPs, sms, l2_MB",
+                      path, key));
     (void)value;
   }
   DevicePeaks peaks;

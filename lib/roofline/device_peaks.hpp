@@ -18,12 +18,12 @@ std::string_view to_string(ComputeUnits units);
 std::optional<ComputeUnits> parse_compute_units(std::string_view text);
 
 struct DevicePeaks {
-  std::string name;             // e.g. "NVIDIA H200"
-  std::string key;              // short id for --target, e.g. "h200"
-  std::string source;           // "datasheet", "measured (kbench calibrate)", "file:PATH"
-  double bandwidth_Bps = 0;     // device memory bandwidth, bytes/s
-  double fp32_flops = 0;        // FFMA rate, FLOP/s
-  double tf32_flops = 0;        // dense TF32 tensor rate, FLOP/s
+  std::string name;          // e.g. "NVIDIA H200"
+  std::string key;           // short id for --target, e.g. "h200"
+  std::string source;        // "datasheet", "measured (kbench calibrate)", "file:PATH"
+  double bandwidth_Bps = 0;  // device memory bandwidth, bytes/s
+  double fp32_flops = 0;     // FFMA rate, FLOP/s
+  double tf32_flops = 0;     // dense TF32 tensor rate, FLOP/s
   int sms = 0;
   double l2_bytes = 0;
   int cc_major = 0, cc_minor = 0;  // compute capability (what `kbench plan --target` plans for); 0.0 unknown

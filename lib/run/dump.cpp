@@ -32,8 +32,9 @@ WorkloadDump::WorkloadDump(std::string dir, const Workload& workload, std::uint6
   const ConvProblem& p = workload.problem;
   index_ = {{"workload", workload.name},
             {"seed", seed},
-            {"layout", "row-major; weight as PyTorch: [C_out, C_in/groups, k...] for conv, "
-                       "[C_in, C_out/groups, k...] for conv_transpose"},
+            {"layout",
+             "row-major; weight as PyTorch: [C_out, C_in/groups, k...] for conv, "
+             "[C_in, C_out/groups, k...] for conv_transpose"},
             {"files", nlohmann::json::array()},
             {"skipped", nlohmann::json::array()}};
   using data::TensorRole;
@@ -93,7 +94,8 @@ void WorkloadDump::finish(RunReport& report) {
     report.write_failures.push_back(failure_);
     return;
   }
-  report.notes.push_back(fmt::format("dumped {} tensors of {} to {}", index_["files"].size(), workload_.name, path.string()));
+  report.notes.push_back(
+      fmt::format("dumped {} tensors of {} to {}", index_["files"].size(), workload_.name, path.string()));
 }
 
 bool WorkloadDump::fits(std::int64_t elements, std::int64_t element_bytes, const std::string& what) {

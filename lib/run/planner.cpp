@@ -28,8 +28,8 @@ std::vector<PlanEntry> plan_workloads(const std::vector<Workload>& workloads, co
                                       const PlanDevice& device, int cuda_device) {
   for (const BackendRequest& r : requests)
     if (!registry.find(r.backend))
-      throw InputError(fmt::format("--backends: unknown backend '{}'; known: {}", r.backend,
-                                   fmt::join(registry.names(), ", ")));
+      throw InputError(
+          fmt::format("--backends: unknown backend '{}'; known: {}", r.backend, fmt::join(registry.names(), ", ")));
   std::vector<PlanEntry> entries;
   for (const Workload& w : workloads)
     for (const BackendRequest& r : requests)

@@ -40,9 +40,9 @@ struct Verification {
 };
 
 struct Result {
-  std::string workload;  // Workload::name
-  std::string backend;   // as registered, e.g. "cudnn"
-  std::string variant;   // requested variant, empty for the backend's choice
+  std::string workload;        // Workload::name
+  std::string backend;         // as registered, e.g. "cudnn"
+  std::string variant;         // requested variant, empty for the backend's choice
   std::string implementation;  // what ran
   MathMode math_requested = MathMode::fp32;
   MathMode math_used = MathMode::fp32;
@@ -84,8 +84,8 @@ struct RunReport {
   std::string build;       // core/build_info.hpp: commit, build type, compiler, CUDA; empty in older files
   std::string started_at;  // ISO 8601 UTC
   std::string host;
-  std::string device;      // the GPU that ran, or "none (no CUDA device found: ...)"
-  DevicePeaks peaks;       // what floors are computed against
+  std::string device;              // the GPU that ran, or "none (no CUDA device found: ...)"
+  DevicePeaks peaks;               // what floors are computed against
   bool peaks_from_target = false;  // no GPU present: floors for --target
   RunSettings settings;
   std::vector<WorkloadSummary> workloads;

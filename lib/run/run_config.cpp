@@ -12,7 +12,8 @@ std::vector<BackendRequest> parse_backend_list(const std::string& text) {
   while (start <= text.size()) {
     const std::size_t comma = std::min(text.find(',', start), text.size());
     const std::string entry = text.substr(start, comma - start);
-    if (entry.empty()) throw InputError(fmt::format("--backends: empty entry in '{}'; expected NAME[:VARIANT|:all],...", text));
+    if (entry.empty())
+      throw InputError(fmt::format("--backends: empty entry in '{}'; expected NAME[:VARIANT|:all],...", text));
     BackendRequest request;
     const std::size_t colon = entry.find(':');
     request.backend = entry.substr(0, colon);

@@ -29,13 +29,13 @@ struct RunConfig {
   std::vector<MathMode> math_modes{MathMode::fp32};
   std::uint64_t seed = 0;
   MeasureOptions measure;
-  BackendOptions backend_options;       // math and variant are set per result
-  std::optional<Tolerance> tolerance;   // default: default_tolerance(math)
-  std::int64_t verify_points = 4096;    // sampled output elements when a full check is too slow
-  double full_verify_max_s = 2.0;       // check every element when the CPU reference needs at most this
-  std::optional<std::int64_t> batch;    // --batch: replaces every workload's N (and the report says so)
-  std::string dump_dir;                 // --dump: .npy files of inputs and outputs
-  DevicePeaks peaks;                    // floors are computed against these
+  BackendOptions backend_options;      // math and variant are set per result
+  std::optional<Tolerance> tolerance;  // default: default_tolerance(math)
+  std::int64_t verify_points = 4096;   // sampled output elements when a full check is too slow
+  double full_verify_max_s = 2.0;      // check every element when the CPU reference needs at most this
+  std::optional<std::int64_t> batch;   // --batch: replaces every workload's N (and the report says so)
+  std::string dump_dir;                // --dump: .npy files of inputs and outputs
+  DevicePeaks peaks;                   // floors are computed against these
   bool peaks_from_target = false;
   std::string device_description;
   // --shard K/N: run only the (workload, backend, math) items this shard selects (run/shard.hpp).

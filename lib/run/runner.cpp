@@ -105,10 +105,10 @@ Support cpu_budget_check(const ConvProblem& problem, const RunConfig& config, co
   const double per_run = compute_metrics(problem).flops / rate;
   const int runs_needed = options.warmups + options.discarded + 2;  // + the verification run + one sample
   if (per_run * runs_needed <= config.measure.time_budget_s) return Support::yes();
-  return Support::no(fmt::format(
-      "the CPU reference needs about {} per run here ({:.2f} GFLOP/s measured), {} runs at least; "
-      "over the --time-budget of {} per workload and backend",
-      format_seconds(per_run), rate / 1e9, runs_needed, format_seconds(config.measure.time_budget_s)));
+  return Support::no(
+      fmt::format("the CPU reference needs about {} per run here ({:.2f} GFLOP/s measured), {} runs at least; "
+                  "over the --time-budget of {} per workload and backend",
+                  format_seconds(per_run), rate / 1e9, runs_needed, format_seconds(config.measure.time_budget_s)));
 }
 
 MeasureOptions measure_options_for(const Backend& backend, const RunConfig& config) {
@@ -225,13 +225,13 @@ class ResultRun {
     if (!verification.inputs_unchanged) return end(ResultStatus::wrong, "the backend modified its inputs");
     if (verification.comparison.passed()) return true;
     const Comparison& cmp = verification.comparison;
-    const std::int64_t where = c_.expected.full() ? cmp.first_mismatch
-                                                  : c_.expected.points()[static_cast<std::size_t>(cmp.first_mismatch)];
+    const std::int64_t where =
+        c_.expected.full() ? cmp.first_mismatch : c_.expected.points()[static_cast<std::size_t>(cmp.first_mismatch)];
     return end(ResultStatus::wrong,
                fmt::format("{} of {} checked elements out of tolerance (atol {:g}, rtol {:g}); first at output "
                            "index {}: got {:g}, expected {:g}",
-                           cmp.mismatches, cmp.checked, verification.tolerance.atol, verification.tolerance.rtol,
-                           where, cmp.first_mismatch_got, cmp.first_mismatch_expected));
+                           cmp.mismatches, cmp.checked, verification.tolerance.atol, verification.tolerance.rtol, where,
+                           cmp.first_mismatch_got, cmp.first_mismatch_expected));
   }
 
   bool time() {
@@ -249,9 +249,9 @@ class ResultRun {
     const auto points =
         choose_check_points(problem(), std::min<std::int64_t>(c_.config.verify_points, 1024), fresh_seed);
     execute_on(fresh_seed);
-    const auto fresh = compare_outputs(run_->read_output(points),
-                                       reference::convolve_at_seeded(problem(), fresh_seed, points),
-                                       result_.verification->tolerance);
+    const auto fresh =
+        compare_outputs(run_->read_output(points), reference::convolve_at_seeded(problem(), fresh_seed, points),
+                        result_.verification->tolerance);
     result_.verification->fresh_inputs = fresh;
     result_.verification->fresh_inputs_seed = fresh_seed;
     if (fresh.passed() && run_->inputs_unchanged()) return true;
@@ -314,7 +314,7 @@ RunReport run_workloads(const std::vector<Workload>& workloads, const Registry& 
   report.settings.measure = config.measure;
   report.settings.verify_points = config.verify_points;
   for (const auto& request : config.backends)
-    report.settings.backends.push_back(request.backend + (request.all_variants ? ":all"
+    report.settings.backends.push_back(request.backend + (request.all_variants      ? ":all"
                                                           : request.variant.empty() ? ""
                                                                                     : ":" + request.variant));
   const auto entries = select_backends(registry, config, report);
@@ -323,9 +323,10 @@ RunReport run_workloads(const std::vector<Workload>& workloads, const Registry& 
       if (std::find(report.notes.begin(), report.notes.end(), note) == report.notes.end())
         report.notes.push_back(std::move(note));
   if (config.shard.count > 1)
-    report.notes.push_back(fmt::format("--shard {}: this document holds one of {} parts of the run's results; `kbench "
-                                       "merge` joins the parts",
-                                       config.shard.text(), config.shard.count));
+    report.notes.push_back(
+        fmt::format("--shard {}: this document holds one of {} parts of the run's results; `kbench "
+                    "merge` joins the parts",
+                    config.shard.text(), config.shard.count));
   const auto stopped = [&] { return stop && stop->load(); };
 
   const int count = static_cast<int>(workloads.size());

@@ -37,9 +37,10 @@ std::string Shard::text() const { return fmt::format("{}/{}", index, count); }
 
 Shard parse_shard(std::string_view text) {
   const auto fail = [&](std::string_view why) -> Shard {
-    throw InputError(fmt::format("--shard: got '{}': {}; expected K/N with N from 1 to {} and K from 1 to N, e.g. "
-                                 "--shard 2/3",
-                                 text, why, kMaxShards));
+    throw InputError(
+        fmt::format("--shard: got '{}': {}; expected K/N with N from 1 to {} and K from 1 to N, e.g. "
+                    "--shard 2/3",
+                    text, why, kMaxShards));
   };
   const std::size_t slash = text.find('/');
   if (slash == std::string_view::npos) return fail("no '/'");

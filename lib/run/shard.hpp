@@ -17,7 +17,7 @@ struct Shard {
 
   bool whole() const { return count == 1; }
   bool selects(std::size_t item) const;  // item (mod N) + 1 == K
-  std::string text() const;  // "2/3"
+  std::string text() const;              // "2/3"
   friend bool operator==(const Shard&, const Shard&) = default;
 };
 

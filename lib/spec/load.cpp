@@ -67,9 +67,9 @@ void collect_from_text(const std::string& text, const std::string& origin, Workl
       }
     } else {
       if (!document.IsMap())
-        reader.fail(top.position, "(top level)",
-                    fmt::format("got {}; expected a workload mapping or a list of them",
-                                spec::describe_node(document)));
+        reader.fail(
+            top.position, "(top level)",
+            fmt::format("got {}; expected a workload mapping or a list of them", spec::describe_node(document)));
       collector.add(reader, spec::read_workload(reader, top));
       ++found;
     }
@@ -109,9 +109,10 @@ void collect_spec_files(const fs::path& directory, std::vector<DirectoryId>& ope
     if (S_ISDIR(info.st_mode)) {
       for (const DirectoryId& above : open)
         if (above.device == info.st_dev && above.inode == info.st_ino)
-          throw InputError(fmt::format("{}: symbolic link loop: it leads back to {}, a directory above it; remove "
-                                       "the link, or give the directories it links as separate arguments",
-                                       entry.string(), above.path));
+          throw InputError(
+              fmt::format("{}: symbolic link loop: it leads back to {}, a directory above it; remove "
+                          "the link, or give the directories it links as separate arguments",
+                          entry.string(), above.path));
       open.push_back({info.st_dev, info.st_ino, entry.string()});
       collect_spec_files(entry, open, files);
       open.pop_back();
@@ -132,8 +133,8 @@ std::vector<std::string> spec_files_under(const std::string& directory) {
   std::vector<std::string> files;
   collect_spec_files(directory, open, files);
   if (files.empty())
-    throw InputError(fmt::format("{}: no workload specs found; expected *.yaml or *.yml files in this directory",
-                                 directory));
+    throw InputError(
+        fmt::format("{}: no workload specs found; expected *.yaml or *.yml files in this directory", directory));
   // A stable order, so runs and reports list workloads the same way everywhere.
   std::sort(files.begin(), files.end());
   return files;

@@ -45,12 +45,16 @@ std::optional<ProblemIssue> check_ranges(const ConvProblem& p) {
   if (p.spatial_rank < 1 || p.spatial_rank > kMaxSpatialRank)
     return issue(ProblemField::spatial_rank, -1,
                  fmt::format("{} spatial dims; expected 1 to {}", p.spatial_rank, kMaxSpatialRank));
-  for (auto [field, value] : {std::pair{ProblemField::batch, p.batch}, {ProblemField::in_channels, p.in_channels},
-                              {ProblemField::out_channels, p.out_channels}, {ProblemField::groups, p.groups}})
+  for (auto [field, value] : {std::pair{ProblemField::batch, p.batch},
+                              {ProblemField::in_channels, p.in_channels},
+                              {ProblemField::out_channels, p.out_channels},
+                              {ProblemField::groups, p.groups}})
     if (auto found = check_count(field, value, 1)) return found;
   for (int d = 0; d < p.spatial_rank; ++d) {
-    for (auto [field, dims] : {std::pair{ProblemField::input, &p.input}, {ProblemField::kernel, &p.kernel},
-                               {ProblemField::stride, &p.stride}, {ProblemField::dilation, &p.dilation}})
+    for (auto [field, dims] : {std::pair{ProblemField::input, &p.input},
+                               {ProblemField::kernel, &p.kernel},
+                               {ProblemField::stride, &p.stride},
+                               {ProblemField::dilation, &p.dilation}})
       if (auto found = check_count(field, (*dims)[d], 1, d)) return found;
     for (const Dims* pad : {&p.pad_before, &p.pad_after}) {
       if ((*pad)[d] < 0)
@@ -104,20 +108,20 @@ std::optional<ProblemIssue> check_output_size(const ConvProblem& p) {
     if (!p.transposed()) {
       const std::int64_t padded = p.input[d] + p.pad_before[d] + p.pad_after[d];
       if (padded < span)
-        return issue(ProblemField::kernel, d,
-                     fmt::format("kernel size can't be greater than actual input size: in spatial dim {} the "
-                                 "dilated kernel spans {} (kernel {}, dilation {}) but the padded input is {} "
-                                 "(input {} + padding {}+{}), so the calculated output size is 0; expected a "
-                                 "dilated kernel no wider than the padded input",
-                                 d, span, p.kernel[d], p.dilation[d], padded, p.input[d], p.pad_before[d],
-                                 p.pad_after[d]));
+        return issue(
+            ProblemField::kernel, d,
+            fmt::format("kernel size can't be greater than actual input size: in spatial dim {} the "
+                        "dilated kernel spans {} (kernel {}, dilation {}) but the padded input is {} "
+                        "(input {} + padding {}+{}), so the calculated output size is 0; expected a "
+                        "dilated kernel no wider than the padded input",
+                        d, span, p.kernel[d], p.dilation[d], padded, p.input[d], p.pad_before[d], p.pad_after[d]));
       // Huge padding can push a conv's output past the per-dimension limit.
       if (p.output_extent(d) > kMaxProblemDimension)
-        return issue(ProblemField::padding, d,
-                     fmt::format("calculated output size {} in spatial dim {} is too large (input {} + padding "
-                                 "{}+{}); expected at most {} (2^31-1)",
-                                 p.output_extent(d), d, p.input[d], p.pad_before[d], p.pad_after[d],
-                                 kMaxProblemDimension));
+        return issue(
+            ProblemField::padding, d,
+            fmt::format("calculated output size {} in spatial dim {} is too large (input {} + padding "
+                        "{}+{}); expected at most {} (2^31-1)",
+                        p.output_extent(d), d, p.input[d], p.pad_before[d], p.pad_after[d], kMaxProblemDimension));
       continue;
     }
     const std::int64_t size = p.output_extent(d);
@@ -150,8 +154,8 @@ std::optional<ProblemIssue> check_tensor(ProblemField blame, std::string_view te
 std::optional<ProblemIssue> check_tensor_sizes(const ConvProblem& p) {
   if (auto found = check_tensor(ProblemField::input, "input", p.batch, p.in_channels, p.input, p.spatial_rank))
     return found;
-  if (auto found = check_tensor(ProblemField::kernel, "weight", p.weight_dim0(), p.weight_dim1(), p.kernel,
-                                p.spatial_rank))
+  if (auto found =
+          check_tensor(ProblemField::kernel, "weight", p.weight_dim0(), p.weight_dim1(), p.kernel, p.spatial_rank))
     return found;
   return check_tensor(ProblemField::out_channels, "output", p.batch, p.out_channels, p.output(), p.spatial_rank);
 }

@@ -13,10 +13,10 @@ namespace kbench::spec {
 
 // Where a field was written, to place messages about it.
 struct FieldSite {
-  std::string path;                       // "stride"
-  SourcePosition position;                // the value (or, for a default, the workload mapping)
-  std::vector<SourcePosition> entries;    // per-entry positions when written as a list, else empty
-  int first_spatial_entry = 0;            // spatial dim d is entry d + this (2 for input: [N, C, ...])
+  std::string path;                     // "stride"
+  SourcePosition position;              // the value (or, for a default, the workload mapping)
+  std::vector<SourcePosition> entries;  // per-entry positions when written as a list, else empty
+  int first_spatial_entry = 0;          // spatial dim d is entry d + this (2 for input: [N, C, ...])
 
   // The path and position for spatial dim `dim` (-1: the field as a whole).
   Located locate(int dim) const;

@@ -44,7 +44,8 @@ std::string padding_text(const ConvProblem& p) {
 std::optional<std::int64_t> parse_decimal(std::string_view text) {
   std::int64_t value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || text.front() == '-' || error != std::errc{} || end != text.data() + text.size()) return std::nullopt;
+  if (text.empty() || text.front() == '-' || error != std::errc{} || end != text.data() + text.size())
+    return std::nullopt;
   return value;
 }
 
@@ -126,7 +127,8 @@ void set_field(const AxisOverride& axis, std::string_view value, ConvProblem& p)
   } else if (key == "dtype") {
     const auto dtype = parse_dtype(value);
     if (!dtype) fail_value(axis, value, "unknown dtype; expected fp32");
-    if (*dtype != DType::fp32) fail_value(axis, value, fmt::format("dtype {} is not supported yet (only fp32); expected fp32", value));
+    if (*dtype != DType::fp32)
+      fail_value(axis, value, fmt::format("dtype {} is not supported yet (only fp32); expected fp32", value));
     p.dtype = *dtype;
   }
 }
@@ -217,7 +219,8 @@ std::vector<Workload> apply_axes(const std::vector<Workload>& workloads, const s
       if (w.sweep_origin.empty()) w.sweep_origin = base.name;
       for (const AxisOverride& axis : axes) {
         SweepValue value{axis.key, sweep_value_text(w.problem, axis.key)};
-        const auto same = std::find_if(w.sweep.begin(), w.sweep.end(), [&](const SweepValue& v) { return v.key == axis.key; });
+        const auto same =
+            std::find_if(w.sweep.begin(), w.sweep.end(), [&](const SweepValue& v) { return v.key == axis.key; });
         if (same != w.sweep.end())
           *same = value;
         else

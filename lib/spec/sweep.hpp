@@ -16,8 +16,8 @@ namespace kbench {
 
 // The keys a sweep may vary: every problem key of a spec, and `batch` (input[0] alone).
 inline constexpr std::array<std::string_view, 11> kSweepKeys = {
-    "batch", "dtype", "input", "out_channels", "kernel", "stride", "padding", "dilation", "groups", "bias",
-    "output_padding",
+    "batch",   "dtype",    "input",  "out_channels", "kernel",         "stride",
+    "padding", "dilation", "groups", "bias",         "output_padding",
 };
 
 // At most this many points per workload: a typo (an extra digit in a range) should not queue a week of runs.

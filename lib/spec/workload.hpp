@@ -12,7 +12,7 @@ struct PublishedRecord {
   std::string hardware;        // "NVIDIA H100 80GB HBM3"
   std::string implementation;  // "PyTorch eager"
   double ms = 0;
-  double stdev_ms = -1;        // < 0 when not published
+  double stdev_ms = -1;  // < 0 when not published
   std::string source;
 };
 

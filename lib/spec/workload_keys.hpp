@@ -9,19 +9,30 @@
 namespace kbench::spec {
 
 inline constexpr std::array<std::string_view, 15> kWorkloadKeys = {
-    "name",   "description", "op",   "dtype",          "input",   "out_channels", "kernel", "stride",
-    "padding", "dilation",   "groups", "bias", "output_padding", "records", "sweep",
+    "name",    "description", "op",     "dtype", "input",          "out_channels", "kernel", "stride",
+    "padding", "dilation",    "groups", "bias",  "output_padding", "records",      "sweep",
 };
 
 inline constexpr std::array<KnownAlias, 15> kWorkloadKeyAliases = {{
-    {"kernel_size", "kernel"},   {"in_channels", "input"},    {"batch", "input"},      {"batch_size", "input"},
-    {"shape", "input"},          {"input_shape", "input"},    {"transposed", "op"},    {"type", "op"},
-    {"operation", "op"},         {"precision", "dtype"},      {"data_type", "dtype"},  {"pad", "padding"},
-    {"pads", "padding"},         {"timings", "records"},      {"baselines", "records"},
+    {"kernel_size", "kernel"},
+    {"in_channels", "input"},
+    {"batch", "input"},
+    {"batch_size", "input"},
+    {"shape", "input"},
+    {"input_shape", "input"},
+    {"transposed", "op"},
+    {"type", "op"},
+    {"operation", "op"},
+    {"precision", "dtype"},
+    {"data_type", "dtype"},
+    {"pad", "padding"},
+    {"pads", "padding"},
+    {"timings", "records"},
+    {"baselines", "records"},
 }};
 
 inline constexpr std::array<std::string_view, 5> kRecordKeys = {"hardware", "implementation", "ms", "stdev_ms",
-                                                                 "source"};
+                                                                "source"};
 
 inline constexpr std::array<KnownAlias, 8> kRecordKeyAliases = {{
     {"time_ms", "ms"},

@@ -95,28 +95,17 @@ struct ProblemSites {
 
   Located locate(const ProblemIssue& issue) const {
     switch (issue.field) {
-      case ProblemField::batch:
-        return batch ? *batch : input.locate_entry(0);
-      case ProblemField::in_channels:
-        return input.locate_entry(1);
-      case ProblemField::spatial_rank:
-        return input.locate(-1);
-      case ProblemField::input:
-        return input.locate(issue.spatial_dim);
-      case ProblemField::out_channels:
-        return out_channels.locate(issue.spatial_dim);
-      case ProblemField::kernel:
-        return kernel.locate(issue.spatial_dim);
-      case ProblemField::stride:
-        return stride.locate(issue.spatial_dim);
-      case ProblemField::padding:
-        return padding.locate(issue.spatial_dim);
-      case ProblemField::dilation:
-        return dilation.locate(issue.spatial_dim);
-      case ProblemField::groups:
-        return groups.locate(issue.spatial_dim);
-      case ProblemField::output_padding:
-        return output_padding.locate(issue.spatial_dim);
+      case ProblemField::batch: return batch ? *batch : input.locate_entry(0);
+      case ProblemField::in_channels: return input.locate_entry(1);
+      case ProblemField::spatial_rank: return input.locate(-1);
+      case ProblemField::input: return input.locate(issue.spatial_dim);
+      case ProblemField::out_channels: return out_channels.locate(issue.spatial_dim);
+      case ProblemField::kernel: return kernel.locate(issue.spatial_dim);
+      case ProblemField::stride: return stride.locate(issue.spatial_dim);
+      case ProblemField::padding: return padding.locate(issue.spatial_dim);
+      case ProblemField::dilation: return dilation.locate(issue.spatial_dim);
+      case ProblemField::groups: return groups.locate(issue.spatial_dim);
+      case ProblemField::output_padding: return output_padding.locate(issue.spatial_dim);
     }
     return input.locate(-1);
   }
@@ -238,7 +227,8 @@ ReadWorkload read_sweep_point(const SpecReader& reader, const SweepPointNode& po
     read = read_fields(reader, point.workload, fields);
   } catch (const InputError& error) {
     std::string values;
-    for (const auto& [key, value] : point.values) values += fmt::format("{}{}={}", values.empty() ? "" : ", ", key, node_text(value.node));
+    for (const auto& [key, value] : point.values)
+      values += fmt::format("{}{}={}", values.empty() ? "" : ", ", key, node_text(value.node));
     throw InputError(fmt::format("{} (in the sweep point {})", error.what(), values));
   }
   Workload& workload = read.workload;

@@ -4,7 +4,6 @@
 #include <random>
 #include <vector>
 
-
 namespace kbench {
 
 namespace {

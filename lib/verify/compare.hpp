@@ -11,8 +11,8 @@ struct Comparison {
   std::int64_t checked = 0;
   std::int64_t mismatches = 0;  // NaN and Inf count as mismatches
   double max_abs_error = 0;
-  double max_rel_error = 0;             // |got - ref| / |ref|, over elements with ref != 0
-  std::int64_t first_mismatch = -1;     // position in the compared arrays, -1 if none
+  double max_rel_error = 0;          // |got - ref| / |ref|, over elements with ref != 0
+  std::int64_t first_mismatch = -1;  // position in the compared arrays, -1 if none
   double first_mismatch_got = 0;
   double first_mismatch_expected = 0;
   bool passed() const { return mismatches == 0 && checked > 0; }

@@ -34,7 +34,7 @@ struct CopyOp {
 // leaves at most N groups in flight.
 template <class Op>
 struct AsyncGroups {
-  std::vector<Op> open;               // issued since the last commit
+  std::vector<Op> open;                    // issued since the last commit
   std::vector<std::vector<Op>> committed;  // oldest first
 
   bool empty() const { return open.empty() && committed.empty(); }
@@ -114,10 +114,10 @@ struct Machine {
   std::vector<WarpSlots> warps;
   std::vector<WarpgroupSlots> warpgroups;
   std::vector<MBarrier> mbarriers;  // of the block being run
-  std::uint64_t events = 0;  // barrier arrivals and thread exits: progress, for deadlock detection
+  std::uint64_t events = 0;         // barrier arrivals and thread exits: progress, for deadlock detection
   std::vector<Range> reads, writes;
   std::vector<std::vector<std::uint8_t>> write_counts;  // per byte of each writable range (saturating)
-  std::string error;  // an EmulationError raised inside a fiber, rethrown by launch()
+  std::string error;                                    // an EmulationError raised inside a fiber, rethrown by launch()
   Schedule schedule = Schedule::ascending;
 };
 
@@ -152,7 +152,8 @@ void wait_at(Barrier& b, int parties) {
 void land(const std::vector<CopyOp>& group) {
   for (const CopyOp& op : group) {
     if (op.src_bytes > 0) std::memcpy(op.dst, op.src, static_cast<std::size_t>(op.src_bytes));
-    if (op.bytes > op.src_bytes) std::memset(op.dst + op.src_bytes, 0, static_cast<std::size_t>(op.bytes - op.src_bytes));
+    if (op.bytes > op.src_bytes)
+      std::memset(op.dst + op.src_bytes, 0, static_cast<std::size_t>(op.bytes - op.src_bytes));
   }
 }
 
@@ -164,7 +165,8 @@ void fiber_entry() {
     if (!f.products.empty())
       throw EmulationError("wgmma: a thread exited with a product not waited for (wgmma.wait_group)");
     if (!f.bulk_stores.empty())
-      throw EmulationError("cp.async.bulk: a thread exited before its copy out had read shared memory (wait_group.read)");
+      throw EmulationError(
+          "cp.async.bulk: a thread exited before its copy out had read shared memory (wait_group.read)");
   } catch (const std::exception& e) {
     if (m.error.empty()) m.error = e.what();
   }
@@ -380,9 +382,9 @@ void bulk_copy_to_shared(void* dst, const void* src, unsigned bytes, void* barri
   if (!in_shared(dst, bytes)) throw EmulationError("cp.async.bulk: destination outside the block's shared memory");
   if (std::none_of(m.reads.begin(), m.reads.end(), [&](const Range& r) { return r.contains(src, bytes); }))
     throw EmulationError("cp.async.bulk: source outside every input buffer");
-  mbarrier_at(barrier).in_flight.push_back(
-      CopyOp{static_cast<unsigned char*>(dst), static_cast<const unsigned char*>(src), static_cast<int>(bytes),
-             static_cast<int>(bytes)});
+  mbarrier_at(barrier).in_flight.push_back(CopyOp{static_cast<unsigned char*>(dst),
+                                                  static_cast<const unsigned char*>(src), static_cast<int>(bytes),
+                                                  static_cast<int>(bytes)});
 }
 
 void fence_proxy_async_shared() { current_fiber().fenced_at = machine().block_barrier.generation; }
@@ -450,7 +452,8 @@ void check_write_span(const void* p, std::size_t bytes) {
   throw EmulationError("store: outside every output buffer");
 }
 
-void launch(Dim3 grid, Dim3 block, unsigned char* shared, std::size_t shared_bytes, const std::function<void()>& kernel) {
+void launch(Dim3 grid, Dim3 block, unsigned char* shared, std::size_t shared_bytes,
+            const std::function<void()>& kernel) {
   Machine& m = machine();
   const unsigned threads = block.x * block.y * block.z;
   if (threads == 0 || threads % 32 != 0 || threads > 1024)
@@ -482,8 +485,8 @@ void launch(Dim3 grid, Dim3 block, unsigned char* shared, std::size_t shared_byt
         m.block_idx = Dim3{x, y, z};
         run_block();
         if (!m.error.empty()) {
-          const std::string error = m.error + " (block " + std::to_string(x) + "," + std::to_string(y) + "," +
-                                    std::to_string(z) + ")";
+          const std::string error =
+              m.error + " (block " + std::to_string(x) + "," + std::to_string(y) + "," + std::to_string(z) + ")";
           m.error.clear();
           throw EmulationError(error);
         }

@@ -104,7 +104,7 @@ void allow_read(const void* p, std::size_t bytes);
 void allow_write(void* p, std::size_t bytes);
 void clear_buffers();
 void check_read(const void* p, std::size_t bytes);
-void check_write(const void* p, std::size_t bytes);  // and counts the bytes written (aligned to its size)
+void check_write(const void* p, std::size_t bytes);       // and counts the bytes written (aligned to its size)
 void check_write_span(const void* p, std::size_t bytes);  // the same, for a span of any (checked) alignment
 // How many times each byte of the writable buffer that starts at `buffer` was stored to (streaming
 // stores) since allow_write, saturating at 255: a test checks each output is written exactly once.
@@ -123,7 +123,8 @@ Schedule schedule();
 
 // Runs `kernel` for every block of `grid` (x fastest), each with block.x threads (a multiple of 32),
 // with `shared` (shared_bytes of it) as the block's dynamic shared memory.
-void launch(Dim3 grid, Dim3 block, unsigned char* shared, std::size_t shared_bytes, const std::function<void()>& kernel);
+void launch(Dim3 grid, Dim3 block, unsigned char* shared, std::size_t shared_bytes,
+            const std::function<void()>& kernel);
 
 }  // namespace kbench::emu
 

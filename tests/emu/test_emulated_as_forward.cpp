@@ -58,16 +58,15 @@ void check_as_forward(const ConvProblem& p, Family family, std::uint64_t seed) {
   tf.weight = emulated_forward_weights(*forward, t.weight);
   if (family == Family::depthwise2d) {
     const dw::Tiling tiling = gpu::conv::depthwise_tiling(*forward, std::nullopt);
-    emu_tests::launch_and_compare(p, t, tf, static_cast<unsigned>(tiling.blocks()), dw::kThreads,
-                                  [&](const data::HostTensors& k, float* y) {
-                                    dw::with_depthwise_instance(tiling, [&](auto kk, auto pad, auto mode) {
-                                      dw::depthwise2d_kernel<decltype(kk)::value, decltype(pad)::value,
-                                                             decltype(mode)::value>(
-                                          tiling, k.input.data(), k.weight.data(),
-                                          k.bias.empty() ? nullptr : k.bias.data(), y);
-                                    });
-                                  },
-                                  true);
+    emu_tests::launch_and_compare(
+        p, t, tf, static_cast<unsigned>(tiling.blocks()), dw::kThreads,
+        [&](const data::HostTensors& k, float* y) {
+          dw::with_depthwise_instance(tiling, [&](auto kk, auto pad, auto mode) {
+            dw::depthwise2d_kernel<decltype(kk)::value, decltype(pad)::value, decltype(mode)::value>(
+                tiling, k.input.data(), k.weight.data(), k.bias.empty() ? nullptr : k.bias.data(), y);
+          });
+        },
+        true);
     return;
   }
   REQUIRE(family == Family::direct_tiled);
@@ -75,15 +74,15 @@ void check_as_forward(const ConvProblem& p, Family family, std::uint64_t seed) {
   REQUIRE(d.smem_bytes() <= static_cast<std::int64_t>(sizeof dt::smem));
   CHECK(dt::instance_kernel(d) != dt::kTransposedInstance);  // a forward instance
   CHECK(dt::instance_kernel(d) != dt::kTransposedPairs);
-  emu_tests::launch_and_compare(p, t, tf, static_cast<unsigned>(d.blocks()), dt::kThreads,
-                                [&](const data::HostTensors& k, float* y) {
-                                  dt::with_tiled_instance(d, [&](auto kk) {
-                                    dt::direct_tiled_kernel<decltype(kk)::value>(
-                                        d, k.input.data(), k.weight.data(), k.bias.empty() ? nullptr : k.bias.data(),
-                                        y);
-                                  });
-                                },
-                                true, dt::smem, static_cast<std::size_t>(d.smem_bytes()));
+  emu_tests::launch_and_compare(
+      p, t, tf, static_cast<unsigned>(d.blocks()), dt::kThreads,
+      [&](const data::HostTensors& k, float* y) {
+        dt::with_tiled_instance(d, [&](auto kk) {
+          dt::direct_tiled_kernel<decltype(kk)::value>(d, k.input.data(), k.weight.data(),
+                                                       k.bias.empty() ? nullptr : k.bias.data(), y);
+        });
+      },
+      true, dt::smem, static_cast<std::size_t>(d.smem_bytes()));
 }
 
 ConvProblem transposed_depthwise(std::int64_t channels, std::int64_t h, std::int64_t w, std::int64_t k,
@@ -112,8 +111,8 @@ TEST_CASE("stride-1 transposed convolutions on the shared-memory direct kernel's
   int checked = 0;
   for (int draws = 0; checked < 12 && draws < 400; ++draws) {
     const int rank = static_cast<int>(pick(rng, 1, 3));
-    const ConvProblem p = gpu_tests::random_problem(rng, OpKind::conv_transpose, rank, pick(rng, 1, 2), pick(rng, 1, 2),
-                                                    limits);
+    const ConvProblem p =
+        gpu_tests::random_problem(rng, OpKind::conv_transpose, rank, pick(rng, 1, 2), pick(rng, 1, 2), limits);
     if (!gpu::conv::forward_equivalent(p) || !gpu::conv::family_envelope(Family::direct_tiled, p, MathMode::fp32))
       continue;
     CAPTURE(draws);

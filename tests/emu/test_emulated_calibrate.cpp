@@ -15,8 +15,8 @@
 
 namespace kbench::gpu::calibration {
 // The kernel's `extern __shared__` array, as the emulation provides it (one block runs at a time).
-alignas(16) unsigned char
-    wgmma_rate_smem[std::max(kWgmmaRateSmemBytes<RegistersA_N96>, kWgmmaRateSmemBytes<SharedA_N256>)];
+alignas(
+    16) unsigned char wgmma_rate_smem[std::max(kWgmmaRateSmemBytes<RegistersA_N96>, kWgmmaRateSmemBytes<SharedA_N256>)];
 }  // namespace kbench::gpu::calibration
 
 namespace kbench {

@@ -44,15 +44,16 @@ dw::BulkTiling check_bulk(const ConvProblem& p, std::uint64_t seed, dw::StoreMod
   const std::int64_t grid = blocks > 0 ? std::min(blocks, t.total_strips()) : t.total_strips();
   CAPTURE(dw::store_mode_name(mode));
   CAPTURE(grid);
-  emu_tests::run_and_compare(p, seed, static_cast<unsigned>(grid), dw::kBulkThreads,
-                             [&](const data::HostTensors& tensors, float* y) {
-                               const float* bias = tensors.bias.empty() ? nullptr : tensors.bias.data();
-                               dw::with_bulk_instance(t, [&](auto k, auto stages) {
-                                 dw::depthwise2d_bulk_kernel<decltype(k)::value, decltype(stages)::value>(
-                                     t, tensors.input.data(), tensors.weight.data(), bias, y);
-                               });
-                             },
-                             true, dw::bulk_smem, static_cast<std::size_t>(t.smem_bytes()));
+  emu_tests::run_and_compare(
+      p, seed, static_cast<unsigned>(grid), dw::kBulkThreads,
+      [&](const data::HostTensors& tensors, float* y) {
+        const float* bias = tensors.bias.empty() ? nullptr : tensors.bias.data();
+        dw::with_bulk_instance(t, [&](auto k, auto stages) {
+          dw::depthwise2d_bulk_kernel<decltype(k)::value, decltype(stages)::value>(t, tensors.input.data(),
+                                                                                   tensors.weight.data(), bias, y);
+        });
+      },
+      true, dw::bulk_smem, static_cast<std::size_t>(t.smem_bytes()));
   return t;
 }
 
@@ -111,62 +112,61 @@ void run_copy(Skip skip, unsigned bytes, unsigned expected, std::size_t src_offs
 }  // namespace
 
 TEST_SUITE("cuda_emulated") {
+  TEST_CASE("emulated bulk-copy depthwise kernel: random problems of every instance, paddings, strip and plane edges") {
+    std::mt19937_64 rng(kbench::testing::test_seed(8402));
+    int trials = 0, padded_rows = 0, margins = 0, shared_columns = 0, strips = 0;
+    for (const std::int64_t k : {3, 5, 7})
+      for (int i = 0; i < 8; ++i) {
+        const ConvProblem p = random_bulk_problem(rng, k);
+        CAPTURE(k);
+        CAPTURE(trials);
+        const std::uint64_t seed = 8400 + static_cast<std::uint64_t>(++trials);
+        const dw::BulkTiling t = check_bulk(p, seed);
+        // Pipelined: persistent blocks, one to three, walking the strips two stages deep.
+        check_bulk(p, seed, dw::StoreMode::bulk_pipelined, 1 + i % 3);
+        padded_rows += p.pad_before[0] > 0 ? 1 : 0;
+        margins += t.pitch > t.in_w ? 1 : 0;
+        shared_columns += t.segments > 1 ? 1 : 0;
+        strips += t.strips > 1 ? 1 : 0;
+      }
+    // What the draws must have reached for the test to mean something.
+    CHECK(padded_rows > 0);
+    CHECK(margins > 0);
+    CHECK(shared_columns > 0);
+    CHECK(strips > 0);
+  }
 
-TEST_CASE("emulated bulk-copy depthwise kernel: random problems of every instance, paddings, strip and plane edges") {
-  std::mt19937_64 rng(kbench::testing::test_seed(8402));
-  int trials = 0, padded_rows = 0, margins = 0, shared_columns = 0, strips = 0;
-  for (const std::int64_t k : {3, 5, 7})
-    for (int i = 0; i < 8; ++i) {
-      const ConvProblem p = random_bulk_problem(rng, k);
-      CAPTURE(k);
-      CAPTURE(trials);
-      const std::uint64_t seed = 8400 + static_cast<std::uint64_t>(++trials);
-      const dw::BulkTiling t = check_bulk(p, seed);
-      // Pipelined: persistent blocks, one to three, walking the strips two stages deep.
-      check_bulk(p, seed, dw::StoreMode::bulk_pipelined, 1 + i % 3);
-      padded_rows += p.pad_before[0] > 0 ? 1 : 0;
-      margins += t.pitch > t.in_w ? 1 : 0;
-      shared_columns += t.segments > 1 ? 1 : 0;
-      strips += t.strips > 1 ? 1 : 0;
-    }
-  // What the draws must have reached for the test to mean something.
-  CHECK(padded_rows > 0);
-  CHECK(margins > 0);
-  CHECK(shared_columns > 0);
-  CHECK(strips > 0);
-}
+  TEST_CASE("emulated bulk-copy depthwise kernel: seed 84 in miniature, and rows too wide for the four-block target") {
+    // Seed 84's rows: 512 floats in, 510 out (strips of an even number of rows), three planes.
+    const ConvProblem s84 =
+        gpu_tests::make_problem(OpKind::conv, 2, 1, 3, 3, 3, Dims{{40, 512, 1}}, Dims{{3, 3, 1}}, Dims{{1, 1, 1}},
+                                Dims{{1, 1, 1}}, Dims{{0, 0, 0}}, Dims{{0, 0, 0}}, false);
+    const dw::BulkTiling t84 = check_bulk(s84, 84);
+    CHECK(t84.strip_rows % 2 == 0);
+    CHECK(t84.strips > 1);
+    CHECK(t84.stage_bytes() <= dw::kBulkStageTarget);
+    check_bulk(s84, 84, dw::StoreMode::bulk_pipelined, 5);  // 12 strips on 5 blocks: 3, 3, 2, 2, 2 each
+    // Rows of 3,000 floats: two rows a strip need 72 KB, past the 55 KB target (two blocks an SM).
+    ConvProblem wide = s84;
+    wide.in_channels = wide.out_channels = wide.groups = 1;
+    wide.bias = true;
+    wide.input = Dims{{8, 3000, 1}};  // out 8 x 2,998: rows of 2 mod 4 floats, strips of 2
+    wide.pad_before = wide.pad_after = Dims{{1, 0, 0}};
+    const dw::BulkTiling tw = check_bulk(wide, 85);
+    CHECK(tw.strip_rows == 2);
+    CHECK(tw.stage_bytes() > dw::kBulkStageTarget);
+    check_bulk(wide, 85, dw::StoreMode::bulk_pipelined, 2);
+  }
 
-TEST_CASE("emulated bulk-copy depthwise kernel: seed 84 in miniature, and rows too wide for the four-block target") {
-  // Seed 84's rows: 512 floats in, 510 out (strips of an even number of rows), three planes.
-  const ConvProblem s84 = gpu_tests::make_problem(OpKind::conv, 2, 1, 3, 3, 3, Dims{{40, 512, 1}}, Dims{{3, 3, 1}},
-                                                  Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, Dims{{0, 0, 0}}, Dims{{0, 0, 0}},
-                                                  false);
-  const dw::BulkTiling t84 = check_bulk(s84, 84);
-  CHECK(t84.strip_rows % 2 == 0);
-  CHECK(t84.strips > 1);
-  CHECK(t84.stage_bytes() <= dw::kBulkStageTarget);
-  check_bulk(s84, 84, dw::StoreMode::bulk_pipelined, 5);  // 12 strips on 5 blocks: 3, 3, 2, 2, 2 each
-  // Rows of 3,000 floats: two rows a strip need 72 KB, past the 55 KB target (two blocks an SM).
-  ConvProblem wide = s84;
-  wide.in_channels = wide.out_channels = wide.groups = 1;
-  wide.bias = true;
-  wide.input = Dims{{8, 3000, 1}};  // out 8 x 2,998: rows of 2 mod 4 floats, strips of 2
-  wide.pad_before = wide.pad_after = Dims{{1, 0, 0}};
-  const dw::BulkTiling tw = check_bulk(wide, 85);
-  CHECK(tw.strip_rows == 2);
-  CHECK(tw.stage_bytes() > dw::kBulkStageTarget);
-  check_bulk(wide, 85, dw::StoreMode::bulk_pipelined, 2);
-}
-
-TEST_CASE("emulated bulk copies: the protocol's checks fail a kernel that breaks it") {
-  run_copy(Skip::nothing, 256, 256);  // the protocol followed: the data goes through
-  CHECK_THROWS_AS(run_copy(Skip::fence, 256, 256), emu::EmulationError);
-  CHECK_THROWS_AS(run_copy(Skip::wait_read, 256, 256), emu::EmulationError);
-  CHECK_THROWS_AS(run_copy(Skip::expected_bytes, 256, 512), emu::EmulationError);  // never completes
-  CHECK_THROWS_AS(run_copy(Skip::expected_bytes, 256, 128), emu::EmulationError);  // more than expected
-  CHECK_THROWS_AS(run_copy(Skip::nothing, 200, 200), emu::EmulationError);         // not 16-byte sized
-  CHECK_THROWS_AS(run_copy(Skip::nothing, 128, 128, 1), emu::EmulationError);      // not 16-byte aligned
-}
+  TEST_CASE("emulated bulk copies: the protocol's checks fail a kernel that breaks it") {
+    run_copy(Skip::nothing, 256, 256);  // the protocol followed: the data goes through
+    CHECK_THROWS_AS(run_copy(Skip::fence, 256, 256), emu::EmulationError);
+    CHECK_THROWS_AS(run_copy(Skip::wait_read, 256, 256), emu::EmulationError);
+    CHECK_THROWS_AS(run_copy(Skip::expected_bytes, 256, 512), emu::EmulationError);  // never completes
+    CHECK_THROWS_AS(run_copy(Skip::expected_bytes, 256, 128), emu::EmulationError);  // more than expected
+    CHECK_THROWS_AS(run_copy(Skip::nothing, 200, 200), emu::EmulationError);         // not 16-byte sized
+    CHECK_THROWS_AS(run_copy(Skip::nothing, 128, 128, 1), emu::EmulationError);      // not 16-byte aligned
+  }
 
 }  // TEST_SUITE
 }  // namespace kbench

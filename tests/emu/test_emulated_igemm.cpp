@@ -80,34 +80,34 @@ void run_gemm(ig::GemmMath math, const ig::GemmConvDesc& d, const std::vector<ig
       }
     });
   } else {
-  ig::with_tile(ig::choose_tile(d), d.order, [&](auto tile_tag, auto order_tag) {
-    using T = decltype(tile_tag);
-    constexpr ig::KOrder kOrder = decltype(order_tag)::value;
-    const auto call = [&](auto math_tag) {
-      constexpr ig::GemmMath kMath = decltype(math_tag)::value;
-      if constexpr (T::kResidentA && kMath == ig::GemmMath::ffma) {
-        FAIL("resident A has no FFMA instance");
-      } else if constexpr (T::kResidentA) {
-        ig::igemm_resident_kernel<T, kMath>(d, t.input.data(), a.data(), bias, y.data(), taps.data(), table.data(),
-                                            koffs.data(), zero);
-      } else {
-        ig::igemm_conv_kernel<T, kMath, kOrder>(d, t.input.data(), a.data(), bias, y.data(), taps.data(),
-                                                table.data(), koffs.data(), zero, partials.data());
-      }
-    };
-    const std::function<void()> body = [&] {
-      switch (math) {
-        case ig::GemmMath::ffma: return call(std::integral_constant<ig::GemmMath, ig::GemmMath::ffma>{});
-        case ig::GemmMath::tf32: return call(std::integral_constant<ig::GemmMath, ig::GemmMath::tf32>{});
-        case ig::GemmMath::tf32x3: return call(std::integral_constant<ig::GemmMath, ig::GemmMath::tf32x3>{});
-      }
-    };
-    emu::launch(grid, emu::Dim3{static_cast<unsigned>(T::kThreads)}, ig::smem, smem_bytes, body);
-  });
+    ig::with_tile(ig::choose_tile(d), d.order, [&](auto tile_tag, auto order_tag) {
+      using T = decltype(tile_tag);
+      constexpr ig::KOrder kOrder = decltype(order_tag)::value;
+      const auto call = [&](auto math_tag) {
+        constexpr ig::GemmMath kMath = decltype(math_tag)::value;
+        if constexpr (T::kResidentA && kMath == ig::GemmMath::ffma) {
+          FAIL("resident A has no FFMA instance");
+        } else if constexpr (T::kResidentA) {
+          ig::igemm_resident_kernel<T, kMath>(d, t.input.data(), a.data(), bias, y.data(), taps.data(), table.data(),
+                                              koffs.data(), zero);
+        } else {
+          ig::igemm_conv_kernel<T, kMath, kOrder>(d, t.input.data(), a.data(), bias, y.data(), taps.data(),
+                                                  table.data(), koffs.data(), zero, partials.data());
+        }
+      };
+      const std::function<void()> body = [&] {
+        switch (math) {
+          case ig::GemmMath::ffma: return call(std::integral_constant<ig::GemmMath, ig::GemmMath::ffma>{});
+          case ig::GemmMath::tf32: return call(std::integral_constant<ig::GemmMath, ig::GemmMath::tf32>{});
+          case ig::GemmMath::tf32x3: return call(std::integral_constant<ig::GemmMath, ig::GemmMath::tf32x3>{});
+        }
+      };
+      emu::launch(grid, emu::Dim3{static_cast<unsigned>(T::kThreads)}, ig::smem, smem_bytes, body);
+    });
   }
   if (d.splits > 1) {  // a few blocks, so the reduction's grid-stride loop turns
-    const auto blocks = static_cast<unsigned>(
-        std::min<std::int64_t>((d.groups * d.rows * d.columns + ig::kSplitReduceThreads - 1) / ig::kSplitReduceThreads, 7));
+    const auto blocks = static_cast<unsigned>(std::min<std::int64_t>(
+        (d.groups * d.rows * d.columns + ig::kSplitReduceThreads - 1) / ig::kSplitReduceThreads, 7));
     emu::launch(emu::Dim3{blocks}, emu::Dim3{static_cast<unsigned>(ig::kSplitReduceThreads)}, nullptr, 0,
                 [&] { ig::igemm_split_reduce_kernel(d, partials.data(), bias, y.data()); });
   }
@@ -152,8 +152,8 @@ void check(const ConvProblem& problem, const KernelChoice& choice, MathMode math
   }
   const std::vector<double> expected = reference::convolve(problem, t);
   const Comparison c = compare_outputs(y, expected, default_tolerance(gpu::conv::family_math(choice.family)));
-  INFO("mismatches " << c.mismatches << " of " << c.checked << ", max abs error " << c.max_abs_error
-                     << ", first at " << c.first_mismatch << ": got " << c.first_mismatch_got << ", expected "
+  INFO("mismatches " << c.mismatches << " of " << c.checked << ", max abs error " << c.max_abs_error << ", first at "
+                     << c.first_mismatch << ": got " << c.first_mismatch_got << ", expected "
                      << c.first_mismatch_expected);
   CHECK(c.passed());
   const auto not_once = std::count_if(writes.begin(), writes.end(), [](int w) { return w != 1; });
@@ -182,240 +182,246 @@ MathMode math_for(Family f) { return gpu::conv::family_math(f); }
 }  // namespace
 
 TEST_SUITE("cuda_emulated") {
+  TEST_CASE("emulated implicit GEMM, forward: every order x math on 1-D and 2-D shapes, every tile") {
+    std::mt19937_64 rng(kbench::testing::test_seed(2026));
+    // Output channels per group pick the tile: <= 64, <= 96, > 96 (two row tiles at 130).
+    const std::int64_t couts[] = {8, 96, 130};
+    int trial = 0;
+    for (const std::int64_t cout : couts)
+      for (const Family f : kForward)
+        for (const ig::KOrder order : kOrders) {
+          const ConvProblem p = small_problem(rng, OpKind::conv, 1 + trial % 2, pick(rng, 1, 5), cout);
+          CAPTURE(trial);
+          check(p, KernelChoice{.family = f, .order = order}, math_for(f), 700 + static_cast<std::uint64_t>(++trial));
+        }
+  }
 
-TEST_CASE("emulated implicit GEMM, forward: every order x math on 1-D and 2-D shapes, every tile") {
-  std::mt19937_64 rng(kbench::testing::test_seed(2026));
-  // Output channels per group pick the tile: <= 64, <= 96, > 96 (two row tiles at 130).
-  const std::int64_t couts[] = {8, 96, 130};
-  int trial = 0;
-  for (const std::int64_t cout : couts)
+  TEST_CASE("emulated implicit GEMM: stride-1 transposed problems as forward, every order x math, wgmma") {
+    std::mt19937_64 rng(kbench::testing::test_seed(2027));
+    gpu_tests::ShapeLimits limits = gpu_tests::small_shapes();
+    limits.stride = 1;
+    int trial = 0, wgmma = 0;
     for (const Family f : kForward)
       for (const ig::KOrder order : kOrders) {
-        const ConvProblem p = small_problem(rng, OpKind::conv, 1 + trial % 2, pick(rng, 1, 5), cout);
+        ConvProblem p;
+        do {  // rows of a multiple of 4 floats, so that the input_patch order applies
+          p = gpu_tests::random_problem(rng, OpKind::conv_transpose, 1 + trial % 2, pick(rng, 1, 5), pick(rng, 8, 40),
+                                        limits);
+          p.input[p.spatial_rank - 1] = 4 * pick(rng, 1, 4);
+        } while (!reference::why_not_computable(p).empty() || !gpu::conv::forward_equivalent(p) ||
+                 !gpu::conv::choice_envelope(KernelChoice{.family = f, .order = order}, p, math_for(f)));
         CAPTURE(trial);
-        check(p, KernelChoice{.family = f, .order = order}, math_for(f), 700 + static_cast<std::uint64_t>(++trial));
-      }
-}
-
-TEST_CASE("emulated implicit GEMM: stride-1 transposed problems as forward, every order x math, wgmma") {
-  std::mt19937_64 rng(kbench::testing::test_seed(2027));
-  gpu_tests::ShapeLimits limits = gpu_tests::small_shapes();
-  limits.stride = 1;
-  int trial = 0, wgmma = 0;
-  for (const Family f : kForward)
-    for (const ig::KOrder order : kOrders) {
-      ConvProblem p;
-      do {  // rows of a multiple of 4 floats, so that the input_patch order applies
-        p = gpu_tests::random_problem(rng, OpKind::conv_transpose, 1 + trial % 2, pick(rng, 1, 5), pick(rng, 8, 40),
-                                      limits);
-        p.input[p.spatial_rank - 1] = 4 * pick(rng, 1, 4);
-      } while (!reference::why_not_computable(p).empty() || !gpu::conv::forward_equivalent(p) ||
-               !gpu::conv::choice_envelope(KernelChoice{.family = f, .order = order}, p, math_for(f)));
-      CAPTURE(trial);
-      check(p, KernelChoice{.family = f, .order = order}, math_for(f), 750 + static_cast<std::uint64_t>(++trial));
-      if (f != Family::implicit_gemm_ffma && order == ig::KOrder::input_patch) {
-        const KernelChoice on_wgmma{.family = f, .order = order, .mma = ig::MmaKind::wgmma};
-        if (gpu::conv::choice_envelope(on_wgmma, p, math_for(f))) {
-          check(p, on_wgmma, math_for(f), 790 + static_cast<std::uint64_t>(trial));
-          ++wgmma;
+        check(p, KernelChoice{.family = f, .order = order}, math_for(f), 750 + static_cast<std::uint64_t>(++trial));
+        if (f != Family::implicit_gemm_ffma && order == ig::KOrder::input_patch) {
+          const KernelChoice on_wgmma{.family = f, .order = order, .mma = ig::MmaKind::wgmma};
+          if (gpu::conv::choice_envelope(on_wgmma, p, math_for(f))) {
+            check(p, on_wgmma, math_for(f), 790 + static_cast<std::uint64_t>(trial));
+            ++wgmma;
+          }
         }
       }
-    }
-  CHECK(wgmma > 0);
-}
-
-TEST_CASE("emulated implicit GEMM, forward: random channel counts (partial channel blocks, row tiles), default orders") {
-  std::mt19937_64 rng(kbench::testing::test_seed(31));
-  for (int trial = 0; trial < 9; ++trial) {
-    const ConvProblem p = small_problem(rng, OpKind::conv, 1 + trial % 3, pick(rng, 1, 40), pick(rng, 1, 140));
-    const Family f = kForward[trial % 3];
-    CAPTURE(trial);
-    check(p, KernelChoice{.family = f}, math_for(f), 600 + static_cast<std::uint64_t>(trial));
+    CHECK(wgmma > 0);
   }
-}
 
-TEST_CASE("emulated implicit GEMM: seed 50 in miniature (input_patch, 96x256, masked last chunk, two images)") {
-  const ConvProblem p = gpu_tests::make_problem(OpKind::conv, 2, 2, 3, 96, 1, Dims{{27, 28, 1}}, Dims{{11, 11, 1}},
-                                                Dims{{4, 4, 1}}, Dims{{1, 1, 1}}, Dims{{2, 2, 0}}, Dims{{2, 2, 0}}, true);
-  REQUIRE(gpu::conv::forward_gemm_ordered(reference::as_rank3(p)).desc.order == ig::KOrder::input_patch);
-  for (const Family f : kForward) check(p, KernelChoice{.family = f}, math_for(f), 50);
-}
-
-TEST_CASE("emulated implicit GEMM, wgmma: seed 50 in miniature and edges of the tile, both tensor-core maths") {
-  using gpu_tests::make_problem;
-  // Seed 50's channels and kernel (23 chunks, the last with 11 rows); 2-D with 1,440 outputs per
-  // image (six column tiles, the last partial) and a 2-row last chunk; 100 output channels (two row
-  // tiles, padded rows not stored) with two groups; 1-D with stride 2.
-  const ConvProblem cases[] = {
-      make_problem(OpKind::conv, 2, 2, 3, 96, 1, Dims{{27, 28, 1}}, Dims{{11, 11, 1}}, Dims{{4, 4, 1}},
-                   Dims{{1, 1, 1}}, Dims{{2, 2, 0}}, Dims{{2, 2, 0}}, true),
-      make_problem(OpKind::conv, 2, 1, 2, 20, 1, Dims{{40, 36, 1}}, Dims{{3, 3, 1}}, Dims{{1, 1, 1}}, Dims{{1, 1, 1}},
-                   Dims{{1, 1, 0}}, Dims{{1, 1, 0}}, false),
-      make_problem(OpKind::conv, 2, 1, 2, 200, 2, Dims{{20, 20, 1}}, Dims{{5, 5, 1}}, Dims{{1, 1, 1}},
-                   Dims{{1, 1, 1}}, Dims{{0, 0, 0}}, Dims{{0, 0, 0}}, true),
-      make_problem(OpKind::conv, 1, 2, 3, 16, 1, Dims{{1000, 1, 1}}, Dims{{7, 1, 1}}, Dims{{2, 1, 1}},
-                   Dims{{1, 1, 1}}, Dims{{3, 0, 0}}, Dims{{3, 0, 0}}, true),
-  };
-  std::uint64_t seed = 5000;
-  for (const ConvProblem& p : cases)
-    for (const Family f : {Family::implicit_gemm_tf32, Family::implicit_gemm_3xtf32}) {
-      const KernelChoice c{.family = f, .order = ig::KOrder::input_patch, .mma = ig::MmaKind::wgmma};
-      check(p, c, math_for(f), ++seed);
-    }
-}
-
-TEST_CASE("emulated implicit GEMM, wgmma: random 1-D and 2-D shapes in the input_patch envelope") {
-  // Small random shapes with random stride, dilation, padding, groups, bias and channel counts (up
-  // to two row tiles): patch geometries at the edges (outputs narrower than the padding, one-row
-  // images) that the fixed cases above do not reach.
-  std::mt19937_64 rng(kbench::testing::test_seed(9696));
-  for (int trial = 0; trial < 8; ++trial) {
-    const Family f = trial % 2 == 0 ? Family::implicit_gemm_tf32 : Family::implicit_gemm_3xtf32;
-    const KernelChoice c{.family = f, .order = ig::KOrder::input_patch, .mma = ig::MmaKind::wgmma};
-    ConvProblem p = small_problem(rng, OpKind::conv, 1 + trial % 2, pick(rng, 1, 6), pick(rng, 1, 120));
-    while (!gpu::conv::choice_envelope(c, p, math_for(f)).ok)
-      p = small_problem(rng, OpKind::conv, 1 + trial % 2, pick(rng, 1, 6), pick(rng, 1, 120));
-    CAPTURE(trial);
-    check(p, c, math_for(f), 5100 + static_cast<std::uint64_t>(trial));
-  }
-}
-
-TEST_CASE("emulated implicit GEMM: seeds 76 and 77 in miniature (their channel counts, orders and tiles)") {
-  using gpu_tests::make_problem;
-  // 76: 64 -> 128 channels, k3 s3 d4: channel_blocks on the 128x256 tile, 12 chunks.
-  const ConvProblem s76 = make_problem(OpKind::conv, 1, 2, 64, 128, 1, Dims{{300, 1, 1}}, Dims{{3, 1, 1}},
-                                       Dims{{3, 1, 1}}, Dims{{4, 1, 1}}, Dims{{0, 0, 0}}, Dims{{0, 0, 0}}, false);
-  // 77: 32 -> 64 channels, 3x3x3, stride 2, dilation 2, padding 1: one phase GEMM (odd outputs),
-  // 88% of the output written by the zero fill and the epilogue's tails.
-  const ConvProblem s77 = make_problem(OpKind::conv_transpose, 3, 1, 32, 64, 1, Dims{{3, 4, 4}}, Dims{{3, 3, 3}},
-                                       Dims{{2, 2, 2}}, Dims{{2, 2, 2}}, Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, false);
-  REQUIRE(gpu::conv::forward_gemm_ordered(reference::as_rank3(s76)).desc.order == ig::KOrder::channel_blocks);
-  for (const Family f : kForward) check(s76, KernelChoice{.family = f}, math_for(f), 76);
-  for (const Family f : kTransposed) {
-    check(s77, KernelChoice{.family = f}, math_for(f), 77);
-    check(s77, KernelChoice{.family = f, .fill = gpu::conv::FillBlocks::none}, math_for(f), 77);
-  }
-}
-
-TEST_CASE("emulated implicit GEMM: long 1-D kernels, past 1,024 taps and 2,048 reduction rows") {
-  using gpu_tests::make_problem;
-  const Dims one{{1, 1, 1}}, none{{0, 0, 0}};
-  // 16 channels x 1,030 taps: channel blocks with a 16.5 KB tap list in shared memory.
-  const ConvProblem wide = make_problem(OpKind::conv, 1, 1, 16, 8, 1, Dims{{1040, 1, 1}}, Dims{{1030, 1, 1}}, one, one,
-                                        none, none, true);
-  REQUIRE(gpu::conv::forward_gemm_ordered(reference::as_rank3(wide)).desc.order == ig::KOrder::channel_blocks);
-  check(wide, KernelChoice{Family::implicit_gemm_3xtf32}, MathMode::fp32, 1030);
-  // 2 channels x 1,030 taps, 2,060 rows: the input_patch order by default (few channels), k_table forced.
-  const ConvProblem few = make_problem(OpKind::conv, 1, 2, 2, 8, 1, Dims{{1060, 1, 1}}, Dims{{1030, 1, 1}}, one, one,
-                                       none, none, false);
-  REQUIRE(gpu::conv::forward_gemm_ordered(reference::as_rank3(few)).desc.order == ig::KOrder::input_patch);
-  for (const Family f : kForward) {
-    check(few, KernelChoice{.family = f}, math_for(f), 2060);
-    check(few, KernelChoice{.family = f, .order = ig::KOrder::k_table}, math_for(f), 2061);
-  }
-  // Transposed at stride 1: one phase GEMM of all 1,030 taps (cropped by 500 a side to 31 outputs,
-  // one column tile).
-  const ConvProblem up = make_problem(OpKind::conv_transpose, 1, 1, 16, 8, 1, Dims{{2, 1, 1}}, Dims{{1030, 1, 1}}, one,
-                                      one, Dims{{500, 0, 0}}, Dims{{500, 0, 0}}, false);
-  check(up, KernelChoice{Family::transposed_phase_tf32}, MathMode::tf32, 1031);
-}
-
-TEST_CASE("emulated implicit GEMM, resident A: persistent blocks over several column tiles, both tensor-core maths") {
-  using gpu_tests::make_problem;
-  const KernelChoice resident[] = {
-      KernelChoice{.family = Family::implicit_gemm_3xtf32, .order = ig::KOrder::channel_blocks, .schedule = ig::ASchedule::resident},
-      KernelChoice{.family = Family::implicit_gemm_tf32, .order = ig::KOrder::channel_blocks, .schedule = ig::ASchedule::resident},
-  };
-  // Seed 76 in miniature (12 chunks of A resident): two images of 172 outputs (even: pair stores),
-  // so a tile straddles them; 2 blocks walk the 2 tiles, then 1 block walks both.
-  const ConvProblem s76 = make_problem(OpKind::conv, 1, 2, 64, 128, 1, Dims{{522, 1, 1}}, Dims{{3, 1, 1}},
-                                       Dims{{3, 1, 1}}, Dims{{4, 1, 1}}, Dims{{0, 0, 0}}, Dims{{0, 0, 0}}, false);
-  // Odd output volume (9 x 23: scalar stores, pairs split between two images), bias, a partial
-  // channel block, three images, 2-D; and 200 output channels (two row tiles, padded rows not stored).
-  const ConvProblem odd = make_problem(OpKind::conv, 2, 3, 12, 100, 1, Dims{{9, 24, 1}}, Dims{{3, 3, 1}},
-                                       Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, Dims{{1, 1, 0}}, Dims{{1, 0, 0}}, true);
-  const ConvProblem tall = make_problem(OpKind::conv, 1, 2, 5, 200, 1, Dims{{300, 1, 1}}, Dims{{2, 1, 1}},
-                                        Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, Dims{{0, 0, 0}}, Dims{{0, 0, 0}}, true);
-  REQUIRE(s76.output_spatial_volume() == 172);
-  REQUIRE(odd.output_spatial_volume() == 9 * 23);
-  std::uint64_t seed = 900;
-  for (const KernelChoice& c : resident) {
-    CAPTURE(gpu::conv::variant_name(c));
-    for (const std::int64_t blocks : {2, 1}) check(s76, c, math_for(c.family), ++seed, blocks);
-    check(odd, c, math_for(c.family), ++seed, 2);
-    check(tall, c, math_for(c.family), ++seed, 3);
-  }
-}
-
-TEST_CASE("emulated implicit GEMM, split-K: partial tiles summed by the reduction, forward and transposed") {
-  using gpu_tests::make_problem;
-  // A late ResNet layer in miniature: 40 -> 100 channels at 3x3 (27 channel-block chunks, two row
-  // tiles of 96), batch 1, bias; 4 splits (27 chunks: ranges of 6 and 7) and 27 (one chunk each).
-  const ConvProblem late = make_problem(OpKind::conv, 2, 1, 40, 100, 1, Dims{{7, 7, 1}}, Dims{{3, 3, 1}},
-                                        Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, Dims{{1, 1, 0}}, Dims{{1, 1, 0}}, true);
-  REQUIRE(gpu::conv::forward_gemm_ordered(reference::as_rank3(late)).desc.chunks == 27);
-  std::uint64_t seed = 4300;
-  for (const Family f : kForward)
-    for (const std::int64_t splits : {4, 27}) check(late, KernelChoice{.family = f}, math_for(f), ++seed, 3, splits);
-  // Random shapes: every math x gathered order, groups (grid z = groups x splits), 1-D to 3-D, 2 to 5
-  // splits (some more than a short reduction's chunks: those splits add zero tiles).
-  std::mt19937_64 rng(kbench::testing::test_seed(4242));
-  int trial = 0;
-  for (const Family f : kForward)
-    for (const ig::KOrder order : {ig::KOrder::channel_blocks, ig::KOrder::k_table}) {
+  TEST_CASE(
+      "emulated implicit GEMM, forward: random channel counts (partial channel blocks, row tiles), default orders") {
+    std::mt19937_64 rng(kbench::testing::test_seed(31));
+    for (int trial = 0; trial < 9; ++trial) {
       const ConvProblem p = small_problem(rng, OpKind::conv, 1 + trial % 3, pick(rng, 1, 40), pick(rng, 1, 140));
+      const Family f = kForward[trial % 3];
       CAPTURE(trial);
-      check(p, KernelChoice{.family = f, .order = order}, math_for(f), 4400 + static_cast<std::uint64_t>(++trial), 3, pick(rng, 2, 5));
+      check(p, KernelChoice{.family = f}, math_for(f), 600 + static_cast<std::uint64_t>(trial));
     }
-  // Transposed phases: the reduction writes the untapped neighbours (tails, leads) as the epilogue
-  // does, beside the first GEMM's zero fill of untapped planes (its fill-only blocks in every split).
-  for (const Family f : kTransposed)
-    for (int i = 0; i < 2; ++i) {
-      const ConvProblem p = small_problem(rng, OpKind::conv_transpose, 1 + i, pick(rng, 1, 40), pick(rng, 1, 70));
-      CAPTURE(trial);
-      check(p, KernelChoice{.family = f}, math_for(f), 4400 + static_cast<std::uint64_t>(++trial), 3,
-            pick(rng, 2, 5));
-    }
-  const ConvProblem s77 = make_problem(OpKind::conv_transpose, 3, 1, 32, 64, 1, Dims{{3, 4, 4}}, Dims{{3, 3, 3}},
-                                       Dims{{2, 2, 2}}, Dims{{2, 2, 2}}, Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, true);
-  check(s77, KernelChoice{Family::transposed_phase_tf32}, MathMode::tf32, 4477, 3, 3);
-}
-
-TEST_CASE("emulated zero fill alone: a transposed convolution whose every output is the bias") {
-  // Stride 4, dilation 4, one tap, padding 1: no output receives a tap (zero_fill.cu's kernel, as
-  // the plan launches it when there is no phase GEMM: its body is zero_fill_planes).
-  const ConvProblem p = gpu_tests::make_problem(OpKind::conv_transpose, 2, 3, 4, 8, 1, Dims{{1, 1, 1}}, Dims{{1, 1, 1}},
-                                                Dims{{4, 4, 1}}, Dims{{4, 4, 1}}, Dims{{1, 1, 0}}, Dims{{0, 0, 0}},
-                                                true, Dims{{2, 3, 0}});
-  const ConvProblem p3 = reference::as_rank3(p);
-  REQUIRE(gpu::conv::transposed_gemms(p3).empty());
-  const gpu::conv::ZeroFillDesc z = gpu::conv::make_zero_fill_desc(p3);
-  const data::HostTensors t = data::make_host_tensors(p, 3);
-  std::vector<float> y(static_cast<std::size_t>(p.output_elements()), kPoison);
-  emu::clear_buffers();
-  emu::allow_write(y.data(), y.size() * sizeof(float));
-  const auto blocks = static_cast<unsigned>(std::min<std::int64_t>(z.planes, 65535));
-  emu::launch(emu::Dim3{blocks}, emu::Dim3{256}, nullptr, 0,
-              [&] { gpu::conv::zero_fill_planes(z, t.bias.data(), y.data(), blockIdx.x, gridDim.x); });
-  const Comparison c = compare_outputs(y, reference::convolve(p, t), default_tolerance(MathMode::fp32));
-  CHECK(c.passed());
-}
-
-TEST_CASE("emulated implicit GEMM, 3-D forward and transposed phases with the zero fill") {
-  std::mt19937_64 rng(kbench::testing::test_seed(77));
-  int trial = 0;
-  for (const Family f : kForward) {
-    const ConvProblem p = small_problem(rng, OpKind::conv, 3, pick(rng, 1, 20), pick(rng, 1, 70));
-    CAPTURE(trial);
-    check(p, KernelChoice{.family = f}, math_for(f), 800 + static_cast<std::uint64_t>(++trial));
   }
-  for (const Family f : kTransposed)
-    for (int i = 0; i < 3; ++i) {
-      const ConvProblem p = small_problem(rng, OpKind::conv_transpose, 1 + i, pick(rng, 1, 20), pick(rng, 1, 70));
+
+  TEST_CASE("emulated implicit GEMM: seed 50 in miniature (input_patch, 96x256, masked last chunk, two images)") {
+    const ConvProblem p =
+        gpu_tests::make_problem(OpKind::conv, 2, 2, 3, 96, 1, Dims{{27, 28, 1}}, Dims{{11, 11, 1}}, Dims{{4, 4, 1}},
+                                Dims{{1, 1, 1}}, Dims{{2, 2, 0}}, Dims{{2, 2, 0}}, true);
+    REQUIRE(gpu::conv::forward_gemm_ordered(reference::as_rank3(p)).desc.order == ig::KOrder::input_patch);
+    for (const Family f : kForward) check(p, KernelChoice{.family = f}, math_for(f), 50);
+  }
+
+  TEST_CASE("emulated implicit GEMM, wgmma: seed 50 in miniature and edges of the tile, both tensor-core maths") {
+    using gpu_tests::make_problem;
+    // Seed 50's channels and kernel (23 chunks, the last with 11 rows); 2-D with 1,440 outputs per
+    // image (six column tiles, the last partial) and a 2-row last chunk; 100 output channels (two row
+    // tiles, padded rows not stored) with two groups; 1-D with stride 2.
+    const ConvProblem cases[] = {
+        make_problem(OpKind::conv, 2, 2, 3, 96, 1, Dims{{27, 28, 1}}, Dims{{11, 11, 1}}, Dims{{4, 4, 1}},
+                     Dims{{1, 1, 1}}, Dims{{2, 2, 0}}, Dims{{2, 2, 0}}, true),
+        make_problem(OpKind::conv, 2, 1, 2, 20, 1, Dims{{40, 36, 1}}, Dims{{3, 3, 1}}, Dims{{1, 1, 1}}, Dims{{1, 1, 1}},
+                     Dims{{1, 1, 0}}, Dims{{1, 1, 0}}, false),
+        make_problem(OpKind::conv, 2, 1, 2, 200, 2, Dims{{20, 20, 1}}, Dims{{5, 5, 1}}, Dims{{1, 1, 1}},
+                     Dims{{1, 1, 1}}, Dims{{0, 0, 0}}, Dims{{0, 0, 0}}, true),
+        make_problem(OpKind::conv, 1, 2, 3, 16, 1, Dims{{1000, 1, 1}}, Dims{{7, 1, 1}}, Dims{{2, 1, 1}},
+                     Dims{{1, 1, 1}}, Dims{{3, 0, 0}}, Dims{{3, 0, 0}}, true),
+    };
+    std::uint64_t seed = 5000;
+    for (const ConvProblem& p : cases)
+      for (const Family f : {Family::implicit_gemm_tf32, Family::implicit_gemm_3xtf32}) {
+        const KernelChoice c{.family = f, .order = ig::KOrder::input_patch, .mma = ig::MmaKind::wgmma};
+        check(p, c, math_for(f), ++seed);
+      }
+  }
+
+  TEST_CASE("emulated implicit GEMM, wgmma: random 1-D and 2-D shapes in the input_patch envelope") {
+    // Small random shapes with random stride, dilation, padding, groups, bias and channel counts (up
+    // to two row tiles): patch geometries at the edges (outputs narrower than the padding, one-row
+    // images) that the fixed cases above do not reach.
+    std::mt19937_64 rng(kbench::testing::test_seed(9696));
+    for (int trial = 0; trial < 8; ++trial) {
+      const Family f = trial % 2 == 0 ? Family::implicit_gemm_tf32 : Family::implicit_gemm_3xtf32;
+      const KernelChoice c{.family = f, .order = ig::KOrder::input_patch, .mma = ig::MmaKind::wgmma};
+      ConvProblem p = small_problem(rng, OpKind::conv, 1 + trial % 2, pick(rng, 1, 6), pick(rng, 1, 120));
+      while (!gpu::conv::choice_envelope(c, p, math_for(f)).ok)
+        p = small_problem(rng, OpKind::conv, 1 + trial % 2, pick(rng, 1, 6), pick(rng, 1, 120));
+      CAPTURE(trial);
+      check(p, c, math_for(f), 5100 + static_cast<std::uint64_t>(trial));
+    }
+  }
+
+  TEST_CASE("emulated implicit GEMM: seeds 76 and 77 in miniature (their channel counts, orders and tiles)") {
+    using gpu_tests::make_problem;
+    // 76: 64 -> 128 channels, k3 s3 d4: channel_blocks on the 128x256 tile, 12 chunks.
+    const ConvProblem s76 = make_problem(OpKind::conv, 1, 2, 64, 128, 1, Dims{{300, 1, 1}}, Dims{{3, 1, 1}},
+                                         Dims{{3, 1, 1}}, Dims{{4, 1, 1}}, Dims{{0, 0, 0}}, Dims{{0, 0, 0}}, false);
+    // 77: 32 -> 64 channels, 3x3x3, stride 2, dilation 2, padding 1: one phase GEMM (odd outputs),
+    // 88% of the output written by the zero fill and the epilogue's tails.
+    const ConvProblem s77 = make_problem(OpKind::conv_transpose, 3, 1, 32, 64, 1, Dims{{3, 4, 4}}, Dims{{3, 3, 3}},
+                                         Dims{{2, 2, 2}}, Dims{{2, 2, 2}}, Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, false);
+    REQUIRE(gpu::conv::forward_gemm_ordered(reference::as_rank3(s76)).desc.order == ig::KOrder::channel_blocks);
+    for (const Family f : kForward) check(s76, KernelChoice{.family = f}, math_for(f), 76);
+    for (const Family f : kTransposed) {
+      check(s77, KernelChoice{.family = f}, math_for(f), 77);
+      check(s77, KernelChoice{.family = f, .fill = gpu::conv::FillBlocks::none}, math_for(f), 77);
+    }
+  }
+
+  TEST_CASE("emulated implicit GEMM: long 1-D kernels, past 1,024 taps and 2,048 reduction rows") {
+    using gpu_tests::make_problem;
+    const Dims one{{1, 1, 1}}, none{{0, 0, 0}};
+    // 16 channels x 1,030 taps: channel blocks with a 16.5 KB tap list in shared memory.
+    const ConvProblem wide =
+        make_problem(OpKind::conv, 1, 1, 16, 8, 1, Dims{{1040, 1, 1}}, Dims{{1030, 1, 1}}, one, one, none, none, true);
+    REQUIRE(gpu::conv::forward_gemm_ordered(reference::as_rank3(wide)).desc.order == ig::KOrder::channel_blocks);
+    check(wide, KernelChoice{Family::implicit_gemm_3xtf32}, MathMode::fp32, 1030);
+    // 2 channels x 1,030 taps, 2,060 rows: the input_patch order by default (few channels), k_table forced.
+    const ConvProblem few =
+        make_problem(OpKind::conv, 1, 2, 2, 8, 1, Dims{{1060, 1, 1}}, Dims{{1030, 1, 1}}, one, one, none, none, false);
+    REQUIRE(gpu::conv::forward_gemm_ordered(reference::as_rank3(few)).desc.order == ig::KOrder::input_patch);
+    for (const Family f : kForward) {
+      check(few, KernelChoice{.family = f}, math_for(f), 2060);
+      check(few, KernelChoice{.family = f, .order = ig::KOrder::k_table}, math_for(f), 2061);
+    }
+    // Transposed at stride 1: one phase GEMM of all 1,030 taps (cropped by 500 a side to 31 outputs,
+    // one column tile).
+    const ConvProblem up = make_problem(OpKind::conv_transpose, 1, 1, 16, 8, 1, Dims{{2, 1, 1}}, Dims{{1030, 1, 1}},
+                                        one, one, Dims{{500, 0, 0}}, Dims{{500, 0, 0}}, false);
+    check(up, KernelChoice{Family::transposed_phase_tf32}, MathMode::tf32, 1031);
+  }
+
+  TEST_CASE("emulated implicit GEMM, resident A: persistent blocks over several column tiles, both tensor-core maths") {
+    using gpu_tests::make_problem;
+    const KernelChoice resident[] = {
+        KernelChoice{.family = Family::implicit_gemm_3xtf32,
+                     .order = ig::KOrder::channel_blocks,
+                     .schedule = ig::ASchedule::resident},
+        KernelChoice{.family = Family::implicit_gemm_tf32,
+                     .order = ig::KOrder::channel_blocks,
+                     .schedule = ig::ASchedule::resident},
+    };
+    // Seed 76 in miniature (12 chunks of A resident): two images of 172 outputs (even: pair stores),
+    // so a tile straddles them; 2 blocks walk the 2 tiles, then 1 block walks both.
+    const ConvProblem s76 = make_problem(OpKind::conv, 1, 2, 64, 128, 1, Dims{{522, 1, 1}}, Dims{{3, 1, 1}},
+                                         Dims{{3, 1, 1}}, Dims{{4, 1, 1}}, Dims{{0, 0, 0}}, Dims{{0, 0, 0}}, false);
+    // Odd output volume (9 x 23: scalar stores, pairs split between two images), bias, a partial
+    // channel block, three images, 2-D; and 200 output channels (two row tiles, padded rows not stored).
+    const ConvProblem odd = make_problem(OpKind::conv, 2, 3, 12, 100, 1, Dims{{9, 24, 1}}, Dims{{3, 3, 1}},
+                                         Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, Dims{{1, 1, 0}}, Dims{{1, 0, 0}}, true);
+    const ConvProblem tall = make_problem(OpKind::conv, 1, 2, 5, 200, 1, Dims{{300, 1, 1}}, Dims{{2, 1, 1}},
+                                          Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, Dims{{0, 0, 0}}, Dims{{0, 0, 0}}, true);
+    REQUIRE(s76.output_spatial_volume() == 172);
+    REQUIRE(odd.output_spatial_volume() == 9 * 23);
+    std::uint64_t seed = 900;
+    for (const KernelChoice& c : resident) {
+      CAPTURE(gpu::conv::variant_name(c));
+      for (const std::int64_t blocks : {2, 1}) check(s76, c, math_for(c.family), ++seed, blocks);
+      check(odd, c, math_for(c.family), ++seed, 2);
+      check(tall, c, math_for(c.family), ++seed, 3);
+    }
+  }
+
+  TEST_CASE("emulated implicit GEMM, split-K: partial tiles summed by the reduction, forward and transposed") {
+    using gpu_tests::make_problem;
+    // A late ResNet layer in miniature: 40 -> 100 channels at 3x3 (27 channel-block chunks, two row
+    // tiles of 96), batch 1, bias; 4 splits (27 chunks: ranges of 6 and 7) and 27 (one chunk each).
+    const ConvProblem late = make_problem(OpKind::conv, 2, 1, 40, 100, 1, Dims{{7, 7, 1}}, Dims{{3, 3, 1}},
+                                          Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, Dims{{1, 1, 0}}, Dims{{1, 1, 0}}, true);
+    REQUIRE(gpu::conv::forward_gemm_ordered(reference::as_rank3(late)).desc.chunks == 27);
+    std::uint64_t seed = 4300;
+    for (const Family f : kForward)
+      for (const std::int64_t splits : {4, 27}) check(late, KernelChoice{.family = f}, math_for(f), ++seed, 3, splits);
+    // Random shapes: every math x gathered order, groups (grid z = groups x splits), 1-D to 3-D, 2 to 5
+    // splits (some more than a short reduction's chunks: those splits add zero tiles).
+    std::mt19937_64 rng(kbench::testing::test_seed(4242));
+    int trial = 0;
+    for (const Family f : kForward)
+      for (const ig::KOrder order : {ig::KOrder::channel_blocks, ig::KOrder::k_table}) {
+        const ConvProblem p = small_problem(rng, OpKind::conv, 1 + trial % 3, pick(rng, 1, 40), pick(rng, 1, 140));
+        CAPTURE(trial);
+        check(p, KernelChoice{.family = f, .order = order}, math_for(f), 4400 + static_cast<std::uint64_t>(++trial), 3,
+              pick(rng, 2, 5));
+      }
+    // Transposed phases: the reduction writes the untapped neighbours (tails, leads) as the epilogue
+    // does, beside the first GEMM's zero fill of untapped planes (its fill-only blocks in every split).
+    for (const Family f : kTransposed)
+      for (int i = 0; i < 2; ++i) {
+        const ConvProblem p = small_problem(rng, OpKind::conv_transpose, 1 + i, pick(rng, 1, 40), pick(rng, 1, 70));
+        CAPTURE(trial);
+        check(p, KernelChoice{.family = f}, math_for(f), 4400 + static_cast<std::uint64_t>(++trial), 3,
+              pick(rng, 2, 5));
+      }
+    const ConvProblem s77 = make_problem(OpKind::conv_transpose, 3, 1, 32, 64, 1, Dims{{3, 4, 4}}, Dims{{3, 3, 3}},
+                                         Dims{{2, 2, 2}}, Dims{{2, 2, 2}}, Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, true);
+    check(s77, KernelChoice{Family::transposed_phase_tf32}, MathMode::tf32, 4477, 3, 3);
+  }
+
+  TEST_CASE("emulated zero fill alone: a transposed convolution whose every output is the bias") {
+    // Stride 4, dilation 4, one tap, padding 1: no output receives a tap (zero_fill.cu's kernel, as
+    // the plan launches it when there is no phase GEMM: its body is zero_fill_planes).
+    const ConvProblem p = gpu_tests::make_problem(OpKind::conv_transpose, 2, 3, 4, 8, 1, Dims{{1, 1, 1}},
+                                                  Dims{{1, 1, 1}}, Dims{{4, 4, 1}}, Dims{{4, 4, 1}}, Dims{{1, 1, 0}},
+                                                  Dims{{0, 0, 0}}, true, Dims{{2, 3, 0}});
+    const ConvProblem p3 = reference::as_rank3(p);
+    REQUIRE(gpu::conv::transposed_gemms(p3).empty());
+    const gpu::conv::ZeroFillDesc z = gpu::conv::make_zero_fill_desc(p3);
+    const data::HostTensors t = data::make_host_tensors(p, 3);
+    std::vector<float> y(static_cast<std::size_t>(p.output_elements()), kPoison);
+    emu::clear_buffers();
+    emu::allow_write(y.data(), y.size() * sizeof(float));
+    const auto blocks = static_cast<unsigned>(std::min<std::int64_t>(z.planes, 65535));
+    emu::launch(emu::Dim3{blocks}, emu::Dim3{256}, nullptr, 0,
+                [&] { gpu::conv::zero_fill_planes(z, t.bias.data(), y.data(), blockIdx.x, gridDim.x); });
+    const Comparison c = compare_outputs(y, reference::convolve(p, t), default_tolerance(MathMode::fp32));
+    CHECK(c.passed());
+  }
+
+  TEST_CASE("emulated implicit GEMM, 3-D forward and transposed phases with the zero fill") {
+    std::mt19937_64 rng(kbench::testing::test_seed(77));
+    int trial = 0;
+    for (const Family f : kForward) {
+      const ConvProblem p = small_problem(rng, OpKind::conv, 3, pick(rng, 1, 20), pick(rng, 1, 70));
       CAPTURE(trial);
       check(p, KernelChoice{.family = f}, math_for(f), 800 + static_cast<std::uint64_t>(++trial));
     }
-}
+    for (const Family f : kTransposed)
+      for (int i = 0; i < 3; ++i) {
+        const ConvProblem p = small_problem(rng, OpKind::conv_transpose, 1 + i, pick(rng, 1, 20), pick(rng, 1, 70));
+        CAPTURE(trial);
+        check(p, KernelChoice{.family = f}, math_for(f), 800 + static_cast<std::uint64_t>(++trial));
+      }
+  }
 
 }  // TEST_SUITE
 

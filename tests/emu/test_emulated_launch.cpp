@@ -21,17 +21,16 @@ int blocks_run(emu::Dim3 grid, emu::Dim3 block, std::size_t shared_bytes) {
 }  // namespace
 
 TEST_SUITE("cuda_emulated") {
-
-TEST_CASE("emulated launches: the device's limits on the grid, the block and shared memory") {
-  CHECK(blocks_run(emu::Dim3{2, 3, 4}, emu::Dim3{64}, 0) == 24);
-  CHECK(blocks_run(emu::Dim3{1, 1, 1}, emu::Dim3{32}, 227 * 1024) == 1);
-  CHECK_THROWS_AS(blocks_run(emu::Dim3{1, 65536, 1}, emu::Dim3{32}, 0), emu::EmulationError);
-  CHECK_THROWS_AS(blocks_run(emu::Dim3{1, 1, 65536}, emu::Dim3{32}, 0), emu::EmulationError);
-  CHECK_THROWS_AS(blocks_run(emu::Dim3{0, 1, 1}, emu::Dim3{32}, 0), emu::EmulationError);
-  CHECK_THROWS_AS(blocks_run(emu::Dim3{1}, emu::Dim3{1056}, 0), emu::EmulationError);
-  CHECK_THROWS_AS(blocks_run(emu::Dim3{1}, emu::Dim3{1, 1, 128}, 0), emu::EmulationError);
-  CHECK_THROWS_AS(blocks_run(emu::Dim3{1}, emu::Dim3{32}, 227 * 1024 + 16), emu::EmulationError);
-}
+  TEST_CASE("emulated launches: the device's limits on the grid, the block and shared memory") {
+    CHECK(blocks_run(emu::Dim3{2, 3, 4}, emu::Dim3{64}, 0) == 24);
+    CHECK(blocks_run(emu::Dim3{1, 1, 1}, emu::Dim3{32}, 227 * 1024) == 1);
+    CHECK_THROWS_AS(blocks_run(emu::Dim3{1, 65536, 1}, emu::Dim3{32}, 0), emu::EmulationError);
+    CHECK_THROWS_AS(blocks_run(emu::Dim3{1, 1, 65536}, emu::Dim3{32}, 0), emu::EmulationError);
+    CHECK_THROWS_AS(blocks_run(emu::Dim3{0, 1, 1}, emu::Dim3{32}, 0), emu::EmulationError);
+    CHECK_THROWS_AS(blocks_run(emu::Dim3{1}, emu::Dim3{1056}, 0), emu::EmulationError);
+    CHECK_THROWS_AS(blocks_run(emu::Dim3{1}, emu::Dim3{1, 1, 128}, 0), emu::EmulationError);
+    CHECK_THROWS_AS(blocks_run(emu::Dim3{1}, emu::Dim3{32}, 227 * 1024 + 16), emu::EmulationError);
+  }
 
 }  // TEST_SUITE
 }  // namespace kbench

@@ -43,20 +43,20 @@ int wrong(const std::vector<float>& out) {
 }  // namespace
 
 TEST_SUITE("cuda_emulated") {
-
-TEST_CASE("emulated schedules: with the barrier every order computes the same, without, some order reads the poison") {
-  for (const emu::Schedule s : {emu::Schedule::ascending, emu::Schedule::descending, emu::Schedule::shuffled})
-    CHECK(wrong(run(s, true)) == 0);
-  // The missing barrier: in ascending order each lower neighbour has had its turn (hidden); in
-  // descending order none has (every thread but 0 reads NaN); shuffled, about half have not.
-  CHECK(wrong(run(emu::Schedule::ascending, false)) == 0);
-  const std::vector<float> descending = run(emu::Schedule::descending, false);
-  CHECK(wrong(descending) == kThreads - 1);
-  CHECK(std::isnan(descending[kThreads - 1]));
-  const int shuffled = wrong(run(emu::Schedule::shuffled, false));
-  CHECK(shuffled > kThreads / 4);
-  CHECK(shuffled < kThreads - 1);
-}
+  TEST_CASE(
+      "emulated schedules: with the barrier every order computes the same, without, some order reads the poison") {
+    for (const emu::Schedule s : {emu::Schedule::ascending, emu::Schedule::descending, emu::Schedule::shuffled})
+      CHECK(wrong(run(s, true)) == 0);
+    // The missing barrier: in ascending order each lower neighbour has had its turn (hidden); in
+    // descending order none has (every thread but 0 reads NaN); shuffled, about half have not.
+    CHECK(wrong(run(emu::Schedule::ascending, false)) == 0);
+    const std::vector<float> descending = run(emu::Schedule::descending, false);
+    CHECK(wrong(descending) == kThreads - 1);
+    CHECK(std::isnan(descending[kThreads - 1]));
+    const int shuffled = wrong(run(emu::Schedule::shuffled, false));
+    CHECK(shuffled > kThreads / 4);
+    CHECK(shuffled < kThreads - 1);
+  }
 
 }  // TEST_SUITE
 }  // namespace kbench

@@ -44,8 +44,8 @@ void require_finite_numbers(const CLI::App& app) {
     for (const std::string& text : option->results()) {
       char* end = nullptr;
       const double value = std::strtod(text.c_str(), &end);
-      require(end != text.c_str() && std::isfinite(value), "a numeric flag accepted a value that is not a finite number",
-              option->get_name() + " " + text);
+      require(end != text.c_str() && std::isfinite(value),
+              "a numeric flag accepted a value that is not a finite number", option->get_name() + " " + text);
     }
   }
   for (const CLI::App* sub : app.get_subcommands()) require_finite_numbers(*sub);
@@ -54,7 +54,8 @@ void require_finite_numbers(const CLI::App& app) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const std::vector<std::string> arguments = split_arguments(std::string_view(reinterpret_cast<const char*>(data), size));
+  const std::vector<std::string> arguments =
+      split_arguments(std::string_view(reinterpret_cast<const char*>(data), size));
   std::vector<const char*> argv{"kbench"};
   for (const std::string& argument : arguments) argv.push_back(argument.c_str());
 

@@ -23,8 +23,9 @@ using kbench::fuzz::require;
 constexpr const char* kOrigin = "<fuzz>";
 
 void render_every_way(const kbench::RunReport& report) {
-  for (const auto format : {kbench::ReportFormat::text, kbench::ReportFormat::json, kbench::ReportFormat::csv,
-                            kbench::ReportFormat::markdown, kbench::ReportFormat::gbench, kbench::ReportFormat::bencher}) {
+  for (const auto format :
+       {kbench::ReportFormat::text, kbench::ReportFormat::json, kbench::ReportFormat::csv,
+        kbench::ReportFormat::markdown, kbench::ReportFormat::gbench, kbench::ReportFormat::bencher}) {
     std::ostringstream out;
     kbench::write_report(report, format, out);
   }
@@ -33,7 +34,8 @@ void render_every_way(const kbench::RunReport& report) {
 
   // `kbench diff FILE FILE`: the same samples on both sides, so nothing can be slower.
   const kbench::diff::DiffReport diff = kbench::diff::diff_reports(report, report, kbench::diff::VerdictOptions{});
-  for (const auto format : {kbench::diff::DiffFormat::text, kbench::diff::DiffFormat::markdown, kbench::diff::DiffFormat::json}) {
+  for (const auto format :
+       {kbench::diff::DiffFormat::text, kbench::diff::DiffFormat::markdown, kbench::diff::DiffFormat::json}) {
     std::ostringstream out;
     kbench::diff::write_diff(diff, {kOrigin, kOrigin}, format, out);
   }

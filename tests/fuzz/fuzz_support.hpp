@@ -31,8 +31,7 @@ inline void require(bool holds, std::string_view what, std::string_view detail =
 
 // load.hpp promises every error starts "FILE:LINE:COL: " with a 1-based line and column.
 inline bool is_located_message(std::string_view message) {
-  if (!message.starts_with(kOrigin) || message.size() <= kOrigin.size() || message[kOrigin.size()] != ':')
-    return false;
+  if (!message.starts_with(kOrigin) || message.size() <= kOrigin.size() || message[kOrigin.size()] != ':') return false;
   std::string_view rest = message.substr(kOrigin.size() + 1);
   for (int number = 0; number < 2; ++number) {
     std::size_t digits = 0;

@@ -41,8 +41,9 @@ int main(int argc, char** argv) {
   if (host.shouldExit() || host_result != 0) return host_result;
 
   if (kbench::gpu_tests::dry_run()) {
-    std::printf("dry run (KBENCH_GPU_TESTS_DRY_RUN=1): the device cases check their problems' envelopes, "
-                "launch nothing\n");
+    std::printf(
+        "dry run (KBENCH_GPU_TESTS_DRY_RUN=1): the device cases check their problems' envelopes, "
+        "launch nothing\n");
   } else if (const kbench::Support cuda = kbench::gpu::cuda_status(); !cuda) {
     // cuda_status() says "no CUDA device found: <runtime message>"; print the runtime's words.
     std::string_view why = cuda.reason;

@@ -20,8 +20,7 @@ TEST_CASE("calibrate_device measures copy bandwidth, FFMA and TF32 rates within 
                     << derived.bandwidth_Bps / 1e12 << "), FP32 " << measured.fp32_flops / 1e12 << " TFLOP/s (peak "
                     << derived.fp32_flops / 1e12 << "), TF32 mma.sync " << c.tf32_mma_sync_flops / 1e12
                     << " TFLOP/s, wgmma n96 " << c.tf32_wgmma_n96_flops / 1e12 << " and n256 "
-                    << c.tf32_wgmma_n256_flops / 1e12 << " TFLOP/s (peak "
-                    << derived.tf32_flops / 1e12 << ")");
+                    << c.tf32_wgmma_n256_flops / 1e12 << " TFLOP/s (peak " << derived.tf32_flops / 1e12 << ")");
   CHECK(measured.source == "measured (kbench calibrate)");
   CHECK(measured.name == datasheet_or_derived_peaks(info).name);
   CHECK(measured.sms == info.sms);
@@ -42,6 +41,5 @@ TEST_CASE("calibrate_device measures copy bandwidth, FFMA and TF32 rates within 
   } else {
     CHECK(c.tf32_wgmma_flops() == 0);
   }
-  CHECK(measured.tf32_flops ==
-        std::max(c.tf32_mma_sync_flops, c.wgmma_discarded ? 0.0 : c.tf32_wgmma_flops()));
+  CHECK(measured.tf32_flops == std::max(c.tf32_mma_sync_flops, c.wgmma_discarded ? 0.0 : c.tf32_wgmma_flops()));
 }

@@ -25,8 +25,10 @@ class ScopedCacheHome {
     setenv("XDG_CACHE_HOME", dir_.c_str(), 1);
   }
   ~ScopedCacheHome() {
-    if (previous_) setenv("XDG_CACHE_HOME", previous_->c_str(), 1);
-    else unsetenv("XDG_CACHE_HOME");
+    if (previous_)
+      setenv("XDG_CACHE_HOME", previous_->c_str(), 1);
+    else
+      unsetenv("XDG_CACHE_HOME");
     std::error_code ignored;
     std::filesystem::remove_all(dir_, ignored);
   }

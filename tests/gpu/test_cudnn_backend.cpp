@@ -30,31 +30,38 @@ struct NamedProblem {
   ConvProblem problem;
 };
 
-
 std::vector<NamedProblem> problems() {
   using D = Dims;
   const OpKind conv = OpKind::conv;
   const OpKind tconv = OpKind::conv_transpose;
   return {
       {"conv1d, stride 3, dilation 4 (seed 76 in miniature)",
-       make_problem(conv, 1, 2, 3, 5, 1, D{{50, 1, 1}}, D{{3, 1, 1}}, D{{3, 1, 1}}, D{{4, 1, 1}}, D{{0, 0, 0}}, D{{0, 0, 0}}, false)},
+       make_problem(conv, 1, 2, 3, 5, 1, D{{50, 1, 1}}, D{{3, 1, 1}}, D{{3, 1, 1}}, D{{4, 1, 1}}, D{{0, 0, 0}},
+                    D{{0, 0, 0}}, false)},
       {"conv1d, asymmetric padding cuDNN can express exactly",
-       make_problem(conv, 1, 1, 2, 3, 1, D{{10, 1, 1}}, D{{3, 1, 1}}, D{{2, 1, 1}}, D{{1, 1, 1}}, D{{1, 0, 0}}, D{{0, 0, 0}}, true)},
+       make_problem(conv, 1, 1, 2, 3, 1, D{{10, 1, 1}}, D{{3, 1, 1}}, D{{2, 1, 1}}, D{{1, 1, 1}}, D{{1, 0, 0}},
+                    D{{0, 0, 0}}, true)},
       {"conv2d, grouped, strided, dilated, padded, bias",
-       make_problem(conv, 2, 2, 4, 6, 2, D{{9, 7, 1}}, D{{3, 2, 1}}, D{{2, 1, 1}}, D{{1, 2, 1}}, D{{1, 0, 0}}, D{{1, 0, 0}}, true)},
+       make_problem(conv, 2, 2, 4, 6, 2, D{{9, 7, 1}}, D{{3, 2, 1}}, D{{2, 1, 1}}, D{{1, 2, 1}}, D{{1, 0, 0}},
+                    D{{1, 0, 0}}, true)},
       {"conv2d, 11x11 stride 4 padding 2 (seed 50 in miniature)",
-       make_problem(conv, 2, 1, 3, 8, 1, D{{31, 29, 1}}, D{{11, 11, 1}}, D{{4, 4, 1}}, D{{1, 1, 1}}, D{{2, 2, 0}}, D{{2, 2, 0}}, true)},
+       make_problem(conv, 2, 1, 3, 8, 1, D{{31, 29, 1}}, D{{11, 11, 1}}, D{{4, 4, 1}}, D{{1, 1, 1}}, D{{2, 2, 0}},
+                    D{{2, 2, 0}}, true)},
       {"conv2d, depthwise 3x3 (seed 84 in miniature)",
-       make_problem(conv, 2, 2, 8, 8, 8, D{{12, 14, 1}}, D{{3, 3, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}}, D{{0, 0, 0}}, D{{0, 0, 0}}, false)},
+       make_problem(conv, 2, 2, 8, 8, 8, D{{12, 14, 1}}, D{{3, 3, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}}, D{{0, 0, 0}},
+                    D{{0, 0, 0}}, false)},
       {"conv3d, padded, uneven strides, bias",
-       make_problem(conv, 3, 1, 2, 4, 1, D{{5, 6, 7}}, D{{3, 3, 3}}, D{{1, 2, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}}, true)},
+       make_problem(conv, 3, 1, 2, 4, 1, D{{5, 6, 7}}, D{{3, 3, 3}}, D{{1, 2, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}},
+                    D{{1, 1, 1}}, true)},
       {"conv_transpose1d, asymmetric padding expressible as backward data",
-       make_problem(tconv, 1, 2, 3, 4, 1, D{{9, 1, 1}}, D{{3, 1, 1}}, D{{2, 1, 1}}, D{{1, 1, 1}}, D{{2, 0, 0}}, D{{1, 0, 0}}, true)},
+       make_problem(tconv, 1, 2, 3, 4, 1, D{{9, 1, 1}}, D{{3, 1, 1}}, D{{2, 1, 1}}, D{{1, 1, 1}}, D{{2, 0, 0}},
+                    D{{1, 0, 0}}, true)},
       {"conv_transpose2d, grouped, output_padding, bias",
-       make_problem(tconv, 2, 2, 4, 6, 2, D{{5, 6, 1}}, D{{3, 3, 1}}, D{{2, 2, 1}}, D{{1, 1, 1}}, D{{1, 1, 0}}, D{{1, 1, 0}}, true,
-            D{{1, 0, 0}})},
+       make_problem(tconv, 2, 2, 4, 6, 2, D{{5, 6, 1}}, D{{3, 3, 1}}, D{{2, 2, 1}}, D{{1, 1, 1}}, D{{1, 1, 0}},
+                    D{{1, 1, 0}}, true, D{{1, 0, 0}})},
       {"conv_transpose3d, stride 2, padding 1, dilation 2 (seed 77 in miniature)",
-       make_problem(tconv, 3, 1, 4, 2, 1, D{{4, 4, 4}}, D{{3, 3, 3}}, D{{2, 2, 2}}, D{{2, 2, 2}}, D{{1, 1, 1}}, D{{1, 1, 1}}, false)},
+       make_problem(tconv, 3, 1, 4, 2, 1, D{{4, 4, 4}}, D{{3, 3, 3}}, D{{2, 2, 2}}, D{{2, 2, 2}}, D{{1, 1, 1}},
+                    D{{1, 1, 1}}, false)},
   };
 }
 
@@ -66,7 +73,8 @@ std::vector<std::int64_t> all_indices(const ConvProblem& p) {
 
 // Prepare, fill, poison, run, and compare the whole output with the reference.
 kbench::Comparison run_and_compare(kbench::Backend& backend, const ConvProblem& p, const BackendOptions& options,
-                                   const kbench::Tolerance& tolerance, std::unique_ptr<kbench::PreparedRun>* keep = nullptr) {
+                                   const kbench::Tolerance& tolerance,
+                                   std::unique_ptr<kbench::PreparedRun>* keep = nullptr) {
   constexpr std::uint64_t seed = 1234;
   std::unique_ptr<kbench::PreparedRun> run = backend.prepare(p, options);
   run->fill_inputs(seed);
@@ -106,7 +114,8 @@ TEST_CASE("cuDNN matches the reference on every kind of problem, in both math mo
       REQUIRE(supported.ok);
       REQUIRE(backend->fits(np.problem, options).ok);
       std::unique_ptr<kbench::PreparedRun> run;
-      const kbench::Comparison c = run_and_compare(*backend, np.problem, options, kbench::default_tolerance(math), &run);
+      const kbench::Comparison c =
+          run_and_compare(*backend, np.problem, options, kbench::default_tolerance(math), &run);
       CHECK(c.passed());
       CHECK(run->implementation().rfind("cudnn:", 0) == 0);
       if (math == MathMode::fp32) {

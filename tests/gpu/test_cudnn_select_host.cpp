@@ -46,16 +46,17 @@ TEST_SUITE("host") {
     CHECK(judge_workspace(~std::size_t{0}, kLimit) == WorkspaceVerdict::absurd);
     CHECK(judge_workspace(std::size_t{1} << 63, INT64_MAX) == WorkspaceVerdict::absurd);  // whatever the limit
     CHECK(judge_workspace(16, -1) == WorkspaceVerdict::over_limit);
-    CHECK(contains(workspace_rejection("GEMM", std::size_t{1} << 63, kLimit), "impossible workspace of 9223372036854775808"));
+    CHECK(contains(workspace_rejection("GEMM", std::size_t{1} << 63, kLimit),
+                   "impossible workspace of 9223372036854775808"));
   }
 
   TEST_CASE("the ranked list keeps every usable entry in order, and a failing query rules out that entry only") {
     const std::vector<RankedAlgo> ranked = {
         entry(CUDNN_CONVOLUTION_FWD_ALGO_FFT, 0, CUDNN_STATUS_NOT_SUPPORTED),
-        entry(CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD),  // its query fails with an internal error
+        entry(CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD),                    // its query fails with an internal error
         entry(CUDNN_CONVOLUTION_FWD_ALGO_GEMM, std::size_t{1} << 63),  // would pass a signed comparison
         entry(CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, 1 << 20),
-        entry(CUDNN_CONVOLUTION_FWD_ALGO_DIRECT),    // asks for 2^64 - 1 bytes under its math type
+        entry(CUDNN_CONVOLUTION_FWD_ALGO_DIRECT),  // asks for 2^64 - 1 bytes under its math type
         entry(CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM),
     };
     const WorkspaceQueryFn query = fake_query({
@@ -79,7 +80,8 @@ TEST_SUITE("host") {
         entry(CUDNN_CONVOLUTION_FWD_ALGO_GEMM, std::size_t{1} << 63),
         entry(CUDNN_CONVOLUTION_FWD_ALGO_DIRECT, 0, CUDNN_STATUS_SUCCESS, CUDNN_TENSOR_OP_MATH),
     };
-    const WorkspaceQueryFn query = fake_query({{CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD, {CUDNN_STATUS_EXECUTION_FAILED, 0}}});
+    const WorkspaceQueryFn query =
+        fake_query({{CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD, {CUDNN_STATUS_EXECUTION_FAILED, 0}}});
     const Selection s = select_ranked(ranked, query, false, kLimit, MathMode::fp32, CUDNN_FMA_MATH, "heuristic");
     CHECK_FALSE(s.choice.has_value());
     CAPTURE(s.reason);
@@ -93,8 +95,8 @@ TEST_SUITE("host") {
     std::vector<cudnnMathType_t> asked;
     const std::vector<RankedAlgo> ranked = {
         entry(CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, 0, CUDNN_STATUS_SUCCESS, CUDNN_TENSOR_OP_MATH)};
-    const Selection s = select_ranked(ranked, fake_query({}, &asked), false, kLimit, MathMode::tf32,
-                                      CUDNN_DEFAULT_MATH, "heuristic");
+    const Selection s =
+        select_ranked(ranked, fake_query({}, &asked), false, kLimit, MathMode::tf32, CUDNN_DEFAULT_MATH, "heuristic");
     REQUIRE(s.choice.has_value());
     CHECK(s.choice->math == CUDNN_TENSOR_OP_MATH);
     CHECK(asked == std::vector<cudnnMathType_t>{CUDNN_TENSOR_OP_MATH});
@@ -152,9 +154,8 @@ TEST_SUITE("host") {
     CHECK(outcome.skipped[0] == "ALGO_0: cudnnConvolutionForward failed: EXECUTION_FAILED");
     CHECK(outcome.skipped[1] == "ALGO_1: cudaMalloc failed: out of memory");
 
-    const TrialOutcome none = first_that_runs(2, name, [](std::size_t) {
-      throw CudnnError(CUDNN_STATUS_NOT_SUPPORTED, "no");
-    });
+    const TrialOutcome none =
+        first_that_runs(2, name, [](std::size_t) { throw CudnnError(CUDNN_STATUS_NOT_SUPPORTED, "no"); });
     CHECK_FALSE(none.chosen.has_value());
     CHECK(none.skipped.size() == 2);
 

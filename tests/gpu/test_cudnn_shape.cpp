@@ -117,18 +117,18 @@ TEST_SUITE("host") {
     REQUIRE(cudnn_expressible(p).ok);
     const CudnnConvShape s = cudnn_shape(p);
     CHECK(s.backward_data);
-    CHECK(s.forward_input == std::vector<int>{2, 6, 1, 10});   // dx: our output
-    CHECK(s.forward_output == std::vector<int>{2, 4, 1, 5});   // dy: our input
-    CHECK(s.filter == std::vector<int>{4, 3, 1, 3});           // PyTorch's [C_in, C_out/g, k]
+    CHECK(s.forward_input == std::vector<int>{2, 6, 1, 10});  // dx: our output
+    CHECK(s.forward_output == std::vector<int>{2, 4, 1, 5});  // dy: our input
+    CHECK(s.filter == std::vector<int>{4, 3, 1, 3});          // PyTorch's [C_in, C_out/g, k]
     CHECK(s.bias == std::vector<int>{1, 6, 1, 1});
     CHECK(s.pad == std::vector<int>{0, 1});
     CHECK(s.groups == 2);
   }
 
   TEST_CASE("transposed padding is expressible when pad_before - pad_after + output_padding lies in [0, stride)") {
-    CHECK(cudnn_expressible(transposed1d(2, 1, 0)).ok);  // 1
-    CHECK(cudnn_expressible(transposed1d(1, 1, 1)).ok);  // 1
-    CHECK(cudnn_expressible(transposed1d(1, 1, 0)).ok);  // 0
+    CHECK(cudnn_expressible(transposed1d(2, 1, 0)).ok);                  // 1
+    CHECK(cudnn_expressible(transposed1d(1, 1, 1)).ok);                  // 1
+    CHECK(cudnn_expressible(transposed1d(1, 1, 0)).ok);                  // 0
     const kbench::Support s = cudnn_expressible(transposed1d(1, 2, 0));  // -1
     CHECK_FALSE(s.ok);
     CHECK(s.reason.find("backward data") != std::string::npos);
@@ -156,7 +156,8 @@ TEST_SUITE("host") {
     CHECK(parse_algorithm(false, "CUDNN_CONVOLUTION_FWD_ALGO_FFT_TILING") == CUDNN_CONVOLUTION_FWD_ALGO_FFT_TILING);
     CHECK(parse_algorithm(true, "ALGO_1") == CUDNN_CONVOLUTION_BWD_DATA_ALGO_1);
     CHECK(parse_algorithm(true, "CUDNN_CONVOLUTION_BWD_DATA_ALGO_0") == CUDNN_CONVOLUTION_BWD_DATA_ALGO_0);
-    CHECK(parse_algorithm(true, "cudnn_convolution_bwd_data_algo_winograd") == CUDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD);
+    CHECK(parse_algorithm(true, "cudnn_convolution_bwd_data_algo_winograd") ==
+          CUDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD);
     CHECK_FALSE(parse_algorithm(true, "IMPLICIT_GEMM").has_value());  // a forward name
     CHECK_FALSE(parse_algorithm(false, "ALGO_1").has_value());
     CHECK_FALSE(parse_algorithm(false, "").has_value());

@@ -200,7 +200,8 @@ TEST_CASE("an enqueue that waits for the device is timed without the held stream
   const kbench::Sample first = run.timed_run({true, false});
   const kbench::Sample second = run.timed_run({true, false});
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  MESSAGE("samples " << first.seconds * 1e3 << " and " << second.seconds * 1e3 << " ms, " << wall_s << " s of wall time");
+  MESSAGE("samples " << first.seconds * 1e3 << " and " << second.seconds * 1e3 << " ms, " << wall_s
+                     << " s of wall time");
   CHECK(wall_s < 2.0);  // one timeout of 0.2 s, not one per sample
   CHECK(first.seconds < 0.1);
   CHECK(all_equal(run.read_output({}), 1.5f));
@@ -210,7 +211,6 @@ TEST_CASE("an enqueue that waits for the device is timed without the held stream
 
 TEST_CASE("device_bytes_needed counts the tensors and the L2 flush buffer") {
   const ConvProblem p = small_problem();
-  const std::int64_t tensors =
-      4 * (p.input_elements() + p.weight_elements() + p.bias_elements() + p.output_elements());
+  const std::int64_t tensors = 4 * (p.input_elements() + p.weight_elements() + p.bias_elements() + p.output_elements());
   CHECK(GpuPreparedRun::device_bytes_needed(p, 0) >= tensors + (std::int64_t{256} << 20));
 }

@@ -37,8 +37,8 @@ TEST_SUITE("host") {
     const auto clock = clock_from_stamps(1'000, 5'000, 101'000, 5'000 + 198'000, 20'000);
     REQUIRE(clock.has_value());
     CHECK(*clock == doctest::Approx(1.98e9));
-    CHECK_FALSE(clock_from_stamps(0, 5'000, 101'000, 203'000, 20'000).has_value());  // no block on SM 0
-    CHECK_FALSE(clock_from_stamps(1'000, 5'000, 11'000, 25'000, 20'000).has_value());  // 10 us < 20 us
+    CHECK_FALSE(clock_from_stamps(0, 5'000, 101'000, 203'000, 20'000).has_value());      // no block on SM 0
+    CHECK_FALSE(clock_from_stamps(1'000, 5'000, 11'000, 25'000, 20'000).has_value());    // 10 us < 20 us
     CHECK_FALSE(clock_from_stamps(101'000, 5'000, 1'000, 203'000, 20'000).has_value());  // time went backwards
   }
 
@@ -53,8 +53,8 @@ TEST_SUITE("host") {
       stamps[s + 3] = stop_cycles;
     };
     CHECK_FALSE(clock_from_sm_stamps(stamps, 20'000).has_value());  // nothing stamped
-    stamp(0, 1'000, 5'000, 0, 0);                                     // SM 0: a start, no stop
-    stamp(3, 0, 0, 101'000, 900'000);                                 // SM 3: a stop, no start
+    stamp(0, 1'000, 5'000, 0, 0);                                   // SM 0: a start, no stop
+    stamp(3, 0, 0, 101'000, 900'000);                               // SM 3: a stop, no start
     CHECK_FALSE(clock_from_sm_stamps(stamps, 20'000).has_value());
     // SMs 5, 6, 7 (none of them SM 0): counters of their own, clocks 1.9, 1.98 and 2.0 GHz.
     stamp(5, 1'000, 70'000, 101'000, 70'000 + 190'000);

@@ -60,7 +60,8 @@ class FakeRun : public PreparedRun {
     }
     const auto exact = reference::convolve(problem_, tensors_);
     for (std::size_t i = 0; i < exact.size(); ++i)
-      output_[i] = static_cast<float>(config_.misbehaviour == Misbehaviour::wrong_values ? exact[i] * 1.01 + 0.01 : exact[i]);
+      output_[i] =
+          static_cast<float>(config_.misbehaviour == Misbehaviour::wrong_values ? exact[i] * 1.01 + 0.01 : exact[i]);
     if (config_.misbehaviour == Misbehaviour::modify_input) tensors_.input[0] += 1.0f;
     if (first_output_.empty()) first_output_ = output_;
   }
@@ -76,7 +77,9 @@ class FakeRun : public PreparedRun {
     return out;
   }
   bool inputs_unchanged() override { return tensors_.input == pristine_input_; }
-  std::vector<std::string> warnings() const override { return samples_taken > 0 ? config_.run_warnings : std::vector<std::string>{}; }
+  std::vector<std::string> warnings() const override {
+    return samples_taken > 0 ? config_.run_warnings : std::vector<std::string>{};
+  }
 
   int runs = 0;
   std::size_t samples_taken = 0;
@@ -102,7 +105,9 @@ class FakeBackend : public Backend {
   Support fits(const ConvProblem&, const BackendOptions&) const override {
     return config_.fits ? Support::yes() : Support::no("fake: needs 2 GB, 1 GB free");
   }
-  std::vector<std::string> variants(const ConvProblem&, const BackendOptions&) const override { return config_.variants; }
+  std::vector<std::string> variants(const ConvProblem&, const BackendOptions&) const override {
+    return config_.variants;
+  }
   std::unique_ptr<PreparedRun> prepare(const ConvProblem& problem, const BackendOptions&) override {
     if (config_.misbehaviour == Misbehaviour::throw_in_prepare) throw std::runtime_error("out of memory (fake)");
     return std::make_unique<FakeRun>(problem, config_);

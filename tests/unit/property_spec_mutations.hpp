@@ -13,9 +13,9 @@
 namespace kbench::testing::property {
 
 struct InvalidSpec {
-  std::string kind;         // which mutation, for failure messages
-  SpecLines lines;          // written with block_mapping, one key per line
-  std::string blamed_key;   // the error's key path starts with this ("kernel" for "kernel[1]")
+  std::string kind;        // which mutation, for failure messages
+  SpecLines lines;         // written with block_mapping, one key per line
+  std::string blamed_key;  // the error's key path starts with this ("kernel" for "kernel[1]")
   // The error points at the line of the last `line_key` entry, or at the mapping's first line when empty.
   std::string line_key;
   bool at_key_column = false;  // about the key itself (column 1), not its value
@@ -42,8 +42,7 @@ inline InvalidSpec blame_value(std::string kind, SpecLines lines, const std::str
 }
 
 // `dims` written as a list, with entry `at` replaced by `text`.
-inline std::string list_with(const std::vector<std::string>& items, std::size_t at, const std::string& text,
-                             Rng& rng) {
+inline std::string list_with(const std::vector<std::string>& items, std::size_t at, const std::string& text, Rng& rng) {
   std::vector<std::string> changed = items;
   changed[at] = text;
   return join_list(changed, rng);
@@ -59,7 +58,9 @@ inline std::vector<std::string> input_items(const ConvProblem& p) {
 inline InvalidSpec bad_size(const std::string& kind, const ConvProblem& p, SpecLines lines, const std::string& key,
                             const std::string& bad, Rng& rng) {
   const auto rank = static_cast<std::size_t>(p.spatial_rank);
-  const auto entry = [&](std::size_t count) { return static_cast<std::size_t>(uniform(rng, 0, static_cast<std::int64_t>(count) - 1)); };
+  const auto entry = [&](std::size_t count) {
+    return static_cast<std::size_t>(uniform(rng, 0, static_cast<std::int64_t>(count) - 1));
+  };
   std::string value = bad;
   if (key == "input") {
     const auto items = input_items(p);
@@ -115,9 +116,10 @@ inline InvalidSpec wrong_type(const ConvProblem& p, SpecLines lines, Rng& rng) {
       {"dtype", {"fp16", "bf16", "float64", "1", "[fp32]", ""}},
       {"bias", {"1", "yes", "\"true\"", "2.5", "[true]", "", "on"}},
       {"description", {"[a]", "{a: 1}", ""}},
-      {"records", {"abc", "{a: 1}", "[1]", "[{ms: 1}]", "[{hardware: h, implementation: i, ms: -1, source: s}]",
-                   "[{hardware: h, implementation: i, ms: .nan, source: s}]",
-                   "[{hardware: h, implementation: i, time_ms: 1, source: s}]"}},
+      {"records",
+       {"abc", "{a: 1}", "[1]", "[{ms: 1}]", "[{hardware: h, implementation: i, ms: -1, source: s}]",
+        "[{hardware: h, implementation: i, ms: .nan, source: s}]",
+        "[{hardware: h, implementation: i, time_ms: 1, source: s}]"}},
   };
   const Choice& choice = pick(rng, choices);
   const std::string& value = pick(rng, choice.values);
@@ -170,7 +172,8 @@ inline InvalidSpec bad_output_padding(const ConvProblem& p, SpecLines lines, Rng
 
 inline std::string pairs_text(const Dims& before, const Dims& after, int rank, Rng& rng) {
   std::vector<std::string> items;
-  for (int d = 0; d < rank; ++d) items.push_back("[" + std::to_string(before[d]) + ", " + std::to_string(after[d]) + "]");
+  for (int d = 0; d < rank; ++d)
+    items.push_back("[" + std::to_string(before[d]) + ", " + std::to_string(after[d]) + "]");
   return join_list(items, rng);
 }
 
@@ -185,8 +188,8 @@ inline InvalidSpec empty_output(const ConvProblem& p, SpecLines lines, Rng& rng)
     return blame_value("kernel wider than the padded input", std::move(lines), "kernel");
   }
   Dims before = p.pad_before, after = p.pad_after;
-  const std::int64_t uncropped = (p.input[d] - 1) * p.stride[d] + p.dilation[d] * (p.kernel[d] - 1) +
-                                 p.output_padding[d] + 1;
+  const std::int64_t uncropped =
+      (p.input[d] - 1) * p.stride[d] + p.dilation[d] * (p.kernel[d] - 1) + p.output_padding[d] + 1;
   before[d] = uncropped + uniform(rng, 0, 3);
   set_value(lines, "padding", pairs_text(before, after, p.spatial_rank, rng), rng);
   return blame_value("transposed output cropped to nothing", std::move(lines), "padding");
@@ -233,13 +236,13 @@ inline InvalidSpec huge_tensor(Rng& rng) {
       spec = blame_value("output tensor past 2^40 elements", lines, "out_channels");
       break;
     case 3:  // a transposed output extent near 2^62
-      lines = {{"name", "huge"}, {"op", "conv_transpose"}, {"input", "[1, 1, 2147483647]"}, {"out_channels", "1"},
-               {"kernel", "1"}, {"stride", "2147483647"}};
+      lines = {{"name", "huge"},      {"op", "conv_transpose"}, {"input", "[1, 1, 2147483647]"},
+               {"out_channels", "1"}, {"kernel", "1"},          {"stride", "2147483647"}};
       spec = blame_value("transposed output extent past 2^31-1", lines, "stride");
       break;
     default:  // a conv output extent of 2^32-1 from padding alone
-      lines = {{"name", "huge"}, {"op", "conv"}, {"input", "[1, 1, 1]"}, {"out_channels", "1"}, {"kernel", "1"},
-               {"padding", "2147483647"}};
+      lines = {{"name", "huge"},      {"op", "conv"},  {"input", "[1, 1, 1]"},
+               {"out_channels", "1"}, {"kernel", "1"}, {"padding", "2147483647"}};
       spec = blame_value("conv output extent past 2^31-1", lines, "padding");
       break;
   }

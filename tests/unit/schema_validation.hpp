@@ -24,8 +24,8 @@ struct SchemaVerdict {
 inline SchemaVerdict validate_against_schema(const nlohmann::ordered_json& document, const std::string& schema_path) {
   namespace fs = std::filesystem;
   static int counter = 0;
-  const fs::path dir = fs::temp_directory_path() /
-                       ("kbench-schema-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+  const fs::path dir =
+      fs::temp_directory_path() / ("kbench-schema-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
   fs::create_directories(dir);
   const fs::path doc_path = dir / "document.json";
   const fs::path log_path = dir / "validate.log";
@@ -36,8 +36,8 @@ inline SchemaVerdict validate_against_schema(const nlohmann::ordered_json& docum
       "validator = jsonschema.validators.validator_for(schema)\n"
       "validator.check_schema(schema)\n"
       "validator(schema).validate(json.load(open(sys.argv[2])))\n";
-  const std::string command = "python3 -c '" + script + "' '" + schema_path + "' '" + doc_path.string() + "' >'" +
-                              log_path.string() + "' 2>&1";
+  const std::string command =
+      "python3 -c '" + script + "' '" + schema_path + "' '" + doc_path.string() + "' >'" + log_path.string() + "' 2>&1";
   const int status = std::system(command.c_str());
   SchemaVerdict verdict;
   verdict.valid = WIFEXITED(status) && WEXITSTATUS(status) == 0;
@@ -48,6 +48,8 @@ inline SchemaVerdict validate_against_schema(const nlohmann::ordered_json& docum
   return verdict;
 }
 
-inline std::string test_data_path(const std::string& relative) { return std::string(KBENCH_TEST_DATA_DIR) + "/" + relative; }
+inline std::string test_data_path(const std::string& relative) {
+  return std::string(KBENCH_TEST_DATA_DIR) + "/" + relative;
+}
 
 }  // namespace kbench::test

@@ -50,7 +50,7 @@ TEST_CASE("bencher: one entry per verified, timed result, median in microseconds
   REQUIRE(document.size() == 4);
   std::set<std::string> names;
   for (const ordered_json& entry : document) names.insert(entry.at("name").get<std::string>());
-  CHECK(names.size() == 4);  // a dashboard series per result
+  CHECK(names.size() == 4);                                          // a dashboard series per result
   CHECK(names.count("conv1d_dilated_strided/cuda:rows/fp32") == 0);  // wrong: no value to plot
 
   const ordered_json& first = document[0];

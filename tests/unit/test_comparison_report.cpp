@@ -31,47 +31,48 @@ std::size_t widest_line(const std::string& text) {
 std::string table_of(const std::string& text) {
   std::istringstream in(text);
   std::string line, table;
-  while (std::getline(in, line) && !(line.size() > 2 && line.rfind("  ", 0) == 0 && line[2] != ' ')) table += line + '\n';
+  while (std::getline(in, line) && !(line.size() > 2 && line.rfind("  ", 0) == 0 && line[2] != ' '))
+    table += line + '\n';
   return table;
 }
 
 }  // namespace
 
 TEST_SUITE("report") {
+  TEST_CASE("compare: two backends side by side, speedup against the baseline") {
+    kbench::RunReport report = kbench::test::fixture_report();
+    std::erase_if(report.results,
+                  [](const kbench::Result& r) { return r.backend != "cudnn" && r.backend != "reference"; });
+    const std::string text = compare_text(report, "cudnn");
+    const std::string table = table_of(text);
+    CHECK(table.find("reference speedup") != std::string::npos);  // the wide layout
+    CHECK(table.find("speedup vs") == std::string::npos);
+    CHECK(widest_line(table) <= 100);
+    CHECK_THROWS_AS(compare_text(report, "nonexistent"), kbench::InputError);
+  }
 
-TEST_CASE("compare: two backends side by side, speedup against the baseline") {
-  kbench::RunReport report = kbench::test::fixture_report();
-  std::erase_if(report.results, [](const kbench::Result& r) { return r.backend != "cudnn" && r.backend != "reference"; });
-  const std::string text = compare_text(report, "cudnn");
-  const std::string table = table_of(text);
-  CHECK(table.find("reference speedup") != std::string::npos);  // the wide layout
-  CHECK(table.find("speedup vs") == std::string::npos);
-  CHECK(widest_line(table) <= 100);
-  CHECK_THROWS_AS(compare_text(report, "nonexistent"), kbench::InputError);
-}
-
-TEST_CASE("compare: too many backends for 100 columns become one row per backend") {
-  const kbench::RunReport report = kbench::test::fixture_report();  // six backends and variants
-  const std::string text = compare_text(report, "cudnn");
-  const std::string table = table_of(text);
-  CHECK(table.find("speedup vs cudnn") != std::string::npos);  // the long layout
-  CHECK(table.find("baseline") != std::string::npos);
-  CHECK(table.find("cuda:direct") != std::string::npos);
-  CHECK(widest_line(table) <= 100);
-  // Sentence (2 lines), header and rule, then per (workload, math) the baseline and every backend
-  // with a result there.
-  std::size_t expected_rows = 4;
-  for (const auto& summary : report.workloads)
-    for (const kbench::MathMode math : report.settings.math_modes) {
-      bool baseline = false;
-      for (const kbench::Result& r : report.results)
-        if (r.workload == summary.workload.name && r.math_requested == math) {
-          ++expected_rows;
-          baseline = baseline || r.backend == "cudnn";
-        }
-      if (!baseline) ++expected_rows;
-    }
-  CHECK(static_cast<std::size_t>(std::count(table.begin(), table.end(), '\n')) == expected_rows);
-}
+  TEST_CASE("compare: too many backends for 100 columns become one row per backend") {
+    const kbench::RunReport report = kbench::test::fixture_report();  // six backends and variants
+    const std::string text = compare_text(report, "cudnn");
+    const std::string table = table_of(text);
+    CHECK(table.find("speedup vs cudnn") != std::string::npos);  // the long layout
+    CHECK(table.find("baseline") != std::string::npos);
+    CHECK(table.find("cuda:direct") != std::string::npos);
+    CHECK(widest_line(table) <= 100);
+    // Sentence (2 lines), header and rule, then per (workload, math) the baseline and every backend
+    // with a result there.
+    std::size_t expected_rows = 4;
+    for (const auto& summary : report.workloads)
+      for (const kbench::MathMode math : report.settings.math_modes) {
+        bool baseline = false;
+        for (const kbench::Result& r : report.results)
+          if (r.workload == summary.workload.name && r.math_requested == math) {
+            ++expected_rows;
+            baseline = baseline || r.backend == "cudnn";
+          }
+        if (!baseline) ++expected_rows;
+      }
+    CHECK(static_cast<std::size_t>(std::count(table.begin(), table.end(), '\n')) == expected_rows);
+  }
 
 }  // TEST_SUITE

@@ -23,7 +23,7 @@ namespace dw = gpu::conv::depthwise;
 
 dw::BulkPlan plan_for(const ConvProblem& p, std::int64_t stages = 1, std::int64_t planes = 1) {
   return dw::make_bulk_tiling(dw::make_plane_shape(1, planes, p.input[0], p.input[1], p.output_extent(0),
-                                                  p.output_extent(1), p.pad_before[0], p.pad_before[1], p.kernel[0]),
+                                                   p.output_extent(1), p.pad_before[0], p.pad_before[1], p.kernel[0]),
                               stages);
 }
 
@@ -152,50 +152,49 @@ void check_tiling(const ConvProblem& p, std::int64_t stages) {
 }  // namespace
 
 TEST_SUITE("cuda_index") {
-
-TEST_CASE("bulk depthwise tiling: every tap reads its input or a zero, every output computed and stored once") {
-  std::mt19937_64 rng(kbench::testing::test_seed(8403));
-  int shared_columns = 0, margins = 0;
-  for (int trial = 0; trial < 60; ++trial) {
-    const ConvProblem p = random_bulk(rng);
-    CAPTURE(trial);
-    check_tiling(p, 1);
-    check_tiling(p, 2);
-    const dw::BulkTiling t = plan_for(p).tiling;
-    shared_columns += t.segments > 1 ? 1 : 0;
-    margins += t.pitch > t.in_w ? 1 : 0;
+  TEST_CASE("bulk depthwise tiling: every tap reads its input or a zero, every output computed and stored once") {
+    std::mt19937_64 rng(kbench::testing::test_seed(8403));
+    int shared_columns = 0, margins = 0;
+    for (int trial = 0; trial < 60; ++trial) {
+      const ConvProblem p = random_bulk(rng);
+      CAPTURE(trial);
+      check_tiling(p, 1);
+      check_tiling(p, 2);
+      const dw::BulkTiling t = plan_for(p).tiling;
+      shared_columns += t.segments > 1 ? 1 : 0;
+      margins += t.pitch > t.in_w ? 1 : 0;
+    }
+    CHECK(shared_columns > 0);
+    CHECK(margins > 0);
+    // Rows too wide for four blocks an SM: 3,000 floats take strips of the smallest aligned height (2).
+    const ConvProblem wide = depthwise(3, Dims{{12, 3000, 1}}, Dims{{1, 0, 0}}, Dims{{1, 0, 0}});
+    check_tiling(wide, 1);
+    check_tiling(wide, 2);
+    CHECK(plan_for(wide).tiling.stage_bytes() > dw::kBulkStageTarget);
   }
-  CHECK(shared_columns > 0);
-  CHECK(margins > 0);
-  // Rows too wide for four blocks an SM: 3,000 floats take strips of the smallest aligned height (2).
-  const ConvProblem wide = depthwise(3, Dims{{12, 3000, 1}}, Dims{{1, 0, 0}}, Dims{{1, 0, 0}});
-  check_tiling(wide, 1);
-  check_tiling(wide, 2);
-  CHECK(plan_for(wide).tiling.stage_bytes() > dw::kBulkStageTarget);
-}
 
-TEST_CASE("bulk depthwise tiling: seed 84, and what it refuses") {
-  const dw::BulkPlan s84 = dw::make_bulk_tiling(dw::make_plane_shape(64, 128, 256, 512, 254, 510, 0, 0, 3));
-  REQUIRE(s84.support.ok);
-  const dw::BulkTiling& t = s84.tiling;
-  CHECK(t.strip_rows == 12);  // the tallest even strip within 55 KB: 14 x 2 KB in, 12 x 2,040 B out
-  CHECK(t.strips == 22);
-  CHECK(t.pitch == 512);      // no padding: no margins
-  CHECK(t.smem_bytes() == 16 + 14 * 512 * 4 + 12 * 510 * 4);
-  CHECK(t.segments == 1);
-  CHECK(t.total_strips() == 64 * 128 * 22);
-  // Pipelined: the same strips, two stages (two blocks an SM).
-  const dw::BulkPlan piped = dw::make_bulk_tiling(dw::make_plane_shape(64, 128, 256, 512, 254, 510, 0, 0, 3), 2);
-  REQUIRE(piped.support.ok);
-  CHECK(piped.tiling.strip_rows == 12);
-  CHECK(piped.tiling.smem_bytes() == 16 + 2 * (14 * 512 * 4 + 12 * 510 * 4));
-  CHECK(2 * (piped.tiling.smem_bytes() + 1024) <= 228 * 1024);
-  // 16-byte bulk copies need rows and planes of multiples of 4 floats: rows of 510 in; 7 x 510 out.
-  CHECK_FALSE(dw::make_bulk_tiling(dw::make_plane_shape(1, 1, 10, 510, 8, 508, 0, 0, 3)).support.ok);
-  CHECK_FALSE(dw::make_bulk_tiling(dw::make_plane_shape(1, 1, 9, 512, 7, 510, 0, 0, 3)).support.ok);
-  // A strip of two 7x7 rows of 8,192 floats needs more than two blocks' worth of shared memory.
-  CHECK_FALSE(dw::make_bulk_tiling(dw::make_plane_shape(1, 1, 16, 8192, 10, 8186, 0, 0, 7)).support.ok);
-}
+  TEST_CASE("bulk depthwise tiling: seed 84, and what it refuses") {
+    const dw::BulkPlan s84 = dw::make_bulk_tiling(dw::make_plane_shape(64, 128, 256, 512, 254, 510, 0, 0, 3));
+    REQUIRE(s84.support.ok);
+    const dw::BulkTiling& t = s84.tiling;
+    CHECK(t.strip_rows == 12);  // the tallest even strip within 55 KB: 14 x 2 KB in, 12 x 2,040 B out
+    CHECK(t.strips == 22);
+    CHECK(t.pitch == 512);  // no padding: no margins
+    CHECK(t.smem_bytes() == 16 + 14 * 512 * 4 + 12 * 510 * 4);
+    CHECK(t.segments == 1);
+    CHECK(t.total_strips() == 64 * 128 * 22);
+    // Pipelined: the same strips, two stages (two blocks an SM).
+    const dw::BulkPlan piped = dw::make_bulk_tiling(dw::make_plane_shape(64, 128, 256, 512, 254, 510, 0, 0, 3), 2);
+    REQUIRE(piped.support.ok);
+    CHECK(piped.tiling.strip_rows == 12);
+    CHECK(piped.tiling.smem_bytes() == 16 + 2 * (14 * 512 * 4 + 12 * 510 * 4));
+    CHECK(2 * (piped.tiling.smem_bytes() + 1024) <= 228 * 1024);
+    // 16-byte bulk copies need rows and planes of multiples of 4 floats: rows of 510 in; 7 x 510 out.
+    CHECK_FALSE(dw::make_bulk_tiling(dw::make_plane_shape(1, 1, 10, 510, 8, 508, 0, 0, 3)).support.ok);
+    CHECK_FALSE(dw::make_bulk_tiling(dw::make_plane_shape(1, 1, 9, 512, 7, 510, 0, 0, 3)).support.ok);
+    // A strip of two 7x7 rows of 8,192 floats needs more than two blocks' worth of shared memory.
+    CHECK_FALSE(dw::make_bulk_tiling(dw::make_plane_shape(1, 1, 16, 8192, 10, 8186, 0, 0, 7)).support.ok);
+  }
 
 }  // TEST_SUITE
 }  // namespace kbench

@@ -55,8 +55,8 @@ ConvProblem random_small_groups(std::mt19937_64& rng, int rank, OpKind op = OpKi
   }
 }
 
-ConvProblem conv2d(std::int64_t channels, std::int64_t groups, std::int64_t out_channels, std::int64_t h, std::int64_t w,
-                   std::int64_t k, std::int64_t stride, std::int64_t dilation, std::int64_t pad) {
+ConvProblem conv2d(std::int64_t channels, std::int64_t groups, std::int64_t out_channels, std::int64_t h,
+                   std::int64_t w, std::int64_t k, std::int64_t stride, std::int64_t dilation, std::int64_t pad) {
   ConvProblem p;
   p.spatial_rank = 2;
   p.in_channels = channels;
@@ -115,10 +115,11 @@ TapErrors check_transposed_taps(const ConvProblem& p3, const dt::TiledDesc& d, c
   // the window holds zeros), each visited once.
   for (std::int64_t kh = 0; kh < d.kernel_h; ++kh)
     for (std::int64_t kw = 0; kw < d.kernel_w; ++kw) {
-      const bool lands = geometry::floor_div(oh + p3.pad_before[1] - kh * p3.dilation[1], p3.stride[1]) *
-                                 p3.stride[1] == oh + p3.pad_before[1] - kh * p3.dilation[1] &&
-                         geometry::floor_div(ow + p3.pad_before[2] - kw * p3.dilation[2], p3.stride[2]) *
-                                 p3.stride[2] == ow + p3.pad_before[2] - kw * p3.dilation[2];
+      const bool lands =
+          geometry::floor_div(oh + p3.pad_before[1] - kh * p3.dilation[1], p3.stride[1]) * p3.stride[1] ==
+              oh + p3.pad_before[1] - kh * p3.dilation[1] &&
+          geometry::floor_div(ow + p3.pad_before[2] - kw * p3.dilation[2], p3.stride[2]) * p3.stride[2] ==
+              ow + p3.pad_before[2] - kw * p3.dilation[2];
       if (visited[static_cast<std::size_t>(kh * d.kernel_w + kw)] != (lands ? 1 : 0)) ++e.taps;
     }
   // Depth: item s = c * KD + kd reads input depth id where id * SD - PD + kd * DD = od.
@@ -156,8 +157,8 @@ void check_weight_sources(const ConvProblem& p) {
           const std::int64_t c = s / d.kernel_d, kd = s % d.kernel_d, co = g * d.multiplier + j,
                              ci = g * d.cin_per_group + c;
           const Dims tap{{kd, t / d.kernel_w, t % d.kernel_w}};
-          const std::int64_t expected = p3.transposed() ? geometry::weight_index(p3, ci, j, tap)
-                                                        : geometry::weight_index(p3, co, c, tap);
+          const std::int64_t expected =
+              p3.transposed() ? geometry::weight_index(p3, ci, j, tap) : geometry::weight_index(p3, co, c, tap);
           if (src < 0 || src >= d.weight_floats()) {
             ++wrong;
             continue;
@@ -179,7 +180,7 @@ int check_live_items(const dt::TiledDesc& d, const dt::BlockTile& b) {
   bool every = true;
   for (int s = 0; s < d.stack(); ++s) {
     const bool dead = dt::stack_input_plane(d, b, s) < 0;
-    if (!dt::item_live(live, s) && !dead) ++errors;                               // a skipped item that reads input
+    if (!dt::item_live(live, s) && !dead) ++errors;  // a skipped item that reads input
     if (dead && d.stack() <= dt::kMaxSkippableStack && dt::item_live(live, s)) ++errors;  // a dead one computed
     every = every && dt::item_live(live, s);
   }
@@ -319,174 +320,174 @@ int check_random_problems(std::uint64_t seed, OpKind op, int trials, std::int64_
 }  // namespace
 
 TEST_SUITE("cuda_index") {
+  TEST_CASE("direct_tiled: every output once, every tap at its input coordinate, every window copied once") {
+    check_random_problems(2101, OpKind::conv, 180);
+  }
 
-TEST_CASE("direct_tiled: every output once, every tap at its input coordinate, every window copied once") {
-  check_random_problems(2101, OpKind::conv, 180);
-}
+  TEST_CASE(
+      "direct_tiled transposed: every output once, exactly its phase's taps, each at its input, weights reordered") {
+    const int stepped = check_random_problems(2103, OpKind::conv_transpose, 150);
+    CHECK(stepped > 150 / 3);  // strides dividing the threads: several outputs a thread, one phase
+  }
 
-TEST_CASE("direct_tiled transposed: every output once, exactly its phase's taps, each at its input, weights reordered") {
-  const int stepped = check_random_problems(2103, OpKind::conv_transpose, 150);
-  CHECK(stepped > 150 / 3);  // strides dividing the threads: several outputs a thread, one phase
-}
-
-TEST_CASE("direct_tiled in passes: many input channels per group, few output channels, forward and transposed") {
-  // Up to 160 input channels a group (stacks up to 480 items): most need passes; each pass's
-  // windows, weights and the partial sums fit, the passes take every item once, the tiling and the
-  // weights as above.
-  for (const OpKind op : {OpKind::conv, OpKind::conv_transpose}) {
-    const std::uint64_t seed = op == OpKind::conv ? 2107 : 2108;
-    // At least 60 problems, and on until 15 of them take passes (whatever the seed draws; 1-D
-    // problems mostly fit one pass, one row of windows); then those same problems are checked.
-    std::mt19937_64 rng(kbench::testing::test_seed(seed));
-    int in_passes = 0, trials = 0;
-    for (; trials < 60 || in_passes < 15; ++trials) {
-      REQUIRE_MESSAGE(trials < 240, "the random problems rarely take passes: " << in_passes << " of " << trials);
-      const dt::TiledPlan plan = dt::make_tiled_plan(random_small_groups(rng, 1 + trials % 3, op, 160));
-      in_passes += plan.support.ok && plan.desc.passes() > 1 ? 1 : 0;
+  TEST_CASE("direct_tiled in passes: many input channels per group, few output channels, forward and transposed") {
+    // Up to 160 input channels a group (stacks up to 480 items): most need passes; each pass's
+    // windows, weights and the partial sums fit, the passes take every item once, the tiling and the
+    // weights as above.
+    for (const OpKind op : {OpKind::conv, OpKind::conv_transpose}) {
+      const std::uint64_t seed = op == OpKind::conv ? 2107 : 2108;
+      // At least 60 problems, and on until 15 of them take passes (whatever the seed draws; 1-D
+      // problems mostly fit one pass, one row of windows); then those same problems are checked.
+      std::mt19937_64 rng(kbench::testing::test_seed(seed));
+      int in_passes = 0, trials = 0;
+      for (; trials < 60 || in_passes < 15; ++trials) {
+        REQUIRE_MESSAGE(trials < 240, "the random problems rarely take passes: " << in_passes << " of " << trials);
+        const dt::TiledPlan plan = dt::make_tiled_plan(random_small_groups(rng, 1 + trials % 3, op, 160));
+        in_passes += plan.support.ok && plan.desc.passes() > 1 ? 1 : 0;
+      }
+      check_random_problems(seed, op, trials, 160);
     }
-    check_random_problems(seed, op, trials, 160);
+    // A regression head, 64 -> 1 3x3 on 256 x 256: passes of at least 8 items, not a tile of 1.
+    const dt::TiledDesc head = dt::make_tiled_plan(conv2d(64, 1, 1, 256, 256, 3, 1, 1, 1)).desc;
+    CHECK(head.passes() > 1);
+    CHECK(head.chunk >= dt::kPreferredChunk);
+    CHECK(head.smem_bytes() <= dt::kMaxSmemBytes);
+    // DCGAN's last layer, transposed 64 -> 3, kernel 4, stride 2, padding 1: its windows are small
+    // (a quarter of the outputs' extent), one pass of 4 x 64 tiles. pix2pix's, 128 -> 3: passes.
+    ConvProblem dcgan = conv2d(64, 1, 3, 32, 32, 4, 2, 1, 1);
+    dcgan.op = OpKind::conv_transpose;
+    const dt::TiledPlan dcgan_plan = dt::make_tiled_plan(dcgan);
+    REQUIRE(dcgan_plan.support.ok);
+    CHECK(dcgan_plan.desc.passes() == 1);
+    check_tiling(dcgan);
+    ConvProblem pix2pix = conv2d(128, 1, 3, 128, 128, 4, 2, 1, 1);
+    pix2pix.op = OpKind::conv_transpose;
+    const dt::TiledPlan pix2pix_plan = dt::make_tiled_plan(pix2pix);
+    REQUIRE(pix2pix_plan.support.ok);
+    CHECK(pix2pix_plan.desc.passes() > 1);
+    check_weight_sources(pix2pix);
+    // Eight output channels per group with a deep stack: the GEMM's, not passes.
+    CHECK_FALSE(dt::make_tiled_plan(conv2d(256, 1, 8, 56, 56, 3, 1, 1, 1)).support.ok);
   }
-  // A regression head, 64 -> 1 3x3 on 256 x 256: passes of at least 8 items, not a tile of 1.
-  const dt::TiledDesc head = dt::make_tiled_plan(conv2d(64, 1, 1, 256, 256, 3, 1, 1, 1)).desc;
-  CHECK(head.passes() > 1);
-  CHECK(head.chunk >= dt::kPreferredChunk);
-  CHECK(head.smem_bytes() <= dt::kMaxSmemBytes);
-  // DCGAN's last layer, transposed 64 -> 3, kernel 4, stride 2, padding 1: its windows are small
-  // (a quarter of the outputs' extent), one pass of 4 x 64 tiles. pix2pix's, 128 -> 3: passes.
-  ConvProblem dcgan = conv2d(64, 1, 3, 32, 32, 4, 2, 1, 1);
-  dcgan.op = OpKind::conv_transpose;
-  const dt::TiledPlan dcgan_plan = dt::make_tiled_plan(dcgan);
-  REQUIRE(dcgan_plan.support.ok);
-  CHECK(dcgan_plan.desc.passes() == 1);
-  check_tiling(dcgan);
-  ConvProblem pix2pix = conv2d(128, 1, 3, 128, 128, 4, 2, 1, 1);
-  pix2pix.op = OpKind::conv_transpose;
-  const dt::TiledPlan pix2pix_plan = dt::make_tiled_plan(pix2pix);
-  REQUIRE(pix2pix_plan.support.ok);
-  CHECK(pix2pix_plan.desc.passes() > 1);
-  check_weight_sources(pix2pix);
-  // Eight output channels per group with a deep stack: the GEMM's, not passes.
-  CHECK_FALSE(dt::make_tiled_plan(conv2d(256, 1, 8, 56, 56, 3, 1, 1, 1)).support.ok);
-}
 
-TEST_CASE("direct_tiled: dead stack items skipped up to 32 items, at 32 and past it") {
-  // 3-D, depth kernel 2 with depth padding 1: the first and last output depths have a dead tap.
-  // Stacks of 32 (16 channels a group) and 34 (17) items.
-  for (const std::int64_t channels : {16, 17}) {
-    ConvProblem p = conv2d(channels, 1, 2, 6, 40, 3, 1, 1, 1);
-    p.spatial_rank = 3;
-    p.input = Dims{{3, 6, 40}};
-    p.kernel = Dims{{2, 3, 3}};
-    p.stride = p.dilation = Dims{{1, 1, 1}};
-    p.pad_before = p.pad_after = Dims{{1, 1, 1}};
-    const dt::TiledPlan plan = dt::make_tiled_plan(p);
-    REQUIRE(plan.support.ok);
-    const dt::TiledDesc& d = plan.desc;
-    CHECK(d.stack() == 2 * channels);
-    const dt::BlockTile first = dt::block_tile(d, 0);  // output depth 0: depth tap 0 in the padding
-    REQUIRE(first.od == 0);
-    CHECK(check_live_items(d, first) == 0);
-    CHECK(dt::all_items_live(d, dt::live_items(d, first)) == (channels == 17));  // past 32 items, all "live"
-    CHECK(dt::item_live(dt::live_items(d, first), 1));  // channel 0, depth tap 1: input depth 0
-    CHECK(dt::item_live(dt::live_items(d, first), 0) == (channels == 17));  // dead, skipped up to 32 items
-    check_tiling(p);
+  TEST_CASE("direct_tiled: dead stack items skipped up to 32 items, at 32 and past it") {
+    // 3-D, depth kernel 2 with depth padding 1: the first and last output depths have a dead tap.
+    // Stacks of 32 (16 channels a group) and 34 (17) items.
+    for (const std::int64_t channels : {16, 17}) {
+      ConvProblem p = conv2d(channels, 1, 2, 6, 40, 3, 1, 1, 1);
+      p.spatial_rank = 3;
+      p.input = Dims{{3, 6, 40}};
+      p.kernel = Dims{{2, 3, 3}};
+      p.stride = p.dilation = Dims{{1, 1, 1}};
+      p.pad_before = p.pad_after = Dims{{1, 1, 1}};
+      const dt::TiledPlan plan = dt::make_tiled_plan(p);
+      REQUIRE(plan.support.ok);
+      const dt::TiledDesc& d = plan.desc;
+      CHECK(d.stack() == 2 * channels);
+      const dt::BlockTile first = dt::block_tile(d, 0);  // output depth 0: depth tap 0 in the padding
+      REQUIRE(first.od == 0);
+      CHECK(check_live_items(d, first) == 0);
+      CHECK(dt::all_items_live(d, dt::live_items(d, first)) == (channels == 17));  // past 32 items, all "live"
+      CHECK(dt::item_live(dt::live_items(d, first), 1));                      // channel 0, depth tap 1: input depth 0
+      CHECK(dt::item_live(dt::live_items(d, first), 0) == (channels == 17));  // dead, skipped up to 32 items
+      check_tiling(p);
+    }
   }
-}
 
-TEST_CASE("direct_tiled: tile choices for common shapes") {
-  // MobileNet's stride-2 depthwise 3x3 on 112x112: 64 threads across, 8 rows each (32 x 64 outputs),
-  // one 65 x 129 window (33.5 KB).
-  const dt::TiledDesc mobile = dt::make_tiled_plan(conv2d(32, 32, 32, 112, 112, 3, 2, 1, 1)).desc;
-  CHECK(mobile.threads_w == 64);
-  CHECK(mobile.per_thread == 8);
-  CHECK(mobile.along_rows);
-  CHECK(mobile.tile_rows() == 32);
-  CHECK(mobile.stack() == 1);
-  CHECK(mobile.window_rows == 65);
-  CHECK(mobile.window_cols == 129);
-  CHECK(mobile.tiles_h == 2);
-  CHECK(mobile.tiles_w == 1);
-  CHECK(dt::instance_kernel(mobile) == 3);
-  // A 7x7 output: 32 threads across, one row each (8 x 32), one tile per plane.
-  const dt::TiledDesc small = dt::make_tiled_plan(conv2d(960, 960, 960, 7, 7, 5, 1, 1, 2)).desc;
-  CHECK(small.threads_w == 32);
-  CHECK(small.per_thread == 1);
-  CHECK(small.blocks() == 960);
-  CHECK(dt::instance_kernel(small) == 5);
-  // ResNeXt's grouped 3x3 (128 channels in 32 groups of 4) on 56x56: a stack of 4 windows.
-  const dt::TiledDesc resnext = dt::make_tiled_plan(conv2d(128, 32, 128, 56, 56, 3, 1, 1, 1)).desc;
-  CHECK(resnext.stack() == 4);
-  CHECK(resnext.multiplier == 4);
-  CHECK(resnext.smem_bytes() <= dt::kMaxSmemBytes);
-  // One output row on 32 threads across (the 256-wide tile does not fit): a window of one row of
-  // outputs' inputs, not threads_h rows' (found by review: stride 56 was refused, 48 took 48 KB).
-  ConvProblem strided_line;
-  strided_line.spatial_rank = 1;
-  strided_line.in_channels = strided_line.groups = 1;
-  strided_line.out_channels = 64;
-  strided_line.input = Dims{{std::int64_t{1} << 20, 1, 1}};
-  strided_line.kernel = Dims{{5, 1, 1}};
-  strided_line.stride = Dims{{56, 1, 1}};
-  const dt::TiledPlan strided_plan = dt::make_tiled_plan(strided_line);
-  REQUIRE(strided_plan.support.ok);
-  CHECK(strided_plan.desc.window_rows == 1);
-  CHECK_FALSE(strided_plan.desc.along_rows);
-  check_tiling(strided_line);
-  // 1-D: one row of 256 threads, 16 columns each.
-  ConvProblem line;
-  line.spatial_rank = 1;
-  line.in_channels = line.groups = 4;
-  line.out_channels = 8;
-  line.input = Dims{{100000, 1, 1}};
-  line.kernel = Dims{{5, 1, 1}};
-  const dt::TiledDesc one_row = dt::make_tiled_plan(line).desc;
-  CHECK(one_row.threads_w == 256);
-  CHECK(one_row.per_thread == 16);
-  CHECK_FALSE(one_row.along_rows);
-  CHECK(one_row.tile_cols() == 4096);
-  CHECK(one_row.multiplier == 2);
-  CHECK(dt::instance_kernel(one_row) == 0);  // 1 x 5: taps looped
-  // 3-D depthwise 3x3x3: three windows (one per depth tap), one block row of planes per output depth.
-  ConvProblem video = conv2d(16, 16, 16, 28, 28, 3, 1, 1, 1);
-  video.spatial_rank = 3;
-  video.input = Dims{{8, 28, 28}};
-  video.kernel = Dims{{3, 3, 3}};
-  video.stride = Dims{{1, 1, 1}};
-  video.dilation = Dims{{1, 1, 1}};
-  video.pad_before = video.pad_after = Dims{{1, 1, 1}};
-  const dt::TiledDesc x3d = dt::make_tiled_plan(video).desc;
-  CHECK(x3d.stack() == 3);
-  CHECK(x3d.out_d == 8);
-  CHECK(x3d.blocks() == 16 * 8 * x3d.tiles_h * x3d.tiles_w);
-  CHECK(dt::instance_kernel(x3d) == 3);
-  // Seed 84's shape: 16 rows a thread, 64 x 64 tiles, 66 x 66 windows (17 KB).
-  ConvProblem s84 = conv2d(128, 128, 128, 256, 512, 3, 1, 1, 0);
-  const dt::TiledDesc d84 = dt::make_tiled_plan(s84).desc;
-  CHECK(d84.per_thread == 16);
-  CHECK(d84.tile_rows() == 64);
-  CHECK(d84.window_rows == 66);
-  CHECK(d84.window_cols == 66);
-  // A window that does not fit at 8 rows a thread: fewer rows.
-  const dt::TiledDesc dilated = dt::make_tiled_plan(conv2d(8, 8, 8, 600, 600, 3, 4, 3, 3)).desc;
-  CHECK(dilated.per_thread < 8);
-  CHECK(dilated.smem_bytes() <= dt::kMaxSmemBytes);
-}
+  TEST_CASE("direct_tiled: tile choices for common shapes") {
+    // MobileNet's stride-2 depthwise 3x3 on 112x112: 64 threads across, 8 rows each (32 x 64 outputs),
+    // one 65 x 129 window (33.5 KB).
+    const dt::TiledDesc mobile = dt::make_tiled_plan(conv2d(32, 32, 32, 112, 112, 3, 2, 1, 1)).desc;
+    CHECK(mobile.threads_w == 64);
+    CHECK(mobile.per_thread == 8);
+    CHECK(mobile.along_rows);
+    CHECK(mobile.tile_rows() == 32);
+    CHECK(mobile.stack() == 1);
+    CHECK(mobile.window_rows == 65);
+    CHECK(mobile.window_cols == 129);
+    CHECK(mobile.tiles_h == 2);
+    CHECK(mobile.tiles_w == 1);
+    CHECK(dt::instance_kernel(mobile) == 3);
+    // A 7x7 output: 32 threads across, one row each (8 x 32), one tile per plane.
+    const dt::TiledDesc small = dt::make_tiled_plan(conv2d(960, 960, 960, 7, 7, 5, 1, 1, 2)).desc;
+    CHECK(small.threads_w == 32);
+    CHECK(small.per_thread == 1);
+    CHECK(small.blocks() == 960);
+    CHECK(dt::instance_kernel(small) == 5);
+    // ResNeXt's grouped 3x3 (128 channels in 32 groups of 4) on 56x56: a stack of 4 windows.
+    const dt::TiledDesc resnext = dt::make_tiled_plan(conv2d(128, 32, 128, 56, 56, 3, 1, 1, 1)).desc;
+    CHECK(resnext.stack() == 4);
+    CHECK(resnext.multiplier == 4);
+    CHECK(resnext.smem_bytes() <= dt::kMaxSmemBytes);
+    // One output row on 32 threads across (the 256-wide tile does not fit): a window of one row of
+    // outputs' inputs, not threads_h rows' (found by review: stride 56 was refused, 48 took 48 KB).
+    ConvProblem strided_line;
+    strided_line.spatial_rank = 1;
+    strided_line.in_channels = strided_line.groups = 1;
+    strided_line.out_channels = 64;
+    strided_line.input = Dims{{std::int64_t{1} << 20, 1, 1}};
+    strided_line.kernel = Dims{{5, 1, 1}};
+    strided_line.stride = Dims{{56, 1, 1}};
+    const dt::TiledPlan strided_plan = dt::make_tiled_plan(strided_line);
+    REQUIRE(strided_plan.support.ok);
+    CHECK(strided_plan.desc.window_rows == 1);
+    CHECK_FALSE(strided_plan.desc.along_rows);
+    check_tiling(strided_line);
+    // 1-D: one row of 256 threads, 16 columns each.
+    ConvProblem line;
+    line.spatial_rank = 1;
+    line.in_channels = line.groups = 4;
+    line.out_channels = 8;
+    line.input = Dims{{100000, 1, 1}};
+    line.kernel = Dims{{5, 1, 1}};
+    const dt::TiledDesc one_row = dt::make_tiled_plan(line).desc;
+    CHECK(one_row.threads_w == 256);
+    CHECK(one_row.per_thread == 16);
+    CHECK_FALSE(one_row.along_rows);
+    CHECK(one_row.tile_cols() == 4096);
+    CHECK(one_row.multiplier == 2);
+    CHECK(dt::instance_kernel(one_row) == 0);  // 1 x 5: taps looped
+    // 3-D depthwise 3x3x3: three windows (one per depth tap), one block row of planes per output depth.
+    ConvProblem video = conv2d(16, 16, 16, 28, 28, 3, 1, 1, 1);
+    video.spatial_rank = 3;
+    video.input = Dims{{8, 28, 28}};
+    video.kernel = Dims{{3, 3, 3}};
+    video.stride = Dims{{1, 1, 1}};
+    video.dilation = Dims{{1, 1, 1}};
+    video.pad_before = video.pad_after = Dims{{1, 1, 1}};
+    const dt::TiledDesc x3d = dt::make_tiled_plan(video).desc;
+    CHECK(x3d.stack() == 3);
+    CHECK(x3d.out_d == 8);
+    CHECK(x3d.blocks() == 16 * 8 * x3d.tiles_h * x3d.tiles_w);
+    CHECK(dt::instance_kernel(x3d) == 3);
+    // Seed 84's shape: 16 rows a thread, 64 x 64 tiles, 66 x 66 windows (17 KB).
+    ConvProblem s84 = conv2d(128, 128, 128, 256, 512, 3, 1, 1, 0);
+    const dt::TiledDesc d84 = dt::make_tiled_plan(s84).desc;
+    CHECK(d84.per_thread == 16);
+    CHECK(d84.tile_rows() == 64);
+    CHECK(d84.window_rows == 66);
+    CHECK(d84.window_cols == 66);
+    // A window that does not fit at 8 rows a thread: fewer rows.
+    const dt::TiledDesc dilated = dt::make_tiled_plan(conv2d(8, 8, 8, 600, 600, 3, 4, 3, 3)).desc;
+    CHECK(dilated.per_thread < 8);
+    CHECK(dilated.smem_bytes() <= dt::kMaxSmemBytes);
+  }
 
-TEST_CASE("direct_tiled: windows or weights beyond 48 KB of shared memory are refused, not overflowed") {
-  const dt::TiledPlan huge_dilation = dt::make_tiled_plan(conv2d(2, 2, 2, 1 << 20, 64, 3, 1, 100000, 0));
-  CHECK_FALSE(huge_dilation.support.ok);
-  CHECK(huge_dilation.support.reason.find("48 KB") != std::string::npos);
-  CHECK_FALSE(dt::make_tiled_plan(conv2d(1, 1, 4096, 16, 16, 7, 1, 1, 3)).support.ok);  // 200 K weights
-  CHECK_FALSE(dt::make_tiled_plan(conv2d(256, 1, 64, 56, 56, 3, 1, 1, 1)).support.ok);  // 256 windows
-  // Dilation near 2^30: the window's extent alone exceeds the limit (no 64-bit overflow on the way).
-  ConvProblem far;
-  far.spatial_rank = 1;
-  far.in_channels = far.groups = far.out_channels = 1;
-  far.input = Dims{{(std::int64_t{1} << 29) + 5, 1, 1}};
-  far.kernel = Dims{{2, 1, 1}};
-  far.dilation = Dims{{std::int64_t{1} << 29, 1, 1}};
-  CHECK_FALSE(dt::make_tiled_plan(far).support.ok);
-}
+  TEST_CASE("direct_tiled: windows or weights beyond 48 KB of shared memory are refused, not overflowed") {
+    const dt::TiledPlan huge_dilation = dt::make_tiled_plan(conv2d(2, 2, 2, 1 << 20, 64, 3, 1, 100000, 0));
+    CHECK_FALSE(huge_dilation.support.ok);
+    CHECK(huge_dilation.support.reason.find("48 KB") != std::string::npos);
+    CHECK_FALSE(dt::make_tiled_plan(conv2d(1, 1, 4096, 16, 16, 7, 1, 1, 3)).support.ok);  // 200 K weights
+    CHECK_FALSE(dt::make_tiled_plan(conv2d(256, 1, 64, 56, 56, 3, 1, 1, 1)).support.ok);  // 256 windows
+    // Dilation near 2^30: the window's extent alone exceeds the limit (no 64-bit overflow on the way).
+    ConvProblem far;
+    far.spatial_rank = 1;
+    far.in_channels = far.groups = far.out_channels = 1;
+    far.input = Dims{{(std::int64_t{1} << 29) + 5, 1, 1}};
+    far.kernel = Dims{{2, 1, 1}};
+    far.dilation = Dims{{std::int64_t{1} << 29, 1, 1}};
+    CHECK_FALSE(dt::make_tiled_plan(far).support.ok);
+  }
 
 }  // TEST_SUITE
 

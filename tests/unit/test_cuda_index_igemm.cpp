@@ -188,158 +188,158 @@ std::int64_t check_sampled(const ConvProblem& p3, const ig::GemmConvDesc& d, con
 }  // namespace
 
 TEST_SUITE("cuda_index") {
+  TEST_CASE("implicit GEMM of forward convolutions: exact coverage and exact pairs, both reduction orders") {
+    std::mt19937_64 rng(kbench::testing::test_seed(50));
+    Tally total;
+    // At least 120 problems, and on until over 10,000 outputs and pairs are checked (whatever the seed draws).
+    for (int trial = 0; trial < 120 || total.computed <= 10000 || total.pairs <= 10000; ++trial) {
+      REQUIRE_MESSAGE(trial < 480,
+                      "the problems stay too small: " << total.computed << " outputs, " << total.pairs << " pairs");
+      const ConvProblem p3 = reference::as_rank3(test::random_problem(rng, OpKind::conv));
+      for (const ig::KOrder order : {ig::KOrder::channel_blocks, ig::KOrder::k_table}) {
+        const std::vector<ig::GemmTap> taps = ig::forward_taps(p3);
+        const ig::GemmConvDesc d = ig::make_forward_desc(p3, order, 32);
+        REQUIRE(d.columns == p3.batch * p3.output_spatial_volume());
+        Tally t;
+        t.hits.assign(static_cast<std::size_t>(p3.output_elements()), 0);
+        run_gemm(p3, d, taps, t);
+        CHECK(std::all_of(t.hits.begin(), t.hits.end(), [](int h) { return h == 1; }));
+        CHECK(t.bias_only == 0);
+        total.computed += t.computed;
+        total.pairs += t.pairs;
+      }
+    }
+  }
 
-TEST_CASE("implicit GEMM of forward convolutions: exact coverage and exact pairs, both reduction orders") {
-  std::mt19937_64 rng(kbench::testing::test_seed(50));
-  Tally total;
-  // At least 120 problems, and on until over 10,000 outputs and pairs are checked (whatever the seed draws).
-  for (int trial = 0; trial < 120 || total.computed <= 10000 || total.pairs <= 10000; ++trial) {
-    REQUIRE_MESSAGE(trial < 480, "the problems stay too small: " << total.computed << " outputs, " << total.pairs
-                                                                 << " pairs");
-    const ConvProblem p3 = reference::as_rank3(test::random_problem(rng, OpKind::conv));
-    for (const ig::KOrder order : {ig::KOrder::channel_blocks, ig::KOrder::k_table}) {
-      const std::vector<ig::GemmTap> taps = ig::forward_taps(p3);
-      const ig::GemmConvDesc d = ig::make_forward_desc(p3, order, 32);
-      REQUIRE(d.columns == p3.batch * p3.output_spatial_volume());
+  TEST_CASE("transposed convolutions: phase GEMMs plus zero fill write every output once, computing only tapped ones") {
+    std::mt19937_64 rng(kbench::testing::test_seed(77));
+    std::int64_t computed = 0, bias_only = 0, gemms = 0;
+    // At least 150 problems, and on until over 5,000 outputs computed and 5,000 written without
+    // computing, in over 150 phase GEMMs (whatever the seed draws).
+    for (int trial = 0; trial < 150 || computed <= 5000 || bias_only <= 5000 || gemms <= 150; ++trial) {
+      REQUIRE_MESSAGE(trial < 600, "the problems stay too small: " << computed << " computed, " << bias_only
+                                                                   << " not computed, " << gemms << " GEMMs");
+      const ConvProblem p3 = reference::as_rank3(test::random_problem(rng, OpKind::conv_transpose));
       Tally t;
       t.hits.assign(static_cast<std::size_t>(p3.output_elements()), 0);
-      run_gemm(p3, d, taps, t);
-      CHECK(std::all_of(t.hits.begin(), t.hits.end(), [](int h) { return h == 1; }));
-      CHECK(t.bias_only == 0);
-      total.computed += t.computed;
-      total.pairs += t.pairs;
+      const std::vector<gpu::conv::PhaseGemm> phase_gemms = gpu::conv::make_phase_gemms(p3, 32);
+      CHECK(static_cast<std::int64_t>(phase_gemms.size()) == gpu::conv::tapped_phase_combinations(p3));
+      for (const gpu::conv::PhaseGemm& g : phase_gemms) {
+        // Only outputs with taps along every dimension are computed.
+        for (int d = 0; d < 3; ++d) CHECK(gpu::conv::phase_tap_count(gpu::conv::make_phase_dim(p3, d), g.phase[d]) > 0);
+        run_gemm(p3, g.desc, g.taps, t);
+      }
+      run_zero_fill(p3, t);
+      for (std::size_t o = 0; o < t.hits.size(); ++o) {
+        INFO("output " << o << " of " << t.hits.size());
+        REQUIRE(t.hits[o] == 1);
+      }
+      computed += t.computed;
+      bias_only += t.bias_only;
+      gemms += static_cast<std::int64_t>(phase_gemms.size());
     }
   }
-}
 
-TEST_CASE("transposed convolutions: phase GEMMs plus zero fill write every output once, computing only tapped ones") {
-  std::mt19937_64 rng(kbench::testing::test_seed(77));
-  std::int64_t computed = 0, bias_only = 0, gemms = 0;
-  // At least 150 problems, and on until over 5,000 outputs computed and 5,000 written without
-  // computing, in over 150 phase GEMMs (whatever the seed draws).
-  for (int trial = 0; trial < 150 || computed <= 5000 || bias_only <= 5000 || gemms <= 150; ++trial) {
-    REQUIRE_MESSAGE(trial < 600, "the problems stay too small: " << computed << " computed, " << bias_only
-                                                                 << " not computed, " << gemms << " GEMMs");
-    const ConvProblem p3 = reference::as_rank3(test::random_problem(rng, OpKind::conv_transpose));
-    Tally t;
-    t.hits.assign(static_cast<std::size_t>(p3.output_elements()), 0);
-    const std::vector<gpu::conv::PhaseGemm> phase_gemms = gpu::conv::make_phase_gemms(p3, 32);
-    CHECK(static_cast<std::int64_t>(phase_gemms.size()) == gpu::conv::tapped_phase_combinations(p3));
-    for (const gpu::conv::PhaseGemm& g : phase_gemms) {
-      // Only outputs with taps along every dimension are computed.
-      for (int d = 0; d < 3; ++d) CHECK(gpu::conv::phase_tap_count(gpu::conv::make_phase_dim(p3, d), g.phase[d]) > 0);
-      run_gemm(p3, g.desc, g.taps, t);
+  TEST_CASE("seed 77's shape: one phase GEMM (M 64, K 32 x 27, N 262144), 88% of the output never computed") {
+    ConvProblem p;
+    p.op = OpKind::conv_transpose;
+    p.spatial_rank = 3;
+    p.batch = 16;
+    p.in_channels = 32;
+    p.out_channels = 64;
+    for (int d = 0; d < 3; ++d) {
+      p.kernel[d] = 3;
+      p.stride[d] = 2;
+      p.dilation[d] = 2;
+      p.pad_before[d] = 1;
+      p.pad_after[d] = 1;
     }
-    run_zero_fill(p3, t);
-    for (std::size_t o = 0; o < t.hits.size(); ++o) {
-      INFO("output " << o << " of " << t.hits.size());
-      REQUIRE(t.hits[o] == 1);
+    p.input = Dims{{16, 32, 32}};
+    const std::vector<gpu::conv::PhaseGemm> g = gpu::conv::make_phase_gemms(p, 64);
+    REQUIRE(g.size() == 1);
+    CHECK(g[0].desc.rows == 64);
+    CHECK(g[0].desc.taps == 27);
+    CHECK(g[0].desc.order == ig::KOrder::channel_blocks);
+    CHECK(g[0].desc.chunks == 2 * 27);
+    CHECK(g[0].desc.columns == 16 * 16 * 32 * 32);
+    CHECK(g[0].desc.tail == 1);
+    CHECK(g[0].desc.lead == 1);
+    const double computed = static_cast<double>(g[0].desc.columns * 64);
+    CHECK(computed / static_cast<double>(p.output_elements()) == doctest::Approx(0.1176).epsilon(0.01));
+  }
+
+  TEST_CASE("the seeds' GEMMs at full size, sampled: exact pairs at the image seams and the last columns") {
+    std::mt19937_64 rng(kbench::testing::test_seed(2031));
+    // Seed 76: 2,147,450,880 input elements (8.6 GB), 2^15 short of 2^31; with twice its batch, the
+    // later images' indices pass 2^31, where 32-bit index arithmetic would wrap. Either way the last
+    // columns read exactly the last element.
+    for (const std::int64_t batch : {64, 128}) {
+      ConvProblem s76 = reference::as_rank3(testing::seed76());
+      s76.batch = batch;
+      for (const ig::KOrder order : {ig::KOrder::channel_blocks, ig::KOrder::k_table}) {
+        CAPTURE(batch);
+        CAPTURE(std::string(ig::order_name(order)));
+        const ig::GemmConvDesc d = ig::make_forward_desc(s76, order, 128);
+        const std::int64_t largest = check_sampled(s76, d, ig::forward_taps(s76), s76.output_spatial_volume(), rng);
+        CHECK(largest == s76.input_elements() - 1);
+      }
     }
-    computed += t.computed;
-    bias_only += t.bias_only;
-    gemms += static_cast<std::int64_t>(phase_gemms.size());
+    // Seed 50 (channel blocks and the tap table; input_patch has its own test) and seed 77's phase GEMM.
+    const ConvProblem s50 = reference::as_rank3(testing::seed50());
+    for (const ig::KOrder order : {ig::KOrder::channel_blocks, ig::KOrder::k_table})
+      check_sampled(s50, ig::make_forward_desc(s50, order, 96), ig::forward_taps(s50), s50.output_spatial_volume(),
+                    rng);
+    const ConvProblem s77 = reference::as_rank3(testing::seed77());
+    const std::vector<gpu::conv::PhaseGemm> phases = gpu::conv::make_phase_gemms(s77, 64);
+    REQUIRE(phases.size() == 1);
+    check_sampled(s77, phases[0].desc, phases[0].taps, phases[0].desc.columns / s77.batch, rng);
   }
-}
 
-TEST_CASE("seed 77's shape: one phase GEMM (M 64, K 32 x 27, N 262144), 88% of the output never computed") {
-  ConvProblem p;
-  p.op = OpKind::conv_transpose;
-  p.spatial_rank = 3;
-  p.batch = 16;
-  p.in_channels = 32;
-  p.out_channels = 64;
-  for (int d = 0; d < 3; ++d) {
-    p.kernel[d] = 3;
-    p.stride[d] = 2;
-    p.dilation[d] = 2;
-    p.pad_before[d] = 1;
-    p.pad_after[d] = 1;
+  TEST_CASE("fill-only blocks: as many as the tiles while there are planes for them") {
+    CHECK(gpu::conv::trailing_fill_blocks(2048, 33792) == 2048);  // seed 77
+    CHECK(gpu::conv::trailing_fill_blocks(100, 130) == 30);       // every block has a plane
+    CHECK(gpu::conv::trailing_fill_blocks(100, 60) == 0);
+    CHECK(gpu::conv::trailing_fill_blocks(5, 0) == 0);
   }
-  p.input = Dims{{16, 32, 32}};
-  const std::vector<gpu::conv::PhaseGemm> g = gpu::conv::make_phase_gemms(p, 64);
-  REQUIRE(g.size() == 1);
-  CHECK(g[0].desc.rows == 64);
-  CHECK(g[0].desc.taps == 27);
-  CHECK(g[0].desc.order == ig::KOrder::channel_blocks);
-  CHECK(g[0].desc.chunks == 2 * 27);
-  CHECK(g[0].desc.columns == 16 * 16 * 32 * 32);
-  CHECK(g[0].desc.tail == 1);
-  CHECK(g[0].desc.lead == 1);
-  const double computed = static_cast<double>(g[0].desc.columns * 64);
-  CHECK(computed / static_cast<double>(p.output_elements()) == doctest::Approx(0.1176).epsilon(0.01));
-}
 
-TEST_CASE("the seeds' GEMMs at full size, sampled: exact pairs at the image seams and the last columns") {
-  std::mt19937_64 rng(kbench::testing::test_seed(2031));
-  // Seed 76: 2,147,450,880 input elements (8.6 GB), 2^15 short of 2^31; with twice its batch, the
-  // later images' indices pass 2^31, where 32-bit index arithmetic would wrap. Either way the last
-  // columns read exactly the last element.
-  for (const std::int64_t batch : {64, 128}) {
-    ConvProblem s76 = reference::as_rank3(testing::seed76());
-    s76.batch = batch;
-    for (const ig::KOrder order : {ig::KOrder::channel_blocks, ig::KOrder::k_table}) {
-      CAPTURE(batch);
-      CAPTURE(std::string(ig::order_name(order)));
-      const ig::GemmConvDesc d = ig::make_forward_desc(s76, order, 128);
-      const std::int64_t largest = check_sampled(s76, d, ig::forward_taps(s76), s76.output_spatial_volume(), rng);
-      CHECK(largest == s76.input_elements() - 1);
-    }
+  TEST_CASE("seed 77's launch: its 2,048 column tiles, then 2,048 fill-only blocks (or none: a variant)") {
+    const ConvProblem p3 = reference::as_rank3(testing::seed77());
+    const std::vector<gpu::conv::PhaseGemm> g = gpu::conv::transposed_gemms(p3);
+    REQUIRE(g.size() == 1);
+    CHECK(g[0].desc.fill_blocks == 2048);
+    CHECK(ig::gemm_grid(g[0].desc).x == 2048 + 2048);
+    CHECK(gpu::conv::make_zero_fill_desc(p3).planes == 16 * 64 * 33);
+    CHECK(gpu::conv::transposed_gemms(p3, gpu::conv::FillBlocks::none)[0].desc.fill_blocks == 0);
+
+    using gpu::conv::KernelChoice;
+    const KernelChoice old{.family = gpu::conv::Family::transposed_phase_tf32, .fill = gpu::conv::FillBlocks::none};
+    CHECK(gpu::conv::variant_name(old) == "transposed_phase_tf32/no_fill_blocks");
+    CHECK(gpu::conv::choice_envelope(old, testing::seed77(), MathMode::tf32));
+    bool listed = false;
+    for (const KernelChoice& c : gpu::conv::applicable_variants(testing::seed77(), MathMode::tf32))
+      listed = listed || gpu::conv::variant_name(c) == "transposed_phase_tf32/no_fill_blocks";
+    CHECK(listed);
+    const KernelChoice on_forward{.family = gpu::conv::Family::implicit_gemm_tf32, .fill = gpu::conv::FillBlocks::none};
+    CHECK_FALSE(gpu::conv::choice_envelope(on_forward, testing::seed76(), MathMode::tf32));
+    // Output padding aside, a transposed convolution whose every output is tapped has no fill to move.
+    ConvProblem dense = testing::seed77();
+    dense.stride = dense.dilation = Dims{{1, 1, 1}};
+    CHECK(gpu::conv::zero_fill_has_work(gpu::conv::make_zero_fill_desc(p3)));
+    CHECK_FALSE(gpu::conv::zero_fill_has_work(gpu::conv::make_zero_fill_desc(reference::as_rank3(dense))));
+    CHECK(gpu::conv::transposed_gemms(reference::as_rank3(dense))[0].desc.fill_blocks == 0);
+    const Support none = gpu::conv::choice_envelope(old, dense, MathMode::tf32);
+    CHECK_FALSE(none);
+    CHECK(none.reason.find("no fill-only blocks") != std::string::npos);
   }
-  // Seed 50 (channel blocks and the tap table; input_patch has its own test) and seed 77's phase GEMM.
-  const ConvProblem s50 = reference::as_rank3(testing::seed50());
-  for (const ig::KOrder order : {ig::KOrder::channel_blocks, ig::KOrder::k_table})
-    check_sampled(s50, ig::make_forward_desc(s50, order, 96), ig::forward_taps(s50), s50.output_spatial_volume(), rng);
-  const ConvProblem s77 = reference::as_rank3(testing::seed77());
-  const std::vector<gpu::conv::PhaseGemm> phases = gpu::conv::make_phase_gemms(s77, 64);
-  REQUIRE(phases.size() == 1);
-  check_sampled(s77, phases[0].desc, phases[0].taps, phases[0].desc.columns / s77.batch, rng);
-}
 
-TEST_CASE("fill-only blocks: as many as the tiles while there are planes for them") {
-  CHECK(gpu::conv::trailing_fill_blocks(2048, 33792) == 2048);  // seed 77
-  CHECK(gpu::conv::trailing_fill_blocks(100, 130) == 30);        // every block has a plane
-  CHECK(gpu::conv::trailing_fill_blocks(100, 60) == 0);
-  CHECK(gpu::conv::trailing_fill_blocks(5, 0) == 0);
-}
-
-TEST_CASE("seed 77's launch: its 2,048 column tiles, then 2,048 fill-only blocks (or none: a variant)") {
-  const ConvProblem p3 = reference::as_rank3(testing::seed77());
-  const std::vector<gpu::conv::PhaseGemm> g = gpu::conv::transposed_gemms(p3);
-  REQUIRE(g.size() == 1);
-  CHECK(g[0].desc.fill_blocks == 2048);
-  CHECK(ig::gemm_grid(g[0].desc).x == 2048 + 2048);
-  CHECK(gpu::conv::make_zero_fill_desc(p3).planes == 16 * 64 * 33);
-  CHECK(gpu::conv::transposed_gemms(p3, gpu::conv::FillBlocks::none)[0].desc.fill_blocks == 0);
-
-  using gpu::conv::KernelChoice;
-  const KernelChoice old{.family = gpu::conv::Family::transposed_phase_tf32, .fill = gpu::conv::FillBlocks::none};
-  CHECK(gpu::conv::variant_name(old) == "transposed_phase_tf32/no_fill_blocks");
-  CHECK(gpu::conv::choice_envelope(old, testing::seed77(), MathMode::tf32));
-  bool listed = false;
-  for (const KernelChoice& c : gpu::conv::applicable_variants(testing::seed77(), MathMode::tf32))
-    listed = listed || gpu::conv::variant_name(c) == "transposed_phase_tf32/no_fill_blocks";
-  CHECK(listed);
-  const KernelChoice on_forward{.family = gpu::conv::Family::implicit_gemm_tf32, .fill = gpu::conv::FillBlocks::none};
-  CHECK_FALSE(gpu::conv::choice_envelope(on_forward, testing::seed76(), MathMode::tf32));
-  // Output padding aside, a transposed convolution whose every output is tapped has no fill to move.
-  ConvProblem dense = testing::seed77();
-  dense.stride = dense.dilation = Dims{{1, 1, 1}};
-  CHECK(gpu::conv::zero_fill_has_work(gpu::conv::make_zero_fill_desc(p3)));
-  CHECK_FALSE(gpu::conv::zero_fill_has_work(gpu::conv::make_zero_fill_desc(reference::as_rank3(dense))));
-  CHECK(gpu::conv::transposed_gemms(reference::as_rank3(dense))[0].desc.fill_blocks == 0);
-  const Support none = gpu::conv::choice_envelope(old, dense, MathMode::tf32);
-  CHECK_FALSE(none);
-  CHECK(none.reason.find("no fill-only blocks") != std::string::npos);
-}
-
-TEST_CASE("reduction order: channel blocks unless they would be mostly zero rows") {
-  CHECK(ig::choose_k_order(64, 3) == ig::KOrder::channel_blocks);    // seed 76
-  CHECK(ig::choose_k_order(3, 121) == ig::KOrder::k_table);          // seed 50
-  CHECK(ig::choose_k_order(32, 27) == ig::KOrder::channel_blocks);   // seed 77
-  CHECK(ig::choose_k_order(3, 2048) == ig::KOrder::channel_blocks);  // table too large
-  CHECK(ig::chunk_count(3, 121, ig::KOrder::k_table) == 23);
-  CHECK(ig::chunk_count(64, 3, ig::KOrder::channel_blocks) == 12);
-}
+  TEST_CASE("reduction order: channel blocks unless they would be mostly zero rows") {
+    CHECK(ig::choose_k_order(64, 3) == ig::KOrder::channel_blocks);    // seed 76
+    CHECK(ig::choose_k_order(3, 121) == ig::KOrder::k_table);          // seed 50
+    CHECK(ig::choose_k_order(32, 27) == ig::KOrder::channel_blocks);   // seed 77
+    CHECK(ig::choose_k_order(3, 2048) == ig::KOrder::channel_blocks);  // table too large
+    CHECK(ig::chunk_count(3, 121, ig::KOrder::k_table) == 23);
+    CHECK(ig::chunk_count(64, 3, ig::KOrder::channel_blocks) == 12);
+  }
 
 }  // TEST_SUITE
 

@@ -95,119 +95,121 @@ void check_patch(const ConvProblem& p3, const ig::GemmConvDesc& d, const std::ve
 }  // namespace
 
 TEST_SUITE("cuda_index") {
-
-TEST_CASE("input_patch: every B element the math loop reads is the gathered one, for random 1-D/2-D problems") {
-  std::mt19937_64 rng(kbench::testing::test_seed(5050));
-  Counts counts;
-  int planned = 0;
-  for (int trial = 0; trial < 150; ++trial) {
-    const ConvProblem p3 = reference::as_rank3(patch_problem(rng));
-    const std::vector<ig::GemmTap> taps = ig::forward_taps(p3);
-    ig::GemmConvDesc d = ig::make_forward_desc(p3, ig::KOrder::input_patch, 32);
-    for (const int bn : {4, 7, 16, 128}) {
-      const ig::PatchPlan plan = ig::make_patch_plan(d, taps, bn);
-      REQUIRE_MESSAGE(plan.support.ok, plan.support.reason);
-      d.patch = plan.desc;
-      check_patch(p3, d, taps, bn, counts);
-      ++planned;
+  TEST_CASE("input_patch: every B element the math loop reads is the gathered one, for random 1-D/2-D problems") {
+    std::mt19937_64 rng(kbench::testing::test_seed(5050));
+    Counts counts;
+    int planned = 0;
+    for (int trial = 0; trial < 150; ++trial) {
+      const ConvProblem p3 = reference::as_rank3(patch_problem(rng));
+      const std::vector<ig::GemmTap> taps = ig::forward_taps(p3);
+      ig::GemmConvDesc d = ig::make_forward_desc(p3, ig::KOrder::input_patch, 32);
+      for (const int bn : {4, 7, 16, 128}) {
+        const ig::PatchPlan plan = ig::make_patch_plan(d, taps, bn);
+        REQUIRE_MESSAGE(plan.support.ok, plan.support.reason);
+        d.patch = plan.desc;
+        check_patch(p3, d, taps, bn, counts);
+        ++planned;
+      }
     }
+    CHECK(planned == 600);
+    CHECK(counts.reads > 100000);
+    CHECK(counts.padding_reads > 1000);
+    CHECK(counts.columns > 10000);
   }
-  CHECK(planned == 600);
-  CHECK(counts.reads > 100000);
-  CHECK(counts.padding_reads > 1000);
-  CHECK(counts.columns > 10000);
-}
 
-TEST_CASE("input_patch: seed 50's geometry") {
-  const ConvProblem p3 = reference::as_rank3(testing::seed50());
-  const gpu::conv::ForwardGemm g = gpu::conv::forward_gemm_ordered(p3);
-  REQUIRE(g.support.ok);
-  const ig::GemmConvDesc& d = g.desc;
-  CHECK(d.order == ig::KOrder::input_patch);  // the default for seed 50
-  CHECK(d.patch.tiles_per_image == 12);       // 3025 positions in tiles of 256
-  CHECK(d.patch.image_columns == 55 * 55);
-  CHECK(d.patch.rows == 31);                  // 6 output rows x stride 4 + 11 - 4
-  CHECK(d.patch.data_col == 4);               // 2 columns of left padding, rounded up for 16-byte copies
-  CHECK(d.patch.stride == 232);               // 4 + 224 + 2 right padding, rounded up to 4
-  CHECK(d.patch.load_vectors == 56);          // whole input rows
-  CHECK(d.patch.floats == 3 * 31 * 232);
-  CHECK(d.chunks == 23);
-  CHECK(ig::choose_tile(d.rows, d.order) == ig::TileKind::m96_wide);
-  // Two blocks per SM (the same layout serves every math: A is one plane).
-  const ig::SmemLayout layout = ig::smem_layout(d);
-  CHECK(layout.total_bytes <= ig::kMaxSmemBytes / 2);
-  CHECK(layout.patch_bytes == 3 * 31 * 232 * 4);
-  // The whole patch of the first tile of image 0: rows -2 .. 28 (two padding rows on top).
-  const ig::PatchTile first = ig::patch_tile(d, 0, 256);
-  CHECK(first.first_in_row == -2);
-  CHECK(ig::patch_row_source(d, first, 0, 0, 0) == -1);
-  CHECK(ig::patch_row_source(d, first, 0, 0, 2) == 0);
-  // Tile 11 of image 1 (positions 2816 .. 3024, the last 209 of the image) starts at output row 51.
-  const ig::PatchTile last = ig::patch_tile(d, 12 + 11, 256);
-  CHECK(last.image == 1);
-  CHECK(last.first_out_row == 51);
-  CHECK(ig::patch_column(d, last, 208, 256).valid);
-  CHECK_FALSE(ig::patch_column(d, last, 209, 256).valid);
-}
+  TEST_CASE("input_patch: seed 50's geometry") {
+    const ConvProblem p3 = reference::as_rank3(testing::seed50());
+    const gpu::conv::ForwardGemm g = gpu::conv::forward_gemm_ordered(p3);
+    REQUIRE(g.support.ok);
+    const ig::GemmConvDesc& d = g.desc;
+    CHECK(d.order == ig::KOrder::input_patch);  // the default for seed 50
+    CHECK(d.patch.tiles_per_image == 12);       // 3025 positions in tiles of 256
+    CHECK(d.patch.image_columns == 55 * 55);
+    CHECK(d.patch.rows == 31);          // 6 output rows x stride 4 + 11 - 4
+    CHECK(d.patch.data_col == 4);       // 2 columns of left padding, rounded up for 16-byte copies
+    CHECK(d.patch.stride == 232);       // 4 + 224 + 2 right padding, rounded up to 4
+    CHECK(d.patch.load_vectors == 56);  // whole input rows
+    CHECK(d.patch.floats == 3 * 31 * 232);
+    CHECK(d.chunks == 23);
+    CHECK(ig::choose_tile(d.rows, d.order) == ig::TileKind::m96_wide);
+    // Two blocks per SM (the same layout serves every math: A is one plane).
+    const ig::SmemLayout layout = ig::smem_layout(d);
+    CHECK(layout.total_bytes <= ig::kMaxSmemBytes / 2);
+    CHECK(layout.patch_bytes == 3 * 31 * 232 * 4);
+    // The whole patch of the first tile of image 0: rows -2 .. 28 (two padding rows on top).
+    const ig::PatchTile first = ig::patch_tile(d, 0, 256);
+    CHECK(first.first_in_row == -2);
+    CHECK(ig::patch_row_source(d, first, 0, 0, 0) == -1);
+    CHECK(ig::patch_row_source(d, first, 0, 0, 2) == 0);
+    // Tile 11 of image 1 (positions 2816 .. 3024, the last 209 of the image) starts at output row 51.
+    const ig::PatchTile last = ig::patch_tile(d, 12 + 11, 256);
+    CHECK(last.image == 1);
+    CHECK(last.first_out_row == 51);
+    CHECK(ig::patch_column(d, last, 208, 256).valid);
+    CHECK_FALSE(ig::patch_column(d, last, 209, 256).valid);
+  }
 
-TEST_CASE("input_patch: envelope") {
-  std::mt19937_64 rng(kbench::testing::test_seed(7));
-  // 3-D problems, and rows that are not a multiple of 4 floats, are refused with a reason.
-  ConvProblem p;
-  do {  // the random stride, dilation and padding must still leave the small input an output
-    p = test::random_problem(rng, OpKind::conv, 3);
-    p.input = Dims{{3, 4, 8}};
-    p.kernel = Dims{{2, 1, 1}};
-  } while (!reference::why_not_computable(p).empty());
-  ConvProblem p3 = reference::as_rank3(p);
-  CHECK(ig::make_patch_plan(ig::make_forward_desc(p3, ig::KOrder::input_patch, 32), ig::forward_taps(p3), 128)
-            .support.reason.find("1-D and 2-D") != std::string::npos);
-  ConvProblem odd = testing::seed50();
-  odd.input = Dims{{224, 222, 1}};
-  p3 = reference::as_rank3(odd);
-  CHECK_FALSE(gpu::conv::forward_gemm_ordered(p3, ig::KOrder::input_patch).support.ok);
-  CHECK(gpu::conv::forward_gemm_ordered(p3).desc.order == ig::KOrder::k_table);  // the default falls back
-  // A long 1-D row with few channels: the patch would copy the whole row for 128 outputs, so the
-  // default stays k_table; forced, it runs.
-  ConvProblem long_row;
-  long_row.spatial_rank = 1;
-  long_row.batch = 2;
-  long_row.in_channels = 3;
-  long_row.out_channels = 32;
-  long_row.input = Dims{{4096, 1, 1}};
-  long_row.kernel = Dims{{3, 1, 1}};
-  p3 = reference::as_rank3(long_row);
-  CHECK(gpu::conv::forward_gemm_ordered(p3).desc.order == ig::KOrder::k_table);
-  CHECK(gpu::conv::forward_gemm_ordered(p3, ig::KOrder::input_patch).support.ok);
-  // Many channels: channel blocks stay the default, the patch is only a forced variant.
-  CHECK(gpu::conv::forward_gemm_ordered(reference::as_rank3(testing::seed76())).desc.order == ig::KOrder::channel_blocks);
-}
+  TEST_CASE("input_patch: envelope") {
+    std::mt19937_64 rng(kbench::testing::test_seed(7));
+    // 3-D problems, and rows that are not a multiple of 4 floats, are refused with a reason.
+    ConvProblem p;
+    do {  // the random stride, dilation and padding must still leave the small input an output
+      p = test::random_problem(rng, OpKind::conv, 3);
+      p.input = Dims{{3, 4, 8}};
+      p.kernel = Dims{{2, 1, 1}};
+    } while (!reference::why_not_computable(p).empty());
+    ConvProblem p3 = reference::as_rank3(p);
+    CHECK(ig::make_patch_plan(ig::make_forward_desc(p3, ig::KOrder::input_patch, 32), ig::forward_taps(p3), 128)
+              .support.reason.find("1-D and 2-D") != std::string::npos);
+    ConvProblem odd = testing::seed50();
+    odd.input = Dims{{224, 222, 1}};
+    p3 = reference::as_rank3(odd);
+    CHECK_FALSE(gpu::conv::forward_gemm_ordered(p3, ig::KOrder::input_patch).support.ok);
+    CHECK(gpu::conv::forward_gemm_ordered(p3).desc.order == ig::KOrder::k_table);  // the default falls back
+    // A long 1-D row with few channels: the patch would copy the whole row for 128 outputs, so the
+    // default stays k_table; forced, it runs.
+    ConvProblem long_row;
+    long_row.spatial_rank = 1;
+    long_row.batch = 2;
+    long_row.in_channels = 3;
+    long_row.out_channels = 32;
+    long_row.input = Dims{{4096, 1, 1}};
+    long_row.kernel = Dims{{3, 1, 1}};
+    p3 = reference::as_rank3(long_row);
+    CHECK(gpu::conv::forward_gemm_ordered(p3).desc.order == ig::KOrder::k_table);
+    CHECK(gpu::conv::forward_gemm_ordered(p3, ig::KOrder::input_patch).support.ok);
+    // Many channels: channel blocks stay the default, the patch is only a forced variant.
+    CHECK(gpu::conv::forward_gemm_ordered(reference::as_rank3(testing::seed76())).desc.order ==
+          ig::KOrder::channel_blocks);
+  }
 
-TEST_CASE("variants name a family and optionally a reduction order") {
-  const auto parsed = gpu::conv::parse_variant("implicit_gemm_tf32/k_table");
-  REQUIRE(parsed);
-  CHECK(parsed->family == Family::implicit_gemm_tf32);
-  CHECK(parsed->order == ig::KOrder::k_table);
-  CHECK(gpu::conv::variant_name(*parsed) == "implicit_gemm_tf32/k_table");
-  CHECK(gpu::conv::parse_variant("direct")->family == Family::direct);
-  CHECK_FALSE(gpu::conv::parse_variant("direct")->order);
-  CHECK_FALSE(gpu::conv::parse_variant("implicit_gemm_tf32/bogus"));
-  CHECK_FALSE(gpu::conv::parse_variant("bogus/k_table"));
-  CHECK_FALSE(gpu::conv::parse_variant("implicit_gemm_tf32/"));
+  TEST_CASE("variants name a family and optionally a reduction order") {
+    const auto parsed = gpu::conv::parse_variant("implicit_gemm_tf32/k_table");
+    REQUIRE(parsed);
+    CHECK(parsed->family == Family::implicit_gemm_tf32);
+    CHECK(parsed->order == ig::KOrder::k_table);
+    CHECK(gpu::conv::variant_name(*parsed) == "implicit_gemm_tf32/k_table");
+    CHECK(gpu::conv::parse_variant("direct")->family == Family::direct);
+    CHECK_FALSE(gpu::conv::parse_variant("direct")->order);
+    CHECK_FALSE(gpu::conv::parse_variant("implicit_gemm_tf32/bogus"));
+    CHECK_FALSE(gpu::conv::parse_variant("bogus/k_table"));
+    CHECK_FALSE(gpu::conv::parse_variant("implicit_gemm_tf32/"));
 
-  const ConvProblem s50 = testing::seed50();
-  CHECK_FALSE(gpu::conv::choice_envelope(KernelChoice{.family = Family::direct, .order = ig::KOrder::k_table}, s50, MathMode::tf32));
-  CHECK(gpu::conv::choice_envelope(KernelChoice{.family = Family::implicit_gemm_tf32, .order = ig::KOrder::k_table}, s50, MathMode::tf32));
-  std::set<std::string> names;
-  for (const KernelChoice& c : gpu::conv::applicable_variants(s50, MathMode::tf32))
-    names.insert(gpu::conv::variant_name(c));
-  CHECK(names.count("implicit_gemm_tf32") == 1);  // input_patch, the default
-  CHECK(names.count("implicit_gemm_tf32/k_table") == 1);
-  CHECK(names.count("implicit_gemm_tf32/channel_blocks") == 1);
-  CHECK(names.count("implicit_gemm_tf32/input_patch") == 0);  // the default is not listed twice
-  CHECK(names.count("implicit_gemm_3xtf32/k_table") == 1);
-  CHECK(names.count("direct") == 1);
-}
+    const ConvProblem s50 = testing::seed50();
+    CHECK_FALSE(gpu::conv::choice_envelope(KernelChoice{.family = Family::direct, .order = ig::KOrder::k_table}, s50,
+                                           MathMode::tf32));
+    CHECK(gpu::conv::choice_envelope(KernelChoice{.family = Family::implicit_gemm_tf32, .order = ig::KOrder::k_table},
+                                     s50, MathMode::tf32));
+    std::set<std::string> names;
+    for (const KernelChoice& c : gpu::conv::applicable_variants(s50, MathMode::tf32))
+      names.insert(gpu::conv::variant_name(c));
+    CHECK(names.count("implicit_gemm_tf32") == 1);  // input_patch, the default
+    CHECK(names.count("implicit_gemm_tf32/k_table") == 1);
+    CHECK(names.count("implicit_gemm_tf32/channel_blocks") == 1);
+    CHECK(names.count("implicit_gemm_tf32/input_patch") == 0);  // the default is not listed twice
+    CHECK(names.count("implicit_gemm_3xtf32/k_table") == 1);
+    CHECK(names.count("direct") == 1);
+  }
 
 }  // TEST_SUITE
 

@@ -47,7 +47,8 @@ Staged random_chunk(std::mt19937_64& rng) {
 template <class T>
 double expected_c(const Staged& s, int m, int n) {
   double sum = 0;
-  for (int k = 0; k < T::kBK; ++k) sum += s.a[static_cast<std::size_t>(k * T::kAStride + m)] * s.b[static_cast<std::size_t>(k * T::kBStride + n)];
+  for (int k = 0; k < T::kBK; ++k)
+    sum += s.a[static_cast<std::size_t>(k * T::kAStride + m)] * s.b[static_cast<std::size_t>(k * T::kBStride + n)];
   return sum;
 }
 
@@ -278,53 +279,52 @@ void check_tile(std::mt19937_64& rng) {
 }  // namespace
 
 TEST_SUITE("cuda_index") {
-
-TEST_CASE("implicit GEMM tile 64x128: loads, FFMA and mma fragments, banks") {
-  std::mt19937_64 rng(kbench::testing::test_seed(64));
-  check_tile<ig::Tile64>(rng);
-}
-
-TEST_CASE("implicit GEMM tile 96x128: loads, FFMA and mma fragments, banks") {
-  std::mt19937_64 rng(kbench::testing::test_seed(96));
-  check_tile<ig::Tile96>(rng);
-}
-
-TEST_CASE("implicit GEMM tile 128x256: loads, FFMA and mma fragments, banks") {
-  std::mt19937_64 rng(kbench::testing::test_seed(128));
-  check_tile<ig::Tile128>(rng);
-}
-
-TEST_CASE("implicit GEMM tile 64x256 (input_patch): loads, FFMA and mma fragments, banks") {
-  std::mt19937_64 rng(kbench::testing::test_seed(642));
-  check_tile<ig::Tile64W>(rng);
-}
-
-TEST_CASE("implicit GEMM tile 96x256 (input_patch): loads (a partial last A pass), FFMA and mma fragments, banks") {
-  std::mt19937_64 rng(kbench::testing::test_seed(962));
-  check_tile<ig::Tile96W>(rng);
-  CHECK(ig::Tile96W::kAVectors % ig::Tile96W::kThreads != 0);  // the partial pass is exercised
-}
-
-TEST_CASE("shared memory fits: seed shapes' tiles and layouts") {
-  ig::GemmConvDesc d;
-  d.rows = 96;
-  d.order = ig::KOrder::k_table;
-  d.chunks = 23;  // 3 x 121 taps
-  CHECK(ig::smem_layout(d).total_bytes <= ig::kMaxSmemBytes / 2);
-  d.rows = 64;
-  d.order = ig::KOrder::channel_blocks;
-  d.taps = 27;  // seed 77
-  CHECK(ig::smem_layout(d).total_bytes <= 100 * 1024);
-  for (const ig::KOrder gathered : {ig::KOrder::channel_blocks, ig::KOrder::k_table}) {
-    CHECK(ig::choose_tile(64, gathered) == ig::TileKind::m64);
-    CHECK(ig::choose_tile(96, gathered) == ig::TileKind::m96);
-    CHECK(ig::choose_tile(128, gathered) == ig::TileKind::m128);
-    CHECK(ig::choose_tile(200, gathered) == ig::TileKind::m128);
+  TEST_CASE("implicit GEMM tile 64x128: loads, FFMA and mma fragments, banks") {
+    std::mt19937_64 rng(kbench::testing::test_seed(64));
+    check_tile<ig::Tile64>(rng);
   }
-  CHECK(ig::choose_tile(8, ig::KOrder::input_patch) == ig::TileKind::m64_wide);
-  CHECK(ig::choose_tile(96, ig::KOrder::input_patch) == ig::TileKind::m96_wide);
-  CHECK(ig::choose_tile(128, ig::KOrder::input_patch) == ig::TileKind::m128);
-}
+
+  TEST_CASE("implicit GEMM tile 96x128: loads, FFMA and mma fragments, banks") {
+    std::mt19937_64 rng(kbench::testing::test_seed(96));
+    check_tile<ig::Tile96>(rng);
+  }
+
+  TEST_CASE("implicit GEMM tile 128x256: loads, FFMA and mma fragments, banks") {
+    std::mt19937_64 rng(kbench::testing::test_seed(128));
+    check_tile<ig::Tile128>(rng);
+  }
+
+  TEST_CASE("implicit GEMM tile 64x256 (input_patch): loads, FFMA and mma fragments, banks") {
+    std::mt19937_64 rng(kbench::testing::test_seed(642));
+    check_tile<ig::Tile64W>(rng);
+  }
+
+  TEST_CASE("implicit GEMM tile 96x256 (input_patch): loads (a partial last A pass), FFMA and mma fragments, banks") {
+    std::mt19937_64 rng(kbench::testing::test_seed(962));
+    check_tile<ig::Tile96W>(rng);
+    CHECK(ig::Tile96W::kAVectors % ig::Tile96W::kThreads != 0);  // the partial pass is exercised
+  }
+
+  TEST_CASE("shared memory fits: seed shapes' tiles and layouts") {
+    ig::GemmConvDesc d;
+    d.rows = 96;
+    d.order = ig::KOrder::k_table;
+    d.chunks = 23;  // 3 x 121 taps
+    CHECK(ig::smem_layout(d).total_bytes <= ig::kMaxSmemBytes / 2);
+    d.rows = 64;
+    d.order = ig::KOrder::channel_blocks;
+    d.taps = 27;  // seed 77
+    CHECK(ig::smem_layout(d).total_bytes <= 100 * 1024);
+    for (const ig::KOrder gathered : {ig::KOrder::channel_blocks, ig::KOrder::k_table}) {
+      CHECK(ig::choose_tile(64, gathered) == ig::TileKind::m64);
+      CHECK(ig::choose_tile(96, gathered) == ig::TileKind::m96);
+      CHECK(ig::choose_tile(128, gathered) == ig::TileKind::m128);
+      CHECK(ig::choose_tile(200, gathered) == ig::TileKind::m128);
+    }
+    CHECK(ig::choose_tile(8, ig::KOrder::input_patch) == ig::TileKind::m64_wide);
+    CHECK(ig::choose_tile(96, ig::KOrder::input_patch) == ig::TileKind::m96_wide);
+    CHECK(ig::choose_tile(128, ig::KOrder::input_patch) == ig::TileKind::m128);
+  }
 
 }  // TEST_SUITE
 

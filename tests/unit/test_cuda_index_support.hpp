@@ -78,8 +78,8 @@ inline std::vector<Pair> brute_force_pairs(const ConvProblem& p3, std::int64_t o
           }
           if (!inside) continue;
           const Dims tap{{k0, k1, k2}};
-          const std::int64_t w = p3.transposed() ? geometry::weight_index(p3, c, co_local, tap)
-                                                 : geometry::weight_index(p3, o.c, ci, tap);
+          const std::int64_t w =
+              p3.transposed() ? geometry::weight_index(p3, c, co_local, tap) : geometry::weight_index(p3, o.c, ci, tap);
           pairs.emplace_back(geometry::flatten(in, p3.in_channels, p3.input, 3), w);
         }
   }

@@ -71,7 +71,8 @@ TEST_CASE("diff render: text lists verdicts, status changes, unmatched results a
   CHECK(contains(text, "only in NEW (not in BASE)\n  new · cuda · fp32: ok"));
   CHECK(contains(text, "exit 1: 1 slower, 1 newly wrong or failed"));
   CHECK_FALSE(contains(text, "DEVICE MISMATCH"));
-  CHECK(contains(render(sample_diff("Model Y"), DiffFormat::text), "DEVICE MISMATCH: BASE ran on Model X, NEW on Model Y"));
+  CHECK(contains(render(sample_diff("Model Y"), DiffFormat::text),
+                 "DEVICE MISMATCH: BASE ran on Model X, NEW on Model Y"));
 }
 
 TEST_CASE("diff render: markdown is a PR comment with an escaped table") {

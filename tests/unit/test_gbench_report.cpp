@@ -33,8 +33,8 @@ std::vector<ordered_json> entries_named(const ordered_json& document, const std:
 
 TEST_CASE("gbench: the document has google/benchmark's required keys (JSON Schema)") {
   const ordered_json document = gbench_document(kbench::test::fixture_report());
-  const auto verdict =
-      kbench::test::validate_against_schema(document, kbench::test::test_data_path("formats/gbench-output.schema.json"));
+  const auto verdict = kbench::test::validate_against_schema(
+      document, kbench::test::test_data_path("formats/gbench-output.schema.json"));
   INFO(verdict.log);
   CHECK(verdict.valid);
 }
@@ -42,12 +42,14 @@ TEST_CASE("gbench: the document has google/benchmark's required keys (JSON Schem
 TEST_CASE("gbench: the schema check can fail") {
   ordered_json document = gbench_document(kbench::test::fixture_report());
   document["benchmarks"][0].erase("real_time");
-  CHECK_FALSE(kbench::test::validate_against_schema(document, kbench::test::test_data_path("formats/gbench-output.schema.json"))
-                  .valid);
+  CHECK_FALSE(
+      kbench::test::validate_against_schema(document, kbench::test::test_data_path("formats/gbench-output.schema.json"))
+          .valid);
   document = gbench_document(kbench::test::fixture_report());
   document["benchmarks"][0]["run_type"] = "aggregate";  // an aggregate without aggregate_name
-  CHECK_FALSE(kbench::test::validate_against_schema(document, kbench::test::test_data_path("formats/gbench-output.schema.json"))
-                  .valid);
+  CHECK_FALSE(
+      kbench::test::validate_against_schema(document, kbench::test::test_data_path("formats/gbench-output.schema.json"))
+          .valid);
 }
 
 TEST_CASE("gbench: every sample is a repetition, followed by mean, median, stddev and cv") {
@@ -103,7 +105,8 @@ TEST_CASE("gbench: results that are not ok carry gbench's error or skip markers 
   const ordered_json& wrong = by_label.at("error:conv1d_dilated_strided/cuda:rows/fp32");
   CHECK(wrong.at("error_message").get<std::string>().rfind("wrong: 37 of 4096", 0) == 0);
   CHECK(wrong.at("real_time") == 0.0);
-  CHECK(document.dump().find(std::to_string(kbench::test::kWrongResultMedian_s * 1e6).substr(0, 6)) == std::string::npos);
+  CHECK(document.dump().find(std::to_string(kbench::test::kWrongResultMedian_s * 1e6).substr(0, 6)) ==
+        std::string::npos);
   CHECK(by_label.count("error:conv_transpose3d_dilated/cudnn/fp32") == 1);  // failed
   CHECK(by_label.count("skip:conv_transpose3d_dilated/cuda/fp32") == 1);    // unsupported
   CHECK(by_label.count("skip:conv_transpose3d_dilated/triton/fp32") == 1);  // unavailable

@@ -51,12 +51,15 @@ TEST_SUITE("hostile paths") {
     const std::string fifo = make_fifo(dir, "spec.yaml");  // nobody ever writes to it
     const auto start = std::chrono::steady_clock::now();
     const std::string spec = input_error_of([&] { kbench::load_workloads(fifo); });
-    CHECK(spec == fifo + ": cannot open workload spec: it is a named pipe (FIFO); expected a regular file or a directory");
+    CHECK(spec ==
+          fifo + ": cannot open workload spec: it is a named pipe (FIFO); expected a regular file or a directory");
     // Read directly (as a checked path that turned into a FIFO afterwards would be): still no blocking.
     CHECK(input_error_of([&] { kbench::io::read_input_file(fifo, "workload spec", 100); }) ==
           fifo + ": cannot open workload spec: it is a named pipe (FIFO); expected a regular file");
-    CHECK(contains(input_error_of([&] { kbench::load_results_file(fifo); }), fifo + ": cannot open the results file: it is a named pipe"));
-    CHECK(contains(input_error_of([&] { kbench::load_peaks_file(fifo); }), fifo + ": cannot open peaks file: it is a named pipe"));
+    CHECK(contains(input_error_of([&] { kbench::load_results_file(fifo); }),
+                   fifo + ": cannot open the results file: it is a named pipe"));
+    CHECK(contains(input_error_of([&] { kbench::load_peaks_file(fifo); }),
+                   fifo + ": cannot open peaks file: it is a named pipe"));
     CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
   }
 
@@ -75,8 +78,9 @@ TEST_SUITE("hostile paths") {
     CHECK(kbench::io::check_input_path(dir.path.string(), "workload spec", true) == kbench::io::PathKind::directory);
     CHECK(contains(input_error_of([&] { kbench::io::check_input_path(dir.path.string(), "the results file", false); }),
                    "it is a directory; expected a regular file"));
-    CHECK(contains(input_error_of([&] { kbench::io::check_input_path(dir / "missing.json", "the results file", false); }),
-                   "missing.json: cannot open the results file: No such file or directory"));
+    CHECK(
+        contains(input_error_of([&] { kbench::io::check_input_path(dir / "missing.json", "the results file", false); }),
+                 "missing.json: cannot open the results file: No such file or directory"));
   }
 
   TEST_CASE("a spec over the size limit is refused with the limit named, and one just under it is read") {
@@ -100,15 +104,17 @@ TEST_SUITE("hostile paths") {
     fs::create_directory_symlink("../..", dir.path / "specs" / "deep" / "er" / "back");
     const std::string root = dir / "specs";
     const std::string message = input_error_of([&] { kbench::load_workloads(root); });
-    CHECK(message == root + "/deep/er/back: symbolic link loop: it leads back to " + root +
-                         ", a directory above it; remove the link, or give the directories it links as separate arguments");
+    CHECK(message ==
+          root + "/deep/er/back: symbolic link loop: it leads back to " + root +
+              ", a directory above it; remove the link, or give the directories it links as separate arguments");
     // Short, not hundreds of components: the loop is caught on its first turn.
     CHECK(message.size() < 400);
     // A link out of the tree that comes back into it is caught where it re-enters.
     fs::remove(dir.path / "specs" / "deep" / "er" / "back");
     fs::create_directory_symlink("..", dir.path / "specs" / "out");
-    CHECK(input_error_of([&] { kbench::load_workloads(root); })
-              .starts_with(root + "/out/specs: symbolic link loop: it leads back to " + root + ", "));
+    CHECK(input_error_of([&] {
+            kbench::load_workloads(root);
+          }).starts_with(root + "/out/specs: symbolic link loop: it leads back to " + root + ", "));
   }
 
   TEST_CASE("a link to the directory itself is a loop, and a link to a sibling directory is followed") {
@@ -152,8 +158,9 @@ TEST_SUITE("hostile paths") {
   }
 
   TEST_CASE("JSON inputs: a number past double's range is refused as bad input, not a crash") {
-    CHECK(input_error_of([] { kbench::parse_results_text(R"({"schema": 1e999})", "r.json"); })
-              .starts_with("r.json: not JSON: [json.exception.out_of_range.406] number overflow parsing '1e999'"));
+    CHECK(input_error_of([] {
+            kbench::parse_results_text(R"({"schema": 1e999})", "r.json");
+          }).starts_with("r.json: not JSON: [json.exception.out_of_range.406] number overflow parsing '1e999'"));
   }
 
   TEST_CASE("peaks files: infinite and out-of-range numbers, a name that is not a string") {
@@ -161,7 +168,10 @@ TEST_SUITE("hostile paths") {
     const auto peaks = [&](const std::string& json) { return dir.file("peaks.json", json); };
     const std::string base = R"("bandwidth_GBps": 3350, "fp32_TFLOPs": 67, "tf32_TFLOPs": 495)";
     CHECK(kbench::load_peaks_file(peaks("{" + base + "}")).bandwidth_Bps > 0);
-    CHECK(contains(input_error_of([&] { kbench::load_peaks_file(peaks(R"({"bandwidth_GBps": 1e999, "fp32_TFLOPs": 67, "tf32_TFLOPs": 495})")); }),
+    CHECK(contains(input_error_of([&] {
+                     kbench::load_peaks_file(
+                         peaks(R"({"bandwidth_GBps": 1e999, "fp32_TFLOPs": 67, "tf32_TFLOPs": 495})"));
+                   }),
                    "not valid JSON: [json.exception.out_of_range.406] number overflow"));
     CHECK(contains(input_error_of([&] { kbench::load_peaks_file(peaks("{" + base + R"(, "sms": 1e300})")); }),
                    "sms: expected at most 100000"));

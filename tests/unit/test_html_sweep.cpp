@@ -27,9 +27,11 @@ RunReport swept_run(const std::string& sweep, int skip_cuda_at = -1) {
   RunReport report = test::fixture_report();
   report.workloads.clear();
   report.results.clear();
-  const auto workloads = parse_workloads("name: conv\nop: conv\ninput: [2, 8, 32, 32]\nout_channels: 16\nkernel: 3\n"
-                                         "sweep: " + sweep + "\n",
-                                         "s.yaml");
+  const auto workloads = parse_workloads(
+      "name: conv\nop: conv\ninput: [2, 8, 32, 32]\nout_channels: 16\nkernel: 3\n"
+      "sweep: " +
+          sweep + "\n",
+      "s.yaml");
   for (std::size_t i = 0; i < workloads.size(); ++i) {
     report.workloads.push_back(test::summarize_for_test(workloads[i], report.peaks));
     for (const char* backend : {"cudnn", "cuda"}) {

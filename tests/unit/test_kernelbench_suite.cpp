@@ -40,9 +40,8 @@ Shape all(std::int64_t v, int rank) { return Shape(static_cast<std::size_t>(rank
 
 std::vector<Module> kernelbench_modules() {
   const auto m = [](int id, bool transposed, Shape input, std::int64_t out, Shape k, Shape s, Shape p, Shape d,
-                    std::int64_t g = 1, Shape op = {}, bool bias = false) {
-    return Module{id, transposed, input, out, k, s, p, d, g, op, bias};
-  };
+                    std::int64_t g = 1, Shape op = {},
+                    bool bias = false) { return Module{id, transposed, input, out, k, s, p, d, g, op, bias}; };
   const auto one = [](int rank) { return all(1, rank); };
   const auto zero = [](int rank) { return all(0, rank); };
   return {
@@ -239,12 +238,14 @@ TEST_SUITE("kernelbench suite") {
       const int id = problem_id(w.name);
       if (id == 50 || id == 76 || id == 77 || id == 84) continue;  // the seeds, as first published
       // The rest name the JSON they were read from, at the commit read, with the mode and the spread.
-      const std::string blob = "https://github.com/ScalingIntelligence/KernelBench/blob/"
-                               "423217d9fda91e0c2d67e4a43bf62f96f6d104f1/results/timing/";
+      const std::string blob =
+          "https://github.com/ScalingIntelligence/KernelBench/blob/"
+          "423217d9fda91e0c2d67e4a43bf62f96f6d104f1/results/timing/";
       CHECK(w.records[0].source.ends_with(blob + "H100_Modal/baseline_time_torch.json"));
       CHECK(w.records[1].source.ends_with(blob + "H100_Modal/baseline_time_torch_compile_inductor_default.json"));
       CHECK(w.records[2].source.ends_with(blob + "H100_PCIe_LambdaLabs/baseline_time_torch.json"));
-      CHECK(w.records[3].source.ends_with(blob + "H100_PCIe_LambdaLabs/baseline_time_torch_compile_inductor_default.json"));
+      CHECK(w.records[3].source.ends_with(blob +
+                                          "H100_PCIe_LambdaLabs/baseline_time_torch_compile_inductor_default.json"));
       CHECK(w.records[1].implementation.starts_with("torch.compile (inductor, default"));
       for (const auto& record : w.records) CHECK(record.stdev_ms >= 0);
     }

@@ -18,7 +18,7 @@ TEST_SUITE("measure") {
     CHECK(s.mean == doctest::Approx(3));
     CHECK(s.median == doctest::Approx(3));
     CHECK(s.stdev == doctest::Approx(1.5811388300841898));  // sample stdev of 1..5: sqrt(2.5)
-    CHECK(s.p10 == doctest::Approx(1.4));                  // rank 0.4 between 1 and 2
+    CHECK(s.p10 == doctest::Approx(1.4));                   // rank 0.4 between 1 and 2
     CHECK(s.p90 == doctest::Approx(4.6));
   }
 

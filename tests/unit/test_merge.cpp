@@ -163,8 +163,8 @@ TEST_SUITE("merge") {
     const RunReport a = round_trip(unsharded_run());
     RunReport b = a;
     b.workloads[1].workload.problem.out_channels = 9;
-    CHECK_THROWS_WITH_AS(merge_reports({{"a.json", a}, {"b.json", b}}),
-                         doctest::Contains("workload 'beta' is described differently by a.json and b.json (its problem)"),
-                         InputError);
+    CHECK_THROWS_WITH_AS(
+        merge_reports({{"a.json", a}, {"b.json", b}}),
+        doctest::Contains("workload 'beta' is described differently by a.json and b.json (its problem)"), InputError);
   }
 }

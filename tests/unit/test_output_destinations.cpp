@@ -100,8 +100,9 @@ TEST_SUITE("output destinations") {
           "--dump: " + file + ": " + file + " is a regular file, not a directory");
     CHECK(error_of<InputError>([&] { kbench::io::check_output_directory(file + "/sub", "--dump"); }) ==
           "--dump: " + file + "/sub: " + file + " is a regular file, not a directory");
-    CHECK(error_of<InputError>([&] { kbench::io::check_output_directory("/dev/null/x", "--dump"); })
-              .ends_with("/dev/null is a character device, not a directory"));
+    CHECK(error_of<InputError>([&] {
+            kbench::io::check_output_directory("/dev/null/x", "--dump");
+          }).ends_with("/dev/null is a character device, not a directory"));
   }
 
   TEST_CASE("a device is written in place, never replaced, and a full one is an OutputError naming it") {
@@ -143,15 +144,16 @@ TEST_SUITE("output destinations") {
     CHECK(read_text(path) == "new");
     fs::remove(path);
     fs::create_directories(dir.path / "out.json" / "inside");  // a directory appeared after the check
-    CHECK(error_of<OutputError>([&] { kbench::io::write_output_file(path, "x"); })
-              == "cannot write " + path + ": Is a directory");
+    CHECK(error_of<OutputError>([&] { kbench::io::write_output_file(path, "x"); }) ==
+          "cannot write " + path + ": Is a directory");
     CHECK(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator()) == 1);  // no .tmp left
   }
 
   TEST_CASE("a --dump write that fails mid-run keeps every result and says which file failed") {
     const TempDir dir("dump-fail");
     const kbench::Workload workload =
-        kbench::parse_workloads("name: w\nop: conv\ninput: [1, 2, 6, 6]\nout_channels: 2\nkernel: 3\n", "<test>").front();
+        kbench::parse_workloads("name: w\nop: conv\ninput: [1, 2, 6, 6]\nout_channels: 2\nkernel: 3\n", "<test>")
+            .front();
     // The weight's file name is taken by a directory: that one write fails, as on a full disk.
     fs::create_directories(dir.path / "w.weight.npy");
     kbench::Registry registry;
@@ -167,9 +169,10 @@ TEST_SUITE("output destinations") {
     CHECK(report.results.front().status == kbench::ResultStatus::ok);
     REQUIRE(report.write_failures.size() == 1);
     CHECK(report.write_failures.front().starts_with("cannot write " + (dir / "w.weight.npy")));
-    CHECK(std::any_of(report.notes.begin(), report.notes.end(),
-                      [](const std::string& note) { return note.starts_with("--dump of w is incomplete: cannot write "); }));
-    CHECK(fs::exists(dir.path / "w.x.npy"));  // written before the failure
+    CHECK(std::any_of(report.notes.begin(), report.notes.end(), [](const std::string& note) {
+      return note.starts_with("--dump of w is incomplete: cannot write ");
+    }));
+    CHECK(fs::exists(dir.path / "w.x.npy"));             // written before the failure
     CHECK_FALSE(fs::exists(dir.path / "w.index.json"));  // nothing after it
   }
 }

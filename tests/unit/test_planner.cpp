@@ -36,43 +36,43 @@ class PlanningBackend final : public testing::FakeBackend {
 };
 
 std::vector<Workload> two_workloads() {
-  return {{"first", "", testing::small_problem(), {}, "a.yaml", 1}, {"second", "", testing::small_problem(), {}, "a.yaml", 9}};
+  return {{"first", "", testing::small_problem(), {}, "a.yaml", 1},
+          {"second", "", testing::small_problem(), {}, "a.yaml", 9}};
 }
 
 }  // namespace
 
 TEST_SUITE("run") {
+  TEST_CASE("planner: workloads x requests x math modes, a throwing backend not planned and the others planned") {
+    Registry registry;
+    registry.add(std::make_unique<PlanningBackend>("good", false));
+    registry.add(std::make_unique<PlanningBackend>("broken", true));
+    const PlanDevice device{"a GPU", 9, 0, 132, false};
+    const std::vector<PlanEntry> entries =
+        plan_workloads(two_workloads(), registry, {{"good", "k1", false}, {"broken", "", false}},
+                       {MathMode::fp32, MathMode::tf32}, device, 0);
+    REQUIRE(entries.size() == 8);
+    CHECK(entries[0].workload == "first");
+    CHECK(entries[0].backend == "good");
+    CHECK(entries[0].variant == "k1");
+    CHECK(entries[0].problem.starts_with("conv2d "));
+    REQUIRE(entries[0].plan.support);
+    CHECK(entries[0].plan.variants.front().variant == "k1");  // the request's variant reached the backend
+    CHECK(entries[0].plan.variants.front().implementation == "fp32_kernel_132");
+    CHECK(entries[1].plan.variants.front().implementation == "tf32_kernel_132");
+    CHECK(entries[2].backend == "broken");
+    CHECK_FALSE(entries[2].plan.support);
+    CHECK(entries[2].plan.support.reason == "planning failed: CUDNN_STATUS_INTERNAL_ERROR (fake)");
+    CHECK(entries[4].workload == "second");
+    CHECK(entries[4].plan.support);
+  }
 
-TEST_CASE("planner: workloads x requests x math modes, a throwing backend not planned and the others planned") {
-  Registry registry;
-  registry.add(std::make_unique<PlanningBackend>("good", false));
-  registry.add(std::make_unique<PlanningBackend>("broken", true));
-  const PlanDevice device{"a GPU", 9, 0, 132, false};
-  const std::vector<PlanEntry> entries =
-      plan_workloads(two_workloads(), registry, {{"good", "k1", false}, {"broken", "", false}},
-                     {MathMode::fp32, MathMode::tf32}, device, 0);
-  REQUIRE(entries.size() == 8);
-  CHECK(entries[0].workload == "first");
-  CHECK(entries[0].backend == "good");
-  CHECK(entries[0].variant == "k1");
-  CHECK(entries[0].problem.starts_with("conv2d "));
-  REQUIRE(entries[0].plan.support);
-  CHECK(entries[0].plan.variants.front().variant == "k1");  // the request's variant reached the backend
-  CHECK(entries[0].plan.variants.front().implementation == "fp32_kernel_132");
-  CHECK(entries[1].plan.variants.front().implementation == "tf32_kernel_132");
-  CHECK(entries[2].backend == "broken");
-  CHECK_FALSE(entries[2].plan.support);
-  CHECK(entries[2].plan.support.reason == "planning failed: CUDNN_STATUS_INTERNAL_ERROR (fake)");
-  CHECK(entries[4].workload == "second");
-  CHECK(entries[4].plan.support);
-}
-
-TEST_CASE("planner: an unknown backend is bad input, before anything is planned") {
-  Registry registry;
-  registry.add(std::make_unique<PlanningBackend>("good", false));
-  CHECK_THROWS_WITH_AS(plan_workloads(two_workloads(), registry, {{"nope", "", false}}, {MathMode::fp32}, {}, 0),
-                       "--backends: unknown backend 'nope'; known: good", InputError);
-}
+  TEST_CASE("planner: an unknown backend is bad input, before anything is planned") {
+    Registry registry;
+    registry.add(std::make_unique<PlanningBackend>("good", false));
+    CHECK_THROWS_WITH_AS(plan_workloads(two_workloads(), registry, {{"nope", "", false}}, {MathMode::fp32}, {}, 0),
+                         "--backends: unknown backend 'nope'; known: good", InputError);
+  }
 
 }  // TEST_SUITE
 

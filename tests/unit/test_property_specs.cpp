@@ -76,8 +76,8 @@ std::vector<double> scatter_convolution(const ConvProblem& p, const kbench::data
       for (std::int64_t x0 = 0; x0 < in.v[0]; ++x0)
         for (std::int64_t x1 = 0; x1 < in.v[1]; ++x1)
           for (std::int64_t x2 = 0; x2 < in.v[2]; ++x2) {
-            const double x = t.input[static_cast<std::size_t>(((n * p.in_channels + ci) * in.v[0] + x0) * in.v[1] * in.v[2] +
-                                                              x1 * in.v[2] + x2)];
+            const double x = t.input[static_cast<std::size_t>(
+                ((n * p.in_channels + ci) * in.v[0] + x0) * in.v[1] * in.v[2] + x1 * in.v[2] + x2)];
             const std::int64_t x_at[3] = {x0, x1, x2};
             const std::int64_t group = ci / cin_g;
             for (std::int64_t local = 0; local < cout_g; ++local) {
@@ -101,9 +101,10 @@ std::vector<double> scatter_convolution(const ConvProblem& p, const kbench::data
                     if (!lands) continue;
                     // conv weight [C_out, C_in/g, k...]; transposed weight [C_in, C_out/g, k...]
                     const std::int64_t w_row = transposed ? ci * cout_g + local : co * cin_g + ci % cin_g;
-                    const double w = t.weight[static_cast<std::size_t>(((w_row * k.v[0] + t0) * k.v[1] + t1) * k.v[2] + t2)];
-                    const std::int64_t o_flat = ((n * p.out_channels + co) * out.v[0] + o[0]) * out.v[1] * out.v[2] +
-                                                o[1] * out.v[2] + o[2];
+                    const double w =
+                        t.weight[static_cast<std::size_t>(((w_row * k.v[0] + t0) * k.v[1] + t1) * k.v[2] + t2)];
+                    const std::int64_t o_flat =
+                        ((n * p.out_channels + co) * out.v[0] + o[0]) * out.v[1] * out.v[2] + o[1] * out.v[2] + o[2];
                     result[static_cast<std::size_t>(o_flat)] += x * w;
                   }
             }
@@ -137,8 +138,7 @@ ErrorLocation location_of(const std::string& message, const std::string& origin)
   if (!message.starts_with(origin + ":")) return location;
   std::istringstream rest(message.substr(origin.size() + 1));
   char colon1 = 0, colon2 = 0;
-  if (!(rest >> location.line >> colon1 >> location.column >> colon2) || colon1 != ':' || colon2 != ':')
-    return {};
+  if (!(rest >> location.line >> colon1 >> location.column >> colon2) || colon1 != ':' || colon2 != ':') return {};
   std::string tail;
   std::getline(rest, tail);
   const auto end = tail.find(": ", 1);
@@ -241,7 +241,8 @@ TEST_SUITE("property") {
       const std::size_t key_index = spec.line_key.empty() ? 0 : property::index_of(spec.lines, spec.line_key);
       REQUIRE(key_index < spec.lines.size());
       CHECK(where.line == comment_lines + static_cast<int>(key_index) + 1);
-      const auto line_length = static_cast<int>(spec.lines[key_index].key.size() + 2 + spec.lines[key_index].value.size());
+      const auto line_length =
+          static_cast<int>(spec.lines[key_index].key.size() + 2 + spec.lines[key_index].value.size());
       if (spec.at_key_column)
         CHECK(where.column == 1);
       else

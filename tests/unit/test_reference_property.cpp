@@ -122,8 +122,7 @@ ConvProblem random_problem(std::mt19937_64& rng) {
       p.pad_after[d] = pick(0, 2);
       // PyTorch requires output_padding < max(stride, dilation).
       if (p.op == OpKind::conv_transpose) p.output_padding[d] = pick(0, std::max(p.stride[d], p.dilation[d]) - 1);
-      const bool window_fits =
-          p.input[d] + p.pad_before[d] + p.pad_after[d] >= p.dilation[d] * (p.kernel[d] - 1) + 1;
+      const bool window_fits = p.input[d] + p.pad_before[d] + p.pad_after[d] >= p.dilation[d] * (p.kernel[d] - 1) + 1;
       valid = valid && naive_extent(p, d) >= 1 && (p.op == OpKind::conv_transpose || window_fits);
     }
     if (valid) return p;

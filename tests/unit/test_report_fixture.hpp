@@ -194,11 +194,11 @@ inline RunReport fixture_report() {
   report.results.push_back(reference);
 
   report.results.push_back(make_result(w2, "cuda", "", MathMode::fp32, ResultStatus::unsupported,
-                                        "conv_transpose with dilation > 1 is not implemented"));
-  report.results.push_back(make_result(w2, "triton", "", MathMode::fp32, ResultStatus::unavailable,
-                                        "no CUDA device found"));
+                                       "conv_transpose with dilation > 1 is not implemented"));
+  report.results.push_back(
+      make_result(w2, "triton", "", MathMode::fp32, ResultStatus::unavailable, "no CUDA device found"));
   report.results.push_back(make_result(w2, "cudnn", "cudnn:WINOGRAD", MathMode::fp32, ResultStatus::failed,
-                                        "CUDNN_STATUS_NOT_SUPPORTED | cudnnConvolutionBackwardData, \"quoted\""));
+                                       "CUDNN_STATUS_NOT_SUPPORTED | cudnnConvolutionBackwardData, \"quoted\""));
 
   // A result for a workload the report does not describe, as a hand-edited file might hold.
   Result orphan = make_result("ghost_workload", "cudnn", "cudnn:GEMM", MathMode::fp32, ResultStatus::ok);

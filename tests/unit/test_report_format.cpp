@@ -44,11 +44,11 @@ TEST_SUITE("report") {
     CHECK(format_duration(123.4e-6) == "123 µs");
     CHECK(format_duration(1.5) == "1.50 s");
     CHECK(format_duration(123.4) == "123 s");
-    CHECK(format_duration(0.99996) == "1.00 s");       // not "1000 ms"
-    CHECK(format_duration(999.96e-6) == "1.00 ms");    // not "1000 µs"
+    CHECK(format_duration(0.99996) == "1.00 s");     // not "1000 ms"
+    CHECK(format_duration(999.96e-6) == "1.00 ms");  // not "1000 µs"
     CHECK(format_duration(5e-7) == "500 ns");
     CHECK(format_duration(5.76e-9) == "5.76 ns");
-    CHECK(format_duration(999.96e-9) == "1.00 µs");    // not "1000 ns"
+    CHECK(format_duration(999.96e-9) == "1.00 µs");  // not "1000 ns"
     CHECK(format_duration(0) == "0 s");
     CHECK(format_duration(std::numeric_limits<double>::quiet_NaN()) == "n/a");
     CHECK(duration_unit(12.2e-3).suffix == "ms");

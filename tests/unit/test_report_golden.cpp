@@ -53,9 +53,9 @@ void check_golden(const std::string& name, const std::string& actual) {
   const auto got = lines_of(actual);
   std::size_t line = 0;
   while (line < want.size() && line < got.size() && want[line] == got[line]) ++line;
-  FAIL_CHECK(name << " differs from the golden file at line " << line + 1 << "\n  golden: "
-                  << (line < want.size() ? want[line] : "<end>") << "\n  actual: "
-                  << (line < got.size() ? got[line] : "<end>")
+  FAIL_CHECK(name << " differs from the golden file at line " << line + 1
+                  << "\n  golden: " << (line < want.size() ? want[line] : "<end>")
+                  << "\n  actual: " << (line < got.size() ? got[line] : "<end>")
                   << "\n(if the change is intended: KBENCH_UPDATE_GOLDEN=1, then review the diff)");
 }
 
@@ -95,12 +95,12 @@ TEST_SUITE("report") {
     const std::string plain = render(report, kbench::ReportFormat::text, false);
     CHECK(plain.find('\x1b') == std::string::npos);
     const std::string colored = render(report, kbench::ReportFormat::text, true);
-    CHECK(colored.find("\x1b[32mok\x1b[0m") != std::string::npos);          // green ok
-    CHECK(colored.find("\x1b[31mwrong: ") != std::string::npos);            // red wrong
-    CHECK(colored.find("\x1b[31mfailed: ") != std::string::npos);           // red failed
-    CHECK(colored.find("\x1b[33mskipped: ") != std::string::npos);          // yellow skipped
-    CHECK(colored.find("\x1b[33munsupported: ") != std::string::npos);      // yellow unsupported
-    CHECK(colored.find("\x1b[33munavailable: ") != std::string::npos);      // yellow unavailable
+    CHECK(colored.find("\x1b[32mok\x1b[0m") != std::string::npos);      // green ok
+    CHECK(colored.find("\x1b[31mwrong: ") != std::string::npos);        // red wrong
+    CHECK(colored.find("\x1b[31mfailed: ") != std::string::npos);       // red failed
+    CHECK(colored.find("\x1b[33mskipped: ") != std::string::npos);      // yellow skipped
+    CHECK(colored.find("\x1b[33munsupported: ") != std::string::npos);  // yellow unsupported
+    CHECK(colored.find("\x1b[33munavailable: ") != std::string::npos);  // yellow unavailable
     // Other formats never colour, whatever the style says.
     for (auto format : {kbench::ReportFormat::json, kbench::ReportFormat::csv, kbench::ReportFormat::markdown})
       CHECK(render(report, format, true).find('\x1b') == std::string::npos);
@@ -111,9 +111,9 @@ TEST_SUITE("report") {
     const auto report = kbench::test::fixture_report();
     const double median = kbench::test::kWrongResultMedian_s;
     const std::vector<std::string> forbidden = {
-        kbench::report::format_duration(median),      // "4.32 ms" (text, Markdown)
-        "4.32199",                                     // CSV, in ms
-        "0.004321987",                                 // JSON, in seconds
+        kbench::report::format_duration(median),  // "4.32 ms" (text, Markdown)
+        "4.32199",                                // CSV, in ms
+        "0.004321987",                            // JSON, in seconds
         kbench::report::format_significant(median * 1e3),
     };
     for (auto format : {kbench::ReportFormat::text, kbench::ReportFormat::json, kbench::ReportFormat::csv,
@@ -142,7 +142,8 @@ TEST_SUITE("report") {
     }
     REQUIRE(counts.size() == kbench::test::fixture_report().results.size() + 1);
     for (std::size_t n : counts) CHECK(n == counts.front());
-    CHECK(csv.find("\"CUDNN_STATUS_NOT_SUPPORTED | cudnnConvolutionBackwardData, \"\"quoted\"\"\"") != std::string::npos);
+    CHECK(csv.find("\"CUDNN_STATUS_NOT_SUPPORTED | cudnnConvolutionBackwardData, \"\"quoted\"\"\"") !=
+          std::string::npos);
   }
 
   TEST_CASE("an interrupted report with no workloads and no results") {

@@ -41,7 +41,8 @@ struct TempDir {
   fs::path path;
   TempDir() {
     static int counter = 0;
-    path = fs::temp_directory_path() / ("kbench-report-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    path = fs::temp_directory_path() /
+           ("kbench-report-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
     fs::create_directories(path);
   }
   ~TempDir() {

@@ -13,7 +13,8 @@
 TEST_SUITE("results corpus") {
   TEST_CASE("results fuzz seeds are accepted or refused with an InputError naming the file") {
     std::vector<std::filesystem::path> files;
-    for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(KBENCH_SOURCE_DIR) / "tests/fuzz/corpus-results"))
+    for (const auto& entry :
+         std::filesystem::directory_iterator(std::filesystem::path(KBENCH_SOURCE_DIR) / "tests/fuzz/corpus-results"))
       files.push_back(entry.path());
     std::sort(files.begin(), files.end());
     REQUIRE(files.size() >= 10);

@@ -12,7 +12,8 @@ using namespace kbench;
 
 TEST_SUITE("roofline") {
   TEST_CASE("the table knows the seeds' GPUs by key and by CUDA name") {
-    for (const char* key : {"h100-sxm", "h100-pcie", "h200", "a100-80gb", "a100-40gb"}) CHECK(find_device(key).has_value());
+    for (const char* key : {"h100-sxm", "h100-pcie", "h200", "a100-80gb", "a100-40gb"})
+      CHECK(find_device(key).has_value());
     CHECK(find_device("NVIDIA H100 80GB HBM3")->key == "h100-sxm");
     CHECK(find_device("nvidia h200")->key == "h200");
     CHECK_FALSE(find_device("NVIDIA GeForce 256").has_value());

@@ -208,7 +208,8 @@ TEST_SUITE("runner") {
     CHECK_THROWS_AS(parse_backend_list("a,,b"), InputError);
     RunConfig huge_batch = quick_config("reference");
     huge_batch.batch = std::int64_t{1} << 40;  // 2^40 images: refused before anything is allocated
-    CHECK_THROWS_WITH_AS(run_workloads({small_workload()}, registry, huge_batch), doctest::Contains("--batch"), InputError);
+    CHECK_THROWS_WITH_AS(run_workloads({small_workload()}, registry, huge_batch), doctest::Contains("--batch"),
+                         InputError);
     CHECK_THROWS_AS(parse_backend_list(":x"), InputError);
     const auto list = parse_backend_list("cuda,cudnn:all,cudnn:FFT");
     REQUIRE(list.size() == 3);

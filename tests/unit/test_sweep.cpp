@@ -49,8 +49,12 @@ TEST_SUITE("sweep") {
   TEST_CASE("sweep: the Cartesian product, first axis slowest, names suffixed in axis order") {
     const auto workloads = parse(std::string(kBase) + "sweep: {batch: [1, 8], kernel: [3, [3, 5], 1]}\n");
     CHECK(names_of(workloads) == std::vector<std::string>{
-                                     "conv.batch-1.kernel-3", "conv.batch-1.kernel-3x5", "conv.batch-1.kernel-1",
-                                     "conv.batch-8.kernel-3", "conv.batch-8.kernel-3x5", "conv.batch-8.kernel-1",
+                                     "conv.batch-1.kernel-3",
+                                     "conv.batch-1.kernel-3x5",
+                                     "conv.batch-1.kernel-1",
+                                     "conv.batch-8.kernel-3",
+                                     "conv.batch-8.kernel-3x5",
+                                     "conv.batch-8.kernel-1",
                                  });
     const Workload& w = workloads[4];
     CHECK(w.problem.batch == 8);
@@ -109,7 +113,8 @@ sweep:
     report.workloads.back().workload.sweep.clear();
     const auto document = kbench::report_to_json(report);
     CHECK(document["workloads"][3]["sweep"] ==
-          nlohmann::ordered_json::parse(R"({"origin": "conv", "axes": [{"key": "batch", "value": "8"}, {"key": "kernel", "value": "3x5"}]})"));
+          nlohmann::ordered_json::parse(
+              R"({"origin": "conv", "axes": [{"key": "batch", "value": "8"}, {"key": "kernel", "value": "3x5"}]})"));
     CHECK_FALSE(document["workloads"][4].contains("sweep"));
     const kbench::RunReport back = kbench::read_json_report(document);
     for (std::size_t i = 0; i < report.workloads.size(); ++i) {
@@ -152,13 +157,17 @@ sweep:
     CHECK(error_of(std::string(kBase) + "sweep: {dtype: [fp32, fp16]}\n") ==
           "s.yaml:6:23: sweep.dtype[1]: dtype fp16 is not supported yet (only fp32); expected fp32 (in the sweep point "
           "dtype=fp16)");
-    CHECK(error_of(std::string(kBase) + "sweep: {kernel: [3, 2.5]}\n").starts_with("s.yaml:6:21: sweep.kernel[1]: got the float 2.5"));
-    CHECK(error_of(std::string(kBase) + "sweep: {groups: [3]}\n").starts_with("s.yaml:6:18: sweep.groups[0]: in_channels must be divisible by groups"));
+    CHECK(error_of(std::string(kBase) + "sweep: {kernel: [3, 2.5]}\n")
+              .starts_with("s.yaml:6:21: sweep.kernel[1]: got the float 2.5"));
+    CHECK(error_of(std::string(kBase) + "sweep: {groups: [3]}\n")
+              .starts_with("s.yaml:6:18: sweep.groups[0]: in_channels must be divisible by groups"));
     CHECK(error_of(std::string(kBase) + "sweep: {batch: [1, 8]}\nsweep: {batch: [2]}\n").find("appears twice") !=
           std::string::npos);
     CHECK(error_of(std::string(kBase) + "sweep: {}\n").starts_with("s.yaml:6:8: sweep: got an empty mapping"));
-    CHECK(error_of(std::string(kBase) + "sweep: [batch]\n").starts_with("s.yaml:6:8: sweep: got a list; expected a mapping"));
-    CHECK(error_of(std::string(kBase) + "sweep: {name: [a, b]}\n").starts_with("s.yaml:6:9: sweep.name: unknown key 'name'"));
+    CHECK(error_of(std::string(kBase) + "sweep: [batch]\n")
+              .starts_with("s.yaml:6:8: sweep: got a list; expected a mapping"));
+    CHECK(error_of(std::string(kBase) + "sweep: {name: [a, b]}\n")
+              .starts_with("s.yaml:6:9: sweep.name: unknown key 'name'"));
   }
 
   TEST_CASE("sweep: two points with one name are a duplicate, as any two workloads") {
@@ -170,8 +179,8 @@ sweep:
   TEST_CASE("sweep: the point count is bounded") {
     std::string values = "[";
     for (int i = 1; i <= 101; ++i) values += std::to_string(i) + (i < 101 ? ", " : "]");
-    const std::string message = error_of(std::string(kBase) + "sweep: {batch: " + values + ", out_channels: " + values +
-                                         "}\n");
+    const std::string message =
+        error_of(std::string(kBase) + "sweep: {batch: " + values + ", out_channels: " + values + "}\n");
     CHECK(message.find("the sweep has 10201 or more points; expected at most 10000") != std::string::npos);
   }
 
@@ -180,7 +189,8 @@ sweep:
     CHECK(axis.key == "kernel");
     CHECK(axis.values == std::vector<std::string>{"3", "3x5", "1"});
     CHECK_THROWS_WITH_AS(kbench::parse_axis_flag("strde=1,2"),
-                         doctest::Contains("--axis strde=1,2: unknown key 'strde' (did you mean 'stride'?)"), InputError);
+                         doctest::Contains("--axis strde=1,2: unknown key 'strde' (did you mean 'stride'?)"),
+                         InputError);
     CHECK_THROWS_WITH_AS(kbench::parse_axis_flag("batch"), doctest::Contains("--axis: got 'batch'; expected KEY=V1,V2"),
                          InputError);
     CHECK_THROWS_WITH_AS(kbench::parse_axis_flag("batch=1,,8"), doctest::Contains("an empty value"), InputError);
@@ -189,7 +199,8 @@ sweep:
 
   TEST_CASE("axis: applied to parsed workloads, the same expansion and names as a spec's sweep") {
     const auto base = parse(kBase);
-    const auto swept = kbench::apply_axes(base, {kbench::parse_axis_flag("batch=1,8"), kbench::parse_axis_flag("kernel=3,3x5,1")});
+    const auto swept =
+        kbench::apply_axes(base, {kbench::parse_axis_flag("batch=1,8"), kbench::parse_axis_flag("kernel=3,3x5,1")});
     const auto from_spec = parse(std::string(kBase) + "sweep: {batch: [1, 8], kernel: [3, [3, 5], 1]}\n");
     REQUIRE(swept.size() == from_spec.size());
     for (std::size_t i = 0; i < swept.size(); ++i) {
@@ -204,7 +215,8 @@ sweep:
 
   TEST_CASE("axis: on a swept workload, the same key replaces its value and a new key is added") {
     const auto from_spec = parse(std::string(kBase) + "sweep: {batch: [1, 8]}\n");
-    const auto swept = kbench::apply_axes({from_spec[0]}, {kbench::parse_axis_flag("batch=4"), kbench::parse_axis_flag("padding=1,1_0x2")});
+    const auto swept = kbench::apply_axes(
+        {from_spec[0]}, {kbench::parse_axis_flag("batch=4"), kbench::parse_axis_flag("padding=1,1_0x2")});
     CHECK(names_of(swept) == std::vector<std::string>{"conv.batch-4.padding-1", "conv.batch-4.padding-1_0x2_2"});
     CHECK(swept[1].problem.pad_before == kbench::Dims{{1, 2, 0}});
     CHECK(swept[1].problem.pad_after == kbench::Dims{{0, 2, 0}});
@@ -223,14 +235,17 @@ sweep:
     CHECK(error_with("dtype=fp32,fp16") ==
           "--axis dtype=fp32,fp16: value 'fp16': dtype fp16 is not supported yet (only fp32); expected fp32");
     CHECK(error_with("kernel=3,17").starts_with("--axis kernel=17: workload 'conv': kernel size can't be greater"));
-    CHECK(error_with("kernel=3x5x7").starts_with("--axis kernel=3x5x7: value '3x5x7': got 3 entries for 2 spatial dims"));
+    CHECK(
+        error_with("kernel=3x5x7").starts_with("--axis kernel=3x5x7: value '3x5x7': got 3 entries for 2 spatial dims"));
     CHECK(error_with("batch=0").starts_with("--axis batch=0: value '0': '0' is not an integer from 1 to 2147483647"));
     CHECK(error_with("batch=-1").starts_with("--axis batch=-1: value '-1': '-1' is not an integer"));
     CHECK(error_with("stride=2.5").starts_with("--axis stride=2.5: value '2.5': '2.5' is not an integer"));
     CHECK(error_with("bias=yes") == "--axis bias=yes: value 'yes': expected true or false");
     CHECK(error_with("output_padding=1").find("applies only to op: conv_transpose") != std::string::npos);
     CHECK(error_with("input=1x4x16").find("a sweep keeps the spatial rank") != std::string::npos);
-    CHECK(error_with("kernel=3,3x3") == "--axis: two points are named 'conv.kernel-3'; expected each value once per axis");
-    CHECK(error_with("groups=3").starts_with("--axis groups=3: workload 'conv': in_channels must be divisible by groups"));
+    CHECK(error_with("kernel=3,3x3") ==
+          "--axis: two points are named 'conv.kernel-3'; expected each value once per axis");
+    CHECK(error_with("groups=3")
+              .starts_with("--axis groups=3: workload 'conv': in_channels must be divisible by groups"));
   }
 }

@@ -68,7 +68,8 @@ __device__ __forceinline__ void mbarrier_wait(std::uint64_t* barrier, unsigned p
 }
 
 // `bytes` from global `src` to shared `dst`, completing `bytes` of the barrier's current phase.
-__device__ __forceinline__ void bulk_copy_to_shared(void* dst, const void* src, unsigned bytes, std::uint64_t* barrier) {
+__device__ __forceinline__ void bulk_copy_to_shared(void* dst, const void* src, unsigned bytes,
+                                                    std::uint64_t* barrier) {
   asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(
                    shared_address(dst)),
                "l"(src), "r"(bytes), "r"(shared_address(barrier))
@@ -76,7 +77,9 @@ __device__ __forceinline__ void bulk_copy_to_shared(void* dst, const void* src, 
 }
 
 // Orders this thread's earlier generic writes to shared memory before later async-proxy reads of it.
-__device__ __forceinline__ void fence_proxy_async_shared() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
+__device__ __forceinline__ void fence_proxy_async_shared() {
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
 
 // `bytes` from shared `src` to global `dst`, in the thread's open bulk group.
 __device__ __forceinline__ void bulk_copy_to_global(void* dst, const void* src, unsigned bytes) {

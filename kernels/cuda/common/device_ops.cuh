@@ -13,8 +13,7 @@ __device__ __forceinline__ unsigned shared_address(const void* p) {
 // 4-byte copy through L1 (.ca: neighbouring taps re-read the same lines); zero-fills when !pred.
 // `src` must be a valid address even when !pred (no byte is read then).
 __device__ __forceinline__ void cp_async_4(float* dst, const float* src, bool pred) {
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(shared_address(dst)), "l"(src),
-               "r"(pred ? 4 : 0)
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(shared_address(dst)), "l"(src), "r"(pred ? 4 : 0)
                : "memory");
 }
 

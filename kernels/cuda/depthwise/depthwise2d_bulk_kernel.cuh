@@ -121,7 +121,7 @@ __global__ void __launch_bounds__(kBulkThreads, bulk_min_blocks(K, STAGES))
     const int stage = STAGES == 2 ? (j & 1) : 0;
     const BulkStrip s = bulk_strip(t, strip);
     if (tid == 0) bulk_wait_read<STAGES - 1>();  // this stage's previous copy out has read its staging
-    __syncthreads();  // and nobody still reads the window the next copies in overwrite
+    __syncthreads();                             // and nobody still reads the window the next copies in overwrite
     if (STAGES == 1) {
       start_strip(t, s, x, window(0), &barriers[0], tid);
       __syncthreads();  // the zeros

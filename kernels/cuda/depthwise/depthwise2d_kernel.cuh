@@ -44,11 +44,11 @@ __device__ __forceinline__ float4 load4(const float* __restrict__ plane, const T
 template <int K, int PAD_LEFT>
 struct Shape {
   static constexpr int kRowsPerStep = K == 3 ? 4 : 2;  // U: loads in flight per thread per step
-  static constexpr int kSlots = K + 3;                  // window columns per thread
+  static constexpr int kSlots = K + 3;                 // window columns per thread
   static constexpr int kLo = lowest_neighbour(PAD_LEFT);
   static constexpr int kHi = highest_neighbour(K, PAD_LEFT);
   static constexpr int kNeighbours = kHi - kLo + 1;
-  static constexpr int kRing = K - 1 + kRowsPerStep;    // input rows held in registers
+  static constexpr int kRing = K - 1 + kRowsPerStep;  // input rows held in registers
 };
 
 // The float4 of lane + NB: shuffled (every lane takes part), or loaded by a lane whose neighbour lies
@@ -74,8 +74,7 @@ __device__ __forceinline__ void assemble(float (&win)[Shape<K, PAD_LEFT>::kSlots
                                          std::integer_sequence<int, SLOT...>) {
   using S = Shape<K, PAD_LEFT>;
   const float4 nbr[S::kNeighbours] = {neighbour4<NB + S::kLo>(own, plane, t, ih, col_base, lane)...};
-  ((win[SLOT] = component<slot_source(PAD_LEFT, SLOT).component>(
-        nbr[slot_source(PAD_LEFT, SLOT).neighbour - S::kLo])),
+  ((win[SLOT] = component<slot_source(PAD_LEFT, SLOT).component>(nbr[slot_source(PAD_LEFT, SLOT).neighbour - S::kLo])),
    ...);
 }
 
@@ -143,7 +142,8 @@ __global__ void __launch_bounds__(kThreads)
       if (row < b.row_end) {
         float* dst = out_plane + row * t.out_w + col_base;
         if (width == 4) {
-          if (col_base + 3 < t.out_w) __stcs(reinterpret_cast<float4*>(dst), make_float4(acc[0], acc[1], acc[2], acc[3]));
+          if (col_base + 3 < t.out_w)
+            __stcs(reinterpret_cast<float4*>(dst), make_float4(acc[0], acc[1], acc[2], acc[3]));
         } else if (width == 2 && STORES == StoreMode::split) {
           if (col_base + 1 < t.out_w) __stcs(reinterpret_cast<float2*>(dst), make_float2(acc[0], acc[1]));
           if (col_base + 3 < t.out_w) __stcs(reinterpret_cast<float2*>(dst + 2), make_float2(acc[2], acc[3]));

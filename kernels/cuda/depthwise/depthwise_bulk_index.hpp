@@ -133,9 +133,9 @@ inline BulkPlan make_bulk_tiling(const PlaneShape& shape, std::int64_t stages = 
 struct BulkStrip {
   std::int64_t plane = 0;
   std::int64_t row_begin = 0;
-  std::int64_t rows = 0;              // output rows (the last strip of a plane may have fewer than R)
-  std::int64_t first_input_row = 0;   // input row of window row 0 (negative in the top padding)
-  std::int64_t loaded_begin = 0;      // window rows [loaded_begin, loaded_end) lie in the input
+  std::int64_t rows = 0;             // output rows (the last strip of a plane may have fewer than R)
+  std::int64_t first_input_row = 0;  // input row of window row 0 (negative in the top padding)
+  std::int64_t loaded_begin = 0;     // window rows [loaded_begin, loaded_end) lie in the input
   std::int64_t loaded_end = 0;
   KBENCH_HD std::int64_t window_rows(std::int64_t kernel) const { return rows + kernel - 1; }
 };
@@ -178,9 +178,7 @@ KBENCH_HD std::int64_t bulk_window_column(const BulkTiling& t, std::int64_t colu
 
 // Zero spans of the window: the margins of every loaded row (pitch - in_w floats each), and whole
 // rows in the top or bottom padding. Zero element z of a loaded row's margins lies at this column.
-KBENCH_HD std::int64_t bulk_margin_column(const BulkTiling& t, std::int64_t z) {
-  return z < t.margin ? z : t.in_w + z;
-}
+KBENCH_HD std::int64_t bulk_margin_column(const BulkTiling& t, std::int64_t z) { return z < t.margin ? z : t.in_w + z; }
 
 // Calls f(K, STAGES) as std::integral_constant values for the compiled instance (K 3, 5 or 7 x 1 or 2
 // stages); the CUDA launcher and the CPU emulation tests dispatch through this one table.

@@ -86,8 +86,8 @@ inline KernelDescription describe_depthwise_bulk(const ConvProblem& p, depthwise
   const depthwise::BulkTiling t = depthwise_bulk_plan(p, mode).tiling;
   const std::int64_t blocks = depthwise_bulk_blocks(t, device);
   return {fmt::format("depthwise2d/k{}/{}", t.kernel, depthwise::store_mode_name(mode)),
-          {{"block", fmt::format("{} threads, strips of {} rows x {} columns", depthwise::kBulkThreads, t.strip_rows,
-                                 t.out_w)},
+          {{"block",
+            fmt::format("{} threads, strips of {} rows x {} columns", depthwise::kBulkThreads, t.strip_rows, t.out_w)},
            {"blocks", blocks > 0 ? std::to_string(blocks) : "as many as stay resident (counted on the device)"},
            {"strips", std::to_string(t.total_strips())},
            {"stages", std::to_string(t.stages)},
@@ -96,8 +96,7 @@ inline KernelDescription describe_depthwise_bulk(const ConvProblem& p, depthwise
            {"launches", "1"}}};
 }
 
-inline KernelDescription describe_depthwise2d(const KernelChoice& c, const ConvProblem& p,
-                                              const LaunchDevice& device) {
+inline KernelDescription describe_depthwise2d(const KernelChoice& c, const ConvProblem& p, const LaunchDevice& device) {
   if (c.stores && depthwise::is_bulk(*c.stores)) return describe_depthwise_bulk(p, *c.stores, device);
   return describe_depthwise_registers(p, c.stores);
 }

@@ -81,7 +81,9 @@ KBENCH_HD constexpr SlotSource slot_source(int pad_left, int slot) {
 }
 
 // Input column of window slot s.
-KBENCH_HD std::int64_t slot_column(const Tiling& t, std::int64_t col_base, int slot) { return col_base - t.pad_left + slot; }
+KBENCH_HD std::int64_t slot_column(const Tiling& t, std::int64_t col_base, int slot) {
+  return col_base - t.pad_left + slot;
+}
 
 // Input row read through tap kh by output row oh (may lie in the padding).
 KBENCH_HD std::int64_t input_row(const Tiling& t, std::int64_t oh, int kh) { return oh - t.pad_top + kh; }

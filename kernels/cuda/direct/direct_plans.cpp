@@ -23,7 +23,9 @@ class DirectTiledPlan final : public KernelPlan {
  public:
   DirectTiledPlan(const ConvProblem& p, KernelDescription description)
       : KernelPlan(std::move(description)), desc_(direct_tiled::make_tiled_plan(p).desc) {}
-  void enqueue(const Operands& ops, cudaStream_t stream) override { direct_tiled::launch_direct_tiled(desc_, ops, stream); }
+  void enqueue(const Operands& ops, cudaStream_t stream) override {
+    direct_tiled::launch_direct_tiled(desc_, ops, stream);
+  }
 
  private:
   direct_tiled::TiledDesc desc_;
@@ -33,16 +35,20 @@ class DirectTiledPlan final : public KernelPlan {
 
 const FamilyLauncher& direct_launcher() {
   static const FamilyLauncher launcher{
-      .make_plan = [](const KernelChoice&, const ConvProblem& p, const LaunchDevice&, KernelDescription d)
-          -> std::unique_ptr<KernelPlan> { return std::make_unique<DirectPlan>(p, std::move(d)); },
+      .make_plan = [](const KernelChoice&, const ConvProblem& p, const LaunchDevice&,
+                      KernelDescription d) -> std::unique_ptr<KernelPlan> {
+        return std::make_unique<DirectPlan>(p, std::move(d));
+      },
   };
   return launcher;
 }
 
 const FamilyLauncher& direct_tiled_launcher() {
   static const FamilyLauncher launcher{
-      .make_plan = [](const KernelChoice&, const ConvProblem& p, const LaunchDevice&, KernelDescription d)
-          -> std::unique_ptr<KernelPlan> { return std::make_unique<DirectTiledPlan>(p, std::move(d)); },
+      .make_plan = [](const KernelChoice&, const ConvProblem& p, const LaunchDevice&,
+                      KernelDescription d) -> std::unique_ptr<KernelPlan> {
+        return std::make_unique<DirectTiledPlan>(p, std::move(d));
+      },
   };
   return launcher;
 }

@@ -8,9 +8,7 @@
 
 namespace kbench::gpu::conv {
 
-inline Support direct_tiled_envelope(const ConvProblem& p) {
-  return direct_tiled::make_tiled_plan(p).support;
-}
+inline Support direct_tiled_envelope(const ConvProblem& p) { return direct_tiled::make_tiled_plan(p).support; }
 
 inline Support direct_tiled_choice_envelope(const KernelChoice&, const ConvProblem& p, MathMode) {
   return direct_tiled_envelope(p);

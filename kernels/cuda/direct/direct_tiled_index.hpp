@@ -182,9 +182,7 @@ KBENCH_HD int window_step(const TiledDesc& d) {
                         : d.threads_w / static_cast<int>(d.phase_w.stride);
   return d.along_rows ? d.threads_h() * d.stride_h * d.window_cols : d.threads_w * d.stride_w;
 }
-KBENCH_HD std::int64_t output_step(const TiledDesc& d) {
-  return d.along_rows ? d.threads_h() * d.out_w : d.threads_w;
-}
+KBENCH_HD std::int64_t output_step(const TiledDesc& d) { return d.along_rows ? d.threads_h() * d.out_w : d.threads_w; }
 
 // Forward: the element of stack item 0's window read by tile-relative output (row, col) through tap
 // (kh, kw); item s's is s * window_floats() further.
@@ -210,7 +208,8 @@ KBENCH_HD ThreadTaps thread_taps(const PhaseDim& pd, std::int64_t o, std::int64_
   t.first_tap = static_cast<int>(k0);
   t.tap_step = static_cast<int>(pd.period);
   // Exact: tap k0 lands on o, so o + pad - k0 * dil is a multiple of the stride.
-  t.window_first = static_cast<int>(geometry::floor_div(o + pd.pad_before - k0 * pd.dilation, pd.stride) - window_origin);
+  t.window_first =
+      static_cast<int>(geometry::floor_div(o + pd.pad_before - k0 * pd.dilation, pd.stride) - window_origin);
   t.window_back = static_cast<int>(pd.dilation / pd.g);
   return t;
 }

@@ -3,16 +3,15 @@
 // (every stride, dilation, padding, kernel shape and depth multiplier the register kernel
 // depthwise2d does not take), groups of a few channels, 1-D to 3-D, forward or transposed.
 //
-// Tiling in direct_tiled_plan.hpp and direct_tiled_index.hpp: a block copies the input windows of its tile (one per input
-// channel of the group and depth tap: the "stack") and the group's weights into shared memory with
-// asynchronous 4-byte copies (all in flight at once, zero-filled in the padding, each warp
-// instruction one 32-column row segment), then each thread computes its P outputs of each of the m
-// output channels of the group from there, with coalesced streaming stores (a warp = 32 consecutive
-// columns of a row). The input is read from memory once per tile (halo rows and columns of
-// neighbouring tiles, and input planes shared by neighbouring output depths, come mostly from L2:
-// those blocks run together); the windows serve all m output channels. A stack too deep for 48 KB
-// (few output channels, many input channels) comes in passes: each pass's windows and weights are
-// copied in turn and added into partial sums kept in shared memory (compute_in_passes).
+// Tiling in direct_tiled_plan.hpp and direct_tiled_index.hpp: a block copies the input windows of its tile (one per
+// input channel of the group and depth tap: the "stack") and the group's weights into shared memory with asynchronous
+// 4-byte copies (all in flight at once, zero-filled in the padding, each warp instruction one 32-column row segment),
+// then each thread computes its P outputs of each of the m output channels of the group from there, with coalesced
+// streaming stores (a warp = 32 consecutive columns of a row). The input is read from memory once per tile (halo rows
+// and columns of neighbouring tiles, and input planes shared by neighbouring output depths, come mostly from L2: those
+// blocks run together); the windows serve all m output channels. A stack too deep for 48 KB (few output channels, many
+// input channels) comes in passes: each pass's windows and weights are copied in turn and added into partial sums kept
+// in shared memory (compute_in_passes).
 //
 // Instances: K = 3, 5, 7 for those forward square kernels with column dilation 1 (taps unrolled, at
 // constant offsets from each kernel row's start), K = 0 for any other forward shape (taps looped),
@@ -65,7 +64,7 @@ __device__ __forceinline__ void copy_pass(const TiledDesc& d, const BlockTile& b
 // 3x3 and 5x5 weights of a one-window stack in registers; 7x7's 49 would not fit the 64-register
 // budget (ptxas spills: 68 bytes), so they stay in shared memory like every stacked kernel's.
 template <int K>
-inline constexpr int kRegisterWeights = K > 0 && K <= 5 ? K * K : 1;
+inline constexpr int kRegisterWeights = K > 0 && K <= 5 ? K* K : 1;
 
 // One stack item's taps for one output, added to `acc`: the window at `at`, weights `w` (taps2d
 // floats, in registers or shared memory). K > 0: a square K x K kernel unrolled, each kernel row's
@@ -114,8 +113,8 @@ __device__ __forceinline__ PhaseTaps phase_taps(const TiledDesc& d, const BlockT
 __device__ __forceinline__ float add_phase_taps(const PhaseTaps& t, const float* at, const float* w, float acc) {
   for (int jh = 0; jh < t.rows.count; ++jh)
     for (int jw = 0; jw < t.cols.count; ++jw)
-      acc = fmaf(at[-jh * t.row_back - jw * t.cols.window_back], w[t.first_w + jh * t.row_w + jw * t.cols.tap_step],
-                 acc);
+      acc =
+          fmaf(at[-jh * t.row_back - jw * t.cols.window_back], w[t.first_w + jh * t.row_w + jw * t.cols.tap_step], acc);
   return acc;
 }
 
@@ -190,7 +189,8 @@ __device__ __forceinline__ float add_items(const TiledDesc& d, const ThreadWork&
     const float* item_at = at + q * window_floats;
     const float* item_w = w + q * taps2d;
     if constexpr (K == kTransposedPairs)
-      acc = add_pair_taps(t.pairs, item_at, [&](int i) { return item_w[t.pairs.weight[i]]; }, acc);
+      acc = add_pair_taps(
+          t.pairs, item_at, [&](int i) { return item_w[t.pairs.weight[i]]; }, acc);
     else if constexpr (K == kTransposedInstance)
       acc = add_phase_taps(t.taps, item_at, item_w, acc);
     else
@@ -256,8 +256,8 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
   const std::uint32_t live = live_items(d, b);
   const ThreadWork t = thread_work<K>(d, b, windows, tid);
   if (d.passes() > 1) {
-    compute_in_passes<K>(d, b, live, t, x, group_w, bias, y, windows, weight_tile,
-                         weight_tile + d.tile_weight_floats(), tid);
+    compute_in_passes<K>(d, b, live, t, x, group_w, bias, y, windows, weight_tile, weight_tile + d.tile_weight_floats(),
+                         tid);
     return;
   }
   copy_pass(d, b, live, 0, x, group_w, windows, weight_tile, tid);
@@ -273,7 +273,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
     const std::int64_t step_out = t.step_out;
     const PairTaps& pairs = t.pairs;
     // A thread's outputs lie along one axis: two pointers step, nothing is recomputed per output.
-    if constexpr (kRegisterWeights<K> > 1) {
+    if constexpr (kRegisterWeights < K >> 1) {
       if (stack == 1 && all_live) {
         float wk[kRegisterWeights<K>];
 #pragma unroll
@@ -288,7 +288,8 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
 #pragma unroll
         for (int q = 0; q < 4; ++q) wk[q] = pairs.present[q] ? wj[pairs.weight[q]] : 0.0f;
         for (int i = 0; i < count; ++i, at += step_in, out += step_out)
-          __stcs(out, add_pair_taps(pairs, at, [&](int q) { return wk[q]; }, b0));
+          __stcs(out, add_pair_taps(
+                          pairs, at, [&](int q) { return wk[q]; }, b0));
         continue;
       }
     }

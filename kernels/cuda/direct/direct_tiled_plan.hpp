@@ -45,12 +45,12 @@ struct TiledDesc {
   std::int64_t pad_front = 0, pad_top = 0, pad_left = 0;
   bool transposed = false;
   PhaseDim phase_h, phase_w;  // transposed: the rows' and columns' phases (phase_index.hpp)
-  int threads_w = 64;       // threads across a row (a multiple of 32 dividing kThreads)
-  int per_thread = 1;       // P: outputs of a thread per output channel
-  bool along_rows = true;   // a thread's outputs are every threads_h-th row, or every threads_w-th column (one row)
+  int threads_w = 64;         // threads across a row (a multiple of 32 dividing kThreads)
+  int per_thread = 1;         // P: outputs of a thread per output channel
+  bool along_rows = true;     // a thread's outputs are every threads_h-th row, or every threads_w-th column (one row)
   std::int64_t tiles_h = 1, tiles_w = 1;
   int window_rows = 1, window_cols = 1;  // one stack item's input window (row pitch window_cols)
-  int chunk = 1;  // stack items a pass copies and adds (the whole stack: one pass)
+  int chunk = 1;                         // stack items a pass copies and adds (the whole stack: one pass)
 
   KBENCH_HD int threads_h() const { return kThreads / threads_w; }
   KBENCH_HD int tile_rows() const { return threads_h() * (along_rows ? per_thread : 1); }
@@ -89,7 +89,8 @@ struct TiledDesc {
 
 // Input rows (or columns) a tile of `outputs` outputs reads: from its first output's first tap to
 // its last output's last tap.
-inline std::int64_t window_extent(std::int64_t outputs, std::int64_t stride, std::int64_t kernel, std::int64_t dilation) {
+inline std::int64_t window_extent(std::int64_t outputs, std::int64_t stride, std::int64_t kernel,
+                                  std::int64_t dilation) {
   return (outputs - 1) * stride + (kernel - 1) * dilation + 1;
 }
 
@@ -213,8 +214,7 @@ inline TiledPlan make_tiled_plan(const ConvProblem& p) {
                          d.multiplier * stack * kh * kw < kMaxExtentForCounts;
   const bool in_passes_allowed = d.multiplier <= kMaxChunkedMultiplier && countable;
   const std::int64_t least = stack < kPreferredChunk ? stack : kPreferredChunk;
-  if (!any_width(whole_stack) &&
-      !(in_passes_allowed && (any_width(passes_of(least)) || any_width(passes_of(1))))) {
+  if (!any_width(whole_stack) && !(in_passes_allowed && (any_width(passes_of(least)) || any_width(passes_of(1))))) {
     plan.support = Support::no(
         "direct_tiled: the input windows of the smallest tile and the group's weights exceed 48 KB of shared memory "
         "(8 or more output channels per group with many input channels or depth taps, or a stride or dilation too "

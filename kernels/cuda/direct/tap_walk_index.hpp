@@ -44,8 +44,8 @@ KBENCH_HD TapWalk transposed_tap_walk(const PhaseDim& pd, std::int64_t o) {
   const std::int64_t taps = phase_tap_count(pd, ph);
   if (taps == 0) return w;
   const std::int64_t q = (o + pd.pad_before - ph) / pd.stride;  // exact, and >= 0 since o >= 0
-  const std::int64_t i0 = q - phase_tap_shift(pd, ph, 0);        // input of tap j = 0
-  const std::int64_t di = pd.dilation / pd.g;                    // input decrement per tap
+  const std::int64_t i0 = q - phase_tap_shift(pd, ph, 0);       // input of tap j = 0
+  const std::int64_t di = pd.dilation / pd.g;                   // input decrement per tap
   // i0 - j*di >= 0  <=>  j <= floor(i0 / di);   i0 - j*di < in  <=>  j >= floor((i0 - in) / di) + 1
   std::int64_t j_begin = floor_div(i0 - pd.in_extent, di) + 1;
   std::int64_t j_end = floor_div(i0, di) + 1;

@@ -44,10 +44,10 @@ inline igemm::SplitK split_of(const KernelChoice& c) { return c.split.value_or(i
 // second kernel", or why the reduction runs whole.
 inline std::string split_summary(const igemm::GemmConvDesc& d, const LaunchDevice& device, igemm::SplitK split) {
   if (d.splits > 1)
-    return fmt::format("{} splits of {} chunks ({} reduction rows) or more; {} bytes of partial tiles summed by a "
-                       "second kernel",
-                       d.splits, d.chunks / d.splits, d.chunks / d.splits * igemm::kChunkRows,
-                       igemm::partial_floats(d) * 4);
+    return fmt::format(
+        "{} splits of {} chunks ({} reduction rows) or more; {} bytes of partial tiles summed by a "
+        "second kernel",
+        d.splits, d.chunks / d.splits, d.chunks / d.splits * igemm::kChunkRows, igemm::partial_floats(d) * 4);
   if (split == igemm::SplitK::none) return "none (no_split_k)";
   if (const Support s = igemm::ever_splits(d); !s) return fmt::format("none ({})", s.reason);
   if (device.sms == 0) return "where the grid leaves half the SMs idle (counted on the device)";
@@ -63,9 +63,10 @@ inline std::string tile_name(const igemm::GemmConvDesc& d) {
 // default under another name, which `cuda:all`, the exhaustive search and the plans leave out.
 inline Support no_split_differs(bool default_splits, int sms) {
   if (default_splits) return Support::yes();
-  return Support::no(fmt::format("no_split_k: the default does not split the reduction on a device of {} SMs (its grid "
-                                 "leaves fewer than half of them idle)",
-                                 sms));
+  return Support::no(
+      fmt::format("no_split_k: the default does not split the reduction on a device of {} SMs (its grid "
+                  "leaves fewer than half of them idle)",
+                  sms));
 }
 
 }  // namespace kbench::gpu::conv

@@ -16,8 +16,7 @@ namespace {
 template <class T>
 DeviceBuffer<T> upload(const std::vector<T>& host) {
   DeviceBuffer<T> buffer(static_cast<std::int64_t>(host.size()));
-  if (!host.empty())
-    KBENCH_CUDA_CHECK(cudaMemcpy(buffer.data(), host.data(), buffer.bytes(), cudaMemcpyHostToDevice));
+  if (!host.empty()) KBENCH_CUDA_CHECK(cudaMemcpy(buffer.data(), host.data(), buffer.bytes(), cudaMemcpyHostToDevice));
   return buffer;
 }
 
@@ -42,9 +41,7 @@ GemmDeviceData GemmPart::device_data() const {
   return GemmDeviceData{taps_.data(), table_.data(), koffs_.data(), a_packed_.data(), partials_.data()};
 }
 
-void GemmPart::pack(const float* w, cudaStream_t stream) {
-  launch_pack_a(desc_, math_, device_data(), w, stream);
-}
+void GemmPart::pack(const float* w, cudaStream_t stream) { launch_pack_a(desc_, math_, device_data(), w, stream); }
 
 void GemmPart::run(const Operands& ops, const ZeroFillDesc& zero, cudaStream_t stream) {
   launch_gemm(tile_, math_, desc_, device_data(), ops, zero, smem_bytes_, stream);

@@ -71,8 +71,8 @@ struct Tile {
   static_assert(kBM % 32 == 0, "row padding keeps fragment reads conflict-free only for BM = 32j");
 };
 
-using Tile64 = Tile<2, 2, 2>;   // 64 x 128, 128 threads (seed 77: M = 64)
-using Tile96 = Tile<2, 3, 2>;   // 96 x 128, 128 threads
+using Tile64 = Tile<2, 2, 2>;  // 64 x 128, 128 threads (seed 77: M = 64)
+using Tile96 = Tile<2, 3, 2>;  // 96 x 128, 128 threads
 // 128 x 256, 512 threads (16 warps at <= 128 registers: one block fills an SM). 256 columns halve
 // the packed-A traffic from L2 per output against 128 (seed 76: A is 98 KB per block; with 128
 // columns, 8.6 GB of L2 reads beside the 8.6 GB input).
@@ -92,7 +92,7 @@ struct Tile128Resident : Tile128 {
 // The input_patch order's tiles: 256 columns, so each packed-A chunk fetched from L2 serves twice
 // the columns (seed 50: A is 141 KB per block, more than its patch) and the patch rows shared by
 // consecutive output rows are loaded once for more of them.
-using Tile64W = Tile<2, 2, 4, 2>;  // 64 x 256, 256 threads, two blocks per SM
+using Tile64W = Tile<2, 2, 4, 2>;         // 64 x 256, 256 threads, two blocks per SM
 using Tile96W = Tile<2, 3, 4, 2, false>;  // 96 x 256, 256 threads, two blocks per SM, k_major A (seed 50)
 
 // The wgmma tile (igemm_wgmma_kernel.cuh; input_patch order, tensor-core maths, sm_90a): 96 rows
@@ -187,10 +187,10 @@ struct TileFacts {
 
 template <class T>
 constexpr TileFacts facts_of() {
-  return TileFacts{T::kBM,      T::kBN,      T::kThreads,   T::kStages,   T::kAStride,           T::kBStride,
-                   T::kCStride, T::kFragmentA, T::kResidentA, T::kStagingFloatsPerWarp, T::kWgmma};
+  return TileFacts{T::kBM,      T::kBN,      T::kThreads,   T::kStages,    T::kAStride,
+                   T::kBStride, T::kCStride, T::kFragmentA, T::kResidentA, T::kStagingFloatsPerWarp,
+                   T::kWgmma};
 }
-
 
 inline TileFacts tile_facts(TileKind k) {
   switch (k) {
@@ -252,7 +252,8 @@ inline SmemLayout smem_layout(const GemmConvDesc& d) {
   }
   // input_patch stages only A (wgmma: d.a_planes planes of it): B is read from the patch.
   const std::size_t b_stride = d.order == KOrder::input_patch ? 0 : static_cast<std::size_t>(f.b_stride);
-  s.stage_floats = static_cast<std::size_t>(kChunkRows) * (static_cast<std::size_t>(f.a_stride) * d.a_planes + b_stride);
+  s.stage_floats =
+      static_cast<std::size_t>(kChunkRows) * (static_cast<std::size_t>(f.a_stride) * d.a_planes + b_stride);
   const std::size_t pipeline = s.stage_floats * static_cast<std::size_t>(f.stages) * sizeof(float);
   const std::size_t c_tile = static_cast<std::size_t>(f.bm) * f.c_stride * sizeof(float);
   s.total_bytes = s.prefix_bytes + std::max(s.patch_bytes + pipeline, c_tile);

@@ -10,8 +10,8 @@
 // taps, see cuda/transposed/phase_index.hpp). Everything is rank 3 (lower ranks are padded with
 // leading unit dimensions, reference::as_rank3).
 //
-// Input coordinate read by column P through a tap:  base[d] + tap.offset[d], base[d] = P[d]*base_scale[d] + base_offset[d]
-// Output coordinate of column P:                     P[d]*out_scale[d] + out_offset[d]
+// Input coordinate read by column P through a tap:  base[d] + tap.offset[d], base[d] = P[d]*base_scale[d] +
+// base_offset[d] Output coordinate of column P:                     P[d]*out_scale[d] + out_offset[d]
 //
 // The reduction is consumed in chunks of kChunkRows rows, in one of two orders:
 //   channel_blocks: chunk j = (channel block j / taps, tap j % taps), row r = channel block*16 + r.
@@ -81,7 +81,8 @@ struct GemmConvDesc {
   std::int64_t base_scale[3] = {1, 1, 1};
   std::int64_t base_offset[3] = {0, 0, 0};
 
-  // Weight element (group g, row m, channel c, tap t) = g*w_group_stride + m*w_row_stride + c*w_channel_stride + tap.weight_tap
+  // Weight element (group g, row m, channel c, tap t) = g*w_group_stride + m*w_row_stride + c*w_channel_stride +
+  // tap.weight_tap
   std::int64_t w_group_stride = 0;
   std::int64_t w_row_stride = 0;
   std::int64_t w_channel_stride = 0;
@@ -120,7 +121,9 @@ struct GemmConvDesc {
 
 // ---------------------------------------------------------------- reduction order
 
-KBENCH_HD std::int64_t channel_blocks_of(const GemmConvDesc& d) { return (d.cin_per_group + kChunkRows - 1) / kChunkRows; }
+KBENCH_HD std::int64_t channel_blocks_of(const GemmConvDesc& d) {
+  return (d.cin_per_group + kChunkRows - 1) / kChunkRows;
+}
 
 // Whether the reduction is the dense k = c*taps + t (k_table and input_patch) rather than channel blocks.
 KBENCH_HD bool dense_reduction(KOrder order) { return order != KOrder::channel_blocks; }
@@ -170,7 +173,9 @@ inline constexpr int kWgmmaPlaneFloats = kChunkRows * kWgmmaRows;
 // descriptors say the same with byte strides: k quads kWgmmaKQuadBytes apart (the "leading
 // dimension byte offset"), m octets 128 bytes apart (the "stride dimension byte offset").
 inline constexpr int kWgmmaKQuadBytes = kWgmmaRows / 8 * 128;
-KBENCH_HD constexpr int wgmma_core_offset(int k, int m) { return (k / 4 * (kWgmmaRows / 8) + m / 8) * 32 + m % 8 * 4 + k % 4; }
+KBENCH_HD constexpr int wgmma_core_offset(int k, int m) {
+  return (k / 4 * (kWgmmaRows / 8) + m / 8) * 32 + m % 8 * 4 + k % 4;
+}
 
 KBENCH_HD std::int64_t packed_a_index(const GemmConvDesc& d, std::int64_t group, std::int64_t chunk, std::int64_t row,
                                       std::int64_t m) {
@@ -259,7 +264,7 @@ KBENCH_HD std::int64_t spatial_offset(const GemmConvDesc& d, const std::int32_t 
 
 // What a thread loading column n of group g keeps for the whole reduction.
 struct ColumnState {
-  bool valid = false;       // n < columns
+  bool valid = false;  // n < columns
   std::int32_t base[3] = {0, 0, 0};
   std::int64_t offset = 0;  // input index of (batch, first channel of g, base coordinates); may be "virtual" (padding)
 };

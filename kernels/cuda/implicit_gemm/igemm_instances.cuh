@@ -27,8 +27,8 @@ struct Instance {
     }
   }
   static void configure(std::size_t smem_bytes) {
-    KBENCH_CUDA_CHECK(cudaFuncSetAttribute(kernel(),
-                                           cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem_bytes)));
+    KBENCH_CUDA_CHECK(
+        cudaFuncSetAttribute(kernel(), cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem_bytes)));
   }
   static void launch(const GemmConvDesc& d, const GemmDeviceData& data, const Operands& ops, const ZeroFillDesc& zero,
                      std::size_t smem_bytes, cudaStream_t stream) {
@@ -70,9 +70,8 @@ void configure_for(TileKind tile, KOrder order, std::size_t smem_bytes) {
 template <GemmMath MATH>
 void launch_for(TileKind tile, const GemmConvDesc& d, const GemmDeviceData& data, const Operands& ops,
                 const ZeroFillDesc& zero, std::size_t smem_bytes, cudaStream_t stream) {
-  with_instance<MATH>(tile, d.order, [&](auto instance) {
-    decltype(instance)::launch(d, data, ops, zero, smem_bytes, stream);
-  });
+  with_instance<MATH>(tile, d.order,
+                      [&](auto instance) { decltype(instance)::launch(d, data, ops, zero, smem_bytes, stream); });
 }
 
 }  // namespace kbench::gpu::conv::igemm

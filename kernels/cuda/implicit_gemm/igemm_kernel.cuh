@@ -139,8 +139,8 @@ __device__ __forceinline__ PatchB<T, MASKED> patch_b(const float* patch, const s
 
 // The patch offsets of the 8 columns a lane reads (see PatchB), in bytes, for the block's tile.
 template <class T, GemmMath MATH>
-__device__ __forceinline__ void patch_column_offsets(const GemmConvDesc& d, const PatchTile& tile, int warp,
-                                                     int lane, std::int32_t (&noff)[8]) {
+__device__ __forceinline__ void patch_column_offsets(const GemmConvDesc& d, const PatchTile& tile, int warp, int lane,
+                                                     std::int32_t (&noff)[8]) {
 #pragma unroll
   for (int c = 0; c < 8; ++c) {
     const int col =
@@ -197,8 +197,8 @@ __device__ __forceinline__ void load_a_chunk(const GemmConvDesc& d, std::int64_t
 template <class T>
 __device__ __forceinline__ void load_b_channel_blocks(const GemmConvDesc& d, const GemmTap* s_taps, ChunkCursor& cursor,
                                                       const ColumnState& cs, const float* x_column,
-                                                      std::int64_t channel_step, const float* __restrict__ x,
-                                                      float* Bs, int tid, int col, int row_group) {
+                                                      std::int64_t channel_step, const float* __restrict__ x, float* Bs,
+                                                      int tid, int col, int row_group) {
   const GemmTap tap = s_taps[cursor.tap];
   const bool inside = tap_in_input(d, cs, tap.offset);
   const int first_channel = cursor.channel_block * T::kBK + row_group;
@@ -247,8 +247,7 @@ __device__ __forceinline__ void chunk_ffma(Accumulators<T, GemmMath::ffma>& acc,
 // tf32x3 it is split into big part and remainder, as A was (a, a_small).
 template <class T, GemmMath MATH>
 __device__ __forceinline__ void mma_b_column(Accumulators<T, MATH>& acc, const std::uint32_t (&a)[T::kMFrag][4],
-                                             const std::uint32_t (&a_small)[T::kMFrag][4], int f, float b0,
-                                             float b1) {
+                                             const std::uint32_t (&a_small)[T::kMFrag][4], int f, float b0, float b1) {
   if constexpr (MATH == GemmMath::tf32x3) {
     const Tf32Split s0 = split_tf32(b0), s1 = split_tf32(b1);
     const std::uint32_t big[2] = {s0.big, s1.big};
@@ -386,8 +385,8 @@ __device__ __forceinline__ void igemm_conv_body(const GemmConvDesc& d, const flo
                                                 const float* __restrict__ a_packed, const float* __restrict__ bias,
                                                 float* __restrict__ y, const GemmTap* __restrict__ taps_global,
                                                 const KEntry* __restrict__ table_global,
-                                                const std::int32_t* __restrict__ koffs_global,
-                                                const ZeroFillDesc& zero, float* __restrict__ partials) {
+                                                const std::int32_t* __restrict__ koffs_global, const ZeroFillDesc& zero,
+                                                float* __restrict__ partials) {
   constexpr bool kPatch = ORDER == KOrder::input_patch;
   extern __shared__ __align__(16) unsigned char smem[];
   const int tid = static_cast<int>(threadIdx.x);

@@ -35,8 +35,8 @@ void configure_gemm(TileKind tile, GemmMath math, KOrder order, std::size_t smem
   }
 }
 
-void launch_gemm(TileKind tile, GemmMath math, const GemmConvDesc& d, const GemmDeviceData& data,
-                 const Operands& ops, const ZeroFillDesc& zero, std::size_t smem_bytes, cudaStream_t stream) {
+void launch_gemm(TileKind tile, GemmMath math, const GemmConvDesc& d, const GemmDeviceData& data, const Operands& ops,
+                 const ZeroFillDesc& zero, std::size_t smem_bytes, cudaStream_t stream) {
   if (tile == TileKind::m96_wgmma) {
     if (zero.planes > 0 || d.fill_blocks > 0)
       throw std::logic_error("implicit GEMM: the wgmma kernel has no zero fill (forward convolutions only)");

@@ -15,10 +15,10 @@ namespace kbench::gpu::conv::igemm {
 // Device-side data of one GEMM, owned by its plan.
 struct GemmDeviceData {
   const GemmTap* taps = nullptr;
-  const KEntry* table = nullptr;  // k_table order only
+  const KEntry* table = nullptr;        // k_table order only
   const std::int32_t* koffs = nullptr;  // input_patch order only: patch offset per reduction row
-  float* a_packed = nullptr;      // packed A (rounded to TF32 for the tf32 math)
-  float* partials = nullptr;      // split-K's workspace (igemm_split_index.hpp), where d.splits > 1
+  float* a_packed = nullptr;            // packed A (rounded to TF32 for the tf32 math)
+  float* partials = nullptr;            // split-K's workspace (igemm_split_index.hpp), where d.splits > 1
 };
 
 // Allows the kernel instance `smem_bytes` of dynamic shared memory. Once per plan, before any launch.
@@ -30,8 +30,8 @@ void launch_pack_a(const GemmConvDesc& d, GemmMath math, const GemmDeviceData& d
 
 // One GEMM; `zero` (planes > 0) adds the transposed convolution's untapped planes and rows to its work.
 // Under split-K (d.splits > 1) it leaves partial tiles in data.partials: launch_split_reduce next.
-void launch_gemm(TileKind tile, GemmMath math, const GemmConvDesc& d, const GemmDeviceData& data,
-                 const Operands& ops, const ZeroFillDesc& zero, std::size_t smem_bytes, cudaStream_t stream);
+void launch_gemm(TileKind tile, GemmMath math, const GemmConvDesc& d, const GemmDeviceData& data, const Operands& ops,
+                 const ZeroFillDesc& zero, std::size_t smem_bytes, cudaStream_t stream);
 
 // Split-K's reduction: sums the partial tiles in data.partials into the output, with the bias.
 void launch_split_reduce(const GemmConvDesc& d, const GemmDeviceData& data, const Operands& ops, cudaStream_t stream);

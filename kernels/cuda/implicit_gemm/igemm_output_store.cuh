@@ -12,9 +12,9 @@
 namespace kbench::gpu::conv::igemm {
 
 struct ColumnStores {
-  OutputState os;          // os.valid: the column exists (the last tile's may not)
-  std::int64_t tail = 0;   // untapped outputs right after each computed one
-  std::int64_t lead = 0;   // untapped outputs [0, lead) of the row, written by its first column
+  OutputState os;         // os.valid: the column exists (the last tile's may not)
+  std::int64_t tail = 0;  // untapped outputs right after each computed one
+  std::int64_t lead = 0;  // untapped outputs [0, lead) of the row, written by its first column
 };
 
 __device__ __forceinline__ ColumnStores column_stores(const GemmConvDesc& d, std::int64_t group, std::int64_t column) {

@@ -61,8 +61,8 @@ KBENCH_HD PatchColumn patch_column(const GemmConvDesc& d, const PatchTile& t, in
   c.n = t.image * d.patch.image_columns + pos;
   const std::int64_t oh = pos / d.col_extent[2];
   const std::int64_t ow = pos % d.col_extent[2];
-  c.noff = static_cast<std::int32_t>((oh - t.first_out_row) * d.base_scale[1] * d.patch.stride +
-                                     ow * d.base_scale[2] + d.patch.data_col + d.base_offset[2]);
+  c.noff = static_cast<std::int32_t>((oh - t.first_out_row) * d.base_scale[1] * d.patch.stride + ow * d.base_scale[2] +
+                                     d.patch.data_col + d.base_offset[2]);
   return c;
 }
 

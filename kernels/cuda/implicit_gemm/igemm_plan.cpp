@@ -15,8 +15,8 @@ class IgemmPlan final : public KernelPlan {
   IgemmPlan(const KernelChoice& choice, const ConvProblem& p3, const LaunchDevice& device,
             KernelDescription description)
       : KernelPlan(std::move(description)),
-        part_(gemm_on_device(forward_gemm_desc(p3, choice), device, split_of(choice)),
-              igemm::forward_taps(p3), gemm_math(choice.family)) {}
+        part_(gemm_on_device(forward_gemm_desc(p3, choice), device, split_of(choice)), igemm::forward_taps(p3),
+              gemm_math(choice.family)) {}
 
   void enqueue(const Operands& ops, cudaStream_t stream) override {
     part_.pack(ops.w, stream);
@@ -37,9 +37,8 @@ std::unique_ptr<KernelPlan> make_igemm_plan(const KernelChoice& choice, const Co
 std::int64_t igemm_plan_device_bytes(const KernelChoice& choice, const ConvProblem& problem,
                                      const LaunchDevice& device) {
   const ConvProblem p3 = reference::as_rank3(problem);
-  return igemm::GemmPart::device_bytes(
-      gemm_on_device(forward_gemm_desc(p3, choice), device, split_of(choice)),
-      static_cast<std::size_t>(p3.kernel_volume()));
+  return igemm::GemmPart::device_bytes(gemm_on_device(forward_gemm_desc(p3, choice), device, split_of(choice)),
+                                       static_cast<std::size_t>(p3.kernel_volume()));
 }
 
 const FamilyLauncher& implicit_gemm_launcher() {

@@ -37,7 +37,9 @@ KBENCH_HD ResidentWalk resident_walk(const GemmConvDesc& d, std::int64_t tile_co
 }
 
 // The column tile of a block's t-th tile.
-KBENCH_HD std::int64_t resident_tile(std::int64_t block, std::int64_t blocks, std::int64_t t) { return block + t * blocks; }
+KBENCH_HD std::int64_t resident_tile(std::int64_t block, std::int64_t blocks, std::int64_t t) {
+  return block + t * blocks;
+}
 
 // Where column n0 (a tile's first) lies: image and output position; columns of the tile are found
 // from it with a compare (and, only past an image boundary, a division).

@@ -30,8 +30,8 @@ namespace kbench::gpu::conv::igemm {
 template <class T, GemmMath MATH>
 __device__ __forceinline__ void store_tile_staged(const GemmConvDesc& d, const Accumulators<T, MATH>& acc,
                                                   std::int64_t group, std::int64_t m0, std::int64_t n0,
-                                                  const float* __restrict__ bias, float* __restrict__ y,
-                                                  float* staging, int warp, int lane) {
+                                                  const float* __restrict__ bias, float* __restrict__ y, float* staging,
+                                                  int warp, int lane) {
   constexpr int kS = T::kStagingStride;
   const int warp_row0 = warp_m_of<T>(warp) * T::kWarpRows;
   const int warp_col0 = warp_n_of<T>(warp) * 64;
@@ -82,8 +82,9 @@ __device__ __forceinline__ void store_tile_staged(const GemmConvDesc& d, const A
 template <class T, GemmMath MATH>
 __global__ void __launch_bounds__(T::kThreads)
     igemm_resident_kernel(const GemmConvDesc d, const float* __restrict__ x, const float* __restrict__ a_packed,
-                          const float* __restrict__ bias, float* __restrict__ y, const GemmTap* __restrict__ taps_global,
-                          const KEntry* __restrict__, const std::int32_t* __restrict__, const ZeroFillDesc) {
+                          const float* __restrict__ bias, float* __restrict__ y,
+                          const GemmTap* __restrict__ taps_global, const KEntry* __restrict__,
+                          const std::int32_t* __restrict__, const ZeroFillDesc) {
   static_assert(T::kResidentA && T::kStages >= 2);
   static_assert(MATH != GemmMath::ffma, "resident A: the tensor-core maths (FFMA is bound by its FMAs, not by A)");
   extern __shared__ __align__(16) unsigned char smem[];
@@ -123,8 +124,8 @@ __global__ void __launch_bounds__(T::kThreads)
       cs = column_state(d, group, static_cast<std::int64_t>(load_tile) * T::kBN + col);
       cursor = ChunkCursor{};
     }
-    load_b_channel_blocks<T>(d, s_taps, cursor, cs, x + cs.offset, channel_step, x, stages + stage * kStageFloats,
-                             tid, col, row_group);
+    load_b_channel_blocks<T>(d, s_taps, cursor, cs, x + cs.offset, channel_step, x, stages + stage * kStageFloats, tid,
+                             col, row_group);
     ++load_chunk;
   };
 

@@ -57,7 +57,8 @@ inline std::int64_t partial_floats(const GemmConvDesc& d) {
 inline Support split_support(const GemmConvDesc& d) {
   if (d.order == KOrder::input_patch)
     return Support::no("input_patch copies a whole patch per block; split-K would copy it per split");
-  if (d.a_schedule == ASchedule::resident) return Support::no("resident A keeps all of A per block (split-K streams A)");
+  if (d.a_schedule == ASchedule::resident)
+    return Support::no("resident A keeps all of A per block (split-K streams A)");
   if (d.mma == MmaKind::wgmma) return Support::no("the wgmma kernel does not split the reduction");
   return Support::yes();
 }
@@ -67,8 +68,9 @@ inline Support split_support(const GemmConvDesc& d) {
 inline Support ever_splits(const GemmConvDesc& d) {
   if (Support s = split_support(d); !s) return s;
   if (d.chunks < 2 * kMinChunksPerSplit)
-    return Support::no("its reduction of " + std::to_string(d.chunks) + " chunks is too short to split (two splits need " +
-                       std::to_string(2 * kMinChunksPerSplit) + ")");
+    return Support::no("its reduction of " + std::to_string(d.chunks) +
+                       " chunks is too short to split (two splits need " + std::to_string(2 * kMinChunksPerSplit) +
+                       ")");
   if (d.groups > 65535 / 2) return Support::no("its groups leave no room in the grid for splits");
   return Support::yes();
 }

@@ -92,8 +92,7 @@ __device__ __forceinline__ void wgmma_chunk(float (&acc)[TileWgmma::kMTiles][48]
         wgmma_wait<0>();
       }
     } else {
-      const std::uint64_t b_small =
-          wgmma_descriptor(step_address + kWgmmaPlaneBytes, kWgmmaKQuadBytes, kMnStrideBytes);
+      const std::uint64_t b_small = wgmma_descriptor(step_address + kWgmmaPlaneBytes, kWgmmaKQuadBytes, kMnStrideBytes);
       std::uint32_t big[T::kMTiles][4], small[T::kMTiles][4];
 #pragma unroll
       for (int t = 0; t < T::kMTiles; ++t) {
@@ -143,7 +142,7 @@ __device__ __forceinline__ void igemm_wgmma_body(const GemmConvDesc& d, const fl
   float* stages = body + d.patch.floats;
   const PatchTile tile = patch_tile(d, blockIdx.x, T::kBN);
   load_patch<T>(d, tile, group, x, patch, warp, lane);  // joins the first cp.async group below
-  __syncthreads();  // the offsets are in place
+  __syncthreads();                                      // the offsets are in place
 
   // This row tile's planes of chunk c lie at a_tile + c * chunk_stride, in the order the stage holds them.
   // (The chunk stride is below 2^31 floats: packed A of one chunk is 16 x rows_padded x planes.)
@@ -189,7 +188,8 @@ __device__ __forceinline__ void igemm_wgmma_body(const GemmConvDesc& d, const fl
   for (int chunk = 0; chunk < chunks; ++chunk) {
     cp_async_wait<T::kStages - 2>();
     fence_proxy_async_shared();  // the weights this thread copied, visible to the tensor core's reads
-    __syncthreads();  // the chunk's weights (and the patch) visible to all; every product of the stage refilled next is done
+    __syncthreads();  // the chunk's weights (and the patch) visible to all; every product of the stage refilled next is
+                      // done
     const int next = chunk + T::kStages - 1;
     if (next < chunks) load_chunk(next, next % T::kStages);
     cp_async_commit();

@@ -52,9 +52,10 @@ inline std::string resident_summary(const igemm::GemmConvDesc& d) {
   if (d.a_schedule != igemm::ASchedule::resident) return "streamed_a (every block reads its A chunks from L2)";
   const std::int64_t columns = igemm::column_tiles(d, igemm::tile_facts(igemm::choose_tile(d)).bn);
   if (d.resident_blocks == 0)
-    return fmt::format("resident_a: persistent blocks per row tile (one per SM, counted on the device) walk {} "
-                       "column tiles, A in shared memory",
-                       columns);
+    return fmt::format(
+        "resident_a: persistent blocks per row tile (one per SM, counted on the device) walk {} "
+        "column tiles, A in shared memory",
+        columns);
   return fmt::format("resident_a: {} persistent block(s) per row tile walk {} column tiles, A in shared memory",
                      igemm::gemm_grid(d).x, columns);
 }
@@ -69,8 +70,8 @@ inline KernelDescription describe_implicit_gemm(const KernelChoice& choice, cons
   return {fmt::format("{}/{}/{}{}{}{}", family_name(choice.family), igemm::order_name(d.order), tile_name(d),
                       d.a_schedule == igemm::ASchedule::resident ? "/resident_a" : "", wgmma ? "/wgmma" : "",
                       d.splits > 1 ? "/split_k" : ""),
-          {{"gemm", fmt::format("M {} x N {} x K {} ({} taps), {} group(s)", d.rows, d.columns, d.cin_per_group * d.taps,
-                                d.taps, d.groups)},
+          {{"gemm", fmt::format("M {} x N {} x K {} ({} taps), {} group(s)", d.rows, d.columns,
+                                d.cin_per_group * d.taps, d.taps, d.groups)},
            {"tile", fmt::format("{}x{}", tile_name(d), igemm::kChunkRows)},
            {"reduction_order", igemm::order_name(d.order)},
            {"input_patch", patch_summary(d)},
@@ -85,7 +86,8 @@ inline KernelDescription describe_implicit_gemm(const KernelChoice& choice, cons
 }
 
 // wgmma's kernel is built for sm_90a, whose image loads on compute capability 9.0 devices only.
-inline constexpr ArchitectureNeed kWgmmaNeed{"wgmma", "a compute capability 9.0 device (its kernel is built for sm_90a)",
+inline constexpr ArchitectureNeed kWgmmaNeed{"wgmma",
+                                             "a compute capability 9.0 device (its kernel is built for sm_90a)",
                                              [](int major, int minor) { return major == 9 && minor == 0; }};
 
 inline std::optional<ArchitectureNeed> implicit_gemm_architecture_need(const KernelChoice& c) {
@@ -106,7 +108,9 @@ inline constexpr FamilyDescriptor implicit_gemm_descriptor(Family f, MathMode co
       .family = f,
       .computes_in = computes_in,
       .knobs = kKnobOrder | kKnobSchedule | kKnobMma | kKnobSplit,
-      .variant_grammar = "optionally /channel_blocks, /k_table or /input_patch, then /streamed_a or /resident_a, or /wgmma; /no_split_k last",
+      .variant_grammar =
+          "optionally /channel_blocks, /k_table or /input_patch, then /streamed_a or /resident_a, or /wgmma; "
+          "/no_split_k last",
       .runs_forward_equivalent = true,
       .envelope = implicit_gemm_envelope,
       .any_extent = false,
@@ -117,11 +121,11 @@ inline constexpr FamilyDescriptor implicit_gemm_descriptor(Family f, MathMode co
   };
 }
 
-inline constexpr FamilyDescriptor kImplicitGemmFfmaFamily = implicit_gemm_descriptor(Family::implicit_gemm_ffma,
-                                                                                     MathMode::fp32);
+inline constexpr FamilyDescriptor kImplicitGemmFfmaFamily =
+    implicit_gemm_descriptor(Family::implicit_gemm_ffma, MathMode::fp32);
 inline constexpr FamilyDescriptor kImplicitGemm3xtf32Family =
     implicit_gemm_descriptor(Family::implicit_gemm_3xtf32, MathMode::fp32);
-inline constexpr FamilyDescriptor kImplicitGemmTf32Family = implicit_gemm_descriptor(Family::implicit_gemm_tf32,
-                                                                                     MathMode::tf32);
+inline constexpr FamilyDescriptor kImplicitGemmTf32Family =
+    implicit_gemm_descriptor(Family::implicit_gemm_tf32, MathMode::tf32);
 
 }  // namespace kbench::gpu::conv

@@ -19,8 +19,7 @@ class PhasePlan final : public KernelPlan {
             KernelDescription description)
       : KernelPlan(std::move(description)), zero_(make_zero_fill_desc(p3)) {
     for (const PhaseGemm& g : transposed_gemms(p3, choice.fill.value_or(FillBlocks::trailing)))
-      parts_.emplace_back(gemm_on_device(g.desc, device, split_of(choice)), g.taps,
-                          gemm_math(choice.family));
+      parts_.emplace_back(gemm_on_device(g.desc, device, split_of(choice)), g.taps, gemm_math(choice.family));
   }
 
   void enqueue(const Operands& ops, cudaStream_t stream) override {
@@ -49,8 +48,7 @@ std::int64_t phase_plan_device_bytes(const KernelChoice& choice, const ConvProbl
                                      const LaunchDevice& device) {
   std::int64_t bytes = 0;  // fill-only blocks allocate nothing
   for (const PhaseGemm& g : transposed_gemms(reference::as_rank3(problem), choice.fill.value_or(FillBlocks::trailing)))
-    bytes += igemm::GemmPart::device_bytes(
-        gemm_on_device(g.desc, device, split_of(choice)), g.taps.size());
+    bytes += igemm::GemmPart::device_bytes(gemm_on_device(g.desc, device, split_of(choice)), g.taps.size());
   return bytes;
 }
 

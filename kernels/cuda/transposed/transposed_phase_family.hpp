@@ -56,9 +56,8 @@ inline Support transposed_phase_envelope(const KernelChoice& c, const ConvProble
     return Support::no(fmt::format("{}: no fill-only blocks to leave out", name));
   for (const PhaseGemm& g : gemms)
     if (Support s = gemm_desc_fits(g.desc, name); !s) return s;
-  if (c.split == igemm::SplitK::none && std::none_of(gemms.begin(), gemms.end(), [](const PhaseGemm& g) {
-        return igemm::ever_splits(g.desc).ok;
-      }))
+  if (c.split == igemm::SplitK::none &&
+      std::none_of(gemms.begin(), gemms.end(), [](const PhaseGemm& g) { return igemm::ever_splits(g.desc).ok; }))
     return Support::no(fmt::format("{}: no_split_k changes nothing: no phase GEMM's reduction could be split", name));
   return Support::yes();
 }
@@ -98,11 +97,11 @@ inline KernelDescription describe_transposed_phase(const KernelChoice& choice, c
     launches += d.splits > 1 ? 3 : 2;  // pack, GEMM, and split-K's reduction
     split = split || d.splits > 1;
     if (i < 8)
-      props.emplace_back(fmt::format("gemm_{}", i),
-                         fmt::format("M {} x N {} x K {} ({} taps), {}, tile {}, {} B smem{}", d.rows, d.columns,
-                                     d.cin_per_group * d.taps, d.taps, igemm::order_name(d.order), tile_name(d),
-                                     igemm::smem_layout(d).total_bytes,
-                                     d.splits > 1 ? fmt::format(", split_k {}", d.splits) : ""));
+      props.emplace_back(
+          fmt::format("gemm_{}", i),
+          fmt::format("M {} x N {} x K {} ({} taps), {}, tile {}, {} B smem{}", d.rows, d.columns,
+                      d.cin_per_group * d.taps, d.taps, igemm::order_name(d.order), tile_name(d),
+                      igemm::smem_layout(d).total_bytes, d.splits > 1 ? fmt::format(", split_k {}", d.splits) : ""));
   }
   const std::int64_t total = p3.output_elements();
   props[1].second = fmt::format("{} of {} ({:.1f}%)", computed, total,
@@ -111,16 +110,16 @@ inline KernelDescription describe_transposed_phase(const KernelChoice& choice, c
     props.emplace_back("zero_fill", "none (every output lies on a tapped phase)");
   } else {
     const igemm::GemmConvDesc first = gemm_on_device(gemms.front().desc, device);
-    props.emplace_back("zero_fill", fmt::format("the untapped outputs of {} planes, by the first GEMM's {} blocks and "
-                                                "{} fill-only blocks after them",
-                                                zero.planes, igemm::gemm_grid(first).x - first.fill_blocks,
-                                                first.fill_blocks));
+    props.emplace_back("zero_fill",
+                       fmt::format("the untapped outputs of {} planes, by the first GEMM's {} blocks and "
+                                   "{} fill-only blocks after them",
+                                   zero.planes, igemm::gemm_grid(first).x - first.fill_blocks, first.fill_blocks));
   }
   props.emplace_back("launches", std::to_string(launches));
-  return {fmt::format("{}/{}/{}{}{}", family, orders.size() == 1 ? *orders.begin() : "mixed",
-                      tile_name(gemms.front().desc), fill == FillBlocks::none ? "/no_fill_blocks" : "",
-                      split ? "/split_k" : ""),
-          std::move(props)};
+  return {
+      fmt::format("{}/{}/{}{}{}", family, orders.size() == 1 ? *orders.begin() : "mixed", tile_name(gemms.front().desc),
+                  fill == FillBlocks::none ? "/no_fill_blocks" : "", split ? "/split_k" : ""),
+      std::move(props)};
 }
 
 inline Support transposed_phase_differs_on_device(const KernelChoice& choice, const ConvProblem& p, int sms) {

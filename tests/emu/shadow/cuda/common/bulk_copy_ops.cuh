@@ -5,7 +5,9 @@
 
 namespace kbench::gpu::conv {
 
-inline void mbarrier_init(std::uint64_t* barrier, unsigned arrivals) { ::kbench::emu::mbarrier_init(barrier, arrivals); }
+inline void mbarrier_init(std::uint64_t* barrier, unsigned arrivals) {
+  ::kbench::emu::mbarrier_init(barrier, arrivals);
+}
 
 inline void fence_mbarrier_init() {}  // the emulation's barriers are visible to its copies at once
 

@@ -47,11 +47,13 @@ inline void wgmma_m64n96k8_tf32(float (&d)[48], const std::uint32_t (&a)[4], std
   for (int t = 0; t < 128; ++t) {
     if (s.desc[t] != desc_b) throw ::kbench::emu::EmulationError("wgmma: descriptors differ across the warpgroup");
     const int w = t / 32, gid = t % 32 / 4, tig = t % 4;
-    for (int e = 0; e < 4; ++e) (*a_matrix)[(16 * w + gid + 8 * (e % 2)) * 8 + tig + 4 * (e / 2)] = tf32_value_of(s.a[t][e]);
+    for (int e = 0; e < 4; ++e)
+      (*a_matrix)[(16 * w + gid + 8 * (e % 2)) * 8 + tig + 4 * (e / 2)] = tf32_value_of(s.a[t][e]);
   }
   ::kbench::emu::warpgroup_sync();  // everyone has read the slots before any thread's next product writes them
   const WgmmaDescFields f = wgmma_descriptor_fields(desc_b);
-  if (f.swizzle != 0 || f.base_offset != 0) throw ::kbench::emu::EmulationError("wgmma: only unswizzled operands are emulated");
+  if (f.swizzle != 0 || f.base_offset != 0)
+    throw ::kbench::emu::EmulationError("wgmma: only unswizzled operands are emulated");
   float* out = d;
   ::kbench::emu::wgmma_enqueue([out, a_matrix, desc_b, rank] {
     const int w = rank / 32, gid = rank % 32 / 4, tig = rank % 4;
