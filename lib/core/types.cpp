@@ -15,6 +15,8 @@ std::string_view to_string(DType dtype) {
 
 std::string_view to_string(MathMode math) { return math == MathMode::fp32 ? "fp32" : "tf32"; }
 
+std::string_view to_string(Layout layout) { return layout == Layout::nchw ? "nchw" : "nhwc"; }
+
 std::optional<OpKind> parse_op_kind(std::string_view text) {
   if (text == "conv") return OpKind::conv;
   if (text == "conv_transpose") return OpKind::conv_transpose;
@@ -31,6 +33,12 @@ std::optional<DType> parse_dtype(std::string_view text) {
 std::optional<MathMode> parse_math_mode(std::string_view text) {
   if (text == "fp32") return MathMode::fp32;
   if (text == "tf32") return MathMode::tf32;
+  return std::nullopt;
+}
+
+std::optional<Layout> parse_layout(std::string_view text) {
+  if (text == "nchw" || text == "ncw" || text == "ncdhw") return Layout::nchw;
+  if (text == "nhwc" || text == "nwc" || text == "ndhwc") return Layout::nhwc;
   return std::nullopt;
 }
 

@@ -5,7 +5,9 @@
 // default Conv init (uniform in +-1/sqrt(fan_in)).
 #include <cstdint>
 
+#include "core/half.hpp"
 #include "core/host_device.hpp"
+#include "core/types.hpp"
 
 namespace kbench::data {
 
@@ -31,6 +33,12 @@ KBENCH_HD float draw(std::uint64_t seed, TensorRole role, std::uint64_t index, f
   const float u = uniform01(seed, role, index);
   if (role == TensorRole::input) return u;
   return (2.0f * u - 1.0f) * bound;
+}
+
+// The value a tensor of `dtype` holds: draw() rounded once to it (round to nearest even). The input's
+// [0, 1) may round up to 1 in fp16 and bf16, as torch.rand(...).half() does.
+KBENCH_HD float draw_as(DType dtype, std::uint64_t seed, TensorRole role, std::uint64_t index, float bound) {
+  return round_to_dtype(dtype, draw(seed, role, index, bound));
 }
 
 }  // namespace kbench::data

@@ -12,7 +12,7 @@ float init_bound(const ConvProblem& p) {
 }
 
 float seeded_value(const ConvProblem& p, std::uint64_t seed, TensorRole role, std::int64_t index) {
-  return draw(seed, role, static_cast<std::uint64_t>(index), init_bound(p));
+  return draw_as(p.dtype, seed, role, static_cast<std::uint64_t>(index), init_bound(p));
 }
 
 std::vector<float> make_seeded(const ConvProblem& p, std::uint64_t seed, TensorRole role) {
@@ -29,7 +29,7 @@ std::vector<float> make_seeded(const ConvProblem& p, std::uint64_t seed, TensorR
       threads.emplace_back([&, w] {
         const std::int64_t end = std::min(count, (w + 1) * chunk);
         for (std::int64_t i = w * chunk; i < end; ++i)
-          values[static_cast<std::size_t>(i)] = draw(seed, role, static_cast<std::uint64_t>(i), bound);
+          values[static_cast<std::size_t>(i)] = draw_as(p.dtype, seed, role, static_cast<std::uint64_t>(i), bound);
       });
     }
   }

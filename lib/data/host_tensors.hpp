@@ -12,11 +12,13 @@ namespace kbench::data {
 // (for a transposed convolution weight.size(1) is C_out/groups).
 float init_bound(const ConvProblem& problem);
 
-// Value of one element of a seeded tensor; what device fills compute, element for element.
+// Value of one element of a seeded tensor, rounded to the problem's dtype, at its logical (NCHW-order)
+// index; what device fills compute, element for element.
 float seeded_value(const ConvProblem& problem, std::uint64_t seed, TensorRole role, std::int64_t index);
 
 std::vector<float> make_seeded(const ConvProblem& problem, std::uint64_t seed, TensorRole role);
 
+// Logical (NCHW-order) values, whatever the problem's layout, widened to fp32 (exact for every dtype).
 struct HostTensors {
   std::vector<float> input;
   std::vector<float> weight;

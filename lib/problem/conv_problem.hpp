@@ -20,10 +20,14 @@ struct Dims {
 
 // Tensors follow PyTorch: input [N, C_in, spatial...], output [N, C_out, spatial...], weight
 // [C_out, C_in/groups, k...] for conv and [C_in, C_out/groups, k...] for conv_transpose, bias [C_out].
-// All row-major (NCHW-style).
+// Indices are always of that logical (NCHW-order) form, whatever the memory layout: seeded values, the
+// reference and read-back are indexed by it, so one problem in two layouts holds the same values.
+// `layout` says how a backend stores them (problem/memory_layout.hpp); channels last puts dim 1 of
+// each tensor last ([N, spatial..., C], weights [dim0, k..., dim1], cuDNN's NHWC and KRSC).
 struct ConvProblem {
   OpKind op = OpKind::conv;
   DType dtype = DType::fp32;
+  Layout layout = Layout::nchw;
   int spatial_rank = 2;  // 1, 2 or 3
   std::int64_t batch = 1;
   std::int64_t in_channels = 1;

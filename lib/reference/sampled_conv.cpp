@@ -26,13 +26,14 @@ struct HostValues {
 
 // The same values data::make_host_tensors stores, drawn one at a time.
 struct SeededValues {
+  DType dtype;
   std::uint64_t seed;
   float bound;
   double input(std::int64_t i) const { return value(data::TensorRole::input, i); }
   double weight(std::int64_t i) const { return value(data::TensorRole::weight, i); }
   double bias(std::int64_t i) const { return value(data::TensorRole::bias, i); }
   double value(data::TensorRole role, std::int64_t i) const {
-    return data::draw(seed, role, static_cast<std::uint64_t>(i), bound);
+    return data::draw_as(dtype, seed, role, static_cast<std::uint64_t>(i), bound);
   }
 };
 
@@ -73,7 +74,7 @@ std::vector<double> convolve_at_seeded(const ConvProblem& p, std::uint64_t seed,
                                        std::span<const std::int64_t> output_indices) {
   require_computable(p);
   require_indices_in_output(p, output_indices);
-  const SeededValues values{seed, data::init_bound(p)};
+  const SeededValues values{p.dtype, seed, data::init_bound(p)};
   return gather_all(p, values, output_indices);
 }
 
