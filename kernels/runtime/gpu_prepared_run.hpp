@@ -53,6 +53,12 @@ class GpuPreparedRun : public PreparedRun {
   const float* w() const { return w_.data(); }
   const float* b() const { return b_.data(); }  // nullptr without bias
   float* y() const { return y_.data(); }
+  // The same buffers untyped: elements of the problem's dtype, stored in its layout
+  // (problem/memory_layout.hpp). A kernel of another element type than fp32 reads these.
+  const void* x_data() const { return x_.data(); }
+  const void* w_data() const { return w_.data(); }
+  const void* b_data() const { return b_.data(); }
+  void* y_data() const { return y_.data(); }
   int device() const { return device_; }
   // How long the blocking kernel waits for the host before it gives up (tests shorten it).
   void set_block_timeout_ns(std::uint64_t ns) { block_timeout_ns_ = ns; }
