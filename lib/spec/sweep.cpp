@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "spec/did_you_mean.hpp"
+#include "spec/layout_names.hpp"
 #include "spec/problem_validation.hpp"
 
 namespace kbench {
@@ -126,10 +127,11 @@ void set_field(const AxisOverride& axis, std::string_view value, ConvProblem& p)
     p.bias = value == "true";
   } else if (key == "dtype") {
     const auto dtype = parse_dtype(value);
-    if (!dtype) fail_value(axis, value, "unknown dtype; expected fp32");
-    if (*dtype != DType::fp32)
-      fail_value(axis, value, fmt::format("dtype {} is not supported yet (only fp32); expected fp32", value));
+    if (!dtype) fail_value(axis, value, "unknown dtype; expected fp32, fp16 or bf16");
     p.dtype = *dtype;
+  } else if (key == "layout") {
+    if (const auto problem = spec::layout_name_problem(value, p.spatial_rank)) fail_value(axis, value, *problem);
+    p.layout = *parse_layout(value);
   }
 }
 
@@ -161,6 +163,7 @@ std::string sweep_value_text(const ConvProblem& p, std::string_view key) {
   if (key == "output_padding") return dims_text(p.output_padding, rank);
   if (key == "padding") return padding_text(p);
   if (key == "dtype") return std::string(to_string(p.dtype));
+  if (key == "layout") return std::string(to_string(p.layout));
   if (key == "bias") return p.bias ? "true" : "false";
   if (key == "input") {
     std::vector<std::int64_t> shape{p.batch, p.in_channels};

@@ -8,12 +8,12 @@
 
 namespace kbench::spec {
 
-inline constexpr std::array<std::string_view, 15> kWorkloadKeys = {
-    "name",    "description", "op",     "dtype", "input",          "out_channels", "kernel", "stride",
-    "padding", "dilation",    "groups", "bias",  "output_padding", "records",      "sweep",
+inline constexpr std::array<std::string_view, 16> kWorkloadKeys = {
+    "name",   "description", "op",     "dtype",          "layout",  "input", "out_channels", "kernel",
+    "stride", "padding",     "dilation", "groups", "bias", "output_padding", "records", "sweep",
 };
 
-inline constexpr std::array<KnownAlias, 15> kWorkloadKeyAliases = {{
+inline constexpr std::array<KnownAlias, 20> kWorkloadKeyAliases = {{
     {"kernel_size", "kernel"},
     {"in_channels", "input"},
     {"batch", "input"},
@@ -25,6 +25,11 @@ inline constexpr std::array<KnownAlias, 15> kWorkloadKeyAliases = {{
     {"operation", "op"},
     {"precision", "dtype"},
     {"data_type", "dtype"},
+    {"memory_format", "layout"},
+    {"format", "layout"},
+    {"data_format", "layout"},
+    {"tensor_format", "layout"},
+    {"channels_last", "layout"},
     {"pad", "padding"},
     {"pads", "padding"},
     {"timings", "records"},
@@ -64,13 +69,15 @@ inline constexpr std::array<KnownAlias, 12> kOpAliases = {{
 
 inline constexpr std::array<std::string_view, 3> kDTypeNames = {"fp32", "fp16", "bf16"};
 
-inline constexpr std::array<KnownAlias, 6> kDTypeAliases = {{
+inline constexpr std::array<KnownAlias, 8> kDTypeAliases = {{
     {"float32", "fp32"},
     {"float", "fp32"},
     {"float16", "fp16"},
     {"half", "fp16"},
     {"bfloat16", "bf16"},
     {"f32", "fp32"},
+    {"f16", "fp16"},
+    {"bf", "bf16"},
 }};
 
 }  // namespace kbench::spec

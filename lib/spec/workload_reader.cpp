@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "spec/layout_names.hpp"
 #include "spec/problem_validation.hpp"
 #include "spec/spatial_fields.hpp"
 #include "spec/sweep.hpp"
@@ -49,11 +50,16 @@ DType read_dtype(const SpecReader& reader, const Located& where) {
   const std::string text = reader.read_text(where);
   const auto dtype = parse_dtype(text);
   if (!dtype)
-    reader.fail(where, fmt::format("unknown dtype '{}'{}; expected fp32", text,
+    reader.fail(where, fmt::format("unknown dtype '{}'{}; expected fp32, fp16 or bf16", text,
                                    did_you_mean_suffix(text, kDTypeNames, kDTypeAliases)));
-  if (*dtype != DType::fp32)
-    reader.fail(where, fmt::format("dtype {} is not supported yet (only fp32); expected fp32", text));
   return *dtype;
+}
+
+// After input: a rank-specific name (ncdhw) must match the input's rank.
+Layout read_layout(const SpecReader& reader, const Located& where, int rank) {
+  const std::string text = reader.read_text(where);
+  if (const auto problem = layout_name_problem(text, rank)) reader.fail(where, *problem);
+  return *parse_layout(text);
 }
 
 double read_milliseconds(const SpecReader& reader, const Located& where, bool zero_allowed) {
@@ -163,6 +169,7 @@ ConvProblem read_problem(const SpecReader& reader, const MappingFields& fields) 
   problem.in_channels = shape.channels;
   problem.input = shape.spatial;
   const int rank = shape.spatial_rank;
+  if (auto layout = fields.find("layout")) problem.layout = read_layout(reader, *layout, rank);
 
   const Located out_channels = fields.require("out_channels", "the number of output channels, e.g. out_channels: 64");
   sites.out_channels = whole_value_site(out_channels);

@@ -48,6 +48,7 @@ TEST_SUITE("spec") {
     CHECK(w.source_file == "<string>");
     CHECK(w.source_line == 1);
     CHECK(p.dtype == kbench::DType::fp32);
+    CHECK(p.layout == kbench::Layout::nchw);
     CHECK(p.spatial_rank == 2);
     CHECK(p.batch == 2);
     CHECK(p.in_channels == 3);
@@ -62,6 +63,32 @@ TEST_SUITE("spec") {
     CHECK(p.groups == 1);
     CHECK_FALSE(p.bias);
     CHECK(p.output() == dims(8, 10));
+  }
+
+  TEST_CASE("spec parse: every dtype, and every layout name at the ranks it is written for") {
+    const auto problem_of = [](const std::string& keys, const std::string& input) {
+      return parse_one(kHead + keys + "input: " + input + "\nout_channels: 2\nkernel: 1\n").problem;
+    };
+    CHECK(problem_of("dtype: fp16\n", "[1, 2, 4, 4]").dtype == kbench::DType::fp16);
+    CHECK(problem_of("dtype: bf16\n", "[1, 2, 4, 4]").dtype == kbench::DType::bf16);
+    CHECK(problem_of("dtype: fp32\n", "[1, 2, 4, 4]").dtype == kbench::DType::fp32);
+    for (const std::string input : {"[1, 2, 4]", "[1, 2, 4, 4]", "[1, 2, 4, 4, 4]"}) {
+      CAPTURE(input);
+      CHECK(problem_of("layout: nchw\n", input).layout == kbench::Layout::nchw);
+      CHECK(problem_of("layout: nhwc\n", input).layout == kbench::Layout::nhwc);
+    }
+    CHECK(problem_of("layout: ncw\n", "[1, 2, 4]").layout == kbench::Layout::nchw);
+    CHECK(problem_of("layout: nwc\n", "[1, 2, 4]").layout == kbench::Layout::nhwc);
+    CHECK(problem_of("layout: ncdhw\n", "[1, 2, 4, 4, 4]").layout == kbench::Layout::nchw);
+    CHECK(problem_of("layout: ndhwc\n", "[1, 2, 4, 4, 4]").layout == kbench::Layout::nhwc);
+    // The layout may come before input in the file: its rank check waits for input.
+    CHECK(error_of(kHead + "layout: ncdhw\ninput: [1, 2, 4]\nout_channels: 2\nkernel: 1\n") ==
+          "<string>:3:9: layout: layout ncdhw is the 3-D name, but the input has 1 spatial dim; expected nchw or nhwc "
+          "(or their 1-D names ncw and nwc)");
+    CHECK(error_of(kHead + "layout: NHWC\ninput: [1, 2, 4, 4]\nout_channels: 2\nkernel: 1\n")
+              .starts_with("<string>:3:9: layout: unknown layout 'NHWC' (did you mean 'nhwc'?)"));
+    CHECK(error_of(kHead + "format: nhwc\ninput: [1, 2, 4, 4]\nout_channels: 2\nkernel: 1\n")
+              .starts_with("<string>:3:1: format: unknown key 'format' (did you mean 'layout'?)"));
   }
 
   TEST_CASE("spec parse: dims past the spatial rank keep their neutral values") {

@@ -82,9 +82,10 @@ sweep:
   out_channels: [4, 8]
   input: [[1, 4, 8, 8], [2, 4, 6, 10]]
   stride: [2]
-  dtype: [fp32]
+  dtype: [fp32, bf16]
+  layout: [nhwc]
 )");
-    CHECK(workloads.size() == 2 * 2 * 2 * 2 * 2 * 2 * 2);
+    CHECK(workloads.size() == 2 * 2 * 2 * 2 * 2 * 2 * 2 * 2);
     const Workload& last = workloads.back();
     CHECK(last.problem.groups == 2);
     CHECK(last.problem.pad_before == kbench::Dims{{1, 1, 0}});
@@ -92,9 +93,29 @@ sweep:
     CHECK(last.problem.output_padding == kbench::Dims{{1, 1, 0}});
     CHECK(last.problem.bias);
     CHECK(last.problem.input == kbench::Dims{{6, 10, 1}});
+    CHECK(last.problem.dtype == kbench::DType::bf16);
+    CHECK(last.problem.layout == kbench::Layout::nhwc);
     CHECK(last.name ==
           "t.groups-2.padding-1_0x1_1.output_padding-1.bias-true.dilation-2.out_channels-8.input-2x4x6x10.stride-2."
-          "dtype-fp32");
+          "dtype-bf16.layout-nhwc");
+  }
+
+  TEST_CASE("sweep: a layout's rank-specific name is the layout; points are named by nchw / nhwc") {
+    const auto workloads = parse(R"(name: l
+op: conv
+input: [1, 4, 8]
+out_channels: 4
+kernel: 3
+sweep:
+  layout: [ncw, nwc]
+)");
+    REQUIRE(workloads.size() == 2);
+    CHECK(workloads[0].problem.layout == kbench::Layout::nchw);
+    CHECK(workloads[1].problem.layout == kbench::Layout::nhwc);
+    CHECK(workloads[1].name == "l.layout-nhwc");
+    const auto swept = kbench::apply_axes({workloads[0]}, {kbench::parse_axis_flag("layout=nwc")});
+    CHECK(swept[0].problem.layout == kbench::Layout::nhwc);
+    CHECK(swept[0].name == "l.layout-nhwc");
   }
 
   TEST_CASE("sweep: a point's origin and values are in the results document and read back, others have none") {
@@ -154,9 +175,12 @@ sweep:
           "dilated kernel spans 17 (kernel 17, dilation 1) but the padded input is 16 (input 16 + padding 0+0), so the "
           "calculated output size is 0; expected a dilated kernel no wider than the padded input (in the sweep point "
           "kernel=17)");
-    CHECK(error_of(std::string(kBase) + "sweep: {dtype: [fp32, fp16]}\n") ==
-          "s.yaml:6:23: sweep.dtype[1]: dtype fp16 is not supported yet (only fp32); expected fp32 (in the sweep point "
-          "dtype=fp16)");
+    CHECK(error_of(std::string(kBase) + "sweep: {dtype: [fp32, fp61]}\n") ==
+          "s.yaml:6:23: sweep.dtype[1]: unknown dtype 'fp61' (did you mean 'fp16'?); expected fp32, fp16 or bf16 (in "
+          "the sweep point dtype=fp61)");
+    CHECK(error_of(std::string(kBase) + "sweep: {layout: [nhwc, ncw]}\n") ==
+          "s.yaml:6:24: sweep.layout[1]: layout ncw is the 1-D name, but the input has 2 spatial dims; expected nchw or "
+          "nhwc (in the sweep point layout=ncw)");
     CHECK(error_of(std::string(kBase) + "sweep: {kernel: [3, 2.5]}\n")
               .starts_with("s.yaml:6:21: sweep.kernel[1]: got the float 2.5"));
     CHECK(error_of(std::string(kBase) + "sweep: {groups: [3]}\n")
@@ -232,8 +256,11 @@ sweep:
       }
       return std::string("(no error)");
     };
-    CHECK(error_with("dtype=fp32,fp16") ==
-          "--axis dtype=fp32,fp16: value 'fp16': dtype fp16 is not supported yet (only fp32); expected fp32");
+    CHECK(error_with("dtype=fp32,fp8") ==
+          "--axis dtype=fp32,fp8: value 'fp8': unknown dtype; expected fp32, fp16 or bf16");
+    CHECK(error_with("layout=nhwc,ndhwc") ==
+          "--axis layout=nhwc,ndhwc: value 'ndhwc': layout ndhwc is the 3-D name, but the input has 2 spatial dims; "
+          "expected nchw or nhwc");
     CHECK(error_with("kernel=3,17").starts_with("--axis kernel=17: workload 'conv': kernel size can't be greater"));
     CHECK(
         error_with("kernel=3x5x7").starts_with("--axis kernel=3x5x7: value '3x5x7': got 3 entries for 2 spatial dims"));
