@@ -33,12 +33,17 @@ int list(const ListFlags& flags) {
   for (const auto& path : flags.paths) {
     for (const auto& workload : with_axes(load_workloads(path), flags.axes)) {
       const auto summary = summarize_workload(workload, *target);
-      fmt::print("  {}\n    {}  out {}\n    {} · {} · fp32 floor {} ({}) · tf32 floor {} ({})\n", workload.name,
-                 describe(workload.problem), shape_string(output_shape(workload.problem)),
+      fmt::print("  {}\n    {} · {}  out {}\n    {} · {} · ", workload.name, describe(workload.problem),
+                 data_text(workload.problem), shape_string(output_shape(workload.problem)),
                  report::format_quantity(summary.metrics.flops, "FLOP"),
-                 report::format_quantity(summary.metrics.bytes(), "B"),
-                 report::format_duration(summary.floor_fp32.floor_s), binding_text(summary.floor_fp32),
-                 report::format_duration(summary.floor_tf32.floor_s), binding_text(summary.floor_tf32));
+                 report::format_quantity(summary.metrics.bytes(), "B"));
+      if (workload.problem.dtype == DType::fp32)
+        fmt::print("fp32 floor {} ({}) · tf32 floor {} ({})\n", report::format_duration(summary.floor_fp32.floor_s),
+                   binding_text(summary.floor_fp32), report::format_duration(summary.floor_tf32.floor_s),
+                   binding_text(summary.floor_tf32));
+      else  // one math mode for half data (run/math_policy.hpp): one floor, at the dtype's tensor rate
+        fmt::print("floor {} ({}; fp32 accumulation)\n", report::format_duration(summary.floor_fp32.floor_s),
+                   binding_text(summary.floor_fp32));
     }
   }
 
@@ -53,9 +58,10 @@ int list(const ListFlags& flags) {
 
   fmt::print("\nKnown GPUs (--target), datasheet peaks:\n");
   for (const auto& d : known_devices())
-    fmt::print("  {:<10} {:<24} {:>10}  FP32 {:>13}  TF32 {:>13}\n", d.key, d.name,
-               report::format_bandwidth(d.bandwidth_Bps), report::format_flop_rate(d.fp32_flops),
-               report::format_flop_rate(d.tf32_flops));
+    fmt::print("  {:<10} {:<24} {:>10}  FP32 {:>13}  TF32 {:>13}  FP16/BF16 {:>13}  FP16 no-TC {:>13}\n", d.key,
+               d.name, report::format_bandwidth(d.bandwidth_Bps), report::format_flop_rate(d.fp32_flops),
+               report::format_flop_rate(d.tf32_flops), report::format_flop_rate(d.half_tensor_flops(DType::fp16)),
+               report::format_flop_rate(d.fp16_vector_flops()));
   return 0;
 }
 

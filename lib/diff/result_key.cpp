@@ -5,7 +5,7 @@
 namespace kbench::diff {
 
 ResultKey key_of(const Result& result) {
-  return {result.workload, result.backend, result.variant, result.math_requested};
+  return {result.workload, result.backend, result.variant, result.math_requested, result.dtype, result.layout};
 }
 
 std::string backend_label(const ResultKey& key) {
@@ -13,7 +13,10 @@ std::string backend_label(const ResultKey& key) {
 }
 
 std::string to_string(const ResultKey& key) {
-  return fmt::format("{} · {} · {}", key.workload, backend_label(key), to_string(key.math));
+  std::string text = fmt::format("{} · {} · {}", key.workload, backend_label(key), to_string(key.math));
+  if (key.dtype != DType::fp32 || key.layout != Layout::nchw)
+    text += fmt::format(" · {} {}", to_string(key.dtype), to_string(key.layout));
+  return text;
 }
 
 }  // namespace kbench::diff

@@ -15,7 +15,9 @@ constexpr std::array<const char*, 8> kColors = {"#0072B2", "#D55E00", "#009E73",
 
 bool same_peaks(const DevicePeaks& a, const DevicePeaks& b) {
   return a.name == b.name && a.source == b.source && a.bandwidth_Bps == b.bandwidth_Bps &&
-         a.fp32_flops == b.fp32_flops && a.tf32_flops == b.tf32_flops;
+         a.fp32_flops == b.fp32_flops && a.tf32_flops == b.tf32_flops &&
+         a.half_tensor_flops(DType::fp16) == b.half_tensor_flops(DType::fp16) &&
+         a.half_tensor_flops(DType::bf16) == b.half_tensor_flops(DType::bf16);
 }
 
 // "cudnn/IMPLICIT_GEMM tf32": the implementation without a repeat of the backend's name (cuDNN

@@ -56,6 +56,8 @@ std::string dims_string(const Dims& dims, int rank) {
 }
 }  // namespace
 
+std::string data_text(const ConvProblem& p) { return fmt::format("{} {}", to_string(p.dtype), to_string(p.layout)); }
+
 std::string describe(const ConvProblem& p) {
   const auto in = input_shape(p);
   std::string text =

@@ -27,6 +27,9 @@ std::vector<std::int64_t> weight_shape(const ConvProblem& problem);
 std::vector<std::int64_t> output_shape(const ConvProblem& problem);
 std::string shape_string(const std::vector<std::int64_t>& shape);  // "[64, 128, 174758]"
 
+// "fp16 nhwc": the data a problem runs on, for the header lines of reports.
+std::string data_text(const ConvProblem& problem);
+
 // One line for tables and logs: "conv2d 256x3x224x224 -> 96 k11 s4 d1 p2 bias" (groups shown when != 1).
 std::string describe(const ConvProblem& problem);
 

@@ -15,6 +15,7 @@
 #include "reference/host_memory.hpp"
 #include "reference/parallel.hpp"
 #include "reference/reference_conv.hpp"
+#include "reference/round_once.hpp"
 
 namespace kbench {
 
@@ -35,9 +36,15 @@ double gib(double bytes) { return bytes / double(std::int64_t{1} << 30); }
 
 constexpr const char* kImplementation = "cpu_direct_fp64";
 
-std::vector<std::pair<std::string, std::string>> reference_facts(const BackendOptions& options) {
+std::vector<std::pair<std::string, std::string>> reference_facts(const ConvProblem& problem,
+                                                                 const BackendOptions& options) {
   std::vector<std::pair<std::string, std::string>> facts{{"accumulation", "fp64"},
                                                          {"threads", std::to_string(reference::worker_count())}};
+  if (problem.dtype != DType::fp32)
+    facts.emplace_back("output_rounding", fmt::format("the fp64 result rounded once to {}", to_string(problem.dtype)));
+  if (problem.layout != Layout::nchw)
+    facts.emplace_back("storage", fmt::format("logical (nchw order) on the host; the {} layout changes nothing it computes",
+                                              to_string(problem.layout)));
   if (options.math == MathMode::tf32)
     facts.emplace_back("math_note",
                        "tf32 requested; the CPU reference has no TF32 and computed fp32 inputs "
@@ -52,7 +59,9 @@ class ReferenceRun final : public PreparedRun {
   std::string implementation() const override { return kImplementation; }
   MathMode math_used() const override { return MathMode::fp32; }
 
-  std::vector<std::pair<std::string, std::string>> properties() const override { return reference_facts(options_); }
+  std::vector<std::pair<std::string, std::string>> properties() const override {
+    return reference_facts(problem_, options_);
+  }
 
   void fill_inputs(std::uint64_t seed) override {
     tensors_ = {};  // release the old inputs first: fits() counted one set, not two
@@ -65,11 +74,14 @@ class ReferenceRun final : public PreparedRun {
     output_.assign(static_cast<std::size_t>(problem_.output_elements()), std::numeric_limits<float>::quiet_NaN());
   }
 
+  // In every dtype and layout: the inputs are the seeded values already rounded to the dtype, the sum is
+  // fp64, and each output element is rounded once to the dtype (as a tensor of that dtype would hold it,
+  // widened back to float, which is exact).
   void run() override {
     if (!filled_) throw std::logic_error("reference backend: run() before fill_inputs()");
     const std::vector<double> exact = reference::convolve(problem_, tensors_);
     output_.resize(exact.size());
-    for (std::size_t i = 0; i < exact.size(); ++i) output_[i] = static_cast<float>(exact[i]);
+    for (std::size_t i = 0; i < exact.size(); ++i) output_[i] = reference::round_once_to_dtype(problem_.dtype, exact[i]);
   }
 
   // A CPU computation this long is not sensitive to what the caches hold when it starts, so a cold
@@ -100,6 +112,8 @@ class ReferenceRun final : public PreparedRun {
  private:
   ConvProblem problem_;
   BackendOptions options_;
+  // Logical (NCHW-order) values whatever problem_.layout says: the layout is a storage choice for
+  // backends whose kernels care, and the reference's index arithmetic is the logical one.
   data::HostTensors tensors_;
   std::uint64_t checksum_ = 0;
   bool filled_ = false;
@@ -115,17 +129,16 @@ class ReferenceBackend final : public Backend {
   bool runs_on_cpu() const override { return true; }
   Support available() const override { return Support::yes(); }
 
+  // Every dtype and layout: a layout only says how a backend stores its tensors, and the reference keeps
+  // them in logical (nchw) order on the host, so what it computes, and read_output's indices, are the same.
   Support supports(const ConvProblem& problem, const BackendOptions&) const override {
-    if (problem.dtype != DType::fp32)
-      return Support::no(
-          fmt::format("the CPU reference computes fp32 problems only, not {}", to_string(problem.dtype)));
     const std::string reason = reference::why_not_computable(problem);
     if (!reason.empty()) return Support::no(reason);
     return Support::yes();  // a tf32 request is served in fp32 (math_used says so)
   }
 
   Support fits(const ConvProblem& problem, const BackendOptions&) const override {
-    // Inputs as fp32, the output once as fp64 (the accumulation) and once as fp32 (what read_output returns).
+    // Inputs as fp32 (fp16/bf16 values widened: the reference does not store them narrower), the output once as fp64 (the accumulation) and once as fp32 (what read_output returns).
     const double input_bytes =
         4.0 * static_cast<double>(problem.input_elements() + problem.weight_elements() + problem.bias_elements());
     const double output_bytes = 12.0 * static_cast<double>(problem.output_elements());
@@ -141,7 +154,7 @@ class ReferenceBackend final : public Backend {
   // One kernel for every problem; the device does not matter.
   BackendPlan plan(const ConvProblem& problem, const BackendOptions& options, const PlanDevice&) const override {
     BackendPlan out{supports(problem, options), {}, {}};
-    if (out.support) out.variants.push_back({"", kImplementation, reference_facts(options)});
+    if (out.support) out.variants.push_back({"", kImplementation, reference_facts(problem, options)});
     return out;
   }
 

@@ -6,7 +6,10 @@ namespace kbench::report {
 
 std::string benchmark_name(const Result& result) {
   const std::string backend = result.variant.empty() ? result.backend : result.backend + ":" + result.variant;
-  return fmt::format("{}/{}/{}", result.workload, backend, to_string(result.math_requested));
+  std::string name = fmt::format("{}/{}/{}", result.workload, backend, to_string(result.math_requested));
+  if (result.dtype != DType::fp32 || result.layout != Layout::nchw)
+    name += fmt::format("/{}-{}", to_string(result.dtype), to_string(result.layout));
+  return name;
 }
 
 }  // namespace kbench::report

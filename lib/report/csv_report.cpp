@@ -21,6 +21,8 @@ constexpr const char* kColumns[] = {
     "reason",        "median_ms",     "mean_ms",           "stdev_ms",       "min_ms",         "max_ms",    "p10_ms",
     "p90_ms",        "samples",       "throttled_samples", "floor_ms",       "headroom",       "tflops",    "GBps",
     "max_abs_error", "max_rel_error", "checked",           "mismatches",     "full_check",
+    // Added with half precision, last so the columns before keep their places.
+    "dtype",         "layout",        "accumulation",
 };
 
 // Quoted only when it must be: a comma, a double quote or a line break inside the field.
@@ -72,6 +74,9 @@ std::vector<std::string> result_fields(const report::ResultView& view) {
   } else {
     f.insert(f.end(), 5, "");
   }
+  f.push_back(std::string(to_string(r.dtype)));
+  f.push_back(std::string(to_string(r.layout)));
+  f.push_back(r.accumulation);
   return f;
 }
 

@@ -16,10 +16,18 @@ std::string join_modes(const std::vector<MathMode>& modes) {
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
-std::string peaks_text(const DevicePeaks& peaks) {
+// The half rates are shown only when some workload is fp16 or bf16, so fp32 reports read as they did.
+bool has_half_workload(const RunReport& report) {
+  for (const WorkloadSummary& summary : report.workloads)
+    if (summary.workload.problem.dtype != DType::fp32) return true;
+  return false;
+}
+
+std::string peaks_text(const DevicePeaks& peaks, bool half) {
   std::string text = peaks.name.empty() ? "unknown device" : peaks.name;
   if (!peaks.source.empty()) text += fmt::format(" ({})", peaks.source);
   text += ": " + peak_rates_text(peaks, ", ");
+  if (half) text += ", " + half_rates_text(peaks);
   if (peaks.sms > 0) text += fmt::format(", {} SMs", peaks.sms);
   if (peaks.l2_bytes > 0) text += fmt::format(", L2 {}", format_quantity(peaks.l2_bytes, "B"));
   return text;
@@ -40,6 +48,15 @@ std::string peak_rates_text(const DevicePeaks& peaks, std::string_view separator
                      format_flop_rate(peaks.tf32_flops));
 }
 
+std::string half_rates_text(const DevicePeaks& peaks) {
+  const double fp16 = peaks.half_tensor_flops(DType::fp16);
+  const double bf16 = peaks.half_tensor_flops(DType::bf16);
+  const std::string tensor = fp16 == bf16 ? fmt::format("fp16/bf16 tensor {}", format_flop_rate(fp16))
+                                          : fmt::format("fp16 tensor {}, bf16 tensor {}", format_flop_rate(fp16),
+                                                        format_flop_rate(bf16));
+  return fmt::format("{}, fp16 without tensor cores {}", tensor, format_flop_rate(peaks.fp16_vector_flops()));
+}
+
 std::vector<Fact> run_facts(const RunReport& report) {
   std::vector<Fact> facts;
   if (report.peaks_from_target)
@@ -47,7 +64,7 @@ std::vector<Fact> run_facts(const RunReport& report) {
         {"device", fmt::format("no CUDA device — floors for target {} ({})", report.peaks.name, report.peaks.source)});
   else
     facts.push_back({"device", report.device});
-  facts.push_back({"peaks", peaks_text(report.peaks)});
+  facts.push_back({"peaks", peaks_text(report.peaks, has_half_workload(report))});
   if (!report.build.empty()) facts.push_back({"build", report.build});
 
   const RunSettings& s = report.settings;

@@ -24,6 +24,10 @@ std::vector<Fact> workload_facts(const RunReport& report, const WorkloadSummary&
 // use. The 3xTF32 rate is shown where it, not FFMA, is the fp32 peak.
 std::string peak_rates_text(const DevicePeaks& peaks, std::string_view separator);
 
+// "fp16/bf16 tensor 989 TFLOP/s, fp16 without tensor cores 134 TFLOP/s": the rates half workloads use
+// (the tensor rate for their floors; derived from TF32 and FFMA where the peaks did not give them).
+std::string half_rates_text(const DevicePeaks& peaks);
+
 // The label of the published-floor fact, spelled out so nobody takes it for kbench's floor.
 inline constexpr std::string_view kPublishedFloorLabel = "published floor (input bytes @ datasheet BW)";
 

@@ -84,6 +84,21 @@ struct Node {
   }
 };
 
+Layout read_layout(const Node& node) {
+  const std::string name = node.text();
+  // Only the rank-independent names: the writer never writes a synonym.
+  const auto layout = name == "nchw" || name == "nhwc" ? parse_layout(name) : std::nullopt;
+  if (!layout) fail(node.path, fmt::format("unknown layout '{}'; expected nchw or nhwc", name));
+  return *layout;
+}
+
+DType read_dtype(const Node& node) {
+  const std::string name = node.text();
+  const auto dtype = parse_dtype(name);
+  if (!dtype) fail(node.path, fmt::format("unknown dtype '{}'; expected fp32, fp16 or bf16", name));
+  return *dtype;
+}
+
 Dims read_dims(const Node& node, int rank) {
   if (node.size() != static_cast<std::size_t>(rank))
     fail(node.path, fmt::format("expected {} values (one per spatial dimension), got {}", rank, node.size()));
@@ -102,6 +117,7 @@ ConvProblem read_problem(const Node& node) {
   const auto parsed_dtype = parse_dtype(dtype);
   if (!parsed_dtype) fail(child(node.path, "dtype"), fmt::format("unknown dtype '{}'", dtype));
   p.dtype = *parsed_dtype;
+  if (node.has("layout")) p.layout = read_layout(node.at("layout"));  // documents before layouts: nchw
   p.spatial_rank = node.at("spatial_rank").small_integer();
   if (p.spatial_rank < 1 || p.spatial_rank > kMaxSpatialRank)
     fail(child(node.path, "spatial_rank"), fmt::format("expected 1, 2 or 3, got {}", p.spatial_rank));
@@ -130,7 +146,7 @@ ComputeUnits read_compute_units(const Node& floor, MathMode math) {
   if (!floor.has("compute_units")) return math == MathMode::tf32 ? ComputeUnits::tf32 : ComputeUnits::ffma;
   const Node node = floor.at("compute_units");
   const auto units = parse_compute_units(node.text());
-  if (!units) fail(node.path, "expected \"FFMA\", \"3xTF32\" or \"TF32\"");
+  if (!units) fail(node.path, "expected \"FFMA\", \"3xTF32\", \"TF32\", \"FP16\" or \"BF16\"");
   return *units;
 }
 
@@ -255,6 +271,11 @@ Result read_result(const Node& node) {
   r.implementation = node.at("implementation").text();
   r.math_requested = node.at("math_requested").math();
   r.math_used = node.at("math_used").math();
+  // Absent from documents written before half precision: their workload's dtype (set by the caller when
+  // it is absent here too), nchw, and an unknown accumulation.
+  if (node.has("dtype")) r.dtype = read_dtype(node.at("dtype"));
+  if (node.has("layout")) r.layout = read_layout(node.at("layout"));
+  if (node.has("accumulation")) r.accumulation = node.at("accumulation").text();
   r.status = read_status(node.at("status"));
   r.reason = node.at("reason").text();
   const Node verification = node.at("verification");
@@ -297,6 +318,10 @@ DevicePeaks read_peaks(const Node& node) {
   p.bandwidth_Bps = node.at("bandwidth_Bps").number();
   p.fp32_flops = node.at("fp32_flops").number();
   p.tf32_flops = node.at("tf32_flops").number();
+  // Optional (documents before half precision): 0 reads as "derive it" (DevicePeaks::half_tensor_flops).
+  if (node.has("fp16_tensor_flops")) p.fp16_tensor_flops = node.at("fp16_tensor_flops").number();
+  if (node.has("bf16_tensor_flops")) p.bf16_tensor_flops = node.at("bf16_tensor_flops").number();
+  if (node.has("fp16_flops")) p.fp16_flops = node.at("fp16_flops").number();
   p.sms = node.at("sms").small_integer();
   p.l2_bytes = node.at("l2_bytes").number();
   return p;
@@ -323,7 +348,13 @@ RunReport read_json_report(const nlohmann::json& document) {
   const Node workloads = root.at("workloads");
   for (std::size_t i = 0, n = workloads.size(); i < n; ++i) report.workloads.push_back(read_workload(workloads.at(i)));
   const Node results = root.at("results");
-  for (std::size_t i = 0, n = results.size(); i < n; ++i) report.results.push_back(read_result(results.at(i)));
+  for (std::size_t i = 0, n = results.size(); i < n; ++i) {
+    Result result = read_result(results.at(i));
+    const WorkloadSummary* summary = report.find_workload(result.workload);
+    if (summary && !results.at(i).has("dtype")) result.dtype = summary->workload.problem.dtype;
+    if (summary && !results.at(i).has("layout")) result.layout = summary->workload.problem.layout;
+    report.results.push_back(std::move(result));
+  }
   return report;
 }
 

@@ -29,6 +29,7 @@ ojson problem_json(const ConvProblem& p) {
   return {
       {"op", to_string(p.op)},
       {"dtype", to_string(p.dtype)},
+      {"layout", to_string(p.layout)},
       {"spatial_rank", p.spatial_rank},
       {"batch", p.batch},
       {"in_channels", p.in_channels},
@@ -165,6 +166,9 @@ ojson result_json(const Result& r, const RunReport& report) {
       {"implementation", r.implementation},
       {"math_requested", to_string(r.math_requested)},
       {"math_used", to_string(r.math_used)},
+      {"dtype", to_string(r.dtype)},
+      {"layout", to_string(r.layout)},
+      {"accumulation", r.accumulation},
       {"status", to_string(r.status)},
       {"reason", r.reason},
       {"verification", r.verification ? verification_json(*r.verification) : ojson(nullptr)},
@@ -201,6 +205,10 @@ ojson peaks_json(const DevicePeaks& p) {
       {"bandwidth_Bps", p.bandwidth_Bps},
       {"fp32_flops", p.fp32_flops},
       {"tf32_flops", p.tf32_flops},
+      // As the floors use them: a derived figure where the source had none (DevicePeaks::half_tensor_flops).
+      {"fp16_tensor_flops", p.half_tensor_flops(DType::fp16)},
+      {"bf16_tensor_flops", p.half_tensor_flops(DType::bf16)},
+      {"fp16_flops", p.fp16_vector_flops()},
       {"sms", p.sms},
       {"l2_bytes", p.l2_bytes},
   };

@@ -82,7 +82,7 @@ void write_markdown_report(const RunReport& report, std::ostream& out) {
 
   for (const WorkloadSummary& summary : report.workloads) {
     const Workload& w = summary.workload;
-    out << "\n## " << escape_cell(w.name) << "\n\n";
+    out << "\n## " << escape_cell(w.name) << " · " << data_text(w.problem) << "\n\n";
     if (!w.description.empty()) out << escape_cell(w.description) << "\n\n";
     write_facts(workload_facts(report, summary), out);
     for (const PublishedRecord& record : w.records) {

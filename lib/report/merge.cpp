@@ -54,6 +54,11 @@ std::optional<Mismatch> find_mismatch(const RunReport& a, const RunReport& b) {
   compare_field(m, "peaks.bandwidth_GBps", pa.bandwidth_Bps / 1e9, pb.bandwidth_Bps / 1e9);
   compare_field(m, "peaks.fp32_TFLOPs", pa.fp32_flops / 1e12, pb.fp32_flops / 1e12);
   compare_field(m, "peaks.tf32_TFLOPs", pa.tf32_flops / 1e12, pb.tf32_flops / 1e12);
+  // As the floors use them: a document without the keys has the derived rates (DevicePeaks).
+  compare_field(m, "peaks.fp16_tensor_TFLOPs", pa.half_tensor_flops(DType::fp16) / 1e12,
+                pb.half_tensor_flops(DType::fp16) / 1e12);
+  compare_field(m, "peaks.bf16_tensor_TFLOPs", pa.half_tensor_flops(DType::bf16) / 1e12,
+                pb.half_tensor_flops(DType::bf16) / 1e12);
   compare_field(m, "floors_for_target", a.peaks_from_target, b.peaks_from_target);
   return m;
 }

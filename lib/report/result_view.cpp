@@ -45,6 +45,9 @@ Tone tone_of(ResultStatus status) {
 }
 
 std::vector<MathMode> math_modes_for(const RunReport& report, const std::string& workload) {
+  // A half workload runs at fp32 alone (run/math_policy.hpp), and both its floors are the same.
+  if (const WorkloadSummary* summary = report.find_workload(workload))
+    if (summary->workload.problem.dtype != DType::fp32) return {MathMode::fp32};
   bool fp32 = false;
   bool tf32 = false;
   const auto mark = [&](MathMode math) { (math == MathMode::tf32 ? tf32 : fp32) = true; };

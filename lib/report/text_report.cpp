@@ -57,7 +57,7 @@ void write_header(const RunReport& report, std::ostream& out, const ReportStyle&
 
 void write_workload_facts(const RunReport& report, const WorkloadSummary& summary, std::ostream& out) {
   const Workload& w = summary.workload;
-  std::string title = w.name;
+  std::string title = fmt::format("{} · {}", w.name, data_text(w.problem));  // "name · fp16 nhwc"
   if (!w.source_file.empty())
     title +=
         w.source_line > 0 ? fmt::format(" ({}:{})", w.source_file, w.source_line) : fmt::format(" ({})", w.source_file);

@@ -6,11 +6,11 @@
 
 namespace kbench {
 
-Floor compute_floor(const ProblemMetrics& metrics, const DevicePeaks& peaks, MathMode math) {
+Floor compute_floor(const ProblemMetrics& metrics, const DevicePeaks& peaks, MathMode math, DType dtype) {
   Floor f;
-  f.memory_s = metrics.bytes() / peaks.bandwidth_Bps;
-  f.compute_s = metrics.flops / peaks.flops_for(math);
-  f.compute_units = peaks.compute_units_for(math);
+  f.memory_s = metrics.bytes() / peaks.bandwidth_Bps;  // bytes already by element size (problem_metrics)
+  f.compute_s = metrics.flops / peaks.flops_for(math, dtype);
+  f.compute_units = peaks.compute_units_for(math, dtype);
   f.floor_s = std::max(f.memory_s, f.compute_s);
   f.binds = f.memory_s >= f.compute_s ? "memory" : "compute";
   // headroom-v1 always uses the datasheet bandwidth of the same device, whatever `peaks` came from.

@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "problem/problem_metrics.hpp"
+#include "run/math_policy.hpp"
 
 namespace kbench {
 
@@ -33,7 +34,7 @@ std::vector<PlanEntry> plan_workloads(const std::vector<Workload>& workloads, co
   std::vector<PlanEntry> entries;
   for (const Workload& w : workloads)
     for (const BackendRequest& r : requests)
-      for (const MathMode math : maths) {
+      for (const MathMode math : math_modes_for(w.problem, maths)) {  // a half workload: fp32 only
         BackendOptions options;
         options.math = math;
         options.variant = r.variant;

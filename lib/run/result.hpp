@@ -46,6 +46,11 @@ struct Result {
   std::string implementation;  // what ran
   MathMode math_requested = MathMode::fp32;
   MathMode math_used = MathMode::fp32;
+  // The workload's data as this result ran it (also in its workload's problem; here so a result read
+  // alone, or matched by `kbench diff`, says what it measured).
+  DType dtype = DType::fp32;
+  Layout layout = Layout::nchw;
+  std::string accumulation;  // "fp32" (GPU backends), "fp64" (the reference); empty in older documents
   ResultStatus status = ResultStatus::ok;
   std::string reason;  // for every status but ok
   std::optional<Verification> verification;

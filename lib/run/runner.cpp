@@ -16,6 +16,7 @@
 #include "reference/reference_conv.hpp"
 #include "run/cpu_rate.hpp"
 #include "run/dump.hpp"
+#include "run/math_policy.hpp"
 #include "run/run_metadata.hpp"
 #include "spec/problem_validation.hpp"
 #include "verify/check_points.hpp"
@@ -160,6 +161,9 @@ class ResultRun {
     result_.variant = c_.variant;
     result_.math_requested = c_.math;
     result_.math_used = c_.math;
+    result_.dtype = c_.workload.problem.dtype;
+    result_.layout = c_.workload.problem.layout;
+    result_.accumulation = kDefaultAccumulation;
     options_ = c_.config.backend_options;
     options_.math = c_.math;
     options_.variant = c_.variant;
@@ -199,6 +203,8 @@ class ResultRun {
     result_.implementation = run_->implementation();
     result_.math_used = run_->math_used();
     result_.properties = run_->properties();
+    for (const auto& [key, value] : result_.properties)
+      if (key == "accumulation") result_.accumulation = value;  // the reference's fp64
     return true;
   }
 
@@ -293,8 +299,9 @@ WorkloadSummary summarize_workload(const Workload& workload, const DevicePeaks& 
   WorkloadSummary summary;
   summary.workload = workload;
   summary.metrics = compute_metrics(workload.problem);
-  summary.floor_fp32 = compute_floor(summary.metrics, peaks, MathMode::fp32);
-  summary.floor_tf32 = compute_floor(summary.metrics, peaks, MathMode::tf32);
+  const DType dtype = workload.problem.dtype;  // half data: both floors at its tensor rate
+  summary.floor_fp32 = compute_floor(summary.metrics, peaks, MathMode::fp32, dtype);
+  summary.floor_tf32 = compute_floor(summary.metrics, peaks, MathMode::tf32, dtype);
   summary.spec_batch = workload.problem.batch;
   return summary;
 }
@@ -327,11 +334,14 @@ RunReport run_workloads(const std::vector<Workload>& workloads, const Registry& 
         fmt::format("--shard {}: this document holds one of {} parts of the run's results; `kbench "
                     "merge` joins the parts",
                     config.shard.text(), config.shard.count));
+  if (std::string note = math_modes_note(workloads, config.math_modes); !note.empty())
+    report.notes.push_back(std::move(note));
   const auto stopped = [&] { return stop && stop->load(); };
 
   const int count = static_cast<int>(workloads.size());
   // The (workload, backend, math mode) items in run order, numbered for --shard; every shard still
-  // lists every workload's analysis, which `kbench merge` relies on.
+  // lists every workload's analysis, which `kbench merge` relies on. A half workload has one math mode
+  // (math_policy.hpp), so its items are fewer; the numbering is still a function of the inputs alone.
   std::size_t item = 0;
   for (int index = 0; index < count && !stopped(); ++index) {
     Workload workload = workloads[static_cast<std::size_t>(index)];
@@ -350,8 +360,9 @@ RunReport run_workloads(const std::vector<Workload>& workloads, const Registry& 
     std::optional<WorkloadDump> dump;
     if (!config.dump_dir.empty()) dump.emplace(config.dump_dir, workload, config.seed);
 
+    const std::vector<MathMode> maths = math_modes_for(workload.problem, config.math_modes);
     for (const auto& entry : entries) {
-      for (MathMode math : config.math_modes) {
+      for (MathMode math : maths) {
         if (!config.shard.selects(item++)) continue;
         for (const auto& variant : variants_for(entry, workload.problem, config, math)) {
           if (stopped()) break;

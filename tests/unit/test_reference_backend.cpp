@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "core/error.hpp"
@@ -11,6 +12,7 @@
 #include "reference/host_memory.hpp"
 #include "reference/reference_backend.hpp"
 #include "reference/reference_conv.hpp"
+#include "reference/round_once.hpp"
 
 using kbench::ConvProblem;
 using kbench::Dims;
@@ -50,10 +52,12 @@ TEST_SUITE("reference") {
     CHECK(backend->supports(p, options));
     options.math = kbench::MathMode::tf32;
     CHECK(backend->supports(p, options));
-    p.dtype = kbench::DType::fp16;
-    const kbench::Support fp16 = backend->supports(p, options);
-    CHECK_FALSE(fp16);
-    CHECK(fp16.reason.find("fp16") != std::string::npos);
+    for (const kbench::DType dtype : {kbench::DType::fp16, kbench::DType::bf16})
+      for (const kbench::Layout layout : {kbench::Layout::nchw, kbench::Layout::nhwc}) {
+        p.dtype = dtype;
+        p.layout = layout;
+        CHECK(backend->supports(p, options));
+      }
     p = small_conv();
     p.groups = 2;  // does not divide 3 input channels
     CHECK_FALSE(backend->supports(p, options));
@@ -75,6 +79,70 @@ TEST_SUITE("reference") {
     CHECK_FALSE(refused.support);
     CHECK(refused.support.reason == backend->supports(p, options).reason);
     CHECK(refused.variants.empty());
+  }
+
+  TEST_CASE("backend: fp16 and bf16 in both layouts: the fp64 result of the rounded inputs, rounded once") {
+    const auto backend = kbench::make_reference_backend();
+    for (const kbench::DType dtype : {kbench::DType::fp16, kbench::DType::bf16}) {
+      ConvProblem p = small_conv();
+      p.dtype = dtype;
+      const kbench::data::HostTensors inputs = kbench::data::make_host_tensors(p, 5);
+      // The inputs hold the dtype's values (rounding them again changes nothing).
+      for (const float x : inputs.input) REQUIRE(kbench::round_to_dtype(dtype, x) == x);
+      for (const float w : inputs.weight) REQUIRE(kbench::round_to_dtype(dtype, w) == w);
+      const std::vector<double> exact = kbench::reference::convolve(p, inputs);
+      std::vector<float> first_layout;
+      for (const kbench::Layout layout : {kbench::Layout::nchw, kbench::Layout::nhwc}) {
+        CAPTURE(kbench::to_string(dtype));
+        CAPTURE(kbench::to_string(layout));
+        p.layout = layout;
+        const auto run = backend->prepare(p, {});
+        CHECK(property(*run, "accumulation") == "fp64");
+        CHECK(property(*run, "output_rounding").find(kbench::to_string(dtype)) != std::string::npos);
+        CHECK(property(*run, "storage").empty() == (layout == kbench::Layout::nchw));
+        run->fill_inputs(5);
+        run->poison_output();
+        run->run();
+        const std::vector<float> got = run->read_output({});
+        REQUIRE(got.size() == exact.size());
+        for (std::size_t i = 0; i < got.size(); ++i)
+          REQUIRE(got[i] == kbench::reference::round_once_to_dtype(dtype, exact[i]));
+        // Logical indices whatever the layout: the same values in the same order.
+        if (first_layout.empty())
+          first_layout = got;
+        else
+          CHECK(got == first_layout);
+        const std::vector<std::int64_t> some{p.output_elements() - 1, 3};
+        CHECK(run->read_output(some) == std::vector<float>{got.back(), got[3]});
+      }
+    }
+  }
+
+  TEST_CASE("round once: fp64 to fp16 and bf16 with one rounding, not two through fp32") {
+    using kbench::DType;
+    using kbench::reference::round_once_to_dtype;
+    // Just above the tie between fp16's 1 and 1 + 2^-10: up. Through fp32 it is the tie, and ties go to the even 1.
+    const double above_fp16_tie = 1.0 + 0x1p-11 + 0x1p-40;
+    CHECK(kbench::round_to_dtype(DType::fp16, static_cast<float>(above_fp16_tie)) == 1.0f);  // the double rounding
+    CHECK(round_once_to_dtype(DType::fp16, above_fp16_tie) == 1.0f + 0x1p-10f);
+    CHECK(round_once_to_dtype(DType::fp16, -above_fp16_tie) == -(1.0f + 0x1p-10f));
+    CHECK(round_once_to_dtype(DType::fp16, 1.0 + 0x1p-11 - 0x1p-40) == 1.0f);
+    CHECK(round_once_to_dtype(DType::fp16, 1.0 + 0x1p-11) == 1.0f);                   // an exact tie: even
+    CHECK(round_once_to_dtype(DType::fp16, 1.0 + 3 * 0x1p-11) == 1.0f + 0x1p-9f);     // an exact tie: even, up
+    const double above_bf16_tie = 1.0 + 0x1p-8 + 0x1p-45;
+    CHECK(round_once_to_dtype(DType::bf16, above_bf16_tie) == 1.0f + 0x1p-7f);
+    CHECK(round_once_to_dtype(DType::fp16, 65520.0) == std::numeric_limits<float>::infinity());  // past fp16's max
+    CHECK(round_once_to_dtype(DType::fp16, 65519.99) == 65504.0f);
+    CHECK(round_once_to_dtype(DType::fp16, 1e300) == std::numeric_limits<float>::infinity());
+    CHECK(round_once_to_dtype(DType::bf16, -1e300) == -std::numeric_limits<float>::infinity());
+    CHECK(round_once_to_dtype(DType::fp16, 0x1p-25 + 0x1p-60) == 0x1p-24f);  // subnormal: just over half a unit
+    CHECK(round_once_to_dtype(DType::fp16, 0x1p-25) == 0.0f);
+    CHECK(std::isnan(round_once_to_dtype(DType::bf16, std::nan(""))));
+    CHECK(round_once_to_dtype(DType::fp32, above_fp16_tie) == static_cast<float>(above_fp16_tie));
+    // Every value a float holds exactly rounds as round_to_dtype rounds it.
+    for (const float x : {0.1f, -3.3f, 1e-6f, 7.0e4f, 0x1.ffep15f, 1.0f + 0x1p-11f})
+      for (const DType dtype : {DType::fp16, DType::bf16})
+        CHECK(round_once_to_dtype(dtype, x) == kbench::round_to_dtype(dtype, x));
   }
 
   TEST_CASE("backend: fits() weighs the problem against host memory") {

@@ -185,6 +185,71 @@ TEST_SUITE("runner") {
     CHECK(report.workloads[0].workload.problem.batch == 1);
   }
 
+  TEST_CASE("a half workload runs once per backend at math fp32, whatever --math asks, and says why") {
+    const auto registry = registry_with({fake("good")});
+    Workload half = small_workload("half");
+    half.problem.dtype = DType::bf16;
+    half.problem.layout = Layout::nhwc;
+    RunConfig config = quick_config("good,reference");
+    config.math_modes = {MathMode::fp32, MathMode::tf32};
+    const RunReport both = run_workloads({small_workload("single"), half}, registry, config);
+    // single: 2 backends x 2 modes; half: 2 backends x 1 mode.
+    REQUIRE(both.results.size() == 6);
+    for (std::size_t i = 4; i < 6; ++i) {
+      const Result& r = both.results[i];
+      CHECK(r.workload == "half");
+      CHECK(r.math_requested == MathMode::fp32);
+      CHECK(r.dtype == DType::bf16);
+      CHECK(r.layout == Layout::nhwc);
+      CHECK(r.status == ResultStatus::ok);
+    }
+    CHECK(both.results[4].accumulation == "fp32");  // the fake says nothing: a GPU backend's fp32
+    CHECK(both.results[5].accumulation == "fp64");  // the reference says so
+    CHECK(both.results[0].dtype == DType::fp32);
+    CHECK(both.results[0].layout == Layout::nchw);
+    const auto note = std::find_if(both.notes.begin(), both.notes.end(),
+                                   [](const std::string& n) { return n.find("fp16/bf16 workload") != std::string::npos; });
+    REQUIRE(note != both.notes.end());
+    CHECK(note->starts_with("1 fp16/bf16 workload ran once per backend at math fp32"));
+
+    config.math_modes = {MathMode::tf32};
+    const RunReport tf32 = run_workloads({half}, registry, config);
+    REQUIRE(tf32.results.size() == 2);
+    CHECK(tf32.results[0].math_requested == MathMode::fp32);
+    CHECK(std::any_of(tf32.notes.begin(), tf32.notes.end(),
+                      [](const std::string& n) { return n.find("ran once per backend") != std::string::npos; }));
+
+    config.math_modes = {MathMode::fp32};  // nothing collapsed: no note
+    const RunReport fp32 = run_workloads({half}, registry, config);
+    CHECK(std::none_of(fp32.notes.begin(), fp32.notes.end(),
+                       [](const std::string& n) { return n.find("ran once per backend") != std::string::npos; }));
+  }
+
+  TEST_CASE("shards of a run mixing fp32 and half workloads partition its results, the same way every time") {
+    const auto registry = registry_with({fake("good")});
+    Workload half = small_workload("half");
+    half.problem.dtype = DType::fp16;
+    const std::vector<Workload> workloads{small_workload("a"), half, small_workload("b")};
+    RunConfig config = quick_config("good");
+    config.math_modes = {MathMode::fp32, MathMode::tf32};
+    const auto labels = [](const RunReport& report) {
+      std::vector<std::string> out;
+      for (const Result& r : report.results) out.push_back(r.workload + "/" + std::string(to_string(r.math_requested)));
+      return out;
+    };
+    const std::vector<std::string> whole = labels(run_workloads(workloads, registry, config));
+    CHECK(whole == std::vector<std::string>{"a/fp32", "a/tf32", "half/fp32", "b/fp32", "b/tf32"});
+    std::vector<std::string> joined;
+    for (int k = 1; k <= 2; ++k) {
+      config.shard = Shard{k, 2};
+      const auto part = labels(run_workloads(workloads, registry, config));
+      CHECK(part == labels(run_workloads(workloads, registry, config)));
+      joined.insert(joined.end(), part.begin(), part.end());
+    }
+    // Items 0..4 in run order: shard 1 takes 0, 2, 4 and shard 2 takes 1, 3.
+    CHECK(joined == std::vector<std::string>{"a/fp32", "half/fp32", "b/tf32", "a/tf32", "b/fp32"});
+  }
+
   TEST_CASE("a stop request ends the run between results and marks it interrupted") {
     const auto registry = registry_with({fake("good")});
     struct StopAfterFirst : RunObserver {
