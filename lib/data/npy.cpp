@@ -50,4 +50,9 @@ void write_npy(const std::string& path, std::span<const double> values, const st
   write(path, values, shape, "<f8");
 }
 
+void write_npy(const std::string& path, std::span<const std::uint16_t> values, const std::vector<std::int64_t>& shape,
+               const char* descr) {
+  write(path, values, shape, descr);
+}
+
 }  // namespace kbench::data

@@ -6,8 +6,9 @@
 
 #include "data/host_tensors.hpp"
 #include "data/npy.hpp"
-#include "problem/problem_metrics.hpp"
+#include "problem/memory_layout.hpp"
 #include "run/atomic_file.hpp"
+#include "run/dump_tensor.hpp"
 
 namespace kbench {
 
@@ -32,27 +33,33 @@ WorkloadDump::WorkloadDump(std::string dir, const Workload& workload, std::uint6
   const ConvProblem& p = workload.problem;
   index_ = {{"workload", workload.name},
             {"seed", seed},
-            {"layout",
-             "row-major; weight as PyTorch: [C_out, C_in/groups, k...] for conv, "
-             "[C_in, C_out/groups, k...] for conv_transpose"},
+            {"dtype", to_string(p.dtype)},
+            {"layout", to_string(p.layout)},
+            {"layout_note",
+             "each file's shape is its memory shape, C order: nchw as PyTorch ([N, C, spatial...], weight "
+             "[C_out, C_in/groups, k...] for conv, [C_in, C_out/groups, k...] for conv_transpose); nhwc moves "
+             "dim 1 last ([N, spatial..., C], weight [C_out, k..., C_in/groups] for conv, [C_in, k..., "
+             "C_out/groups] for conv_transpose); bias [C_out]; logical_shape is the PyTorch shape. The "
+             "reference is fp64 in the same memory layout, so it lines up with every output element for element"},
             {"files", nlohmann::json::array()},
             {"skipped", nlohmann::json::array()}};
   using data::TensorRole;
   const struct {
     const char* role;
     TensorRole tensor;
+    Operand operand;
     std::int64_t elements;
-    std::vector<std::int64_t> shape;
-  } inputs[] = {{"x", TensorRole::input, p.input_elements(), input_shape(p)},
-                {"weight", TensorRole::weight, p.weight_elements(), weight_shape(p)},
-                {"bias", TensorRole::bias, p.bias_elements(), {p.bias_elements()}}};
+  } inputs[] = {{"x", TensorRole::input, Operand::input, p.input_elements()},
+                {"weight", TensorRole::weight, Operand::weight, p.weight_elements()},
+                {"bias", TensorRole::bias, Operand::bias, p.bias_elements()}};
   for (const auto& in : inputs) {
-    if (in.elements == 0 || !fits(in.elements, 4, in.role)) continue;
+    if (in.elements == 0 || !fits(in.elements, bytes_per_element(p.dtype), in.role)) continue;
     const auto values = data::make_seeded(p, seed, in.tensor);
     const std::string file = fmt::format("{}.{}.npy", workload.name, in.role);
     attempt([&] {
-      data::write_npy((std::filesystem::path(dir_) / file).string(), values, in.shape);
-      add_file(in.role, file, in.shape, "float32");
+      const std::string dtype =
+          write_dump_tensor((std::filesystem::path(dir_) / file).string(), p, in.operand, values);
+      add_file(in.role, file, in.operand, dtype);
     });
   }
 }
@@ -64,16 +71,16 @@ std::string output_label(const Result& result) {
 }  // namespace
 
 bool WorkloadDump::accepts_output(const Result& result, std::int64_t elements) {
-  return fits(elements, 4, output_label(result));
+  return fits(elements, bytes_per_element(workload_.problem.dtype), output_label(result));
 }
 
 void WorkloadDump::add_output(const Result& result, std::span<const float> output) {
   const std::string label = output_label(result);
   const std::string file = fmt::format("{}.{}.{}.out.npy", workload_.name, label, to_string(result.math_requested));
   attempt([&] {
-    data::write_npy((std::filesystem::path(dir_) / file).string(), output, output_shape(workload_.problem));
-    add_file("output:" + label + ":" + std::string(to_string(result.math_requested)), file,
-             output_shape(workload_.problem), "float32");
+    const std::string dtype =
+        write_dump_tensor((std::filesystem::path(dir_) / file).string(), workload_.problem, Operand::output, output);
+    add_file("output:" + label + ":" + std::string(to_string(result.math_requested)), file, Operand::output, dtype);
   });
 }
 
@@ -81,8 +88,13 @@ void WorkloadDump::add_reference(std::span<const double> output) {
   if (!fits(static_cast<std::int64_t>(output.size()), 8, "reference")) return;
   const std::string file = fmt::format("{}.reference.npy", workload_.name);
   attempt([&] {
-    data::write_npy((std::filesystem::path(dir_) / file).string(), output, output_shape(workload_.problem));
-    add_file("reference", file, output_shape(workload_.problem), "float64");
+    // fp64 (the exact sum, not rounded to the dtype: what outputs are verified against), in the memory
+    // layout of the outputs beside it.
+    const ConvProblem& p = workload_.problem;
+    const std::vector<double> memory = to_memory_order(p, Operand::output, output);
+    data::write_npy((std::filesystem::path(dir_) / file).string(), std::span<const double>(memory),
+                    memory_shape(p, Operand::output));
+    add_file("reference", file, Operand::output, "float64");
   });
 }
 
@@ -106,9 +118,15 @@ bool WorkloadDump::fits(std::int64_t elements, std::int64_t element_bytes, const
   return false;
 }
 
-void WorkloadDump::add_file(const std::string& role, const std::string& file, const std::vector<std::int64_t>& shape,
+void WorkloadDump::add_file(const std::string& role, const std::string& file, Operand operand,
                             const std::string& dtype) {
-  index_["files"].push_back({{"role", role}, {"file", file}, {"shape", shape}, {"dtype", dtype}});
+  const ConvProblem& p = workload_.problem;
+  index_["files"].push_back({{"role", role},
+                             {"file", file},
+                             {"shape", memory_shape(p, operand)},
+                             {"dtype", dtype},
+                             {"layout", to_string(p.layout)},  // bias has one axis: the same in both
+                             {"logical_shape", logical_shape(p, operand)}});
 }
 
 }  // namespace kbench

@@ -1,6 +1,8 @@
 #pragma once
 // --dump DIR: a workload's inputs, each backend's output and the reference as .npy files, with an
-// index JSON per workload, so a mismatch can be inspected in numpy or against PyTorch.
+// index JSON per workload, so a mismatch can be inspected in numpy or against PyTorch. Every tensor is
+// written in the spec's dtype and memory layout (run/dump_tensor.hpp); the reference in fp64, in the same
+// layout. The index names each file's dtype (float32, float16, bfloat16, float64), layout and shapes.
 #include <cstdint>
 #include <span>
 #include <string>
@@ -8,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "problem/memory_layout.hpp"
 #include "run/result.hpp"
 #include "spec/workload.hpp"
 
@@ -32,8 +35,7 @@ class WorkloadDump {
   template <class Write>
   void attempt(Write&& write);
   bool fits(std::int64_t elements, std::int64_t element_bytes, const std::string& what);
-  void add_file(const std::string& role, const std::string& file, const std::vector<std::int64_t>& shape,
-                const std::string& dtype);
+  void add_file(const std::string& role, const std::string& file, Operand operand, const std::string& dtype);
 
   std::string dir_;
   Workload workload_;
