@@ -7,6 +7,7 @@
 #include <sstream>
 #include <string>
 
+#include "report/benchmark_name.hpp"
 #include "report/reporter.hpp"
 #include "schema_validation.hpp"
 #include "test_report_fixture.hpp"
@@ -74,4 +75,17 @@ TEST_CASE("bencher: a report without timed results is an empty list") {
   kbench::RunReport report = kbench::test::fixture_report();
   for (kbench::Result& r : report.results) r.timing.reset();
   CHECK(bencher_document(report) == ordered_json::array());
+}
+
+TEST_CASE("bench names: fp32 nchw as before, other data suffixed with dtype and layout") {
+  kbench::Result r;
+  r.workload = "w";
+  r.backend = "cuda";
+  r.variant = "igemm";
+  CHECK(kbench::report::benchmark_name(r) == "w/cuda:igemm/fp32");
+  r.dtype = kbench::DType::bf16;
+  r.layout = kbench::Layout::nhwc;
+  CHECK(kbench::report::benchmark_name(r) == "w/cuda:igemm/fp32/bf16-nhwc");
+  r.dtype = kbench::DType::fp32;  // channels last alone is another series too
+  CHECK(kbench::report::benchmark_name(r) == "w/cuda:igemm/fp32/fp32-nhwc");
 }

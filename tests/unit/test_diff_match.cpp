@@ -60,6 +60,30 @@ TEST_CASE("diff: results pair up by workload, backend, variant and math mode") {
   CHECK(diff_exit_code(diff) == exit_result_failed);
 }
 
+TEST_CASE("diff: dtype and layout are part of the key: fp16 nhwc never pairs with fp32 nchw") {
+  RunReport base = run_on("GPU A", "Model X");
+  RunReport next = base;
+  Result fp32 = timed("w1", "cuda", MathMode::fp32, 1e-3);
+  Result half = timed("w1", "cuda", MathMode::fp32, 0.2e-3);
+  half.dtype = DType::fp16;
+  half.layout = Layout::nhwc;
+  Result fp32_nhwc = timed("w1", "cuda", MathMode::fp32, 0.5e-3);
+  fp32_nhwc.layout = Layout::nhwc;
+  base.results = {fp32, half};
+  next.results = {half, fp32_nhwc};
+  const DiffReport diff = diff_reports(base, next, {});
+  REQUIRE(diff.pairs.size() == 1);
+  CHECK(diff.pairs[0].key.dtype == DType::fp16);
+  CHECK(diff.pairs[0].key.layout == Layout::nhwc);
+  CHECK(diff.pairs[0].timing->verdict == Verdict::same);
+  REQUIRE(diff.only_in_base.size() == 1);
+  CHECK(key_of(diff.only_in_base[0]).layout == Layout::nchw);
+  REQUIRE(diff.only_in_current.size() == 1);
+  CHECK(key_of(diff.only_in_current[0]).layout == Layout::nhwc);
+  CHECK(to_string(key_of(half)) == "w1 · cuda · fp32 · fp16 nhwc");
+  CHECK(to_string(key_of(fp32)) == "w1 · cuda · fp32");  // as before half precision
+}
+
 TEST_CASE("diff: exit 0 when nothing is slower, faster results included") {
   RunReport base = run_on("GPU A", "Model X");
   RunReport next = base;

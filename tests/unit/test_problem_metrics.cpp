@@ -41,6 +41,22 @@ TEST_SUITE("metrics") {
     CHECK(fmt::format("{:.0f}", m.arithmetic_intensity()) == "38");
   }
 
+  TEST_CASE("bytes by element size: fp16 and bf16 halve every tensor's bytes, FLOPs and layout change nothing") {
+    ConvProblem half = seed50();
+    const kbench::ProblemMetrics fp32 = kbench::compute_metrics(half);
+    for (const kbench::DType dtype : {kbench::DType::fp16, kbench::DType::bf16}) {
+      half.dtype = dtype;
+      half.layout = kbench::Layout::nhwc;
+      const kbench::ProblemMetrics m = kbench::compute_metrics(half);
+      CHECK(m.flops == fp32.flops);
+      CHECK(m.input_bytes == fp32.input_bytes / 2);
+      CHECK(m.weight_bytes == fp32.weight_bytes / 2);
+      CHECK(m.bias_bytes == fp32.bias_bytes / 2);
+      CHECK(m.output_bytes == fp32.output_bytes / 2);
+    }
+    CHECK(kbench::data_text(half) == "bf16 nhwc");
+  }
+
   TEST_CASE("seed 50: Conv2d with bias") {
     const ConvProblem p = seed50();
     CHECK(kbench::output_shape(p) == std::vector<std::int64_t>{256, 96, 55, 55});

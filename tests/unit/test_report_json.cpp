@@ -166,6 +166,59 @@ TEST_SUITE("report") {
     CHECK(current.workloads[0].floor_fp32.compute_units == kbench::ComputeUnits::split_tf32);
   }
 
+  TEST_CASE("JSON: dtype, layout and accumulation on workloads and results, half peaks; older documents read as nchw") {
+    kbench::RunReport report = kbench::test::fixture_report();
+    report.workloads[0].workload.problem.dtype = kbench::DType::fp16;
+    report.workloads[0].workload.problem.layout = kbench::Layout::nhwc;
+    for (kbench::Result& r : report.results)
+      if (r.workload == report.workloads[0].workload.name) {
+        r.dtype = kbench::DType::fp16;
+        r.layout = kbench::Layout::nhwc;
+        r.accumulation = "fp32";
+      }
+    const json doc = document_of(report);
+    CHECK(doc["workloads"][0]["problem"]["dtype"] == "fp16");
+    CHECK(doc["workloads"][0]["problem"]["layout"] == "nhwc");
+    CHECK(doc["workloads"][1]["problem"]["layout"] == "nchw");
+    const json& first = doc["results"][0];
+    REQUIRE(first["workload"] == report.workloads[0].workload.name);
+    CHECK(first["dtype"] == "fp16");
+    CHECK(first["layout"] == "nhwc");
+    CHECK(first["accumulation"] == "fp32");
+    CHECK(doc["peaks"].contains("fp16_tensor_flops"));
+    CHECK(doc["peaks"].contains("bf16_tensor_flops"));
+    CHECK(doc["peaks"].contains("fp16_flops"));
+    const kbench::RunReport read = kbench::read_json_report(doc);
+    CHECK(read.workloads[0].workload.problem.layout == kbench::Layout::nhwc);
+    CHECK(read.results[0].dtype == kbench::DType::fp16);
+    CHECK(read.results[0].layout == kbench::Layout::nhwc);
+    CHECK(read.results[0].accumulation == "fp32");
+    CHECK(document_of(read) == doc);
+
+    // Before half precision: no layout anywhere, no result dtype, no half peaks.
+    json older = doc;
+    for (json& workload : older["workloads"]) workload["problem"].erase("layout");
+    for (json& result : older["results"])
+      for (const char* key : {"dtype", "layout", "accumulation"}) result.erase(key);
+    for (const char* key : {"fp16_tensor_flops", "bf16_tensor_flops", "fp16_flops"}) older["peaks"].erase(key);
+    const kbench::RunReport old = kbench::read_json_report(older);
+    CHECK(old.workloads[0].workload.problem.layout == kbench::Layout::nchw);
+    CHECK(old.results[0].layout == kbench::Layout::nchw);
+    CHECK(old.results[0].dtype == kbench::DType::fp16);  // its workload's
+    CHECK(old.results[0].accumulation.empty());
+    CHECK(old.peaks.half_tensor_flops(kbench::DType::fp16) == doctest::Approx(2 * old.peaks.tf32_flops));
+
+    json bad_layout = doc;
+    bad_layout["results"][0]["layout"] = "ndhwc";
+    CHECK_THROWS_WITH_AS(kbench::read_json_report(bad_layout),
+                         doctest::Contains("/results/0/layout: unknown layout 'ndhwc'; expected nchw or nhwc"),
+                         kbench::InputError);
+    json bad_dtype = doc;
+    bad_dtype["results"][0]["dtype"] = "fp8";
+    CHECK_THROWS_WITH_AS(kbench::read_json_report(bad_dtype), doctest::Contains("/results/0/dtype: unknown dtype"),
+                         kbench::InputError);
+  }
+
   TEST_CASE("JSON reader: bad documents fail with the path of the problem") {
     const json good = document_of(kbench::test::fixture_report());
     const auto message_for = [](const json& doc) -> std::string {

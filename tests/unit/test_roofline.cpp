@@ -56,7 +56,8 @@ TEST_SUITE("roofline") {
     CHECK(p.compute_units_for(MathMode::fp32) == ComputeUnits::ffma);
     p.tf32_flops = p.fp32_flops;  // no tensor cores: derived peaks set TF32 to the FFMA rate
     CHECK(p.compute_units_for(MathMode::fp32) == ComputeUnits::ffma);
-    for (ComputeUnits units : {ComputeUnits::ffma, ComputeUnits::split_tf32, ComputeUnits::tf32})
+    for (ComputeUnits units : {ComputeUnits::ffma, ComputeUnits::split_tf32, ComputeUnits::tf32,
+                               ComputeUnits::fp16_tensor, ComputeUnits::bf16_tensor})
       CHECK(parse_compute_units(to_string(units)) == units);
     CHECK_FALSE(parse_compute_units("3xtf32").has_value());
   }
@@ -73,7 +74,48 @@ TEST_SUITE("roofline") {
     CHECK_THROWS_WITH_AS(load_peaks_file(path), doctest::Contains("bandwidth: unknown key"), InputError);
     std::ofstream(path) << "{not json";
     CHECK_THROWS_AS(load_peaks_file(path), InputError);
+    std::ofstream(path) << R"({"name": "g", "bandwidth_GBps": 1, "fp32_TFLOPs": 60, "tf32_TFLOPs": 400,
+                               "fp16_tensor_TFLOPs": 900, "bf16_tensor_TFLOPs": 850, "fp16_TFLOPs": 120})";
+    const DevicePeaks half = load_peaks_file(path);
+    CHECK(half.half_tensor_flops(DType::fp16) == doctest::Approx(900e12));
+    CHECK(half.half_tensor_flops(DType::bf16) == doctest::Approx(850e12));
+    CHECK(half.fp16_vector_flops() == doctest::Approx(120e12));
+    CHECK(p.half_tensor_flops(DType::fp16) == doctest::Approx(800e12));  // left out: 2 x TF32
+    CHECK(p.fp16_vector_flops() == doctest::Approx(120e12));              // left out: 2 x FFMA
+    std::ofstream(path) << R"({"name": "g", "bandwidth_GBps": 1, "fp32_TFLOPs": 60, "tf32_TFLOPs": 400,
+                               "fp16_tensor_TFLOPs": 0})";
+    CHECK_THROWS_WITH_AS(load_peaks_file(path), doctest::Contains("fp16_tensor_TFLOPs: expected a finite positive"),
+                         InputError);
+    std::ofstream(path) << R"({"name": "g", "bandwidth_GBps": 1, "fp32_TFLOPs": 60, "tf32_TFLOPs": 400,
+                               "fp16_tensor_tflops": 1})";
+    CHECK_THROWS_WITH_AS(load_peaks_file(path), doctest::Contains("fp16_tensor_tflops: unknown key"), InputError);
     std::remove(path.c_str());
     CHECK_THROWS_AS(load_peaks_file("/no/such/peaks.json"), InputError);
+  }
+
+  TEST_CASE("half precision: every listed GPU has its datasheet dense tensor rate; half floors use it") {
+    CHECK(find_device("h100-sxm")->half_tensor_flops(DType::fp16) == doctest::Approx(989.4e12));
+    CHECK(find_device("h200")->half_tensor_flops(DType::bf16) == doctest::Approx(989.4e12));
+    CHECK(find_device("h200")->fp16_flops == doctest::Approx(133.8e12));
+    CHECK(find_device("h100-pcie")->half_tensor_flops(DType::fp16) == doctest::Approx(756e12));
+    CHECK(find_device("a100-80gb")->half_tensor_flops(DType::bf16) == doctest::Approx(312e12));
+    for (const DevicePeaks& d : known_devices()) {
+      CAPTURE(d.key);
+      CHECK(d.fp16_tensor_flops > d.tf32_flops);  // written in the table, not derived
+      CHECK(d.bf16_tensor_flops == d.fp16_tensor_flops);
+      CHECK(d.fp16_flops > d.fp32_flops);
+    }
+    ProblemMetrics m;
+    m.flops = 989.4e9;    // one millisecond of tensor work on an H200
+    m.input_bytes = 1e6;  // negligible traffic
+    const DevicePeaks h200 = *find_device("h200");
+    for (MathMode math : {MathMode::fp32, MathMode::tf32}) {
+      const Floor fp16 = compute_floor(m, h200, math, DType::fp16);
+      CHECK(fp16.compute_s == doctest::Approx(1e-3));
+      CHECK(fp16.compute_units == ComputeUnits::fp16_tensor);
+      CHECK(binding_text(fp16) == "compute, FP16");
+      CHECK(compute_floor(m, h200, math, DType::bf16).compute_units == ComputeUnits::bf16_tensor);
+    }
+    CHECK(compute_floor(m, h200, MathMode::fp32).compute_units == ComputeUnits::split_tf32);  // fp32 as before
   }
 }
