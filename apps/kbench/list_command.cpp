@@ -58,8 +58,8 @@ int list(const ListFlags& flags) {
 
   fmt::print("\nKnown GPUs (--target), datasheet peaks:\n");
   for (const auto& d : known_devices())
-    fmt::print("  {:<10} {:<24} {:>10}  FP32 {:>13}  TF32 {:>13}  FP16/BF16 {:>13}  FP16 no-TC {:>13}\n", d.key,
-               d.name, report::format_bandwidth(d.bandwidth_Bps), report::format_flop_rate(d.fp32_flops),
+    fmt::print("  {:<10} {:<24} {:>10}  FP32 {:>13}  TF32 {:>13}  FP16/BF16 {:>13}  FP16 no-TC {:>13}\n", d.key, d.name,
+               report::format_bandwidth(d.bandwidth_Bps), report::format_flop_rate(d.fp32_flops),
                report::format_flop_rate(d.tf32_flops), report::format_flop_rate(d.half_tensor_flops(DType::fp16)),
                report::format_flop_rate(d.fp16_vector_flops()));
   return 0;

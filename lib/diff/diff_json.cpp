@@ -13,9 +13,8 @@ using ojson = nlohmann::ordered_json;
 ojson finite_or_null(double value) { return std::isfinite(value) ? ojson(value) : ojson(nullptr); }
 
 ojson key_json(const ResultKey& key) {
-  return {
-      {"workload", key.workload}, {"backend", key.backend}, {"variant", key.variant}, {"math", to_string(key.math)},
-      {"dtype", to_string(key.dtype)}, {"layout", to_string(key.layout)}};
+  return {{"workload", key.workload},    {"backend", key.backend},        {"variant", key.variant},
+          {"math", to_string(key.math)}, {"dtype", to_string(key.dtype)}, {"layout", to_string(key.layout)}};
 }
 
 // One side of a pair, or an unmatched result: what ran and how it ended. A median only for a

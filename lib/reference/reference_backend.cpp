@@ -43,8 +43,9 @@ std::vector<std::pair<std::string, std::string>> reference_facts(const ConvProbl
   if (problem.dtype != DType::fp32)
     facts.emplace_back("output_rounding", fmt::format("the fp64 result rounded once to {}", to_string(problem.dtype)));
   if (problem.layout != Layout::nchw)
-    facts.emplace_back("storage", fmt::format("logical (nchw order) on the host; the {} layout changes nothing it computes",
-                                              to_string(problem.layout)));
+    facts.emplace_back("storage",
+                       fmt::format("logical (nchw order) on the host; the {} layout changes nothing it computes",
+                                   to_string(problem.layout)));
   if (options.math == MathMode::tf32)
     facts.emplace_back("math_note",
                        "tf32 requested; the CPU reference has no TF32 and computed fp32 inputs "
@@ -81,7 +82,8 @@ class ReferenceRun final : public PreparedRun {
     if (!filled_) throw std::logic_error("reference backend: run() before fill_inputs()");
     const std::vector<double> exact = reference::convolve(problem_, tensors_);
     output_.resize(exact.size());
-    for (std::size_t i = 0; i < exact.size(); ++i) output_[i] = reference::round_once_to_dtype(problem_.dtype, exact[i]);
+    for (std::size_t i = 0; i < exact.size(); ++i)
+      output_[i] = reference::round_once_to_dtype(problem_.dtype, exact[i]);
   }
 
   // A CPU computation this long is not sensitive to what the caches hold when it starts, so a cold
@@ -138,7 +140,8 @@ class ReferenceBackend final : public Backend {
   }
 
   Support fits(const ConvProblem& problem, const BackendOptions&) const override {
-    // Inputs as fp32 (fp16/bf16 values widened: the reference does not store them narrower), the output once as fp64 (the accumulation) and once as fp32 (what read_output returns).
+    // Inputs as fp32 (fp16/bf16 values widened: the reference does not store them narrower), the output once as fp64
+    // (the accumulation) and once as fp32 (what read_output returns).
     const double input_bytes =
         4.0 * static_cast<double>(problem.input_elements() + problem.weight_elements() + problem.bias_elements());
     const double output_bytes = 12.0 * static_cast<double>(problem.output_elements());

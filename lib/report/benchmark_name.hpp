@@ -1,9 +1,9 @@
 #pragma once
 // The name a result carries in formats made for other tools (gbench, github-action-benchmark):
 // "workload/backend[:variant]/math", and "/dtype-layout" after it when the data is not fp32 nchw
-// ("conv/cuda/fp32/fp16-nhwc"; fp32 nchw names are as they were, so existing series go on). Those tools match results across runs by name alone, so the
-// name holds only what was asked for, never what happened to run (the implementation a backend
-// picked, the math mode it fell back to): a changed choice stays one series on a dashboard.
+// ("conv/cuda/fp32/fp16-nhwc"; fp32 nchw names are as they were, so existing series go on). Those tools match results
+// across runs by name alone, so the name holds only what was asked for, never what happened to run (the implementation
+// a backend picked, the math mode it fell back to): a changed choice stays one series on a dashboard.
 #include <string>
 
 #include "run/result.hpp"

@@ -16,13 +16,13 @@ namespace kbench {
 
 namespace {
 
+// dtype, layout and accumulation came with half precision: last, so the columns before keep their places.
 constexpr const char* kColumns[] = {
-    "workload",      "backend",       "variant",           "implementation", "math_requested", "math_used", "status",
-    "reason",        "median_ms",     "mean_ms",           "stdev_ms",       "min_ms",         "max_ms",    "p10_ms",
-    "p90_ms",        "samples",       "throttled_samples", "floor_ms",       "headroom",       "tflops",    "GBps",
-    "max_abs_error", "max_rel_error", "checked",           "mismatches",     "full_check",
-    // Added with half precision, last so the columns before keep their places.
-    "dtype",         "layout",        "accumulation",
+    "workload",   "backend",    "variant",   "implementation", "math_requested",    "math_used",
+    "status",     "reason",     "median_ms", "mean_ms",        "stdev_ms",          "min_ms",
+    "max_ms",     "p10_ms",     "p90_ms",    "samples",        "throttled_samples", "floor_ms",
+    "headroom",   "tflops",     "GBps",      "max_abs_error",  "max_rel_error",     "checked",
+    "mismatches", "full_check", "dtype",     "layout",         "accumulation",
 };
 
 // Quoted only when it must be: a comma, a double quote or a line break inside the field.

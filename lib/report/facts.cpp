@@ -51,9 +51,9 @@ std::string peak_rates_text(const DevicePeaks& peaks, std::string_view separator
 std::string half_rates_text(const DevicePeaks& peaks) {
   const double fp16 = peaks.half_tensor_flops(DType::fp16);
   const double bf16 = peaks.half_tensor_flops(DType::bf16);
-  const std::string tensor = fp16 == bf16 ? fmt::format("fp16/bf16 tensor {}", format_flop_rate(fp16))
-                                          : fmt::format("fp16 tensor {}, bf16 tensor {}", format_flop_rate(fp16),
-                                                        format_flop_rate(bf16));
+  const std::string tensor =
+      fp16 == bf16 ? fmt::format("fp16/bf16 tensor {}", format_flop_rate(fp16))
+                   : fmt::format("fp16 tensor {}, bf16 tensor {}", format_flop_rate(fp16), format_flop_rate(bf16));
   return fmt::format("{}, fp16 without tensor cores {}", tensor, format_flop_rate(peaks.fp16_vector_flops()));
 }
 

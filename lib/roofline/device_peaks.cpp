@@ -50,17 +50,17 @@ const std::vector<KnownDevice>& table() {
                   50 * MB, 9, 0},
                  {756, 102.4}),
        {"NVIDIA H100 PCIe"}},
-      {with_half({"NVIDIA H200 SXM 141GB", "h200", "datasheet", 4.8e3 * GB, 67 * TFLOP, 494.7 * TFLOP, 132, 60 * MB,
-                  9, 0},
-                 {989.4, 133.8}),
+      {with_half(
+           {"NVIDIA H200 SXM 141GB", "h200", "datasheet", 4.8e3 * GB, 67 * TFLOP, 494.7 * TFLOP, 132, 60 * MB, 9, 0},
+           {989.4, 133.8}),
        {"NVIDIA H200", "NVIDIA H200 NVL"}},
       {with_half({"NVIDIA A100 SXM4 80GB", "a100-80gb", "datasheet", 2.039e3 * GB, 19.5 * TFLOP, 156 * TFLOP, 108,
                   40 * MB, 8, 0},
                  {312, 78}),
        {"NVIDIA A100-SXM4-80GB", "NVIDIA A100 80GB PCIe"}},
-      {with_half({"NVIDIA A100 40GB", "a100-40gb", "datasheet", 1.555e3 * GB, 19.5 * TFLOP, 156 * TFLOP, 108,
-                  40 * MB, 8, 0},
-                 {312, 78}),
+      {with_half(
+           {"NVIDIA A100 40GB", "a100-40gb", "datasheet", 1.555e3 * GB, 19.5 * TFLOP, 156 * TFLOP, 108, 40 * MB, 8, 0},
+           {312, 78}),
        {"NVIDIA A100-SXM4-40GB", "NVIDIA A100-PCIE-40GB"}},
   };
   return devices;
@@ -148,9 +148,15 @@ DevicePeaks load_peaks_file(const std::string& path) {
   }
   if (!doc.is_object()) throw InputError(fmt::format("{}: expected a JSON object", path));
   for (const auto& [key, value] : doc.items()) {
-    static const std::vector<std::string> allowed = {
-        "name", "bandwidth_GBps", "fp32_TFLOPs", "tf32_TFLOPs", "fp16_tensor_TFLOPs", "bf16_tensor_TFLOPs",
-        "fp16_TFLOPs", "sms", "l2_MB"};
+    static const std::vector<std::string> allowed = {"name",
+                                                     "bandwidth_GBps",
+                                                     "fp32_TFLOPs",
+                                                     "tf32_TFLOPs",
+                                                     "fp16_tensor_TFLOPs",
+                                                     "bf16_tensor_TFLOPs",
+                                                     "fp16_TFLOPs",
+                                                     "sms",
+                                                     "l2_MB"};
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
       throw InputError(
           fmt::format("{}: {}: unknown key; expected one of name, bandwidth_GBps, fp32_TFLOPs, "
@@ -168,8 +174,10 @@ DevicePeaks load_peaks_file(const std::string& path) {
   peaks.fp32_flops = positive_number(doc, "fp32_TFLOPs", path) * TFLOP;
   peaks.tf32_flops = positive_number(doc, "tf32_TFLOPs", path) * TFLOP;
   // Optional: without them the half rates are derived from TF32 and FFMA (DevicePeaks::half_tensor_flops).
-  if (doc.contains("fp16_tensor_TFLOPs")) peaks.fp16_tensor_flops = positive_number(doc, "fp16_tensor_TFLOPs", path) * TFLOP;
-  if (doc.contains("bf16_tensor_TFLOPs")) peaks.bf16_tensor_flops = positive_number(doc, "bf16_tensor_TFLOPs", path) * TFLOP;
+  if (doc.contains("fp16_tensor_TFLOPs"))
+    peaks.fp16_tensor_flops = positive_number(doc, "fp16_tensor_TFLOPs", path) * TFLOP;
+  if (doc.contains("bf16_tensor_TFLOPs"))
+    peaks.bf16_tensor_flops = positive_number(doc, "bf16_tensor_TFLOPs", path) * TFLOP;
   if (doc.contains("fp16_TFLOPs")) peaks.fp16_flops = positive_number(doc, "fp16_TFLOPs", path) * TFLOP;
   if (doc.contains("sms")) {
     const double sms = positive_number(doc, "sms", path);

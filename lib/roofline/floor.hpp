@@ -21,8 +21,7 @@ struct Floor {
 };
 
 // For fp16/bf16 data (`dtype`) the compute term uses that type's dense tensor rate at either math mode.
-Floor compute_floor(const ProblemMetrics& metrics, const DevicePeaks& peaks, MathMode math,
-                    DType dtype = DType::fp32);
+Floor compute_floor(const ProblemMetrics& metrics, const DevicePeaks& peaks, MathMode math, DType dtype = DType::fp32);
 
 // "memory", or "compute, 3xTF32": which term binds and, for compute, by which units.
 std::string binding_text(const Floor& floor);

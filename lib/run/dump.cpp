@@ -57,8 +57,7 @@ WorkloadDump::WorkloadDump(std::string dir, const Workload& workload, std::uint6
     const auto values = data::make_seeded(p, seed, in.tensor);
     const std::string file = fmt::format("{}.{}.npy", workload.name, in.role);
     attempt([&] {
-      const std::string dtype =
-          write_dump_tensor((std::filesystem::path(dir_) / file).string(), p, in.operand, values);
+      const std::string dtype = write_dump_tensor((std::filesystem::path(dir_) / file).string(), p, in.operand, values);
       add_file(in.role, file, in.operand, dtype);
     });
   }

@@ -24,8 +24,9 @@ inline constexpr std::array<std::string_view, 12> kSweepKeys = {
 inline constexpr std::size_t kMaxSweepPoints = 10000;
 
 // `key`'s value in `problem` as a point's name shows it (letters, digits, '_' only, so names stay
-// safe as file names): "8", "fp32", "nhwc" (a layout by its rank-independent name), "true", "16x3x32x32" (input), "3" (the same in every dim) or
-// "3x5" (per dim), padding "1" / "1x2" or, when before and after differ, "1_0x2_2" (before_after per dim).
+// safe as file names): "8", "fp32", "nhwc" (a layout by its rank-independent name), "true", "16x3x32x32" (input), "3"
+// (the same in every dim) or "3x5" (per dim), padding "1" / "1x2" or, when before and after differ, "1_0x2_2"
+// (before_after per dim).
 std::string sweep_value_text(const ConvProblem& problem, std::string_view key);
 
 // "<origin>.<key>-<value>" for each value in order, e.g. "conv.batch-8.kernel-3x5".
@@ -45,8 +46,9 @@ AxisOverride parse_axis_flag(std::string_view text);
 // re-validated and named as a sweep point. An axis a workload was already swept along (in its spec)
 // replaces that axis's value; the others are added after it. Values are written as in the point
 // names: integers, 'x'-joined lists per spatial dim ("3x5"), padding pairs "before_after", fp32 /
-// fp16 / bf16, nchw / nhwc (or the rank's own name, ncw, ndhwc...), true/false. Throws InputError "--axis KEY=...: ..." naming the value, and the workload when the
-// problem it makes breaks a rule, or when two points would share a name. No axes: the workloads unchanged.
+// fp16 / bf16, nchw / nhwc (or the rank's own name, ncw, ndhwc...), true/false. Throws InputError "--axis KEY=...: ..."
+// naming the value, and the workload when the problem it makes breaks a rule, or when two points would share a name. No
+// axes: the workloads unchanged.
 std::vector<Workload> apply_axes(const std::vector<Workload>& workloads, const std::vector<AxisOverride>& axes);
 
 }  // namespace kbench

@@ -9,31 +9,16 @@
 namespace kbench::spec {
 
 inline constexpr std::array<std::string_view, 16> kWorkloadKeys = {
-    "name",   "description", "op",     "dtype",          "layout",  "input", "out_channels", "kernel",
-    "stride", "padding",     "dilation", "groups", "bias", "output_padding", "records", "sweep",
+    "name",   "description", "op",       "dtype",  "layout", "input",          "out_channels", "kernel",
+    "stride", "padding",     "dilation", "groups", "bias",   "output_padding", "records",      "sweep",
 };
 
 inline constexpr std::array<KnownAlias, 20> kWorkloadKeyAliases = {{
-    {"kernel_size", "kernel"},
-    {"in_channels", "input"},
-    {"batch", "input"},
-    {"batch_size", "input"},
-    {"shape", "input"},
-    {"input_shape", "input"},
-    {"transposed", "op"},
-    {"type", "op"},
-    {"operation", "op"},
-    {"precision", "dtype"},
-    {"data_type", "dtype"},
-    {"memory_format", "layout"},
-    {"format", "layout"},
-    {"data_format", "layout"},
-    {"tensor_format", "layout"},
-    {"channels_last", "layout"},
-    {"pad", "padding"},
-    {"pads", "padding"},
-    {"timings", "records"},
-    {"baselines", "records"},
+    {"kernel_size", "kernel"}, {"in_channels", "input"},  {"batch", "input"},          {"batch_size", "input"},
+    {"shape", "input"},        {"input_shape", "input"},  {"transposed", "op"},        {"type", "op"},
+    {"operation", "op"},       {"precision", "dtype"},    {"data_type", "dtype"},      {"memory_format", "layout"},
+    {"format", "layout"},      {"data_format", "layout"}, {"tensor_format", "layout"}, {"channels_last", "layout"},
+    {"pad", "padding"},        {"pads", "padding"},       {"timings", "records"},      {"baselines", "records"},
 }};
 
 inline constexpr std::array<std::string_view, 5> kRecordKeys = {"hardware", "implementation", "ms", "stdev_ms",

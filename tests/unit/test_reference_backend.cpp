@@ -127,8 +127,8 @@ TEST_SUITE("reference") {
     CHECK(round_once_to_dtype(DType::fp16, above_fp16_tie) == 1.0f + 0x1p-10f);
     CHECK(round_once_to_dtype(DType::fp16, -above_fp16_tie) == -(1.0f + 0x1p-10f));
     CHECK(round_once_to_dtype(DType::fp16, 1.0 + 0x1p-11 - 0x1p-40) == 1.0f);
-    CHECK(round_once_to_dtype(DType::fp16, 1.0 + 0x1p-11) == 1.0f);                   // an exact tie: even
-    CHECK(round_once_to_dtype(DType::fp16, 1.0 + 3 * 0x1p-11) == 1.0f + 0x1p-9f);     // an exact tie: even, up
+    CHECK(round_once_to_dtype(DType::fp16, 1.0 + 0x1p-11) == 1.0f);                // an exact tie: even
+    CHECK(round_once_to_dtype(DType::fp16, 1.0 + 3 * 0x1p-11) == 1.0f + 0x1p-9f);  // an exact tie: even, up
     const double above_bf16_tie = 1.0 + 0x1p-8 + 0x1p-45;
     CHECK(round_once_to_dtype(DType::bf16, above_bf16_tie) == 1.0f + 0x1p-7f);
     CHECK(round_once_to_dtype(DType::fp16, 65520.0) == std::numeric_limits<float>::infinity());  // past fp16's max

@@ -81,7 +81,7 @@ TEST_SUITE("roofline") {
     CHECK(half.half_tensor_flops(DType::bf16) == doctest::Approx(850e12));
     CHECK(half.fp16_vector_flops() == doctest::Approx(120e12));
     CHECK(p.half_tensor_flops(DType::fp16) == doctest::Approx(800e12));  // left out: 2 x TF32
-    CHECK(p.fp16_vector_flops() == doctest::Approx(120e12));              // left out: 2 x FFMA
+    CHECK(p.fp16_vector_flops() == doctest::Approx(120e12));             // left out: 2 x FFMA
     std::ofstream(path) << R"({"name": "g", "bandwidth_GBps": 1, "fp32_TFLOPs": 60, "tf32_TFLOPs": 400,
                                "fp16_tensor_TFLOPs": 0})";
     CHECK_THROWS_WITH_AS(load_peaks_file(path), doctest::Contains("fp16_tensor_TFLOPs: expected a finite positive"),

@@ -207,8 +207,9 @@ TEST_SUITE("runner") {
     CHECK(both.results[5].accumulation == "fp64");  // the reference says so
     CHECK(both.results[0].dtype == DType::fp32);
     CHECK(both.results[0].layout == Layout::nchw);
-    const auto note = std::find_if(both.notes.begin(), both.notes.end(),
-                                   [](const std::string& n) { return n.find("fp16/bf16 workload") != std::string::npos; });
+    const auto note = std::find_if(both.notes.begin(), both.notes.end(), [](const std::string& n) {
+      return n.find("fp16/bf16 workload") != std::string::npos;
+    });
     REQUIRE(note != both.notes.end());
     CHECK(note->starts_with("1 fp16/bf16 workload ran once per backend at math fp32"));
 

@@ -178,9 +178,10 @@ sweep:
     CHECK(error_of(std::string(kBase) + "sweep: {dtype: [fp32, fp61]}\n") ==
           "s.yaml:6:23: sweep.dtype[1]: unknown dtype 'fp61' (did you mean 'fp16'?); expected fp32, fp16 or bf16 (in "
           "the sweep point dtype=fp61)");
-    CHECK(error_of(std::string(kBase) + "sweep: {layout: [nhwc, ncw]}\n") ==
-          "s.yaml:6:24: sweep.layout[1]: layout ncw is the 1-D name, but the input has 2 spatial dims; expected nchw or "
-          "nhwc (in the sweep point layout=ncw)");
+    CHECK(
+        error_of(std::string(kBase) + "sweep: {layout: [nhwc, ncw]}\n") ==
+        "s.yaml:6:24: sweep.layout[1]: layout ncw is the 1-D name, but the input has 2 spatial dims; expected nchw or "
+        "nhwc (in the sweep point layout=ncw)");
     CHECK(error_of(std::string(kBase) + "sweep: {kernel: [3, 2.5]}\n")
               .starts_with("s.yaml:6:21: sweep.kernel[1]: got the float 2.5"));
     CHECK(error_of(std::string(kBase) + "sweep: {groups: [3]}\n")
