@@ -51,7 +51,7 @@ void check_metrics(const ConvProblem& p, const std::string& name) {
   require(!kbench::describe(p).empty(), "empty problem description", name);
   static const kbench::DevicePeaks peaks = *kbench::find_device("h100-sxm");
   for (kbench::MathMode math : {kbench::MathMode::fp32, kbench::MathMode::tf32}) {
-    const kbench::Floor floor = kbench::compute_floor(metrics, peaks, math);
+    const kbench::Floor floor = kbench::compute_floor(metrics, peaks, math, p.dtype);
     require(std::isfinite(floor.floor_s) && floor.floor_s > 0, "roofline floor not finite and positive", name);
   }
 }
