@@ -22,6 +22,12 @@ BackendPlan plan_or_why_not(const Backend& backend, const ConvProblem& problem, 
   }
 }
 
+// describe(), and the data when it is not fp32 nchw (so the plans of fp32 nchw workloads read as before).
+std::string plan_problem_text(const ConvProblem& problem) {
+  if (problem.dtype == DType::fp32 && problem.layout == Layout::nchw) return describe(problem);
+  return describe(problem) + " · " + data_text(problem);
+}
+
 }  // namespace
 
 std::vector<PlanEntry> plan_workloads(const std::vector<Workload>& workloads, const Registry& registry,
@@ -39,7 +45,7 @@ std::vector<PlanEntry> plan_workloads(const std::vector<Workload>& workloads, co
         options.math = math;
         options.variant = r.variant;
         options.device = cuda_device;
-        entries.push_back({w.name, describe(w.problem), r.backend, r.variant, math,
+        entries.push_back({w.name, plan_problem_text(w.problem), r.backend, r.variant, math,
                            plan_or_why_not(*registry.find(r.backend), w.problem, options, device)});
       }
   return entries;

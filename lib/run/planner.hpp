@@ -14,7 +14,7 @@ namespace kbench {
 
 struct PlanEntry {
   std::string workload;  // its name
-  std::string problem;   // describe(problem): shape, kernel, stride, ...
+  std::string problem;   // describe(problem): shape, kernel, stride, ..., then " · fp16 nhwc" unless fp32 nchw
   std::string backend;   // as --backends names it
   std::string variant;   // the variant asked for (NAME:VARIANT), empty for the backend's own choice
   MathMode math = MathMode::fp32;

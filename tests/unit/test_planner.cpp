@@ -74,6 +74,19 @@ TEST_SUITE("run") {
                          "--backends: unknown backend 'nope'; known: good", InputError);
   }
 
+  TEST_CASE("planner: a half workload is planned at math fp32 alone, as the runner runs it") {
+    Registry registry;
+    registry.add(std::make_unique<PlanningBackend>("good", false));
+    std::vector<Workload> workloads = two_workloads();
+    workloads[1].problem.dtype = DType::fp16;
+    const std::vector<PlanEntry> entries = plan_workloads(
+        workloads, registry, {{"good", "", false}}, {MathMode::fp32, MathMode::tf32}, {"a GPU", 9, 0, 132, false}, 0);
+    REQUIRE(entries.size() == 3);
+    CHECK(entries[2].workload == "second");
+    CHECK(entries[2].math == MathMode::fp32);
+    CHECK(entries[2].problem.ends_with(" · fp16 nchw"));
+    CHECK(entries[0].problem.find("fp32") == std::string::npos);  // fp32 nchw reads as before
+  }
 }  // TEST_SUITE
 
 }  // namespace kbench
