@@ -93,7 +93,7 @@ TEST_SUITE("roofline") {
     CHECK_THROWS_AS(load_peaks_file("/no/such/peaks.json"), InputError);
   }
 
-  TEST_CASE("half precision: every listed GPU has its datasheet dense tensor rate; half floors use it") {
+  TEST_CASE("half precision: every listed GPU has its datasheet dense tensor rate, and half floors use it") {
     CHECK(find_device("h100-sxm")->half_tensor_flops(DType::fp16) == doctest::Approx(989.4e12));
     CHECK(find_device("h200")->half_tensor_flops(DType::bf16) == doctest::Approx(989.4e12));
     CHECK(find_device("h200")->fp16_flops == doctest::Approx(133.8e12));

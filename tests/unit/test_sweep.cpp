@@ -100,7 +100,7 @@ sweep:
           "dtype-bf16.layout-nhwc");
   }
 
-  TEST_CASE("sweep: a layout's rank-specific name is the layout; points are named by nchw / nhwc") {
+  TEST_CASE("sweep: a layout's rank-specific name is the layout, and points are named by nchw / nhwc") {
     const auto workloads = parse(R"(name: l
 op: conv
 input: [1, 4, 8]
