@@ -166,7 +166,8 @@ TEST_SUITE("report") {
     CHECK(current.workloads[0].floor_fp32.compute_units == kbench::ComputeUnits::split_tf32);
   }
 
-  TEST_CASE("JSON: dtype, layout and accumulation on workloads and results, half peaks, and older documents read as nchw") {
+  TEST_CASE(
+      "JSON: dtype, layout and accumulation on workloads and results, half peaks, and older documents read as nchw") {
     kbench::RunReport report = kbench::test::fixture_report();
     report.workloads[0].workload.problem.dtype = kbench::DType::fp16;
     report.workloads[0].workload.problem.layout = kbench::Layout::nhwc;
