@@ -16,6 +16,7 @@
 #include "cuda/depthwise/depthwise_family.hpp"
 #include "cuda/direct/direct_family.hpp"
 #include "cuda/direct/direct_tiled_family.hpp"
+#include "cuda/half_gemm/half_gemm_family.hpp"
 #include "cuda/implicit_gemm/implicit_gemm_family.hpp"
 #include "cuda/transposed/as_forward_description.hpp"
 #include "cuda/transposed/forward_equivalent.hpp"
@@ -34,6 +35,7 @@ inline constexpr const FamilyDescriptor* kFamilyTable[] = {
     &kTransposedPhaseFfmaFamily,
     &kTransposedPhase3xtf32Family,
     &kTransposedPhaseTf32Family,
+    &kImplicitGemmHalfFamily,
 };
 static_assert(std::size(kFamilyTable) == std::size(kAllFamilies), "every family has a descriptor");
 
