@@ -103,7 +103,7 @@ __global__ void __launch_bounds__(kThreads)
   const int warp = t / 32;
   const int warp_row = (warp % 2) * kWarpM;
   const int warp_col = (warp / 2) * kWarpN;
-  float acc[2][4][4] = {};
+  float acc[2][4][4] = {};  // registers only while every loop indexing it is unrolled
   for (std::int64_t chunk = 0; chunk < d.chunks; ++chunk) {
     cp_async_wait<kStages - 2>();
     // Chunk `chunk` has landed for every thread, and every warp is done with the stage refilled next
@@ -115,33 +115,44 @@ __global__ void __launch_bounds__(kThreads)
 
     const std::uint16_t* sa = stage_a(chunk);
     const std::uint16_t* sb = stage_b(chunk);
+#pragma unroll
     for (int ks = 0; ks < kTileK; ks += 16) {
       std::uint32_t a[2][4];
       std::uint32_t b[4][2];
+#pragma unroll
       for (int mi = 0; mi < 2; ++mi)
+#pragma unroll
         for (int reg = 0; reg < 4; ++reg) {
           const FragCoord c = a_fragment(lane, 2 * reg);  // and its column + 1 in the high half
           a[mi][reg] = pair_at(sa + (warp_row + 16 * mi + c.row) * kRowHalves + ks, c.col);
         }
-      // B is stored [n][k] (column major, as .col reads it): fragment (k, n) at row n, column k.
+#pragma unroll
       for (int ni = 0; ni < 4; ++ni)
+#pragma unroll
         for (int reg = 0; reg < 2; ++reg) {
+          // B is stored [n][k] (column major, as .col reads it): fragment (k, n) at row n, column k.
           const FragCoord c = b_fragment(lane, 2 * reg);
           b[ni][reg] = pair_at(sb + (warp_col + 8 * ni + c.col) * kRowHalves + ks, c.row);
         }
+#pragma unroll
       for (int mi = 0; mi < 2; ++mi)
+#pragma unroll
         for (int ni = 0; ni < 4; ++ni) mma_16816<kType>(acc[mi][ni], a[mi], b[ni]);
     }
   }
   cp_async_wait<0>();  // nothing may be in flight when the block exits (the last groups are empty)
 
-  // Epilogue: bias, one rounding, stores through the output's strides.
+// Epilogue: bias, one rounding, stores through the output's strides.
+#pragma unroll
   for (int mi = 0; mi < 2; ++mi)
+#pragma unroll
     for (int half = 0; half < 2; ++half) {
       const std::int64_t m = row0 + warp_row + 16 * mi + c_fragment(lane, 2 * half).row;
       if (m >= d.rows) continue;
       const RowOrigin r = row_origin(d, m);
+#pragma unroll
       for (int ni = 0; ni < 4; ++ni)
+#pragma unroll
         for (int e = 2 * half; e < 2 * half + 2; ++e) {
           const std::int64_t j = col0 + warp_col + 8 * ni + c_fragment(lane, e).col;
           if (j >= d.cols) continue;
