@@ -43,6 +43,12 @@ inline bool forward_kernel_pays(Family f, const ConvProblem& forward) {
 }
 
 inline Family default_family(const ConvProblem& p, MathMode math) {
+  // fp16 and bf16: the tensor-core GEMM where a GEMM pays (its M, the output channels per group, and
+  // its reduction at least 8 long) and it runs the problem; else the generic kernel, which takes every
+  // dtype and layout. The fp32 families below take fp32 NCHW only.
+  if (p.dtype != DType::fp32)
+    return gemm_worthwhile(p) && family_envelope(Family::implicit_gemm_half, p, math) ? Family::implicit_gemm_half
+                                                                                      : Family::direct;
   // A stride-1 transposed convolution takes its forward equivalent's default where that pays.
   if (const std::optional<ConvProblem> forward = forward_equivalent(p))
     if (const Family f = default_family(*forward, math); forward_kernel_pays(f, *forward)) return f;
