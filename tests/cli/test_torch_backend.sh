@@ -1,7 +1,8 @@
 # The torch backend end to end on the CPU with Debian's python3-torch: every kind of convolution
 # torch.nn.functional has, beside the reference, verified in full and timed; the Python and torch
 # recorded; torch.compile unsupported where torch has none; unsupported padding named; an interpreter
-# that is missing or has no torch makes the backend unavailable with the reason; and a run without
+# that is missing, has no torch or a torch that fails to import makes the backend unavailable with the
+# reason (Python's own exception text for the last); and a run without
 # --backends leaves torch out. Skips (77) where /usr/bin/python3 cannot import torch.
 source "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3
@@ -75,6 +76,14 @@ chmod +x "$WORK/python-without-torch"
 KBENCH_PYTHON="$WORK/python-without-torch" "$KBENCH" run "$small" --backends torch --iterations 2 --format json \
   --output "$WORK/notorch.json" >/dev/null 2>&1 || fail "python without torch: exit $?"
 json_check "$WORK/notorch.json" 'doc["results"][0]["status"] == "unavailable" and "no torch" in doc["results"][0]["reason"]'
+
+# A torch whose import raises: unavailable, with Python's exception type and text in the reason.
+mkdir -p "$WORK/broken/torch"
+echo 'raise ImportError("kbench test: this torch is broken")' >"$WORK/broken/torch/__init__.py"
+PYTHONPATH="$WORK/broken" KBENCH_PYTHON=$PY "$KBENCH" run "$small" --backends torch --iterations 2 --format json \
+  --output "$WORK/broken.json" >/dev/null 2>&1 || fail "a broken torch: exit $?"
+json_check "$WORK/broken.json" 'doc["results"][0]["status"] == "unavailable"'
+json_check "$WORK/broken.json" '"ImportError: kbench test: this torch is broken" in doc["results"][0]["reason"]'
 
 # `list` says where torch comes from; a run without --backends does not start it.
 KBENCH_PYTHON=$PY "$KBENCH" list "$small" >"$WORK/list.txt" 2>&1 || fail "kbench list: exit $?"

@@ -103,7 +103,8 @@ TEST_CASE("torch flags: a 3D transposed convolution's call, weight [C_in, C_out/
   CHECK(doc["padding"] == nlohmann::json::array({0, 1, 1}));
   CHECK(doc["weight_shape"] == nlohmann::json::array({4, 3, 2, 3, 3}));
   CHECK(doc["bias"] == false);
-  CHECK(output_shape(p) == std::vector<std::int64_t>{1, 6, 9, 9, 3});
+  // (in - 1) * stride - 2 * padding + dilation * (kernel - 1) + output_padding + 1, per dimension
+  CHECK(output_shape(p) == std::vector<std::int64_t>{1, 6, 9, 11, 3});
 }
 
 TEST_CASE("torch flags: what torch.nn.functional cannot express") {
