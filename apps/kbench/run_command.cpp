@@ -57,6 +57,7 @@ struct RunFlags {
   std::string baseline;           // compare only
   std::vector<std::string> axes;  // --axis KEY=V1,V2, repeatable
   std::string shard;              // --shard K/N
+  std::string python;             // --python: the torch backend's interpreter
 };
 
 void add_common_flags(CLI::App& app, RunFlags& f) {
@@ -103,7 +104,9 @@ void add_common_flags(CLI::App& app, RunFlags& f) {
                  "Output elements checked when the whole output is too large to recompute")
       ->capture_default_str()
       ->check(whole_number(16, std::int64_t{1} << 26));
-  app.add_option("--atol", f.atol, "Absolute tolerance: replaces the error bound with |got - ref| <= atol + rtol*|ref| (default with --rtol: 1e-4 for fp32, 1e-2 for tf32)")
+  app.add_option("--atol", f.atol,
+                 "Absolute tolerance: replaces the error bound with |got - ref| <= atol + rtol*|ref| (default with "
+                 "--rtol: 1e-4 for fp32, 1e-2 for tf32)")
       ->check(finite_number(0, kMaxTolerance));
   app.add_option(
       "--axis", f.axes,
@@ -111,7 +114,11 @@ void add_common_flags(CLI::App& app, RunFlags& f) {
   app.add_option("--shard", f.shard,
                  "Run the K-th of N equal parts of the (workload, backend, math) items, e.g. 2/3; `kbench merge` "
                  "joins the parts");
-  app.add_option("--rtol", f.rtol, "Relative tolerance: replaces the error bound (see --atol; default with --atol: 1e-4 for fp32, 1e-2 for tf32)")
+  app.add_option("--python", f.python,
+                 "Python interpreter the torch backend embeds (default: $KBENCH_PYTHON, else python3 on PATH)");
+  app.add_option(
+         "--rtol", f.rtol,
+         "Relative tolerance: replaces the error bound (see --atol; default with --atol: 1e-4 for fp32, 1e-2 for tf32)")
       ->check(finite_number(0, kMaxTolerance));
 }
 
@@ -201,7 +208,7 @@ int execute(RunFlags& flags, bool compare) {
 
   const GpuEnvironment gpu = detect_gpu(flags.device);
   Registry registry;
-  register_backends(registry);
+  register_backends(registry, flags.python);
   RunConfig config = make_config(flags, gpu);
 
   // Documents are rewritten after every result (temporary file, then rename), so an interrupted

@@ -46,10 +46,11 @@ std::vector<BackendEntry> select_backends(const Registry& registry, const RunCon
     return entries;
   }
   for (const auto& backend : registry.all())
-    if (!backend->runs_on_cpu() && backend->available()) entries.push_back({backend.get(), "", false, true});
+    if (backend->selected_by_default() && !backend->runs_on_cpu() && backend->available())
+      entries.push_back({backend.get(), "", false, true});
   if (entries.empty()) {
     for (const auto& backend : registry.all())
-      if (backend->runs_on_cpu()) entries.push_back({backend.get(), "", false, true});
+      if (backend->selected_by_default() && backend->runs_on_cpu()) entries.push_back({backend.get(), "", false, true});
     report.notes.push_back("no GPU backend is available here; timing the CPU reference where it fits the time budget");
   }
   return entries;
