@@ -2,8 +2,8 @@
 // Which family runs a problem by default: the fastest expected for the math. TF32 where allowed; for
 // fp32 the 3xTF32 GEMMs, whose operand split keeps each product within 2^-19 relative
 // (test_cuda_tf32_bits.cpp) and which the GPU tests hold to the fp32 tolerance; the strict FFMA GEMMs
-// stay variants. Every run is verified against the fp64 reference at the fp32 tolerance, so a 3xTF32
-// result that misses it fails loudly rather than passing for fp32. The families' envelopes are in
+// stay variants. Every run is verified against the fp64 reference within the fp32 error bound
+// (docs/verification.md), so a 3xTF32 result that misses it fails loudly rather than passing for fp32. The families' envelopes are in
 // family_table.hpp; this file is the policy between them.
 #include <cstdint>
 #include <optional>

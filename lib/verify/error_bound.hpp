@@ -38,9 +38,9 @@ struct ErrorBound {
   std::string describe() const;  // one line: the formula with this bound's numbers
 };
 
-// Operand rounding that a math mode allows on fp32 data: TF32 keeps 10 mantissa bits (u = 2^-11); strict
-// fp32 may be computed as 3xTF32, whose dropped low-by-low product and split leave about 2^-21 per
-// product. Products of fp16 or bf16 operands are exact in fp32 whatever the math mode.
+// Operand rounding that a math mode allows on fp32 data: TF32 keeps 10 mantissa bits (2^-10 truncated);
+// strict fp32 may be computed as 3xTF32, whose split and dropped low-by-low product leave under 2^-19 per
+// product (test_cuda_tf32_bits.cpp). Products of fp16 or bf16 operands are exact in fp32 whatever the math.
 double operand_roundoff(DType dtype, MathMode math);
 
 ErrorBound error_bound_for(const ConvProblem& problem, MathMode math);

@@ -269,7 +269,7 @@ TEST_CASE("the bound's parts: reduction length, roundoffs, and the printed formu
   const ErrorBound fp32 = error_bound_for(p, MathMode::fp32);
   CHECK(fp32.reduction_length == 3 * 121 + 1);
   CHECK(fp32.u_accumulate == std::ldexp(1.0, -24));
-  CHECK(fp32.u_operand == std::ldexp(1.0, -21));
+  CHECK(fp32.u_operand == std::ldexp(1.0, -19));
   CHECK(error_bound_for(p, MathMode::tf32).u_operand == std::ldexp(1.0, -10));
   p.dtype = DType::fp16;
   const ErrorBound half = error_bound_for(p, MathMode::tf32);

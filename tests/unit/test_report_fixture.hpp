@@ -48,7 +48,7 @@ inline Measurement fake_measurement(double center_s, double spread_s, int count)
 inline Verification passed_verification(std::int64_t checked, bool full, double max_abs_error) {
   Verification v;
   v.bound = ErrorBound{
-      .lambda = 4, .reduction_length = 193, .u_accumulate = 0x1p-24, .u_operand = 0x1p-21, .u_output = 0x1p-24};
+      .lambda = 4, .reduction_length = 193, .u_accumulate = 0x1p-24, .u_operand = 0x1p-19, .u_output = 0x1p-24};
   v.full = full;
   v.comparison.checked = checked;
   v.comparison.max_abs_error = max_abs_error;
