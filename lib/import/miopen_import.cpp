@@ -312,7 +312,7 @@ Parsed parse_line(int line_number, std::string_view line, std::vector<std::strin
   const std::int64_t bias = r.integer(Field::bias, 0);
   if (bias > 1) r.fail(r.column(Field::bias), fmt::format("-b {}: expected 0 or 1", bias));
 
-  const std::int64_t rank = r.integer(Field::spatial_dim, 2);
+  const std::int64_t rank = r.integer(Field::spatial_dim, 1);
   if (rank != 2 && rank != 3)
     r.fail(r.column(Field::spatial_dim), fmt::format("--spatial_dim {}: expected 2 or 3", rank));
   if (rank == 2)

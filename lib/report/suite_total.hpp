@@ -13,7 +13,7 @@ struct SuiteTotal {
   std::string label;          // "cudnn tf32", "cudnn:IMPLICIT_GEMM fp32": the backend as asked for
   double weighted_s = 0;      // sum of count x median over the workloads timed
   std::size_t timed = 0;      // workloads with a timed, verified result
-  std::size_t workloads = 0;  // workloads in the report
+  std::size_t workloads = 0;  // workloads in the report (summarized, or named by a result)
 };
 
 // Whether any workload has a count other than 1 (reports show the weighted total only then).

@@ -22,7 +22,8 @@ return std::get<import::Imported>(outcome);
 }  // namespace
 
 import::ImportError refused(const std::string& text){const auto outcome = import::import_miopen(text, "log.txt", "");
-REQUIRE_MESSAGE(std::holds_alternative<import::ImportError>(outcome), "imported what should be refused: " + text);
+REQUIRE_MESSAGE(std::holds_alternative<import::ImportError>(outcome),
+                (std::string("imported what should be refused: ") + text));
 return std::get<import::ImportError>(outcome);
 }
 
