@@ -237,6 +237,22 @@ TEST_SUITE("import kernelbench") {
     }
   }
 
+  TEST_CASE("import kernelbench: integer arithmetic is Python's (floor division and modulo toward -infinity)") {
+    // kernel -(-7 // 2) = 4 (ceiling division), stride -7 % 3 = 2, padding 2 ** 2 - 3 = 1, dilation (1, 2)[-1] = 2.
+    const auto result = imported(import_text(
+        "import torch\nimport torch.nn as nn\nk = -(-7 // 2)\nclass Model(nn.Module):\n    def __init__(self):\n"
+        "        super().__init__()\n        self.conv = nn.Conv1d(2, 2, k, -7 % 3, 2 ** 2 - 3, (1, 2)[-1], "
+        "bias=False)\n"
+        "    def forward(self, x):\n        return self.conv(x)\n"
+        "def get_inputs():\n    return [torch.randn(1, 2, 32)]\n"));
+    REQUIRE(result.workloads.size() == 1);
+    const ConvProblem& p = result.workloads[0].problem;
+    CHECK(p.kernel[0] == 4);
+    CHECK(p.stride[0] == 2);
+    CHECK(p.pad_before[0] == 1);
+    CHECK(p.dilation[0] == 2);
+  }
+
   TEST_CASE("import kernelbench: constants nothing uses may be anything; workload names come from the text") {
     const auto result =
         imported(import_text("import torch\nimport torch.nn as nn\neps = 1e-5\nscale = 1 / 3\n"
