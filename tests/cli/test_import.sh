@@ -25,7 +25,7 @@ PY
 # A refusal: file, line, column and the argument; nothing on stdout, exit 2.
 "$KBENCH" import kernelbench "$FIX/refused_reflect_padding.py" >"$WORK/out.txt" 2>"$WORK/err.txt"
 [[ $? == 2 ]] || fail "a module it cannot read must exit 2"
-grep -q "refused_reflect_padding.py:10:31: nn.Conv2d(...) padding_mode: got the string 'reflect'" "$WORK/err.txt" \
+grep -q "refused_reflect_padding.py:10:44: nn.Conv2d(...) padding_mode: got the string 'reflect'" "$WORK/err.txt" \
   || fail "the refusal must name file, line, column and argument: $(cat "$WORK/err.txt")"
 [[ ! -s "$WORK/out.txt" ]] || fail "a refused import must print no spec"
 
