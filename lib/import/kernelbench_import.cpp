@@ -115,6 +115,9 @@ bool bind_assignment(const Statement& s, std::size_t equals, Scope& scope) {
     else if (!t[k].is(","))
       return false;
   }
+  // Each name gets its own copy of the right side: bounded, so a hostile line cannot take gigabytes.
+  if (names.size() > 64 || (names.size() > 1 && value.size() > 10000))
+    fail(t[equals], "more than 64 names, or a right side of over 10000 tokens, assigned at once");
   if (names.size() == 1) {
     scope.bind_expression(names[0], std::move(value), &scope);
     return true;

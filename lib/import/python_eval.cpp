@@ -15,6 +15,28 @@ using Kind = Value::Kind;
 
 [[noreturn]] void fail(const Token& at, std::string what) { throw ParseFailure{at.line, at.column, std::move(what)}; }
 
+// Bounds on what a hostile file can make the evaluator do: nesting (each level is a few stack frames,
+// names defined through names included) and sequence sizes ((1,) * 64 * 64 * 64 ...).
+constexpr int kMaxDepth = 200;
+constexpr std::size_t kMaxSequence = 4096;
+thread_local int evaluation_depth = 0;
+
+struct DepthGuard {
+  explicit DepthGuard(const Token& at) {
+    if (++evaluation_depth > kMaxDepth) {
+      --evaluation_depth;
+      fail(at, fmt::format("expressions nested (or names defined through names) more than {} deep", kMaxDepth));
+    }
+  }
+  ~DepthGuard() { --evaluation_depth; }
+  DepthGuard(const DepthGuard&) = delete;
+  DepthGuard& operator=(const DepthGuard&) = delete;
+};
+
+void check_size(const Token& at, std::size_t size) {
+  if (size > kMaxSequence) fail(at, fmt::format("a sequence of {} items; expected at most {}", size, kMaxSequence));
+}
+
 bool is_open(const Token& t) { return t.kind == TokenKind::op && (t.text == "(" || t.text == "[" || t.text == "{"); }
 bool is_close(const Token& t) { return t.kind == TokenKind::op && (t.text == ")" || t.text == "]" || t.text == "}"); }
 
@@ -78,6 +100,7 @@ class Evaluator {
   }
 
   Value factor() {
+    const DepthGuard guard(t_[pos_ < end_ ? pos_ : end_ - 1]);
     if (at("-") || at("+")) {
       const Token& op = t_[pos_++];
       Value v = factor();
@@ -106,6 +129,7 @@ class Evaluator {
   Value arithmetic(const Token& op, const Value& a, const Value& b) {
     const std::string& o = op.text;
     if (a.kind == Kind::sequence && b.kind == Kind::sequence && o == "+") {
+      check_size(op, a.items.size() + b.items.size());
       Value out = a;
       out.items.insert(out.items.end(), b.items.begin(), b.items.end());
       return out;
@@ -113,6 +137,7 @@ class Evaluator {
     if (a.kind == Kind::sequence && b.kind == Kind::integer && o == "*") {
       if (b.integer < 0 || b.integer > 64)
         fail(op, fmt::format("a sequence repeated {} times; expected 0 to 64", b.integer));
+      check_size(op, a.items.size() * static_cast<std::size_t>(b.integer));
       Value out = a;
       out.items.clear();
       for (std::int64_t i = 0; i < b.integer; ++i) out.items.insert(out.items.end(), a.items.begin(), a.items.end());
@@ -140,8 +165,16 @@ class Evaluator {
       r = o == "//" ? q : m;
     } else if (o == "**") {
       if (y < 0) fail(op, "a negative exponent gives a float; expected integer arithmetic");
-      r = 1;
-      for (std::int64_t i = 0; i < y && !overflow; ++i) overflow = __builtin_mul_overflow(r, x, &r);
+      // 0, 1 and -1 never overflow, so their powers are not looped to a huge exponent; any other base
+      // overflows within 63 steps.
+      if (x == 0 || x == 1) {
+        r = y == 0 ? 1 : x;
+      } else if (x == -1) {
+        r = y % 2 == 0 ? 1 : -1;
+      } else {
+        r = 1;
+        for (std::int64_t i = 0; i < y && !overflow; ++i) overflow = __builtin_mul_overflow(r, x, &r);
+      }
     } else {
       fail(op, fmt::format("operator '{}' is not read", o));
     }
@@ -389,6 +422,7 @@ Value evaluate(const std::vector<Token>& tokens, std::size_t begin, std::size_t 
     if (tokens.empty()) throw ParseFailure{0, 0, "an expression is missing"};
     fail(tokens[begin > 0 ? begin - 1 : 0], "an expression is missing after this");
   }
+  const DepthGuard guard(tokens[begin]);
   return Evaluator(tokens, begin, end, scope).whole();
 }
 

@@ -21,6 +21,9 @@ constexpr std::array<std::string_view, 23> kOperators = {
 };
 constexpr std::string_view kSingleOperators = "{},:.;@=<>~&|^";
 
+// Deeper nesting is no problem file's; it would only make the evaluator's recursion deep.
+constexpr int kMaxBracketDepth = 100;
+
 class Lexer {
  public:
   explicit Lexer(std::string_view source) : src_(source) {}
@@ -185,6 +188,8 @@ class Lexer {
 
   void track_bracket(std::string_view op, int column) {
     if (op == "(" || op == "[" || op == "{") {
+      if (depth_ >= kMaxBracketDepth)
+        fail(line_, column, fmt::format("brackets nested more than {} deep", kMaxBracketDepth));
       if (depth_++ == 0) {
         open_line_ = line_;
         open_column_ = column;

@@ -253,6 +253,35 @@ TEST_SUITE("import kernelbench") {
     CHECK(p.dilation[0] == 2);
   }
 
+  TEST_CASE("import kernelbench: hostile files end in an error, not a crash or a hang") {
+    const std::string model =
+        "class Model(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.conv = nn.Conv1d(2, 2, k)\n    def forward(self, x):\n        return self.conv(x)\n"
+        "def get_inputs():\n    return [torch.randn(1, 2, 8)]\n";  // lines 2-9 after one line of constants
+    std::string chain = "a0 = 1\n";
+    for (int i = 1; i < 1000; ++i) chain += fmt::format("a{} = a{}\n", i, i - 1);
+    struct Case {
+      std::string constants;
+      std::string what;
+    };
+    const Case cases[] = {
+        {"k = " + std::string(150, '(') + "1" + std::string(150, ')') + "\n", "nested more than 100 deep"},
+        {"k = " + std::string(100000, '-') + "1\n", "nested (or names defined through names) more than 200"},
+        {chain + "k = a999\n", "more than 200 deep"},
+        {"k = 2 ** 1000000000000000000\n", "integer overflow"},
+        {"s = (1,) * 64\nt = s * 64\nu = t * 64\nk = u[0]\n", "a sequence of 262144 items"},
+        {"k = k\n", "defined in terms of itself"},
+    };
+    for (const Case& c : cases) {
+      CAPTURE(c.what);
+      const auto error = refused(import_text(c.constants + model));
+      CHECK_MESSAGE(error.what.find(c.what) != std::string::npos, error.what);
+    }
+    // 1 ** huge is no loop to a huge exponent.
+    const auto fine = imported(import_text("k = 1 ** 1000000000000000000 + 2\n" + model));
+    CHECK(fine.workloads[0].problem.kernel[0] == 3);
+  }
+
   TEST_CASE("import kernelbench: constants nothing uses may be anything; workload names come from the text") {
     const auto result =
         imported(import_text("import torch\nimport torch.nn as nn\neps = 1e-5\nscale = 1 / 3\n"
