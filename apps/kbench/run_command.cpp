@@ -311,6 +311,9 @@ int execute(RunFlags& flags, bool compare) {
 int execute_on_devices(RunFlags& flags, bool compare, const std::vector<int>& devices) {
   const std::uint64_t seed = flags.seed ? *flags.seed : fresh_seed();
   const Shard run_shard = flags.shard.empty() ? Shard{} : parse_shard(flags.shard);
+  // Ctrl-C reaches the children too (one process group): each keeps what it finished and exits 130,
+  // and this process, not killed by it, merges and reports what they kept.
+  install_interrupt_handlers();
   char pattern[] = "/tmp/kbench-devices-XXXXXX";
   const char* dir = mkdtemp(pattern);
   if (dir == nullptr) throw OutputError(fmt::format("--devices: cannot make a directory in /tmp: {}", strerror(errno)));
