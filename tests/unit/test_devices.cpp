@@ -34,7 +34,7 @@ std::string resolve_refusal(const std::string& text, const std::vector<int>& pre
 }  // namespace
 
 TEST_SUITE("devices") {
-  TEST_CASE("--devices: all, or distinct indices; anything else names the flag") {
+  TEST_CASE("devices: all, or distinct indices, anything else naming the flag") {
     CHECK(kbench::parse_devices("all", 1023).all);
     CHECK(kbench::parse_devices("0,2", 1023).indices == std::vector<int>{0, 2});
     CHECK(kbench::parse_devices("3", 1023).indices == std::vector<int>{3});
@@ -45,7 +45,7 @@ TEST_SUITE("devices") {
     CHECK(refusal("0,0").find("device 0 is listed twice") != std::string::npos);
   }
 
-  TEST_CASE("--devices: without a GPU, all finds none and says so; one index runs as today") {
+  TEST_CASE("devices: without a GPU, all finds none and says so, one index runs as today") {
     CHECK(resolve_refusal("all", {}) ==
           "--devices all: no CUDA device found (no CUDA in this build); expected a machine with a GPU, or no "
           "--devices");
@@ -56,7 +56,7 @@ TEST_SUITE("devices") {
     CHECK(resolve_refusal("0,5", {0, 1}) == "--devices: there is no device 5 here; the devices are 0,1");
   }
 
-  TEST_CASE("--devices: the children's shards partition the run's shard") {
+  TEST_CASE("devices: the children's shards partition the run's shard") {
     for (const Shard run : {Shard{1, 1}, Shard{2, 3}}) {
       for (int children = 1; children <= 4; ++children) {
         std::multiset<std::size_t> dealt;
@@ -77,7 +77,7 @@ TEST_SUITE("devices") {
     CHECK_THROWS_AS((void)kbench::child_shard(Shard{1, 5000}, 0, 3), kbench::InputError);
   }
 
-  TEST_CASE("--devices: a child's command line replaces the flags the parent decides, in every spelling") {
+  TEST_CASE("devices: a child's command line replaces the flags the parent decides, in every spelling") {
     const std::vector<std::string> argv = {
         "kbench", "run", "w.yaml",      "--devices", "all",  "--format", "markdown", "--output=r", "-o",        "r2",
         "--seed", "5",   "--shard=1/2", "--math",    "tf32", "--device", "0",        "--",         "--odd.yaml"};

@@ -282,7 +282,7 @@ TEST_SUITE("import kernelbench") {
     CHECK(fine.workloads[0].problem.kernel[0] == 3);
   }
 
-  TEST_CASE("import kernelbench: constants nothing uses may be anything; workload names come from the text") {
+  TEST_CASE("import kernelbench: constants nothing uses may be anything, and names come from the text") {
     const auto result =
         imported(import_text("import torch\nimport torch.nn as nn\neps = 1e-5\nscale = 1 / 3\n"
                              "class Model(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
