@@ -176,7 +176,24 @@ int calibrate_and_store(int device) {
   return 0;
 }
 
+std::vector<int> list_device_indices(std::string& why_none) {
+  const Support status = gpu::cuda_status();
+  if (!status) {
+    why_none = status.reason;
+    return {};
+  }
+  std::vector<int> indices;
+  for (const auto& d : gpu::list_devices()) indices.push_back(d.index);
+  if (indices.empty()) why_none = "the CUDA runtime lists no device";
+  return indices;
+}
+
 #else  // built without CUDA
+
+std::vector<int> list_device_indices(std::string& why_none) {
+  why_none = "this build has no CUDA (KBENCH_ENABLE_CUDA=OFF or no nvcc)";
+  return {};
+}
 
 GpuEnvironment detect_gpu(int) {
   GpuEnvironment env;

@@ -177,6 +177,10 @@ WorkloadSummary read_workload(const Node& node) {
   s.spec_batch = node.at("spec_batch").integer();
   const Node records = node.at("records");
   for (std::size_t i = 0, n = records.size(); i < n; ++i) w.records.push_back(read_record(records.at(i)));
+  if (node.has("count")) {  // absent when 1, and from documents older than count
+    w.count = node.at("count").integer();
+    if (w.count < 1) fail(child(node.path, "count"), fmt::format("expected an integer >= 1, got {}", w.count));
+  }
   if (node.has("sweep")) {  // absent from unswept workloads and from documents older than sweeps
     const Node sweep = node.at("sweep");
     w.sweep_origin = sweep.at("origin").text();

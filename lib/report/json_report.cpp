@@ -93,6 +93,8 @@ ojson workload_json(const WorkloadSummary& summary) {
       {"spec_batch", summary.spec_batch},
       {"records", records},
   };
+  // Only when the spec gives one other than 1, so documents of other runs stay as they were.
+  if (w.count != 1) document["count"] = w.count;
   // Only for a point of a sweep, so documents of unswept runs stay as they were.
   if (!w.sweep_origin.empty()) {
     ojson axes = ojson::array();

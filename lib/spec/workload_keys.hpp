@@ -8,9 +8,9 @@
 
 namespace kbench::spec {
 
-inline constexpr std::array<std::string_view, 15> kWorkloadKeys = {
+inline constexpr std::array<std::string_view, 16> kWorkloadKeys = {
     "name",    "description", "op",     "dtype", "input",          "out_channels", "kernel", "stride",
-    "padding", "dilation",    "groups", "bias",  "output_padding", "records",      "sweep",
+    "padding", "dilation",    "groups", "bias",  "output_padding", "records",      "sweep",  "count",
 };
 
 inline constexpr std::array<KnownAlias, 15> kWorkloadKeyAliases = {{
