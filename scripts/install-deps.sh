@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(cmake ninja-build ccache g++ pkg-config libcli11-dev libfmt-dev nlohmann-json3-dev libyaml-cpp-dev
           doctest-dev python3 python3-jsonschema
+          python3-torch python3-numpy libpython3.11  # the torch backend's CPU test (tests/cli/test_torch_backend.sh)
           clang libclang-rt-dev  # libFuzzer and clang's sanitizer runtimes: scripts/fuzz.sh, in the sanitizer stage
           chromium)  # headless browser: tests/cli/test_html_chromium.sh renders the HTML report
 missing=()

@@ -30,11 +30,23 @@ std::unique_ptr<Frontend> make_frontend() {
   add("diff", "Compare two results files: faster, slower, same or unclear per result", add_diff_command);
   add("report", "Render results files as an HTML report (--html) or in another format", add_report_command);
   add("merge", "Join results documents (the shards of one run) into one", add_merge_command);
+  add("import", "Write a workload spec from KernelBench problem files or MIOpenDriver command lines",
+      add_import_command);
   return frontend;
 }
 
+namespace {
+std::vector<std::string>& recorded_arguments() {
+  static std::vector<std::string> arguments;
+  return arguments;
+}
+}  // namespace
+
+const std::vector<std::string>& process_arguments() { return recorded_arguments(); }
+
 std::variant<const Command*, int> parse_command_line(Frontend& frontend, int argc, const char* const* argv,
                                                      std::ostream& out, std::ostream& err) {
+  recorded_arguments().assign(argv, argv + argc);
   try {
     frontend.app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

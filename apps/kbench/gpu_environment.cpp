@@ -4,6 +4,7 @@
 
 #include "reference/reference_backend.hpp"
 #include "report/format.hpp"
+#include "torch/torch_backend.hpp"
 
 #if defined(KBENCH_HAVE_CUDA)
 #include <cuda_runtime_api.h>
@@ -70,12 +71,13 @@ GpuEnvironment detect_gpu(int device) {
   return env;
 }
 
-void register_backends(Registry& registry) {
+void register_backends(Registry& registry, const std::string& python) {
   registry.add(make_reference_backend());
   registry.add(gpu::make_cuda_backend());
 #if defined(KBENCH_HAVE_CUDNN)
   registry.add(gpu::make_cudnn_backend());
 #endif
+  registry.add(torch::make_torch_backend(python));
 }
 
 std::vector<std::pair<std::string, std::string>> build_and_device_info() {
@@ -174,7 +176,24 @@ int calibrate_and_store(int device) {
   return 0;
 }
 
+std::vector<int> list_device_indices(std::string& why_none) {
+  const Support status = gpu::cuda_status();
+  if (!status) {
+    why_none = status.reason;
+    return {};
+  }
+  std::vector<int> indices;
+  for (const auto& d : gpu::list_devices()) indices.push_back(d.index);
+  if (indices.empty()) why_none = "the CUDA runtime lists no device";
+  return indices;
+}
+
 #else  // built without CUDA
+
+std::vector<int> list_device_indices(std::string& why_none) {
+  why_none = "this build has no CUDA (KBENCH_ENABLE_CUDA=OFF or no nvcc)";
+  return {};
+}
 
 GpuEnvironment detect_gpu(int) {
   GpuEnvironment env;
@@ -182,7 +201,10 @@ GpuEnvironment detect_gpu(int) {
   return env;
 }
 
-void register_backends(Registry& registry) { registry.add(make_reference_backend()); }
+void register_backends(Registry& registry, const std::string& python) {
+  registry.add(make_reference_backend());
+  registry.add(torch::make_torch_backend(python));
+}
 
 std::vector<std::pair<std::string, std::string>> build_and_device_info() {
   return {{"kbench", KBENCH_VERSION},

@@ -22,8 +22,12 @@ struct GpuEnvironment {
 
 GpuEnvironment detect_gpu(int device);
 
-// Every backend this build has, in a fixed order: the reference first, then the GPU ones.
-void register_backends(Registry& registry);
+// The CUDA device indices present (empty when there are none); `why_none` says why when empty.
+std::vector<int> list_device_indices(std::string& why_none);
+
+// Every backend this build has, in a fixed order: the reference first, then the GPU ones, then torch
+// (its interpreter: `python` from --python, else $KBENCH_PYTHON, else python3 on PATH).
+void register_backends(Registry& registry, const std::string& python = {});
 
 // (key, value) lines for `kbench info`: compiler, CUDA and cuDNN versions, devices.
 std::vector<std::pair<std::string, std::string>> build_and_device_info();

@@ -23,6 +23,7 @@ struct ListFlags {
   std::vector<std::string> paths{"workloads"};
   std::string target = "h100-sxm";
   std::vector<std::string> axes;  // --axis KEY=V1,V2
+  std::string python;             // --python: the torch backend's interpreter
 };
 
 int list(const ListFlags& flags) {
@@ -48,7 +49,7 @@ int list(const ListFlags& flags) {
   }
 
   Registry registry;
-  register_backends(registry);
+  register_backends(registry, flags.python);
   fmt::print("\nBackends:\n");
   for (const auto& backend : registry.all()) {
     const Support available = backend->available();
@@ -72,6 +73,8 @@ Command add_list_command(CLI::App& app) {
   app.add_option("paths", flags->paths, "Spec files or directories")->capture_default_str();
   app.add_option("--target", flags->target, "GPU whose datasheet floors are shown")->capture_default_str();
   app.add_option("--axis", flags->axes, "Sweep KEY over the values, e.g. batch=1,8,64 (repeatable), as `run` does");
+  app.add_option("--python", flags->python,
+                 "Python interpreter the torch backend embeds (default: $KBENCH_PYTHON, else python3 on PATH)");
   return {[flags] {
             for (const std::string& path : flags->paths) io::check_input_path(path, "workload spec", true);
             for (const std::string& axis : flags->axes) (void)parse_axis_flag(axis);

@@ -1,5 +1,12 @@
 // `kbench run` and `kbench compare`: the same run, rendered as a full report or as a comparison.
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 
 #include <cstdio>
 #include <cstdlib>
@@ -10,6 +17,7 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "commands.hpp"
 #include "core/error.hpp"
@@ -25,8 +33,11 @@
 #include "report/reporter.hpp"
 #include "run/atomic_file.hpp"
 #include "run/runner.hpp"
+#include "run/devices.hpp"
 #include "run/shard.hpp"
 #include "spec/load.hpp"
+#include "diff/results_file.hpp"
+#include "report/merge.hpp"
 
 namespace kbench::cli {
 
@@ -57,6 +68,8 @@ struct RunFlags {
   std::string baseline;           // compare only
   std::vector<std::string> axes;  // --axis KEY=V1,V2, repeatable
   std::string shard;              // --shard K/N
+  std::string python;             // --python: the torch backend's interpreter
+  std::string devices;            // --devices all|0,2
 };
 
 void add_common_flags(CLI::App& app, RunFlags& f) {
@@ -103,7 +116,9 @@ void add_common_flags(CLI::App& app, RunFlags& f) {
                  "Output elements checked when the whole output is too large to recompute")
       ->capture_default_str()
       ->check(whole_number(16, std::int64_t{1} << 26));
-  app.add_option("--atol", f.atol, "Absolute tolerance (default 1e-4 for fp32, 1e-2 for tf32)")
+  app.add_option("--atol", f.atol,
+                 "Absolute tolerance: replaces the error bound with |got - ref| <= atol + rtol*|ref| (default with "
+                 "--rtol: 1e-4 for fp32, 1e-2 for tf32)")
       ->check(finite_number(0, kMaxTolerance));
   app.add_option(
       "--axis", f.axes,
@@ -111,7 +126,14 @@ void add_common_flags(CLI::App& app, RunFlags& f) {
   app.add_option("--shard", f.shard,
                  "Run the K-th of N equal parts of the (workload, backend, math) items, e.g. 2/3; `kbench merge` "
                  "joins the parts");
-  app.add_option("--rtol", f.rtol, "Relative tolerance (default 1e-4 for fp32, 1e-2 for tf32)")
+  app.add_option("--python", f.python,
+                 "Python interpreter the torch backend embeds (default: $KBENCH_PYTHON, else python3 on PATH)");
+  app.add_option("--devices", f.devices,
+                 "Run on these GPUs, one kbench process each, and merge their results: all, or indices such as "
+                 "0,2 (nvbench's --devices)");
+  app.add_option(
+         "--rtol", f.rtol,
+         "Relative tolerance: replaces the error bound (see --atol; default with --atol: 1e-4 for fp32, 1e-2 for tf32)")
       ->check(finite_number(0, kMaxTolerance));
 }
 
@@ -124,6 +146,11 @@ void check_flags(const RunFlags& f, bool compare) {
   if (!f.dump_dir.empty()) io::check_output_directory(f.dump_dir, "--dump");
   for (const std::string& axis : f.axes) (void)parse_axis_flag(axis);  // a malformed one costs nothing
   if (!f.shard.empty()) (void)parse_shard(f.shard);
+  if (!f.devices.empty()) {
+    (void)parse_devices(f.devices, static_cast<int>(kMaxDevice));
+    if (f.device != 0) throw InputError("--devices: given with --device; expected one of them");
+    if (!f.dump_dir.empty()) throw InputError("--devices: given with --dump; expected --dump on a run on one device");
+  }
   if (compare && (f.backends.empty() || parse_backend_list(f.backends).size() < 2))
     throw InputError("compare: --backends needs at least two backends, e.g. --backends cuda,cudnn");
 }
@@ -195,13 +222,23 @@ int exit_code_for(const RunReport& report, bool write_failed) {
   return exit_ok;
 }
 
+int execute_on_devices(RunFlags& flags, bool compare, const std::vector<int>& devices);
+
 int execute(RunFlags& flags, bool compare) {
+  if (!flags.devices.empty()) {
+    std::string why_none;
+    const std::vector<int> present = list_device_indices(why_none);
+    const std::vector<int> devices =
+        resolve_devices(parse_devices(flags.devices, static_cast<int>(kMaxDevice)), present, why_none);
+    if (devices.size() > 1) return execute_on_devices(flags, compare, devices);
+    flags.device = devices.front();  // one device: this process runs it, as --device N
+  }
   const auto format = *parse_report_format(flags.format);
   const std::vector<Workload> workloads = with_axes(load_workloads(flags.specs), flags.axes);
 
   const GpuEnvironment gpu = detect_gpu(flags.device);
   Registry registry;
-  register_backends(registry);
+  register_backends(registry, flags.python);
   RunConfig config = make_config(flags, gpu);
 
   // Documents are rewritten after every result (temporary file, then rename), so an interrupted
@@ -274,6 +311,93 @@ int execute(RunFlags& flags, bool compare) {
   for (const std::string& failure : report.write_failures) std::cerr << "kbench: error: --dump: " << failure << '\n';
   if (report.interrupted) std::cerr << "kbench: interrupted; the report holds the results that finished\n";
   return exit_code_for(report, !output_failure.empty() || !report.write_failures.empty());
+}
+
+// --devices with several GPUs: the same command once per device (its share of the items, the same seed),
+// each writing JSON to a private directory, then the documents merged and reported as one run's.
+int execute_on_devices(RunFlags& flags, bool compare, const std::vector<int>& devices) {
+  const std::uint64_t seed = flags.seed ? *flags.seed : fresh_seed();
+  const Shard run_shard = flags.shard.empty() ? Shard{} : parse_shard(flags.shard);
+  // Ctrl-C reaches the children too (one process group): each keeps what it finished and exits 130,
+  // and this process, not killed by it, merges and reports what they kept.
+  install_interrupt_handlers();
+  char pattern[] = "/tmp/kbench-devices-XXXXXX";
+  const char* dir = mkdtemp(pattern);
+  if (dir == nullptr) throw OutputError(fmt::format("--devices: cannot make a directory in /tmp: {}", strerror(errno)));
+  struct Child {
+    int device;
+    pid_t pid;
+    std::string output;
+  };
+  std::vector<Child> children;
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    const std::string output = fmt::format("{}/device-{}.json", dir, devices[i]);
+    const auto args =
+        child_arguments(process_arguments(), devices[i],
+                        child_shard(run_shard, static_cast<int>(i), static_cast<int>(devices.size())), seed, output);
+    std::vector<char*> argv;
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);  // its text report
+    pid_t pid = 0;
+    const int error = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (error != 0)
+      throw std::runtime_error(
+          fmt::format("--devices: cannot start kbench for device {}: {}", devices[i], strerror(error)));
+    std::cerr << "kbench: device " << devices[i] << ": " << fmt::format("{}", fmt::join(args, " ")) << '\n';
+    children.push_back({devices[i], pid, output});
+  }
+  std::vector<NamedReport> documents;
+  int worst = exit_ok;
+  for (const Child& child : children) {
+    int status = 0;
+    while (waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : exit_result_failed;
+    if (code == exit_bad_input) worst = exit_bad_input;
+    if (code == exit_interrupted && worst != exit_bad_input) worst = exit_interrupted;
+    std::error_code ignored;
+    if (std::filesystem::exists(child.output, ignored) && code != exit_bad_input)
+      documents.push_back({fmt::format("device {}", child.device), load_results_file(child.output)});
+    else
+      std::cerr << fmt::format("kbench: error: the run on device {} ended with status {} and no results\n",
+                               child.device, code);
+  }
+  std::error_code ignored;
+  if (worst == exit_bad_input || documents.empty()) {
+    std::filesystem::remove_all(dir, ignored);
+    return worst == exit_ok ? exit_result_failed : worst;
+  }
+  RunReport report = merge_reports(documents);
+  std::filesystem::remove_all(dir, ignored);
+  if (documents.size() < children.size()) report.interrupted = true;  // a device's results are missing
+  const auto format = *parse_report_format(flags.format);
+  const auto render = [&](ReportFormat as, bool color) {
+    std::ostringstream text;
+    const bool table_format = as == ReportFormat::text || as == ReportFormat::markdown || as == ReportFormat::csv;
+    if (compare && table_format)
+      write_comparison(report, flags.baseline, as, text, ReportStyle{color});
+    else
+      write_report(report, as, text, ReportStyle{color});
+    return text.str();
+  };
+  bool write_failed = false;
+  if (!flags.output.empty()) {
+    try {
+      io::write_output_file(flags.output, render(format, false));
+      std::cout << render(ReportFormat::text, stdout_wants_color());
+    } catch (const OutputError& e) {
+      std::cerr << "kbench: error: " << e.what() << "; the report went to stdout instead\n";
+      std::cout << render(format, false);
+      write_failed = true;
+    }
+  } else {
+    std::cout << render(format, format == ReportFormat::text && stdout_wants_color());
+  }
+  return exit_code_for(report, write_failed);
 }
 
 }  // namespace

@@ -28,6 +28,17 @@ std::string without_name(const std::string& reason, std::string_view name) {
   return reason.starts_with(prefix) ? reason.substr(prefix.size()) : reason;
 }
 
+// Whether a family left out of a problem is listed as ruled out when no variant is forced: every
+// family for a problem of fp16, bf16 or channels-last tensors (there the fp32 NCHW families' absence
+// needs saying), but for an fp32 NCHW problem only the families that compute fp32 NCHW at all (the
+// half-precision ones are no candidates for it, and its plan reads as it did before they existed).
+// A forced variant is always ruled out with its reason.
+bool listed_as_ruled_out(conv::Family f, const ConvProblem& problem) {
+  if (problem.dtype != DType::fp32 || problem.layout != Layout::nchw) return true;
+  const conv::FamilyDescriptor& d = conv::descriptor(f);
+  return (d.dtypes & conv::dtype_bit(DType::fp32)) != 0 && (d.layouts & conv::layout_bit(Layout::nchw)) != 0;
+}
+
 class CudaBackend final : public Backend {
  public:
   std::string name() const override { return "cuda"; }
@@ -36,7 +47,9 @@ class CudaBackend final : public Backend {
     return "kbench's own CUDA kernels: direct (any problem; through shared memory for depthwise and small groups, "
            "forward and transposed), depthwise 2-D, implicit GEMM (FFMA, 3xTF32, TF32), transposed convolution by "
            "phase "
-           "decomposition, or at stride 1 as the forward convolution it equals";
+           "decomposition, or at stride 1 as the forward convolution it equals; fp16/bf16 implicit GEMM on tensor "
+           "cores "
+           "(NHWC and NCHW)";
   }
 
   Support available() const override {
@@ -94,7 +107,7 @@ class CudaBackend final : public Backend {
     }
     if (options.variant.empty())
       for (const conv::Family f : conv::kAllFamilies)
-        if (Support s = conv::family_envelope(f, problem, options.math); !s)
+        if (Support s = conv::family_envelope(f, problem, options.math); !s && listed_as_ruled_out(f, problem))
           out.ruled_out.emplace_back(std::string(conv::family_name(f)), without_name(s.reason, conv::family_name(f)));
     if (out.variants.empty()) out.support = Support::no(out.ruled_out.front().second);  // a forced variant ruled out
     return out;

@@ -58,6 +58,9 @@ std::vector<std::pair<std::string, std::string>> CudaPreparedRun::properties() c
   return props;
 }
 
-void CudaPreparedRun::enqueue(cudaStream_t stream) { plan_->enqueue(conv::Operands{x(), w(), b(), y()}, stream); }
+// The buffers hold the problem's dtype in its layout; each kernel reads them as its element type.
+void CudaPreparedRun::enqueue(cudaStream_t stream) {
+  plan_->enqueue(conv::Operands::of(x_data(), w_data(), b_data(), y_data()), stream);
+}
 
 }  // namespace kbench::gpu

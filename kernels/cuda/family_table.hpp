@@ -16,6 +16,7 @@
 #include "cuda/depthwise/depthwise_family.hpp"
 #include "cuda/direct/direct_family.hpp"
 #include "cuda/direct/direct_tiled_family.hpp"
+#include "cuda/half_gemm/half_gemm_family.hpp"
 #include "cuda/implicit_gemm/implicit_gemm_family.hpp"
 #include "cuda/transposed/as_forward_description.hpp"
 #include "cuda/transposed/forward_equivalent.hpp"
@@ -34,6 +35,7 @@ inline constexpr const FamilyDescriptor* kFamilyTable[] = {
     &kTransposedPhaseFfmaFamily,
     &kTransposedPhase3xtf32Family,
     &kTransposedPhaseTf32Family,
+    &kImplicitGemmHalfFamily,
 };
 static_assert(std::size(kFamilyTable) == std::size(kAllFamilies), "every family has a descriptor");
 
@@ -64,13 +66,16 @@ inline std::optional<ConvProblem> forward_problem_for(Family f, const ConvProble
 
 inline ConvProblem problem_for(Family f, const ConvProblem& p) { return forward_problem_for(f, p).value_or(p); }
 
-// Whether the backend computes this problem at all: some family takes its element type, and the
-// reference can compute it; then `direct` always can (every index and coordinate of it is 64-bit, so
-// no extent a spec allows is too long for it).
+// Whether the backend computes this problem at all: some family takes its element type and layout,
+// and the reference can compute it; then `direct` always can (every dtype and layout, and every index
+// and coordinate of it is 64-bit, so no extent a spec allows is too long for it).
 inline Support problem_supported(const ConvProblem& p) {
   bool any = false;
-  for (const FamilyDescriptor* d : kFamilyTable) any = any || (d->dtypes & dtype_bit(p.dtype)) != 0;
-  if (!any) return Support::no(fmt::format("the cuda backend computes fp32 only, not {}", to_string(p.dtype)));
+  for (const FamilyDescriptor* d : kFamilyTable)
+    any = any || ((d->dtypes & dtype_bit(p.dtype)) != 0 && (d->layouts & layout_bit(p.layout)) != 0);
+  if (!any)
+    return Support::no(
+        fmt::format("the cuda backend has no kernel for {} {} tensors", to_string(p.dtype), to_string(p.layout)));
   return reference_computable(p);
 }
 
@@ -81,6 +86,8 @@ inline Support choice_envelope(const KernelChoice& c, const ConvProblem& p, Math
   const std::string_view name = family_name(c.family);
   if (!(family.dtypes & dtype_bit(p.dtype)))
     return Support::no(fmt::format("{}: does not compute {} tensors", name, to_string(p.dtype)));
+  if (!(family.layouts & layout_bit(p.layout)))
+    return Support::no(fmt::format("{}: does not read {} tensors", name, to_string(p.layout)));
   if ((c.order && !(family.knobs & kKnobOrder)) || (c.schedule && !(family.knobs & kKnobSchedule)) ||
       (c.mma && !(family.knobs & kKnobMma)))
     return Support::no(

@@ -11,6 +11,8 @@
 //   implicit_gemm_3xtf32     forward convolutions; split TF32 on tensor cores, fp32-level error
 //   implicit_gemm_tf32       forward convolutions; TF32 tensor cores (math tf32 only)
 //   transposed_phase_*       transposed convolutions, one GEMM per tapped phase; same three maths
+//   implicit_gemm_half       forward convolutions of fp16/bf16 tensors (NHWC first, NCHW too); m16n8k16
+//                            tensor cores, fp32 accumulation
 #include <optional>
 #include <string_view>
 
@@ -29,6 +31,7 @@ enum class Family {
   transposed_phase_ffma,
   transposed_phase_3xtf32,
   transposed_phase_tf32,
+  implicit_gemm_half,
 };
 
 inline constexpr Family kAllFamilies[] = {
@@ -41,6 +44,7 @@ inline constexpr Family kAllFamilies[] = {
     Family::transposed_phase_ffma,
     Family::transposed_phase_3xtf32,
     Family::transposed_phase_tf32,
+    Family::implicit_gemm_half,
 };
 
 inline std::string_view family_name(Family f) {
@@ -54,6 +58,7 @@ inline std::string_view family_name(Family f) {
     case Family::transposed_phase_ffma: return "transposed_phase_ffma";
     case Family::transposed_phase_3xtf32: return "transposed_phase_3xtf32";
     case Family::transposed_phase_tf32: return "transposed_phase_tf32";
+    case Family::implicit_gemm_half: return "implicit_gemm_half";
   }
   return "?";
 }

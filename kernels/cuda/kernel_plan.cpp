@@ -19,6 +19,7 @@ const FamilyLauncher& launcher_for(Family f) {
   if (f == Family::depthwise2d) return depthwise2d_launcher();
   if (is_implicit_gemm(f)) return implicit_gemm_launcher();
   if (is_transposed_phase(f)) return transposed_phase_launcher();
+  if (f == Family::implicit_gemm_half) return implicit_gemm_half_launcher();
   throw std::logic_error(fmt::format("no launcher for kernel family {}", family_name(f)));
 }
 

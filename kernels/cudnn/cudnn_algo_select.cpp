@@ -100,8 +100,6 @@ std::vector<int> all_algorithms(bool backward_data) {
   return algos;
 }
 
-cudnnMathType_t initial_math(MathMode math) { return math == MathMode::fp32 ? CUDNN_FMA_MATH : CUDNN_DEFAULT_MATH; }
-
 WorkspaceVerdict judge_workspace(std::size_t bytes, std::int64_t limit) {
   if (bytes >= kAbsurdWorkspaceBytes) return WorkspaceVerdict::absurd;
   if (limit < 0 || bytes > static_cast<std::size_t>(limit)) return WorkspaceVerdict::over_limit;
@@ -131,7 +129,7 @@ std::string query_rejection(const std::string& name, cudnnStatus_t status) {
 }
 
 Selection select_ranked(const std::vector<RankedAlgo>& ranked, const WorkspaceQueryFn& query, bool backward_data,
-                        std::int64_t limit, MathMode math, cudnnMathType_t initial, const char* how) {
+                        std::int64_t limit, RankedMath math, cudnnMathType_t initial, const char* how) {
   Selection out;
   std::vector<std::string> rejected;
   for (const RankedAlgo& p : ranked) {
@@ -140,7 +138,7 @@ Selection select_ranked(const std::vector<RankedAlgo>& ranked, const WorkspaceQu
       rejected.push_back(fmt::format("{}: {}", name, cudnnGetErrorString(p.status)));
       continue;
     }
-    if (math == MathMode::fp32 && explicit_tensor_op(p.math)) {
+    if (math == RankedMath::fma_only && explicit_tensor_op(p.math)) {
       rejected.push_back(fmt::format("{}: {} (tensor ops; fp32 allows FMA math only)", name, math_type_name(p.math)));
       continue;
     }
@@ -148,8 +146,8 @@ Selection select_ranked(const std::vector<RankedAlgo>& ranked, const WorkspaceQu
       rejected.push_back(workspace_rejection(name, p.memory, limit));
       continue;
     }
-    // fp32 stays FMA-only whatever the entry reports; tf32 runs the entry's own math type.
-    const cudnnMathType_t runs_as = math == MathMode::tf32 ? p.math : initial;
+    // fma_only stays FMA whatever the entry reports; entry_own runs the entry's own math type.
+    const cudnnMathType_t runs_as = math == RankedMath::entry_own ? p.math : initial;
     const WorkspaceQuery q = query(p.algo, runs_as);
     if (q.status != CUDNN_STATUS_SUCCESS) {
       rejected.push_back(query_rejection(name, q.status));
@@ -222,8 +220,8 @@ Selection select_without_running(cudnnHandle_t handle, ConvDescriptors& descs, c
     }
     return select_forced(*algo, query, backward, options.workspace_limit_bytes, descs.math());
   }
-  return select_ranked(heuristics(handle, descs), query, backward, options.workspace_limit_bytes, options.math,
-                       descs.math(), "heuristic");
+  return select_ranked(heuristics(handle, descs), query, backward, options.workspace_limit_bytes,
+                       ranked_math(options.math, descs.shape().dtype), descs.math(), "heuristic");
 }
 
 std::vector<std::pair<std::string, std::string>> choice_properties(const ConvDescriptors& descs,
@@ -231,6 +229,10 @@ std::vector<std::pair<std::string, std::string>> choice_properties(const ConvDes
   std::vector<std::pair<std::string, std::string>> props = {
       {"cudnn_call", descs.shape().backward_data ? "cudnnConvolutionBackwardData" : "cudnnConvolutionForward"},
       {"algorithm", algorithm_name(descs.shape().backward_data, choice.algo)},
+      {"data_type", data_type_name(cudnn_data_type(descs.shape().dtype))},
+      {"compute_type", data_type_name(cudnn_compute_type(descs.shape().dtype))},
+      {"layout", descs.shape().channels_last ? "nhwc (channels-last strides, CUDNN_TENSOR_NHWC filter)"
+                                             : "nchw (packed strides, CUDNN_TENSOR_NCHW filter)"},
       {"math_type", math_type_name(choice.math)},
       {"workspace_bytes", std::to_string(choice.workspace_bytes)},
       {"algo_search", choice.how},
@@ -252,7 +254,8 @@ std::size_t exhaustive_search_workspace(cudnnHandle_t handle, ConvDescriptors& d
 Selection select_exhaustive(cudnnHandle_t handle, ConvDescriptors& descs, const ConvPointers& tensors, void* workspace,
                             std::size_t workspace_bytes, std::int64_t limit, MathMode math) {
   return select_ranked(find_all(handle, descs, tensors, workspace, workspace_bytes), workspace_query(handle, descs),
-                       descs.shape().backward_data, limit, math, descs.math(), "exhaustive");
+                       descs.shape().backward_data, limit, ranked_math(math, descs.shape().dtype), descs.math(),
+                       "exhaustive");
 }
 
 void execute(cudnnHandle_t handle, const ConvDescriptors& d, const AlgoChoice& choice, const ConvPointers& t,

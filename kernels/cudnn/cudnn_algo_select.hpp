@@ -18,6 +18,7 @@
 
 #include "backend/backend.hpp"
 #include "cudnn/cudnn_descriptors.hpp"
+#include "cudnn/cudnn_types.hpp"
 
 namespace kbench::gpu {
 
@@ -39,11 +40,6 @@ struct Selection {
 
 // Every algorithm cuDNN has for the call (forward, or backward data), by number.
 std::vector<int> all_algorithms(bool backward_data);
-
-// The math type a convolution descriptor starts with for a math mode: fp32 -> CUDNN_FMA_MATH
-// (FMA kernels only: no TF32 tensor cores), tf32 -> CUDNN_DEFAULT_MATH (TF32 tensor cores
-// allowed on Ampere and later; what PyTorch sets when cuDNN's allow_tf32 is on).
-cudnnMathType_t initial_math(MathMode math);
 
 // --- Workspace sizes -----------------------------------------------------------------------------
 // Compared as size_t against the limit: a size of 2^63 or more must not turn negative and pass.
@@ -75,12 +71,13 @@ struct RankedAlgo {
   cudnnMathType_t math = CUDNN_DEFAULT_MATH;
 };
 
-// The usable entries of a ranked list, in its order: succeeded, within the workspace limit, and in
-// fp32 mode not an explicit tensor-op entry. In tf32 mode an entry runs under its own math type, as
-// PyTorch sets it, so what runs is what cuDNN ranked; the workspace is asked again under the math
-// type that will run. Entries ruled out are listed in the reason when none is usable.
+// The usable entries of a ranked list, in its order: succeeded, within the workspace limit, and under
+// RankedMath::fma_only not an explicit tensor-op entry. Under entry_own (tf32, half data) an entry runs
+// under its own math type, as PyTorch sets it, so what runs is what cuDNN ranked; the workspace is
+// asked again under the math type that will run. Entries ruled out are listed in the reason when none
+// is usable.
 Selection select_ranked(const std::vector<RankedAlgo>& ranked, const WorkspaceQueryFn& query, bool backward_data,
-                        std::int64_t limit, MathMode math, cudnnMathType_t initial, const char* how);
+                        std::int64_t limit, RankedMath math, cudnnMathType_t initial, const char* how);
 // The named algorithm under the descriptors' math type, if cuDNN's query succeeds and fits the limit.
 Selection select_forced(int algo, const WorkspaceQueryFn& query, bool backward_data, std::int64_t limit,
                         cudnnMathType_t math);
@@ -92,7 +89,8 @@ std::size_t largest_usable_workspace(const std::vector<int>& algos, const Worksp
 // Heuristic or forced selection; needs no device buffers. The descriptors keep their math type.
 Selection select_without_running(cudnnHandle_t handle, ConvDescriptors& descs, const BackendOptions& options);
 
-// What a result records of a choice: the call, algorithm, math type, workspace, how it was chosen.
+// What a result records of a choice: the call, algorithm, data and compute types, layout, math type,
+// workspace, how it was chosen.
 std::vector<std::pair<std::string, std::string>> choice_properties(const ConvDescriptors& descs,
                                                                    const AlgoChoice& choice);
 
@@ -101,13 +99,15 @@ std::vector<std::pair<std::string, std::string>> choice_properties(const ConvDes
 std::size_t exhaustive_search_workspace(cudnnHandle_t handle, ConvDescriptors& descs, std::int64_t limit);
 
 // Our tensors in kbench's terms (the convolution's x, w, y); for backward data x is dy and y is dx.
+// Untyped: elements of the descriptors' data type, in their layout.
 struct ConvPointers {
-  const float* x = nullptr;
-  const float* w = nullptr;
-  float* y = nullptr;
+  const void* x = nullptr;
+  const void* w = nullptr;
+  void* y = nullptr;
 };
 
-// Exhaustive selection: runs every algorithm on the buffers (y is overwritten).
+// Exhaustive selection: runs every algorithm on the buffers (y is overwritten). `math` is the run's
+// mode; with the descriptors' dtype it decides how the entries' math types are used (ranked_math).
 Selection select_exhaustive(cudnnHandle_t handle, ConvDescriptors& descs, const ConvPointers& tensors, void* workspace,
                             std::size_t workspace_bytes, std::int64_t limit, MathMode math);
 

@@ -47,7 +47,7 @@ class CudnnBackend final : public Backend {
     // An exhaustive search is decided in prepare(), by running the algorithms.
     const bool searches = options.algo_search == AlgoSearch::exhaustive && options.variant.empty();
     if (!available() || searches) return Support::yes();
-    ConvDescriptors descs(cudnn_shape(problem), initial_math(options.math));
+    ConvDescriptors descs(cudnn_shape(problem), initial_math(options.math, problem.dtype));
     const Selection selection = select_without_running(handle(options.device)->get(), descs, options);
     return selection.choice ? Support::yes() : Support::no(selection.reason);
   }
@@ -55,7 +55,7 @@ class CudnnBackend final : public Backend {
   Support fits(const ConvProblem& problem, const BackendOptions& options) const override {
     if (Support s = available(); !s) return s;
     if (Support s = cudnn_expressible(problem); !s) return s;
-    ConvDescriptors descs(cudnn_shape(problem), initial_math(options.math));
+    ConvDescriptors descs(cudnn_shape(problem), initial_math(options.math, problem.dtype));
     const cudnnHandle_t h = handle(options.device)->get();
     std::int64_t workspace = 0;
     // Both sizes were judged against the (int64) limit as size_t already, so they convert exactly.

@@ -17,7 +17,7 @@ namespace kbench::gpu {
 
 BackendPlan plan_cudnn(cudnnHandle_t handle, const ConvProblem& problem, const BackendOptions& options) {
   const bool backward = problem.transposed();
-  ConvDescriptors descs(cudnn_shape(problem), initial_math(options.math));
+  ConvDescriptors descs(cudnn_shape(problem), initial_math(options.math, problem.dtype));
   const Selection selection = select_without_running(handle, descs, options);
   if (!selection.choice) return {Support::no(selection.reason), {}, {}};
   const AlgoChoice& chosen = *selection.choice;
@@ -26,7 +26,7 @@ BackendPlan plan_cudnn(cudnnHandle_t handle, const ConvProblem& problem, const B
   if (!options.variant.empty()) return out;
   // Each asked under the mode's own math type, as `cudnn:NAME` would prepare it.
   const WorkspaceQueryFn query = workspace_query(handle, descs);
-  const cudnnMathType_t math = initial_math(options.math);
+  const cudnnMathType_t math = initial_math(options.math, problem.dtype);
   for (const int algo : all_algorithms(backward)) {
     if (algo == chosen.algo) continue;
     const std::string name = algorithm_name(backward, algo);

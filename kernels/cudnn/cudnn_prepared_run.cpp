@@ -6,6 +6,7 @@
 
 #include "cudnn/cudnn_algorithms.hpp"
 #include "cudnn/cudnn_trial.hpp"
+#include "cudnn/cudnn_types.hpp"
 #include "runtime/cuda_check.hpp"
 #include "runtime/tf32_override.hpp"
 
@@ -16,7 +17,7 @@ CudnnPreparedRun::CudnnPreparedRun(const ConvProblem& problem, const BackendOpti
     : GpuPreparedRun(problem, options.device),
       handle_(std::move(handle)),
       stream_reset_(handle_),
-      descs_(cudnn_shape(problem), initial_math(options.math)) {
+      descs_(cudnn_shape(problem), initial_math(options.math, problem.dtype)) {
   if (handle_->device() != device())
     throw std::logic_error(
         fmt::format("cuDNN handle for device {} given to a run on device {}", handle_->device(), device()));
@@ -68,9 +69,9 @@ std::string CudnnPreparedRun::implementation() const {
 MathMode CudnnPreparedRun::math_used() const {
   // cuDNN does not say whether a kernel allowed TF32 actually took it; "tf32" here means the
   // chosen algorithm ran with tensor-core TF32 permitted (docs/gpu-runtime.md). Under
-  // NVIDIA_TF32_OVERRIDE=0 it is not permitted, whatever the math type says.
-  if (tf32_disabled_by_environment()) return MathMode::fp32;
-  return choice_.math == CUDNN_FMA_MATH ? MathMode::fp32 : MathMode::tf32;
+  // NVIDIA_TF32_OVERRIDE=0 it is not permitted, whatever the math type says. Half data: fp32
+  // accumulation of exact products, whichever math type (cudnn_types.hpp).
+  return cudnn_math_used(problem().dtype, choice_.math, tf32_disabled_by_environment());
 }
 
 std::vector<std::pair<std::string, std::string>> CudnnPreparedRun::properties() const {
@@ -81,7 +82,7 @@ std::vector<std::pair<std::string, std::string>> CudnnPreparedRun::properties() 
     props.emplace_back("algorithms_failed_trial", failed);
   }
   if (const auto value = nvidia_tf32_override()) props.emplace_back("nvidia_tf32_override", *value);
-  if (problem().bias) props.emplace_back("bias", "separate cudnnAddTensor, timed");
+  if (problem().bias) props.emplace_back("bias", "separate cudnnAddTensor, timed");  // in the data type
   return props;
 }
 
@@ -90,7 +91,7 @@ std::vector<std::string> CudnnPreparedRun::warnings() const {
   if (!skipped_.empty())
     out.push_back(
         fmt::format("cuDNN's first choice did not execute; ran {} instead ({})", implementation(), skipped_.front()));
-  if (tf32_disabled_by_environment() && choice_.math != CUDNN_FMA_MATH)
+  if (tf32_disabled_by_environment() && problem().dtype == DType::fp32 && choice_.math != CUDNN_FMA_MATH)
     out.push_back("NVIDIA_TF32_OVERRIDE=0 is set: cuDNN ran FP32 FMA kernels where TF32 was allowed");
   return out;
 }
@@ -99,10 +100,11 @@ void CudnnPreparedRun::enqueue(cudaStream_t stream) {
   KBENCH_CUDNN_CHECK(cudnnSetStream(handle_->get(), stream));
   execute(handle_->get(), descs_, choice_, tensors(), workspace_.data());
   if (problem().bias) {
+    // Scaling factors are float for every data type but double; b and y share the dtype.
     const float one = 1.0f;
-    KBENCH_CUDNN_CHECK(cudnnAddTensor(handle_->get(), &one, descs_.bias(), b(), &one,
+    KBENCH_CUDNN_CHECK(cudnnAddTensor(handle_->get(), &one, descs_.bias(), b_data(), &one,
                                       descs_.shape().backward_data ? descs_.forward_input() : descs_.forward_output(),
-                                      y()));
+                                      y_data()));
   }
 }
 

@@ -45,7 +45,7 @@ class CudnnPreparedRun final : public GpuPreparedRun {
   void enqueue(cudaStream_t stream) override;
 
  private:
-  ConvPointers tensors() const { return {x(), w(), y()}; }
+  ConvPointers tensors() const { return {x_data(), w_data(), y_data()}; }
   // Runs the selection's choice once, else each alternative in turn; keeps the first that runs.
   void commit_to_first_that_runs(const Selection& selection);
 

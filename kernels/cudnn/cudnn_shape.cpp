@@ -40,8 +40,6 @@ std::vector<int> tensor_dims(const ConvProblem& p, std::int64_t channels, const 
 }  // namespace
 
 Support cudnn_expressible(const ConvProblem& p) {
-  if (p.dtype != DType::fp32)
-    return Support::no(fmt::format("kbench's cuDNN backend runs fp32 tensors only, not {}", to_string(p.dtype)));
   if (p.spatial_rank < 1 || p.spatial_rank > 3)
     return Support::no(fmt::format("spatial rank {} (cuDNN: 1D, 2D, 3D)", p.spatial_rank));
   if (p.groups < 1 || p.in_channels % p.groups != 0 || p.out_channels % p.groups != 0)
@@ -86,6 +84,8 @@ CudnnConvShape cudnn_shape(const ConvProblem& p) {
   s.nb_dims = p.spatial_rank == 3 ? 5 : 4;
   s.groups = narrow(p.groups);
   s.backward_data = p.transposed();
+  s.dtype = p.dtype;
+  s.channels_last = p.layout == Layout::nhwc;
 
   const std::vector<int> x = tensor_dims(p, p.in_channels, p.input);
   const std::vector<int> y = tensor_dims(p, p.out_channels, p.output());
@@ -109,6 +109,9 @@ CudnnConvShape cudnn_shape(const ConvProblem& p) {
     s.stride.push_back(narrow(p.stride[d]));
     s.dilation.push_back(narrow(p.dilation[d]));
   }
+  s.forward_input_strides = layout_strides(s.forward_input, s.channels_last);
+  s.forward_output_strides = layout_strides(s.forward_output, s.channels_last);
+  s.bias_strides = packed_strides(s.bias);  // [1, C, 1...]: C contiguous is both layouts
   return s;
 }
 
@@ -117,6 +120,23 @@ std::vector<int> packed_strides(const std::vector<int>& dims) {
   if (dims.empty()) return strides;
   for (std::size_t i = dims.size() - 1; i > 0; --i) strides[i - 1] = strides[i] * dims[i];
   return strides;
+}
+
+std::vector<int> channels_last_strides(const std::vector<int>& dims) {
+  std::vector<int> strides(dims.size(), 1);
+  if (dims.size() < 2) return packed_strides(dims);
+  // Memory order: N, spatial (first to last), C. Walk it from the innermost outwards.
+  int stride = dims[1];  // C innermost, stride 1
+  for (std::size_t i = dims.size() - 1; i >= 2; --i) {
+    strides[i] = stride;
+    stride *= dims[i];
+  }
+  strides[0] = stride;
+  return strides;
+}
+
+std::vector<int> layout_strides(const std::vector<int>& dims, bool channels_last) {
+  return channels_last ? channels_last_strides(dims) : packed_strides(dims);
 }
 
 }  // namespace kbench::gpu

@@ -1,7 +1,9 @@
 #include "runtime/gpu_prepared_run.hpp"
 
 #include <algorithm>
-#include <limits>
+#include <stdexcept>
+
+#include <fmt/format.h>
 
 #include "data/host_tensors.hpp"
 #include "runtime/cuda_check.hpp"
@@ -23,13 +25,23 @@ int make_current(int device) {
 
 }  // namespace
 
+GpuPreparedRun::DeviceTensor::DeviceTensor(const ConvProblem& problem, Operand operand)
+    : storage(tensor_storage(problem, operand)), bytes(storage_bytes(storage)) {}
+
+float* GpuPreparedRun::as_fp32(const DeviceTensor& tensor) const {
+  if (tensor.storage.dtype != DType::fp32)
+    throw std::logic_error(fmt::format("GpuPreparedRun: fp32 view of a {} tensor; a kernel for {} reads x_data() etc.",
+                                       to_string(tensor.storage.dtype), to_string(tensor.storage.dtype)));
+  return static_cast<float*>(tensor.data());
+}
+
 GpuPreparedRun::GpuPreparedRun(const ConvProblem& problem, int device)
     : problem_(problem),
       device_(make_current(device)),
-      x_(problem.input_elements()),
-      w_(problem.weight_elements()),
-      b_(problem.bias_elements()),
-      y_(problem.output_elements()),
+      x_(problem, Operand::input),
+      w_(problem, Operand::weight),
+      b_(problem, Operand::bias),
+      y_(problem, Operand::output),
       stream_(make_stream()),
       start_(make_timing_event()),
       stop_(make_timing_event()),
@@ -39,9 +51,10 @@ GpuPreparedRun::GpuPreparedRun(const ConvProblem& problem, int device)
 std::int64_t GpuPreparedRun::device_bytes_needed(const ConvProblem& problem, int device) {
   int l2_bytes = 0;
   KBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device));
-  const std::int64_t tensors =
-      problem.input_elements() + problem.weight_elements() + problem.bias_elements() + problem.output_elements();
-  return tensors * static_cast<std::int64_t>(sizeof(float)) + L2Flusher::flush_bytes(l2_bytes);
+  std::int64_t tensors = 0;
+  for (const Operand operand : {Operand::input, Operand::weight, Operand::bias, Operand::output})
+    tensors += storage_bytes(tensor_storage(problem, operand));
+  return tensors + L2Flusher::flush_bytes(l2_bytes);
 }
 
 GpuPreparedRun::~GpuPreparedRun() {
@@ -54,16 +67,16 @@ GpuPreparedRun::~GpuPreparedRun() {
 void GpuPreparedRun::fill_inputs(std::uint64_t seed) {
   KBENCH_CUDA_CHECK(cudaSetDevice(device_));
   const float bound = data::init_bound(problem_);
-  fill_seeded(x_.data(), x_.size(), seed, data::TensorRole::input, bound, stream());
-  fill_seeded(w_.data(), w_.size(), seed, data::TensorRole::weight, bound, stream());
-  fill_seeded(b_.data(), b_.size(), seed, data::TensorRole::bias, bound, stream());
+  fill_seeded(x_.data(), x_.storage, seed, data::TensorRole::input, bound, stream());
+  fill_seeded(w_.data(), w_.storage, seed, data::TensorRole::weight, bound, stream());
+  fill_seeded(b_.data(), b_.storage, seed, data::TensorRole::bias, bound, stream());
   KBENCH_CUDA_CHECK(cudaStreamSynchronize(stream()));
   checksum_after_fill_ = input_checksum();
 }
 
 void GpuPreparedRun::poison_output() {
   KBENCH_CUDA_CHECK(cudaSetDevice(device_));
-  fill_value(y_.data(), y_.size(), std::numeric_limits<float>::quiet_NaN(), stream());
+  fill_nan(y_.data(), y_.storage, stream());
   KBENCH_CUDA_CHECK(cudaStreamSynchronize(stream()));
 }
 
@@ -180,7 +193,7 @@ Sample GpuPreparedRun::take_sample(const TimingOptions& timing, bool blocking) {
 
 std::vector<float> GpuPreparedRun::read_output(std::span<const std::int64_t> indices) {
   KBENCH_CUDA_CHECK(cudaSetDevice(device_));
-  return read_elements(y_.data(), y_.size(), indices, stream());
+  return read_elements(y_.data(), y_.storage, indices, stream());
 }
 
 bool GpuPreparedRun::inputs_unchanged() {
@@ -190,9 +203,9 @@ bool GpuPreparedRun::inputs_unchanged() {
 
 std::uint64_t GpuPreparedRun::input_checksum() {
   // Chained rather than summed, so equal changes in two tensors cannot cancel.
-  std::uint64_t h = checksum(x_.data(), x_.size(), stream());
-  h = data::mix64(h) + checksum(w_.data(), w_.size(), stream());
-  h = data::mix64(h) + checksum(b_.data(), b_.size(), stream());
+  std::uint64_t h = checksum(x_.data(), x_.storage, stream());
+  h = data::mix64(h) + checksum(w_.data(), w_.storage, stream());
+  h = data::mix64(h) + checksum(b_.data(), b_.storage, stream());
   return h;
 }
 

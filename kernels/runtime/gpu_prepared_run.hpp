@@ -1,9 +1,11 @@
 #pragma once
-// The part of PreparedRun every GPU backend shares: device buffers for x, w, b and y filled on the
-// device from the seed, NaN poisoning, checksums of the inputs, sampled read-back, and the cold/hot
-// CUDA-event timing of one execution. A backend derives from it and supplies enqueue().
+// The part of PreparedRun every GPU backend shares: device buffers for x, w, b and y in the problem's
+// dtype and layout, filled on the device from the seed, NaN poisoning, checksums of the inputs,
+// sampled read-back (logical indices, values widened to float), and the cold/hot CUDA-event timing of
+// one execution. A backend derives from it and supplies enqueue().
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -14,6 +16,7 @@
 #include "problem/conv_problem.hpp"
 #include "runtime/cuda_handles.hpp"
 #include "runtime/device_buffer.hpp"
+#include "runtime/tensor_storage.hpp"
 
 namespace kbench::gpu {
 
@@ -39,8 +42,8 @@ class GpuPreparedRun : public PreparedRun {
   bool inputs_unchanged() override;
   std::vector<std::string> warnings() const override { return warnings_; }
 
-  // Device memory a run of `problem` takes on `device`: x, w, b, y and the L2 flush buffer of
-  // cold sampling. A backend adds its own (a cuDNN workspace) and checks the sum in fits().
+  // Device memory a run of `problem` takes on `device`: x, w, b, y (by the dtype's element size) and
+  // the L2 flush buffer of cold sampling. A backend adds its own (a cuDNN workspace) and checks the sum in fits().
   static std::int64_t device_bytes_needed(const ConvProblem& problem, int device);
 
  protected:
@@ -49,15 +52,16 @@ class GpuPreparedRun : public PreparedRun {
 
   const ConvProblem& problem() const { return problem_; }
   cudaStream_t stream() const { return stream_.get(); }
-  const float* x() const { return x_.data(); }
-  const float* w() const { return w_.data(); }
-  const float* b() const { return b_.data(); }  // nullptr without bias
-  float* y() const { return y_.data(); }
-  // The same buffers untyped: elements of the problem's dtype, stored in its layout
-  // (problem/memory_layout.hpp). A kernel of another element type than fp32 reads these.
+  // fp32 problems only (throws std::logic_error otherwise): the fp32 kernels' typed view.
+  const float* x() const { return as_fp32(x_); }
+  const float* w() const { return as_fp32(w_); }
+  const float* b() const { return as_fp32(b_); }  // nullptr without bias
+  float* y() const { return as_fp32(y_); }
+  // The same buffers untyped, for every dtype: elements of the problem's dtype (float, or __half /
+  // __nv_bfloat16 bit patterns), stored in its layout (problem/memory_layout.hpp).
   const void* x_data() const { return x_.data(); }
   const void* w_data() const { return w_.data(); }
-  const void* b_data() const { return b_.data(); }
+  const void* b_data() const { return b_.data(); }  // nullptr without bias
   void* y_data() const { return y_.data(); }
   int device() const { return device_; }
   // How long the blocking kernel waits for the host before it gives up (tests shorten it).
@@ -71,7 +75,16 @@ class GpuPreparedRun : public PreparedRun {
 
   ConvProblem problem_;
   int device_ = 0;  // made current first, so every member below is created on it
-  DeviceBuffer<float> x_, w_, b_, y_;
+  // One tensor: its bytes and how they are laid out (runtime/tensor_storage.hpp).
+  struct DeviceTensor {
+    DeviceTensor(const ConvProblem& problem, Operand operand);
+    void* data() const { return bytes.data(); }
+    TensorStorage storage;  // before bytes, which are sized from it
+    DeviceBuffer<std::byte> bytes;
+  };
+  float* as_fp32(const DeviceTensor& tensor) const;
+
+  DeviceTensor x_, w_, b_, y_;
   CudaStream stream_;
   CudaEvent start_, stop_;
   std::unique_ptr<SmClockProbe> clock_probe_;

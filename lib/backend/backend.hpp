@@ -97,6 +97,9 @@ class Backend {
   virtual std::string name() const = 0;         // as typed in --backends, e.g. "cudnn"
   virtual std::string description() const = 0;  // one line for `kbench list`
   virtual bool runs_on_cpu() const { return false; }
+  // Whether a run without --backends includes it (when available); false for a backend whose start
+  // costs seconds or whose figures are a peer's rather than kbench's (torch).
+  virtual bool selected_by_default() const { return true; }
 
   // Whether this machine can run the backend at all (GPU present, library loadable).
   virtual Support available() const = 0;

@@ -1,6 +1,7 @@
 // convolve_at and convolve_at_seeded: selected output elements, one gather each, spread over threads.
 #include <fmt/format.h>
 
+#include <cmath>
 #include <stdexcept>
 
 #include "data/counter_rng.hpp"
@@ -29,11 +30,13 @@ struct SeededValues {
   DType dtype;
   std::uint64_t seed;
   float bound;
+  Terms terms;
   double input(std::int64_t i) const { return value(data::TensorRole::input, i); }
   double weight(std::int64_t i) const { return value(data::TensorRole::weight, i); }
   double bias(std::int64_t i) const { return value(data::TensorRole::bias, i); }
   double value(data::TensorRole role, std::int64_t i) const {
-    return data::draw_as(dtype, seed, role, static_cast<std::uint64_t>(i), bound);
+    const double v = data::draw_as(dtype, seed, role, static_cast<std::uint64_t>(i), bound);
+    return terms == Terms::value ? v : terms == Terms::magnitude ? std::abs(v) : v * v;
   }
 };
 
@@ -70,11 +73,22 @@ std::vector<double> convolve_at(const ConvProblem& p, const data::HostTensors& t
   return gather_all(p, values, output_indices);
 }
 
+data::HostTensors tensors_for_terms(const data::HostTensors& tensors, Terms terms) {
+  if (terms == Terms::value) return tensors;
+  const auto transform = [terms](const std::vector<float>& values) {
+    std::vector<float> out(values.size());
+    for (std::size_t i = 0; i < values.size(); ++i)
+      out[i] = terms == Terms::magnitude ? std::abs(values[i]) : values[i] * values[i];
+    return out;
+  };
+  return {transform(tensors.input), transform(tensors.weight), transform(tensors.bias)};
+}
+
 std::vector<double> convolve_at_seeded(const ConvProblem& p, std::uint64_t seed,
-                                       std::span<const std::int64_t> output_indices) {
+                                       std::span<const std::int64_t> output_indices, Terms terms) {
   require_computable(p);
   require_indices_in_output(p, output_indices);
-  const SeededValues values{p.dtype, seed, data::init_bound(p)};
+  const SeededValues values{p.dtype, seed, data::init_bound(p), terms};
   return gather_all(p, values, output_indices);
 }
 

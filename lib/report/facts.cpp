@@ -97,6 +97,9 @@ std::vector<Fact> workload_facts(const RunReport& report, const WorkloadSummary&
   facts.push_back({"work", fmt::format("{} · {} ({}) · {} FLOP/B", format_quantity(metrics.flops, "FLOP"),
                                        format_quantity(metrics.bytes(), "B"), bytes,
                                        format_significant(metrics.arithmetic_intensity()))});
+  if (summary.workload.count != 1)
+    facts.push_back({"count", fmt::format("{} (times the model runs it; the suite total weights its time by this)",
+                                          summary.workload.count)});
   if (summary.batch_overridden)
     facts.push_back({"batch", fmt::format("N={} (--batch; the spec says N={})", p.batch, summary.spec_batch)});
   for (MathMode math : math_modes_for(report, summary.workload.name))

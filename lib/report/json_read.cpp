@@ -193,6 +193,10 @@ WorkloadSummary read_workload(const Node& node) {
   s.spec_batch = node.at("spec_batch").integer();
   const Node records = node.at("records");
   for (std::size_t i = 0, n = records.size(); i < n; ++i) w.records.push_back(read_record(records.at(i)));
+  if (node.has("count")) {  // absent when 1, and from documents older than count
+    w.count = node.at("count").integer();
+    if (w.count < 1) fail(child(node.path, "count"), fmt::format("expected an integer >= 1, got {}", w.count));
+  }
   if (node.has("sweep")) {  // absent from unswept workloads and from documents older than sweeps
     const Node sweep = node.at("sweep");
     w.sweep_origin = sweep.at("origin").text();
@@ -209,11 +213,13 @@ Comparison read_comparison(const Node& node) {
   c.mismatches = node.at("mismatches").integer();
   c.max_abs_error = node.at("max_abs_error").number_or_nan();
   c.max_rel_error = node.at("max_rel_error").number_or_nan();
+  if (node.has("max_error_ratio")) c.max_error_ratio = node.at("max_error_ratio").number_or_nan();
   const Node first = node.at("first_mismatch");
   if (!first.is_null()) {
     c.first_mismatch = first.at("index").integer();
     c.first_mismatch_got = first.at("got").number_or_nan();
     c.first_mismatch_expected = first.at("expected").number_or_nan();
+    if (first.has("allowed")) c.first_mismatch_allowed = first.at("allowed").number_or_nan();
   }
   return c;
 }
@@ -223,10 +229,29 @@ Verification read_verification(const Node& node) {
   v.against = node.at("against").text();
   v.full = node.at("full").boolean();
   v.inputs_unchanged = node.at("inputs_unchanged").boolean();
-  const Node tolerance = node.at("tolerance");
-  v.tolerance.atol = tolerance.at("atol").number();
-  v.tolerance.rtol = tolerance.at("rtol").number();
+  // A fixed tolerance, or (from kbench 0.x with error bounds on) the bound: documents hold one of them.
+  if (node.has("tolerance")) {
+    const Node tolerance = node.at("tolerance");
+    v.tolerance = Tolerance{tolerance.at("atol").number(), tolerance.at("rtol").number()};
+  }
+  if (node.has("error_bound")) {
+    const Node bound = node.at("error_bound");
+    v.bound = ErrorBound{.lambda = bound.at("lambda").number(),
+                         .reduction_length = bound.at("reduction_length").integer(),
+                         .u_accumulate = bound.at("u_accumulate").number(),
+                         .u_operand = bound.at("u_operand").number(),
+                         .u_output = bound.at("u_output").number()};
+  }
+  if (!v.tolerance && !v.bound) fail(child(node.path, "tolerance"), "neither a tolerance nor an error bound");
   v.comparison = read_comparison(node);
+  if (node.has("kernelbench_rule")) {
+    const Node rule = node.at("kernelbench_rule");
+    KernelBenchRule r;
+    r.tolerance = Tolerance{rule.at("atol").number(), rule.at("rtol").number()};
+    r.comparison.checked = v.comparison.checked;
+    r.comparison.mismatches = rule.at("mismatches").integer();
+    v.kernelbench_rule = r;
+  }
   const Node fresh = node.at("fresh_inputs");
   if (!fresh.is_null()) {
     v.fresh_inputs = read_comparison(fresh);

@@ -94,6 +94,8 @@ ojson workload_json(const WorkloadSummary& summary) {
       {"spec_batch", summary.spec_batch},
       {"records", records},
   };
+  // Only when the spec gives one other than 1, so documents of other runs stay as they were.
+  if (w.count != 1) document["count"] = w.count;
   // Only for a point of a sweep, so documents of unswept runs stay as they were.
   if (!w.sweep_origin.empty()) {
     ojson axes = ojson::array();
@@ -108,12 +110,14 @@ ojson comparison_json(const Comparison& c) {
   if (c.first_mismatch >= 0)
     first = {{"index", c.first_mismatch},
              {"got", number_or_null(c.first_mismatch_got)},
-             {"expected", number_or_null(c.first_mismatch_expected)}};
+             {"expected", number_or_null(c.first_mismatch_expected)},
+             {"allowed", number_or_null(c.first_mismatch_allowed)}};
   return {
       {"checked", c.checked},
       {"mismatches", c.mismatches},
       {"max_abs_error", number_or_null(c.max_abs_error)},
       {"max_rel_error", number_or_null(c.max_rel_error)},
+      {"max_error_ratio", number_or_null(c.max_error_ratio)},
       {"first_mismatch", first},
       {"passed", c.passed()},
   };
@@ -124,9 +128,22 @@ ojson verification_json(const Verification& v) {
       {"against", v.against},
       {"full", v.full},
       {"inputs_unchanged", v.inputs_unchanged},
-      {"tolerance", {{"atol", v.tolerance.atol}, {"rtol", v.tolerance.rtol}}},
   };
+  if (v.tolerance) out["tolerance"] = {{"atol", v.tolerance->atol}, {"rtol", v.tolerance->rtol}};
+  if (v.bound)
+    out["error_bound"] = {{"lambda", v.bound->lambda},
+                          {"reduction_length", v.bound->reduction_length},
+                          {"u_accumulate", v.bound->u_accumulate},
+                          {"u_operand", v.bound->u_operand},
+                          {"u_output", v.bound->u_output},
+                          {"c_uniform", v.bound->c_uniform()},
+                          {"formula", v.bound->describe()}};
   out.update(comparison_json(v.comparison));
+  if (v.kernelbench_rule)
+    out["kernelbench_rule"] = {{"atol", v.kernelbench_rule->tolerance.atol},
+                               {"rtol", v.kernelbench_rule->tolerance.rtol},
+                               {"mismatches", v.kernelbench_rule->comparison.mismatches},
+                               {"passed", v.kernelbench_rule->comparison.passed()}};
   out["fresh_inputs"] = v.fresh_inputs ? comparison_json(*v.fresh_inputs) : ojson(nullptr);
   if (v.fresh_inputs) out["fresh_inputs"]["seed"] = v.fresh_inputs_seed;
   return out;

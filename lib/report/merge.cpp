@@ -68,6 +68,7 @@ std::optional<std::string> workload_difference(const WorkloadSummary& a, const W
   if (!(a.workload.problem == b.workload.problem)) return "problem";
   if (a.batch_overridden != b.batch_overridden || a.spec_batch != b.spec_batch) return "batch_overridden";
   if (a.workload.sweep_origin != b.workload.sweep_origin) return "sweep";
+  if (a.workload.count != b.workload.count) return "count";
   return std::nullopt;
 }
 

@@ -171,6 +171,14 @@ std::vector<std::string> result_notes(const ResultView& view) {
     const Verification& v = *r.verification;
     if (!v.inputs_unchanged && r.status == ResultStatus::ok)
       notes.push_back(fmt::format("{}: the backend modified its inputs", label));
+    if (v.bound && ran)
+      notes.push_back(
+          fmt::format("{}: worst element at {:.2g} of its error bound (c = {:.2g} at uniform terms, n = {})", label,
+                      v.comparison.max_error_ratio, v.bound->c_uniform(), v.bound->reduction_length));
+    if (v.kernelbench_rule && ran && v.kernelbench_rule->comparison.passed() != v.comparison.passed())
+      notes.push_back(fmt::format("{}: KernelBench's rule (atol {:g}, rtol {:g}) would have {} it", label,
+                                  v.kernelbench_rule->tolerance.atol, v.kernelbench_rule->tolerance.rtol,
+                                  v.kernelbench_rule->comparison.passed() ? "passed" : "failed"));
   }
   if (view.timing) {
     const Measurement& m = *view.timing;

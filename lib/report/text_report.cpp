@@ -10,6 +10,7 @@
 #include "report/format.hpp"
 #include "report/reporter.hpp"
 #include "report/result_view.hpp"
+#include "report/suite_total.hpp"
 #include "report/table.hpp"
 
 namespace kbench {
@@ -110,6 +111,15 @@ void write_results(const RunReport& report, const std::vector<const Result*>& re
   for (const std::string& note : notes) write_wrapped(fmt::format("{}- ", kIndent), kIndent.size() + 2, note, out);
 }
 
+// Only for a report with counts (a model imported layer by layer): its convolution time per backend.
+void write_suite_totals(const RunReport& report, std::ostream& out) {
+  if (!has_counts(report)) return;
+  out << "\nsuite total, each workload's median x its count\n";
+  for (const SuiteTotal& total : suite_totals(report))
+    out << fmt::format("{}{:<28} {:>10}  ({} of {} workloads timed)\n", kIndent, total.label,
+                       total.timed > 0 ? format_duration(total.weighted_s) : "-", total.timed, total.workloads);
+}
+
 void write_legend(std::ostream& out) {
   out << "\nmedian, spread (p10–p90 in the median's unit; ±stdev under 10 samples) and rates are from verified\n"
          "runs only; ×floor = median / kbench's floor at the math mode used; err/checked = largest |error|\n"
@@ -128,7 +138,10 @@ void write_text_report(const RunReport& report, std::ostream& out, const ReportS
     out << '\n' << name << " (no workload summary in this report)\n";
     write_results(report, results_for(report, name), out, style);
   }
-  if (!report.results.empty()) write_legend(out);
+  if (!report.results.empty()) {
+    write_suite_totals(report, out);
+    write_legend(out);
+  }
 }
 
 }  // namespace kbench

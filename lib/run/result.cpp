@@ -1,5 +1,7 @@
 #include "run/result.hpp"
 
+#include <fmt/format.h>
+
 namespace kbench {
 
 std::string_view to_string(ResultStatus status) {
@@ -12,6 +14,12 @@ std::string_view to_string(ResultStatus status) {
     case ResultStatus::skipped: return "skipped";
   }
   return "?";
+}
+
+std::string Verification::criterion() const {
+  if (tolerance) return fmt::format("tolerance (atol {:g}, rtol {:g})", tolerance->atol, tolerance->rtol);
+  if (bound) return fmt::format("the error bound ({})", bound->describe());
+  return "tolerance";
 }
 
 double Result::achieved_flops(const ProblemMetrics& metrics) const {

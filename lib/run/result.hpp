@@ -13,6 +13,7 @@
 #include "roofline/floor.hpp"
 #include "spec/workload.hpp"
 #include "verify/compare.hpp"
+#include "verify/error_bound.hpp"
 #include "verify/tolerance.hpp"
 
 namespace kbench {
@@ -27,9 +28,20 @@ enum class ResultStatus {
 };
 std::string_view to_string(ResultStatus status);
 
-struct Verification {
+// KernelBench's fixed rule (atol = rtol = 1e-4 in fp32, 1e-2 where TF32 is allowed), applied beside the
+// error bound for comparison with its published verdicts; it decides nothing here.
+struct KernelBenchRule {
   Tolerance tolerance;
   Comparison comparison;
+};
+
+struct Verification {
+  // What decided: the error bound derived from the problem and math (the default), or a fixed
+  // tolerance when --atol/--rtol were given. Exactly one is set.
+  std::optional<ErrorBound> bound;
+  std::optional<Tolerance> tolerance;
+  Comparison comparison;
+  std::optional<KernelBenchRule> kernelbench_rule;
   bool full = false;             // every output element checked, else a sample
   bool inputs_unchanged = true;  // the backend did not write its inputs
   // A second check after timing, on fresh inputs from another seed, at sampled points: catches a
@@ -37,6 +49,9 @@ struct Verification {
   std::optional<Comparison> fresh_inputs;
   std::uint64_t fresh_inputs_seed = 0;
   std::string against = "reference (fp64, CPU)";
+
+  // "the error bound (...)" or "tolerance (atol 1e-4, rtol 1e-4)", for messages.
+  std::string criterion() const;
 };
 
 struct Result {

@@ -1,6 +1,7 @@
 #include "run/runner.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <exception>
 #include <memory>
 #include <optional>
@@ -46,13 +47,45 @@ std::vector<BackendEntry> select_backends(const Registry& registry, const RunCon
     return entries;
   }
   for (const auto& backend : registry.all())
-    if (!backend->runs_on_cpu() && backend->available()) entries.push_back({backend.get(), "", false, true});
+    if (backend->selected_by_default() && !backend->runs_on_cpu() && backend->available())
+      entries.push_back({backend.get(), "", false, true});
   if (entries.empty()) {
     for (const auto& backend : registry.all())
-      if (backend->runs_on_cpu()) entries.push_back({backend.get(), "", false, true});
+      if (backend->selected_by_default() && backend->runs_on_cpu()) entries.push_back({backend.get(), "", false, true});
     report.notes.push_back("no GPU backend is available here; timing the CPU reference where it fits the time budget");
   }
   return entries;
+}
+
+// The reference at the points a check compares (all of them when `points` is empty).
+struct ReferenceValues {
+  std::vector<std::int64_t> points;
+  std::vector<double> values, abs_sums, root_sum_squares;
+  ExpectedValues view() const { return {values, abs_sums, root_sum_squares}; }
+};
+
+std::vector<double> square_roots(std::vector<double> values) {
+  for (double& v : values) v = std::sqrt(v);
+  return values;
+}
+
+ReferenceValues reference_everywhere(const ConvProblem& problem, std::uint64_t seed) {
+  const data::HostTensors tensors = data::make_host_tensors(problem, seed);
+  using reference::Terms;
+  return {{},
+          reference::convolve(problem, tensors),
+          reference::convolve(problem, reference::tensors_for_terms(tensors, Terms::magnitude)),
+          square_roots(reference::convolve(problem, reference::tensors_for_terms(tensors, Terms::square)))};
+}
+
+ReferenceValues reference_at(const ConvProblem& problem, std::uint64_t seed, std::vector<std::int64_t> points) {
+  using reference::Terms;
+  ReferenceValues r;
+  r.values = reference::convolve_at_seeded(problem, seed, points, Terms::value);
+  r.abs_sums = reference::convolve_at_seeded(problem, seed, points, Terms::magnitude);
+  r.root_sum_squares = square_roots(reference::convolve_at_seeded(problem, seed, points, Terms::square));
+  r.points = std::move(points);
+  return r;
 }
 
 // Whether the fp64 output of a full check may be held for the whole workload: it sits beside every
@@ -65,37 +98,32 @@ bool full_output_fits(const ConvProblem& problem) {
   return !available || 8.0 * static_cast<double>(problem.output_elements()) <= 0.25 * static_cast<double>(*available);
 }
 
-// Reference values for verification, computed at most once per workload and shared by every backend.
+// Reference values for verification, computed at most once per workload and shared by every backend:
+// each checked element's value and, for the error bound, its S and Q (verify/error_bound.hpp).
 class ExpectedOutput {
  public:
   ExpectedOutput(const ConvProblem& problem, const RunConfig& config) : problem_(problem), config_(config) {}
 
   const std::vector<std::int64_t>& points() { return compute().points; }  // empty = every element
-  const std::vector<double>& values() { return compute().values; }
+  ExpectedValues values() { return compute().view(); }
   bool full() { return compute().points.empty(); }
   bool computed() const { return data_.has_value(); }
+  const std::vector<double>& reference() { return compute().values; }
 
  private:
-  struct Data {
-    std::vector<std::int64_t> points;
-    std::vector<double> values;
-  };
-  const Data& compute() {
+  const ReferenceValues& compute() {
     if (data_) return *data_;
-    Data d;
-    const double seconds = compute_metrics(problem_).flops / reference_flops_per_second();
-    if (seconds <= config_.full_verify_max_s && full_output_fits(problem_)) {
-      d.values = reference::convolve(problem_, data::make_host_tensors(problem_, config_.seed));
-    } else {
-      d.points = choose_check_points(problem_, config_.verify_points, config_.seed);
-      d.values = reference::convolve_at_seeded(problem_, config_.seed, d.points);
-    }
-    data_ = std::move(d);
+    // The full check convolves three times (values, magnitudes, squares).
+    const double seconds = 3 * compute_metrics(problem_).flops / reference_flops_per_second();
+    if (seconds <= config_.full_verify_max_s && full_output_fits(problem_))
+      data_ = reference_everywhere(problem_, config_.seed);
+    else
+      data_ = reference_at(problem_, config_.seed, choose_check_points(problem_, config_.verify_points, config_.seed));
     return *data_;
   }
   ConvProblem problem_;
   const RunConfig& config_;
-  std::optional<Data> data_;
+  std::optional<ReferenceValues> data_;
 };
 
 std::string format_seconds(double s) { return s >= 1 ? fmt::format("{:.1f} s", s) : fmt::format("{:.0f} ms", s * 1e3); }
@@ -219,10 +247,18 @@ class ResultRun {
   bool verify() {
     execute_on(c_.config.seed);
     Verification verification;
-    verification.tolerance = c_.config.tolerance.value_or(default_tolerance(c_.math));
     const auto got = run_->read_output(c_.expected.points());
     verification.full = c_.expected.full();
-    verification.comparison = compare_outputs(got, c_.expected.values(), verification.tolerance);
+    const ExpectedValues expected = c_.expected.values();
+    if (c_.config.tolerance) {
+      verification.tolerance = *c_.config.tolerance;
+      verification.comparison = compare_outputs(got, expected.values, *verification.tolerance);
+    } else {
+      verification.bound = error_bound_for(problem(), c_.math);
+      verification.comparison = compare_outputs(got, expected, *verification.bound);
+    }
+    verification.kernelbench_rule =
+        KernelBenchRule{default_tolerance(c_.math), compare_outputs(got, expected.values, default_tolerance(c_.math))};
     verification.inputs_unchanged = run_->inputs_unchanged();
     result_.verification = verification;
     if (c_.dump && c_.dump->accepts_output(result_, problem().output_elements()))
@@ -234,10 +270,10 @@ class ResultRun {
     const std::int64_t where =
         c_.expected.full() ? cmp.first_mismatch : c_.expected.points()[static_cast<std::size_t>(cmp.first_mismatch)];
     return end(ResultStatus::wrong,
-               fmt::format("{} of {} checked elements out of tolerance (atol {:g}, rtol {:g}); first at output "
-                           "index {}: got {:g}, expected {:g}",
-                           cmp.mismatches, cmp.checked, verification.tolerance.atol, verification.tolerance.rtol, where,
-                           cmp.first_mismatch_got, cmp.first_mismatch_expected));
+               fmt::format("{} of {} checked elements out of {}; first at output index {}: got {:g}, expected {:g}, "
+                           "allowed error {:.3g}",
+                           cmp.mismatches, cmp.checked, verification.criterion(), where, cmp.first_mismatch_got,
+                           cmp.first_mismatch_expected, cmp.first_mismatch_allowed));
   }
 
   bool time() {
@@ -255,17 +291,20 @@ class ResultRun {
     const auto points =
         choose_check_points(problem(), std::min<std::int64_t>(c_.config.verify_points, 1024), fresh_seed);
     execute_on(fresh_seed);
-    const auto fresh =
-        compare_outputs(run_->read_output(points), reference::convolve_at_seeded(problem(), fresh_seed, points),
-                        result_.verification->tolerance);
+    const auto got = run_->read_output(points);
+    const Verification& first = *result_.verification;
+    const Comparison fresh =
+        first.tolerance
+            ? compare_outputs(got, reference::convolve_at_seeded(problem(), fresh_seed, points), *first.tolerance)
+            : compare_outputs(got, reference_at(problem(), fresh_seed, points).view(), *first.bound);
     result_.verification->fresh_inputs = fresh;
     result_.verification->fresh_inputs_seed = fresh_seed;
     if (fresh.passed() && run_->inputs_unchanged()) return true;
     result_.timing.reset();
     return end(ResultStatus::wrong,
-               fmt::format("the output does not follow fresh inputs: {} of {} elements out of tolerance on the second "
+               fmt::format("the output does not follow fresh inputs: {} of {} elements out of {} on the second "
                            "verification (seed {}){}",
-                           fresh.mismatches, fresh.checked, fresh_seed,
+                           fresh.mismatches, fresh.checked, first.criterion(), fresh_seed,
                            run_->inputs_unchanged() ? "" : "; the inputs were modified"));
   }
 
@@ -385,7 +424,7 @@ RunReport run_workloads(const std::vector<Workload>& workloads, const Registry& 
       }
     }
     if (dump) {
-      if (expected.computed() && expected.full()) dump->add_reference(expected.values());
+      if (expected.computed() && expected.full()) dump->add_reference(expected.reference());
       dump->finish(report);
     }
   }

@@ -1,5 +1,6 @@
 #pragma once
 // A validated workload as read from a YAML spec.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,9 @@ struct Workload {
   // so reports can draw them as a series) and the axis values of this point, in axis order.
   std::string sweep_origin;
   std::vector<SweepValue> sweep;
+  // How many times the model this workload was taken from runs it (`count:`, e.g. one per identical
+  // layer of a network): suite totals weight the workload's time by it. 1 unless the spec says otherwise.
+  std::int64_t count = 1;
 };
 
 }  // namespace kbench

@@ -8,9 +8,9 @@
 
 namespace kbench::spec {
 
-inline constexpr std::array<std::string_view, 16> kWorkloadKeys = {
-    "name",   "description", "op",       "dtype",  "layout", "input",          "out_channels", "kernel",
-    "stride", "padding",     "dilation", "groups", "bias",   "output_padding", "records",      "sweep",
+inline constexpr std::array<std::string_view, 17> kWorkloadKeys = {
+    "name",    "description", "op",     "dtype", "layout",         "input",   "out_channels", "kernel", "stride",
+    "padding", "dilation",    "groups", "bias",  "output_padding", "records", "sweep",        "count",
 };
 
 inline constexpr std::array<KnownAlias, 20> kWorkloadKeyAliases = {{

@@ -255,6 +255,7 @@ ReadWorkload read_fields(const SpecReader& reader, const Located& mapping, Mappi
   if (auto description = fields.find("description")) workload.description = reader.read_text(*description);
   workload.problem = read_problem(reader, fields);
   if (auto records = fields.find("records")) workload.records = read_records(reader, *records);
+  if (auto count = fields.find("count")) workload.count = reader.read_integer(*count, 1, kMaxProblemDimension);
   workload.source_file = reader.origin();
   workload.source_line = mapping.position.line;
   return read;

@@ -44,7 +44,8 @@ void check_direct(const ConvProblem& p, std::uint64_t seed) {
   run_and_compare(
       p, seed, blocks, gpu::conv::kDirectThreads,
       [&](const data::HostTensors& t, float* y) {
-        gpu::conv::direct_conv_kernel(d, t.input.data(), t.weight.data(), t.bias.empty() ? nullptr : t.bias.data(), y);
+        gpu::conv::direct_conv_kernel<DType::fp32, Layout::nchw>(d, t.input.data(), t.weight.data(),
+                                                                 t.bias.empty() ? nullptr : t.bias.data(), y);
       },
       false);
 }

@@ -64,7 +64,7 @@ TEST_SUITE("host") {
         {CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, {CUDNN_STATUS_SUCCESS, 1 << 20}},
         {CUDNN_CONVOLUTION_FWD_ALGO_DIRECT, {CUDNN_STATUS_SUCCESS, ~std::size_t{0}}},
     });
-    const Selection s = select_ranked(ranked, query, false, kLimit, MathMode::fp32, CUDNN_FMA_MATH, "heuristic");
+    const Selection s = select_ranked(ranked, query, false, kLimit, RankedMath::fma_only, CUDNN_FMA_MATH, "heuristic");
     REQUIRE(s.choice.has_value());
     CHECK(s.choice->algo == CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM);
     CHECK(s.choice->workspace_bytes == (1u << 20));
@@ -82,7 +82,7 @@ TEST_SUITE("host") {
     };
     const WorkspaceQueryFn query =
         fake_query({{CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD, {CUDNN_STATUS_EXECUTION_FAILED, 0}}});
-    const Selection s = select_ranked(ranked, query, false, kLimit, MathMode::fp32, CUDNN_FMA_MATH, "heuristic");
+    const Selection s = select_ranked(ranked, query, false, kLimit, RankedMath::fma_only, CUDNN_FMA_MATH, "heuristic");
     CHECK_FALSE(s.choice.has_value());
     CAPTURE(s.reason);
     CHECK(contains(s.reason, "cuDNN offers no usable forward algorithm: FFT: "));
@@ -95,15 +95,15 @@ TEST_SUITE("host") {
     std::vector<cudnnMathType_t> asked;
     const std::vector<RankedAlgo> ranked = {
         entry(CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, 0, CUDNN_STATUS_SUCCESS, CUDNN_TENSOR_OP_MATH)};
-    const Selection s =
-        select_ranked(ranked, fake_query({}, &asked), false, kLimit, MathMode::tf32, CUDNN_DEFAULT_MATH, "heuristic");
+    const Selection s = select_ranked(ranked, fake_query({}, &asked), false, kLimit, RankedMath::entry_own,
+                                      CUDNN_DEFAULT_MATH, "heuristic");
     REQUIRE(s.choice.has_value());
     CHECK(s.choice->math == CUDNN_TENSOR_OP_MATH);
     CHECK(asked == std::vector<cudnnMathType_t>{CUDNN_TENSOR_OP_MATH});
     // fp32 keeps FMA math whatever a (non tensor-op) entry reports.
     asked.clear();
     const Selection f = select_ranked({entry(CUDNN_CONVOLUTION_FWD_ALGO_GEMM)}, fake_query({}, &asked), false, kLimit,
-                                      MathMode::fp32, CUDNN_FMA_MATH, "heuristic");
+                                      RankedMath::fma_only, CUDNN_FMA_MATH, "heuristic");
     REQUIRE(f.choice.has_value());
     CHECK(f.choice->math == CUDNN_FMA_MATH);
     CHECK(asked == std::vector<cudnnMathType_t>{CUDNN_FMA_MATH});

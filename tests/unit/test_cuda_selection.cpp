@@ -252,10 +252,12 @@ TEST_SUITE("cuda_index") {
     p.pad_before = p.pad_after = Dims{{1, 1, 0}};
     CHECK(gpu::conv::family_envelope(Family::depthwise2d, p, MathMode::fp32));
 
+    // fp16 (once refused by the whole backend): direct takes every dtype, the fp32 GEMMs refuse it.
     ConvProblem half = seed50();
     half.dtype = DType::fp16;
-    CHECK_FALSE(gpu::conv::problem_supported(half));
-    CHECK_FALSE(gpu::conv::family_envelope(Family::direct, half, MathMode::fp32));
+    CHECK(gpu::conv::problem_supported(half));
+    CHECK(gpu::conv::family_envelope(Family::direct, half, MathMode::fp32));
+    CHECK_FALSE(gpu::conv::family_envelope(Family::implicit_gemm_3xtf32, half, MathMode::fp32));
     ConvProblem bad = seed50();
     bad.groups = 2;  // does not divide 3 input channels
     CHECK_FALSE(gpu::conv::problem_supported(bad));
@@ -410,6 +412,59 @@ TEST_SUITE("cuda_index") {
         if (math == MathMode::fp32) CHECK(gpu::conv::family_math(chosen) == MathMode::fp32);
         CHECK(lists(families, op == OpKind::conv ? Family::implicit_gemm_ffma : Family::transposed_phase_ffma));
       }
+    }
+  }
+
+  TEST_CASE("fp16 and bf16: the tensor-core GEMM for the seeds' convolutions in both layouts, direct elsewhere") {
+    for (const DType dtype : {DType::fp16, DType::bf16})
+      for (const Layout layout : {Layout::nhwc, Layout::nchw})
+        for (const MathMode math : {MathMode::fp32, MathMode::tf32}) {
+          CAPTURE(to_string(dtype));
+          CAPTURE(to_string(layout));
+          const auto as = [&](ConvProblem p) {
+            p.dtype = dtype;
+            p.layout = layout;
+            return p;
+          };
+          CHECK(gpu::conv::default_family(as(seed50()), math) == Family::implicit_gemm_half);
+          CHECK(gpu::conv::default_family(as(seed76()), math) == Family::implicit_gemm_half);
+          // Depthwise (a GEMM of one output channel) and transposed: the generic kernel, for now.
+          CHECK(gpu::conv::default_family(as(seed84()), math) == Family::direct);
+          CHECK(gpu::conv::default_family(as(seed77()), math) == Family::direct);
+          const std::vector<Family> families = gpu::conv::applicable_families(as(seed76()), math);
+          CHECK(families == std::vector<Family>{Family::direct, Family::implicit_gemm_half});
+        }
+  }
+
+  TEST_CASE("dtypes and layouts: each family refuses the ones it does not implement, with the reason") {
+    ConvProblem p = seed76();
+    CHECK_FALSE(gpu::conv::family_envelope(Family::implicit_gemm_half, p, MathMode::fp32).ok);
+    CHECK(gpu::conv::family_envelope(Family::implicit_gemm_half, p, MathMode::fp32).reason ==
+          "implicit_gemm_half: does not compute fp32 tensors");
+    p.layout = Layout::nhwc;
+    CHECK(gpu::conv::family_envelope(Family::implicit_gemm_3xtf32, p, MathMode::fp32).reason ==
+          "implicit_gemm_3xtf32: does not read nhwc tensors");
+    CHECK(gpu::conv::default_family(p, MathMode::fp32) == Family::direct);  // fp32 NHWC: direct only
+    CHECK(gpu::conv::applicable_families(p, MathMode::tf32) == std::vector<Family>{Family::direct});
+    p.dtype = DType::bf16;
+    CHECK(gpu::conv::family_envelope(Family::depthwise2d, p, MathMode::fp32).reason ==
+          "depthwise2d: does not compute bf16 tensors");
+    CHECK(gpu::conv::problem_supported(p).ok);
+    ConvProblem t = seed77();
+    t.dtype = DType::fp16;
+    CHECK(gpu::conv::family_envelope(Family::implicit_gemm_half, t, MathMode::fp32).reason ==
+          "implicit_gemm_half: forward convolutions only");
+  }
+
+  TEST_CASE("every valid random problem in every dtype and layout has direct, and its default is in its envelope") {
+    std::mt19937_64 rng(kbench::testing::test_seed(2403));
+    for (int trial = 0; trial < 200; ++trial) {
+      ConvProblem p = test::random_problem(rng, trial % 2 == 0 ? OpKind::conv : OpKind::conv_transpose);
+      p.dtype = static_cast<DType>(trial % 3);
+      p.layout = trial % 4 < 2 ? Layout::nchw : Layout::nhwc;
+      const std::vector<Family> families = gpu::conv::applicable_families(p, MathMode::fp32);
+      CHECK(lists(families, Family::direct));
+      CHECK(lists(families, gpu::conv::default_family(p, MathMode::fp32)));
     }
   }
 

@@ -47,11 +47,14 @@ inline Measurement fake_measurement(double center_s, double spread_s, int count)
 
 inline Verification passed_verification(std::int64_t checked, bool full, double max_abs_error) {
   Verification v;
-  v.tolerance = {1e-4, 1e-4};
+  v.bound = ErrorBound{
+      .lambda = 4, .reduction_length = 193, .u_accumulate = 0x1p-24, .u_operand = 0x1p-19, .u_output = 0x1p-24};
   v.full = full;
   v.comparison.checked = checked;
   v.comparison.max_abs_error = max_abs_error;
   v.comparison.max_rel_error = max_abs_error * 10;
+  v.comparison.max_error_ratio = 0.125;
+  v.kernelbench_rule = KernelBenchRule{Tolerance{1e-4, 1e-4}, v.comparison};
   return v;
 }
 
@@ -184,7 +187,8 @@ inline RunReport fixture_report() {
   // statuses that never ran.
   Result tf32 = make_result(w2, "cudnn", "cudnn:FFT_TILING", MathMode::tf32, ResultStatus::ok);
   tf32.verification = passed_verification(270400, true, 0.0078125);
-  tf32.verification->tolerance = {1e-2, 1e-2};
+  tf32.verification->bound.reset();  // as under --atol/--rtol
+  tf32.verification->tolerance = Tolerance{1e-2, 1e-2};
   tf32.timing = fake_measurement(61.5e-6, 1.5e-6, 5);
   tf32.timing->budget_exhausted = true;
   report.results.push_back(tf32);

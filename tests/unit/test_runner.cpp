@@ -81,10 +81,10 @@ TEST_SUITE("runner") {
       const char* reason_fragment;
     };
     const Case cases[] = {
-        {Misbehaviour::leave_output_unwritten, ResultStatus::wrong, "out of tolerance"},
+        {Misbehaviour::leave_output_unwritten, ResultStatus::wrong, "checked elements out of the error bound"},
         {Misbehaviour::replay_first_output, ResultStatus::wrong, "fresh inputs"},
         {Misbehaviour::modify_input, ResultStatus::wrong, "modified its inputs"},
-        {Misbehaviour::wrong_values, ResultStatus::wrong, "out of tolerance"},
+        {Misbehaviour::wrong_values, ResultStatus::wrong, "checked elements out of the error bound"},
         {Misbehaviour::throw_in_run, ResultStatus::failed, "cudaErrorIllegalAddress"},
         {Misbehaviour::throw_in_prepare, ResultStatus::failed, "out of memory"},
     };
@@ -98,6 +98,34 @@ TEST_SUITE("runner") {
       CHECK(r.reason.find(c.reason_fragment) != std::string::npos);
       CHECK_FALSE(r.timing.has_value());
     }
+  }
+
+  TEST_CASE("the error bound decides by default, a fixed tolerance under --atol/--rtol, KernelBench's rule beside") {
+    const auto registry = registry_with({fake("good"), fake("bad", Misbehaviour::wrong_values)});
+    const RunReport report = run_workloads({small_workload()}, registry, quick_config("good,bad"));
+    REQUIRE(report.results.size() == 2);
+    const Verification& good = *report.results[0].verification;
+    REQUIRE(good.bound.has_value());
+    CHECK_FALSE(good.tolerance.has_value());
+    CHECK(good.bound->reduction_length ==
+          testing::small_problem().in_channels_per_group() * testing::small_problem().kernel_volume() +
+              (testing::small_problem().bias ? 1 : 0));
+    CHECK(good.comparison.max_error_ratio < 1);
+    REQUIRE(good.kernelbench_rule.has_value());
+    CHECK(good.kernelbench_rule->comparison.passed());
+    REQUIRE(good.fresh_inputs.has_value());
+    CHECK(good.fresh_inputs->passed());
+    const Result& bad = report.results[1];
+    CHECK(bad.status == ResultStatus::wrong);
+    CHECK(bad.verification->comparison.max_error_ratio > 1);
+    CHECK(bad.reason.find("allowed error") != std::string::npos);
+
+    RunConfig loose = quick_config("bad");
+    loose.tolerance = Tolerance{1.0, 1.0};
+    const Result& tolerated = only(run_workloads({small_workload()}, registry, loose));
+    CHECK(tolerated.status == ResultStatus::ok);
+    CHECK(tolerated.verification->tolerance.has_value());
+    CHECK_FALSE(tolerated.verification->bound.has_value());
   }
 
   TEST_CASE("one failing backend does not cost the others their results") {

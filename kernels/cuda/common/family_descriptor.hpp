@@ -54,15 +54,20 @@ enum Knob : unsigned {
   kKnobFill = 1u << 5,      // where the zero fill runs
 };
 
-// A set of element types, as a descriptor's bits.
+// A set of element types, and of memory layouts, as a descriptor's bits.
 constexpr unsigned dtype_bit(DType t) { return 1u << static_cast<unsigned>(t); }
+constexpr unsigned layout_bit(Layout l) { return 1u << static_cast<unsigned>(l); }
+inline constexpr unsigned kAllDTypes = dtype_bit(DType::fp32) | dtype_bit(DType::fp16) | dtype_bit(DType::bf16);
+inline constexpr unsigned kAllLayouts = layout_bit(Layout::nchw) | layout_bit(Layout::nhwc);
 
 struct FamilyDescriptor {
   Family family;
-  // What it implements: the element types of its tensors (dtype_bit of each; today fp32 alone) and
-  // the math its products round to. Every family reads and writes NCHW tensors of the forward pass
-  // (a transposed convolution is an op, not a pass); layouts and passes join these fields with them.
+  // What it implements: the element types of its tensors (dtype_bit of each), the memory layouts it
+  // reads and writes them in (layout_bit of each), and the math its products round to. Every family
+  // computes the forward pass (a transposed convolution is an op, not a pass); passes join these
+  // fields with them. The fp32 families read NCHW only.
   unsigned dtypes = dtype_bit(DType::fp32);
+  unsigned layouts = layout_bit(Layout::nchw);
   MathMode computes_in = MathMode::fp32;
   unsigned knobs = 0;  // Knob bits
   // The `cuda:NAME/...` parts its variants take after the name, for messages and docs ("" when none).

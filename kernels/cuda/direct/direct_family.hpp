@@ -1,7 +1,8 @@
 #pragma once
 // The `direct` family: one thread per output element, fp32 FMA, 64-bit indices throughout, so it
 // runs every valid problem as it is (1-D to 3-D, groups, stride, padding, dilation, transposed with
-// output_padding, bias). The fallback every other family's envelope leaves a problem to.
+// output_padding, bias), in every element type (fp32 accumulation, the output rounded once) and
+// layout. The fallback every other family's envelope leaves a problem to.
 #include "cuda/common/family_descriptor.hpp"
 
 namespace kbench::gpu::conv {
@@ -12,6 +13,8 @@ inline KernelDescription describe_direct(const KernelChoice&, const ConvProblem&
 
 inline constexpr FamilyDescriptor kDirectFamily{
     .family = Family::direct,
+    .dtypes = kAllDTypes,
+    .layouts = kAllLayouts,
     .computes_in = MathMode::fp32,
     .knobs = 0,
     .runs_forward_equivalent = false,  // it takes the transposed problem as it is

@@ -1,0 +1,131 @@
+// `kbench import kernelbench FILE.py...` and `kbench import miopen FILE|-`: workload specs from what
+// users already have (KernelBench problem files, MIOpenDriver command lines), written as YAML that
+// `kbench run` reads (to stdout or --output). The readers are lib/import/; what they cannot read is an
+// error naming the file, line and what it was (exit 2), and what they read but ignore is a note on stderr.
+#include <cctype>
+#include <filesystem>
+#include <iostream>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "core/error.hpp"
+#include "import/kernelbench_import.hpp"
+#include "import/miopen_import.hpp"
+#include "import/spec_writer.hpp"
+#include "io/input_file.hpp"
+#include "io/output_file.hpp"
+
+namespace kbench::cli {
+
+namespace {
+
+struct ImportFlags {
+  std::string source;  // kernelbench | miopen
+  std::vector<std::string> inputs;
+  std::string output;
+  std::string name_prefix;
+};
+
+// Standard input, up to the spec size limit (a log piped in is read whole, so it must end).
+std::string read_stdin() {
+  std::string text;
+  char buffer[65536];
+  while (std::cin.read(buffer, sizeof buffer) || std::cin.gcount() > 0) {
+    text.append(buffer, static_cast<std::size_t>(std::cin.gcount()));
+    if (text.size() > io::kMaxSpecBytes)
+      throw InputError(fmt::format("-: standard input is over the {} MiB limit of an import", io::kMaxSpecBytes >> 20));
+  }
+  return text;
+}
+
+import::Imported take(import::ImportOutcome outcome){
+    if (const auto* error = std::get_if<import::ImportError>(&outcome)) throw InputError(error->message());
+return std::get<import::Imported>(std::move(outcome));
+}  // namespace
+
+int run_import(const ImportFlags& flags) {
+  std::vector<Workload> workloads;
+  std::map<std::string, std::string> named_in;  // workload name -> the file it came from
+  for (const std::string& path : flags.inputs) {
+    import::Imported imported;
+    if (flags.source == "kernelbench") {
+      const std::string name = flags.name_prefix + import::name_from_text(std::filesystem::path(path).stem().string());
+      imported = take(import::import_kernelbench(
+          io::read_input_file(path, "KernelBench problem file", io::kMaxSpecBytes), path, name));
+    } else {
+      const std::string text =
+          path == "-" ? read_stdin() : io::read_input_file(path, "MIOpenDriver commands", io::kMaxSpecBytes);
+      imported = take(import::import_miopen(text, path, flags.name_prefix));
+    }
+    for (const std::string& note : imported.notes) std::cerr << "kbench: note: " << note << '\n';
+    for (Workload& w : imported.workloads) {
+      if (const auto seen = named_in.find(w.name); seen != named_in.end())
+        throw InputError(
+            fmt::format("{}: the workload name '{}' is already taken by {}; expected distinct file "
+                        "names (or import them separately with --name-prefix)",
+                        path, w.name, seen->second));
+      named_in.emplace(w.name, path);
+      workloads.push_back(std::move(w));
+    }
+  }
+  std::string sources;
+  for (const std::string& path : flags.inputs) sources += (sources.empty() ? "" : ", ") + path;
+  const std::string header = fmt::format(
+      "Written by kbench import {} from {}.\nkbench run reads it as it is; edit names and descriptions freely.",
+      flags.source, sources);
+  const std::string text = import::write_spec(workloads, header);
+  if (flags.output.empty()) {
+    std::cout << text;
+  } else {
+    io::write_output_file(flags.output, text);
+    std::cerr << "kbench: imported " << workloads.size() << " workload" << (workloads.size() == 1 ? "" : "s")
+              << " into " << flags.output << '\n';
+  }
+  return exit_ok;
+}
+
+}  // namespace kbench::cli
+
+Command add_import_command(CLI::App& app) {
+  auto flags = std::make_shared<ImportFlags>();
+  app.add_option("source", flags->source,
+                 "What the inputs are: kernelbench (problem .py files) or miopen "
+                 "(MIOpenDriver command lines, one per line)")
+      ->required()
+      ->check(CLI::IsMember({"kernelbench", "miopen"}));
+  app.add_option("inputs", flags->inputs, "Files to import; for miopen, '-' reads standard input")->required();
+  app.add_option("--output,-o", flags->output, "Write the spec here (default: standard output)");
+  app.add_option("--name-prefix", flags->name_prefix,
+                 "Put this before every workload name (letters, digits, '.', '_', '-')");
+  return {
+      [flags] {
+        for (char c : flags->name_prefix)
+          if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-'))
+            throw InputError(fmt::format("--name-prefix: '{}' has '{}'; expected letters, digits, '.', '_' or '-'",
+                                         flags->name_prefix, c));
+        if (!flags->name_prefix.empty() && !std::isalnum(static_cast<unsigned char>(flags->name_prefix[0])))
+          throw InputError(fmt::format("--name-prefix: '{}' must start with a letter or digit", flags->name_prefix));
+        int stdin_count = 0;
+        for (const std::string& path : flags->inputs) {
+          if (path == "-") {
+            if (flags->source != "miopen")
+              throw InputError("import kernelbench: '-' (standard input) is for miopen; expected .py files");
+            if (++stdin_count > 1) throw InputError("import: '-' (standard input) is given more than once");
+            continue;
+          }
+          io::check_input_path(path, flags->source == "miopen" ? "MIOpenDriver commands" : "KernelBench problem file",
+                               false);
+        }
+        if (!flags->output.empty()) io::check_output_file(flags->output, "--output");
+      },
+      [flags] { return run_import(*flags); }};
+}
+
+}  // namespace kbench::cli

@@ -1,0 +1,64 @@
+#pragma once
+// The `implicit_gemm_half` family: forward convolutions of fp16 or bf16 tensors, any rank, as an
+// implicit GEMM on tensor cores (mma.sync.m16n8k16, fp32 accumulation, the output rounded once).
+// NHWC with C_in/g a multiple of 8 loads 16 bytes at a time with cp.async; NCHW and other channel
+// counts gather elements (correct everywhere in the envelope, fast where channels are last).
+// Products of fp16 or bf16 operands are exact in fp32, so it computes in fp32 under either math.
+#include <fmt/format.h>
+
+#include "cuda/common/family_descriptor.hpp"
+#include "cuda/half_gemm/half_gemm_index.hpp"
+
+namespace kbench::gpu::conv {
+
+inline constexpr std::int64_t kMaxGridY = 65535;  // column tiles and groups: gridDim.y and .z
+
+inline Support implicit_gemm_half_envelope(const KernelChoice&, const ConvProblem& p, MathMode) {
+  if (p.transposed()) return Support::no("implicit_gemm_half: forward convolutions only");
+  const half_gemm::HalfGemmDesc d = half_gemm::make_half_gemm_desc(p);
+  if (d.col_tiles > kMaxGridY || p.groups > kMaxGridY)
+    return Support::no("implicit_gemm_half: over 65,535 column tiles or groups for one launch");
+  if (d.row_tiles > 0x7fffffff) return Support::no("implicit_gemm_half: too many row tiles for one launch");
+  return Support::yes();
+}
+
+inline std::string_view half_gemm_loads(const half_gemm::HalfGemmDesc& d) {
+  return d.vector_loads ? "cp_async16" : "gathered";
+}
+
+// "implicit_gemm_half/cp_async16/64x64" (NHWC, C_in/g a multiple of 8) or ".../gathered/64x64".
+inline KernelDescription describe_implicit_gemm_half(const KernelChoice&, const ConvProblem& p, const LaunchDevice&) {
+  namespace hg = half_gemm;
+  const hg::HalfGemmDesc d = hg::make_half_gemm_desc(p);
+  return {fmt::format("implicit_gemm_half/{}/{}x{}", half_gemm_loads(d), hg::kTileM, hg::kTileN),
+          {{"gemm", fmt::format("M {} (output positions) x N {} (output channels) x K {} (taps x channels), {} "
+                                "group(s)",
+                                d.rows, d.cols, d.depth, p.groups)},
+           {"instruction", fmt::format("mma.sync.m16n8k16.f32.{}", p.dtype == DType::bf16 ? "bf16" : "f16")},
+           {"accumulation", "fp32"},
+           {"tile", fmt::format("{}x{}x{}, {} threads, warps of {}x{}", hg::kTileM, hg::kTileN, hg::kTileK,
+                                hg::kThreads, hg::kWarpM, hg::kWarpN)},
+           {"loads", d.vector_loads ? "16-byte cp.async, zero-filled at padding"
+                                    : "element gathers (NCHW, or C_in/g not a multiple of 8)"},
+           {"stages", std::to_string(hg::kStages)},
+           {"shared_memory_bytes", std::to_string(hg::kSmemBytes)},
+           {"blocks", std::to_string(d.row_tiles * d.col_tiles * p.groups)},
+           {"launches", "1"}}};
+}
+
+inline constexpr FamilyDescriptor kImplicitGemmHalfFamily{
+    .family = Family::implicit_gemm_half,
+    .dtypes = dtype_bit(DType::fp16) | dtype_bit(DType::bf16),
+    .layouts = kAllLayouts,
+    .computes_in = MathMode::fp32,
+    .knobs = 0,
+    .runs_forward_equivalent = false,  // its weights rewrite is fp32 only (forward_weights.cuh)
+    .envelope = implicit_gemm_half_envelope,
+    .any_extent = false,
+    .variants = no_more_variants,
+    .describe = describe_implicit_gemm_half,
+    .architecture_need = no_architecture_need,
+    .differs_on_device = same_on_every_device,
+};
+
+}  // namespace kbench::gpu::conv

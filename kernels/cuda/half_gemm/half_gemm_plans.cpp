@@ -1,0 +1,35 @@
+// The launch side of the `implicit_gemm_half` family (family_launchers.hpp): no device memory beyond
+// the problem's tensors, nothing to configure (its shared memory is under the default 48 KB).
+#include <memory>
+#include <utility>
+
+#include "cuda/family_launchers.hpp"
+#include "cuda/half_gemm/half_gemm_launch.hpp"
+
+namespace kbench::gpu::conv {
+
+namespace {
+
+class HalfGemmPlan final : public KernelPlan {
+ public:
+  HalfGemmPlan(const ConvProblem& p, KernelDescription description)
+      : KernelPlan(std::move(description)), desc_(half_gemm::make_half_gemm_desc(p)) {}
+  void enqueue(const Operands& ops, cudaStream_t stream) override { half_gemm::launch_half_gemm(desc_, ops, stream); }
+
+ private:
+  half_gemm::HalfGemmDesc desc_;
+};
+
+}  // namespace
+
+const FamilyLauncher& implicit_gemm_half_launcher() {
+  static const FamilyLauncher launcher{
+      .make_plan = [](const KernelChoice&, const ConvProblem& p, const LaunchDevice&,
+                      KernelDescription d) -> std::unique_ptr<KernelPlan> {
+        return std::make_unique<HalfGemmPlan>(p, std::move(d));
+      },
+  };
+  return launcher;
+}
+
+}  // namespace kbench::gpu::conv

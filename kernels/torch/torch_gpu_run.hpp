@@ -1,0 +1,42 @@
+#pragma once
+// torch on kbench's device buffers and kbench's stream: built with CUDA only. The tensors are
+// DLPack views of GpuPreparedRun's x, w, b and y; enqueue() runs the call under
+// torch.cuda.ExternalStream(stream), so GpuPreparedRun's timing (held stream, events, L2 flush)
+// brackets torch's kernels exactly as it does cuDNN's.
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "backend/backend.hpp"
+#include "runtime/gpu_prepared_run.hpp"
+#include "torch/torch_flags.hpp"
+#include "torch/torch_session.hpp"
+
+namespace kbench::torch {
+
+class TorchGpuRun final : public gpu::GpuPreparedRun {
+ public:
+  TorchGpuRun(TorchSession& session, const ConvProblem& problem, const BackendOptions& options);
+  ~TorchGpuRun() override;
+
+  std::string implementation() const override { return implementation_name(problem(), settings_.mode); }
+  MathMode math_used() const override { return settings_.allow_tf32 ? MathMode::tf32 : MathMode::fp32; }
+  std::vector<std::pair<std::string, std::string>> properties() const override;
+
+  // The call, then (untimed) its output copied into kbench's y on the run's stream.
+  void run() override;
+  // --graph is not applied: torch allocates its output inside the call, which a capture outside
+  // torch.cuda.graph cannot hold; the samples are plain launches, and the result says so.
+  Sample timed_run(const TimingOptions& timing) override;
+
+ protected:
+  void enqueue(cudaStream_t stream) override;
+
+ private:
+  TorchSettings settings_;
+  TorchSession& session_;
+  std::unique_ptr<TorchCall> call_;  // released before GpuPreparedRun's buffers (a base, destroyed after)
+};
+
+}  // namespace kbench::torch

@@ -1,0 +1,116 @@
+#include "torch/torch_prepared_run.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <limits>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "data/host_tensors.hpp"
+
+namespace kbench::torch {
+
+namespace {
+
+// The values every backend draws, copied into the buffer torch already holds (never reallocated).
+void fill_seeded(std::vector<float>& tensor, const ConvProblem& problem, std::uint64_t seed, data::TensorRole role) {
+  const std::vector<float> values = data::make_seeded(problem, seed, role);
+  std::copy(values.begin(), values.end(), tensor.begin());
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> torch_properties(const TorchSession& session,
+                                                                  const TorchSettings& settings,
+                                                                  const TorchCall& call) {
+  const InterpreterInfo& python = session.python().interpreter();
+  std::vector<std::pair<std::string, std::string>> props{
+      {"python", fmt::format("{} (Python {})", python.executable, python.version)},
+      {"torch_version", session.facts().version},
+      {"torch_cudnn_version", session.facts().cudnn_version},
+      {"torch_mode", std::string(variant_name(settings.mode))},
+  };
+  for (const auto& fact : call.facts()) props.push_back(fact);
+  props.emplace_back("output", "allocated by torch, copied into kbench's buffer outside the timed region");
+  return props;
+}
+
+bool warms_up_when_prepared(const TorchSettings& settings) {
+  return settings.mode != TorchMode::eager || settings.cudnn_benchmark;
+}
+
+TorchCpuRun::TorchCpuRun(TorchSession& session, const ConvProblem& problem, const BackendOptions& options)
+    : session_(session),
+      problem_(problem),
+      settings_(torch_settings(options)),
+      x_(static_cast<std::size_t>(problem.input_elements())),
+      w_(static_cast<std::size_t>(problem.weight_elements())),
+      b_(static_cast<std::size_t>(problem.bias_elements())),
+      y_(static_cast<std::size_t>(problem.output_elements())) {
+  const TorchBuffers buffers{x_.data(), w_.data(), problem.bias ? b_.data() : nullptr, y_.data(),
+                             dlpack::DLDevice{dlpack::kDLCPU, 0}};
+  call_ = std::make_unique<TorchCall>(session_, problem_, settings_, buffers);
+  if (warms_up_when_prepared(settings_)) {
+    fill_inputs(0);  // compile and autotune on real values, not zeros; the runner fills again
+    run();
+  }
+}
+
+std::vector<std::pair<std::string, std::string>> TorchCpuRun::properties() const {
+  auto props = torch_properties(session_, settings_, *call_);
+  if (settings_.allow_tf32) props.emplace_back("math_note", "tf32 requested; torch has no TF32 on the CPU: fp32");
+  return props;
+}
+
+void TorchCpuRun::fill_inputs(std::uint64_t seed) {
+  fill_seeded(x_, problem_, seed, data::TensorRole::input);
+  fill_seeded(w_, problem_, seed, data::TensorRole::weight);
+  fill_seeded(b_, problem_, seed, data::TensorRole::bias);
+  checksum_ = checksum();
+  filled_ = true;
+}
+
+void TorchCpuRun::poison_output() { std::fill(y_.begin(), y_.end(), std::numeric_limits<float>::quiet_NaN()); }
+
+void TorchCpuRun::run() {
+  if (!filled_) throw std::logic_error("torch backend: run() before fill_inputs()");
+  call_->run(0);
+  call_->copy_out(0);
+}
+
+// Like the reference: a whole CPU convolution is not sensitive to what the caches hold when it
+// starts, so cold and warm samples are taken alike.
+Sample TorchCpuRun::timed_run(const TimingOptions&) {
+  const auto start = std::chrono::steady_clock::now();
+  call_->run(0);
+  const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+  return Sample{elapsed.count(), false};
+}
+
+std::vector<float> TorchCpuRun::read_output(std::span<const std::int64_t> indices) {
+  if (indices.empty()) return y_;
+  std::vector<float> values;
+  values.reserve(indices.size());
+  for (const std::int64_t index : indices) {
+    if (index < 0 || index >= static_cast<std::int64_t>(y_.size()))
+      throw std::out_of_range(fmt::format("output index {} is outside the output's {} elements", index, y_.size()));
+    values.push_back(y_[static_cast<std::size_t>(index)]);
+  }
+  return values;
+}
+
+bool TorchCpuRun::inputs_unchanged() { return filled_ && checksum() == checksum_; }
+
+// FNV-1a over the floats' bit patterns, the three tensors in turn, each closed by its length.
+std::uint64_t TorchCpuRun::checksum() const {
+  std::uint64_t hash = 0xcbf29ce484222325ULL;
+  for (const std::vector<float>* tensor : {&x_, &w_, &b_}) {
+    for (const float value : *tensor) hash = (hash ^ std::bit_cast<std::uint32_t>(value)) * 0x100000001b3ULL;
+    hash = (hash ^ tensor->size()) * 0x100000001b3ULL;
+  }
+  return hash;
+}
+
+}  // namespace kbench::torch

@@ -1,0 +1,53 @@
+#pragma once
+// torch on CPU tensors over kbench's host buffers, timed by the CPU clock like the reference: the
+// path CI exercises with Debian's python3-torch. The GPU path is torch_gpu_run.hpp.
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "backend/backend.hpp"
+#include "torch/torch_flags.hpp"
+#include "torch/torch_session.hpp"
+
+namespace kbench::torch {
+
+// What every torch result records: the Python used, torch's and its cuDNN's versions, the mode,
+// the switches --math and --algo set, and what the helper reports of the prepared call.
+std::vector<std::pair<std::string, std::string>> torch_properties(const TorchSession& session,
+                                                                  const TorchSettings& settings, const TorchCall& call);
+
+// The runner times every execution after the first verification, so a compiled call is made once
+// while preparing (compilation, autotuning and cudnn.benchmark's search stay out of every sample).
+bool warms_up_when_prepared(const TorchSettings& settings);
+
+class TorchCpuRun final : public PreparedRun {
+ public:
+  TorchCpuRun(TorchSession& session, const ConvProblem& problem, const BackendOptions& options);
+
+  std::string implementation() const override { return implementation_name(problem_, settings_.mode); }
+  MathMode math_used() const override { return MathMode::fp32; }  // no TF32 on the CPU
+  std::vector<std::pair<std::string, std::string>> properties() const override;
+
+  void fill_inputs(std::uint64_t seed) override;
+  void poison_output() override;
+  void run() override;                                     // the call, then its output copied into kbench's buffer
+  Sample timed_run(const TimingOptions& timing) override;  // the call alone
+  std::vector<float> read_output(std::span<const std::int64_t> indices) override;
+  bool inputs_unchanged() override;
+
+ private:
+  std::uint64_t checksum() const;
+
+  TorchSession& session_;
+  ConvProblem problem_;
+  TorchSettings settings_;
+  // Buffers before the call: members go in reverse order, so torch's tensors over them go first.
+  // Filled in place, never reallocated: torch holds their addresses.
+  std::vector<float> x_, w_, b_, y_;
+  std::uint64_t checksum_ = 0;
+  bool filled_ = false;
+  std::unique_ptr<TorchCall> call_;
+};
+
+}  // namespace kbench::torch

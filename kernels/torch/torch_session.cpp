@@ -1,0 +1,213 @@
+#include "torch/torch_session.hpp"
+
+#include <memory>
+#include <mutex>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace kbench::torch {
+
+namespace {
+
+// kbench's helper module, run in the embedded interpreter. Everything torch-specific lives here,
+// in Python, where torch's own API is stable; C++ only passes capsules, JSON text and a stream.
+constexpr const char* kHelperSource = R"PY(
+import json
+import torch
+import torch.nn.functional as F
+from torch.utils import dlpack as _dlpack
+
+
+def facts():
+    try:
+        cudnn = torch.backends.cudnn.version()
+    except Exception:
+        cudnn = None
+    try:
+        cuda_available = bool(torch.cuda.is_available())
+    except Exception:
+        cuda_available = False
+    return json.dumps({
+        "version": str(torch.__version__),
+        "cudnn": str(cudnn) if cudnn else "none",
+        "cuda": str(torch.version.cuda) if torch.version.cuda else "none",
+        "cuda_available": cuda_available,
+        "compile": hasattr(torch, "compile"),
+        "threads": int(torch.get_num_threads()),
+    })
+
+
+def _tensor(capsule, shape, name):
+    tensor = _dlpack.from_dlpack(capsule)
+    if list(tensor.shape) != list(shape):
+        raise ValueError(f"{name}: DLPack gave shape {list(tensor.shape)}, expected {list(shape)}")
+    return tensor
+
+
+class Call:
+    def __init__(self, x, w, b, y, call, settings):
+        self.x = _tensor(x, call["input_shape"], "input")
+        self.w = _tensor(w, call["weight_shape"], "weight")
+        self.b = _tensor(b, [call["output_shape"][1]], "bias") if call["bias"] else None
+        self.y = _tensor(y, call["output_shape"], "output")
+        self.cuda = self.x.is_cuda
+        self.streams = {}
+        self.out = None
+        if self.cuda:
+            torch.cuda.set_device(self.x.device)
+        # Global switches: a run sets them when it is prepared, and runs are prepared one at a time.
+        torch.backends.cudnn.allow_tf32 = bool(settings["allow_tf32"])
+        torch.backends.cuda.matmul.allow_tf32 = bool(settings["allow_tf32"])
+        torch.backends.cudnn.benchmark = bool(settings["cudnn_benchmark"])
+        function = getattr(F, call["function"])
+        kwargs = {"stride": call["stride"], "padding": call["padding"], "dilation": call["dilation"],
+                  "groups": call["groups"]}
+        if "output_padding" in call:
+            kwargs["output_padding"] = call["output_padding"]
+
+        def conv(x, w, b):
+            return function(x, w, b, **kwargs)
+
+        mode = settings["mode"]
+        if mode == "compile":
+            conv = torch.compile(conv)
+        elif mode == "compile-max-autotune":
+            conv = torch.compile(conv, mode="max-autotune")
+        self.settings = settings
+        self.fn = conv
+
+    def _stream(self, pointer):
+        stream = self.streams.get(pointer)
+        if stream is None:
+            stream = torch.cuda.ExternalStream(pointer, device=self.x.device)
+            self.streams[pointer] = stream
+        return stream
+
+    def run(self, pointer):
+        self.out = None  # the last output's memory back to torch's cache before the next is taken
+        if self.cuda:
+            with torch.cuda.stream(self._stream(pointer)):
+                self.out = self.fn(self.x, self.w, self.b)
+        else:
+            self.out = self.fn(self.x, self.w, self.b)
+
+    def copy_out(self, pointer):
+        if self.out is None:
+            raise RuntimeError("copy_out before run")
+        if self.cuda:
+            with torch.cuda.stream(self._stream(pointer)):
+                self.y.copy_(self.out)
+        else:
+            self.y.copy_(self.out)
+
+    def facts(self):
+        device = str(self.x.device)
+        if self.cuda:
+            device += " (" + torch.cuda.get_device_name(self.x.device) + ")"
+        return json.dumps({
+            "device": device,
+            "cudnn.allow_tf32": str(torch.backends.cudnn.allow_tf32),
+            "cuda.matmul.allow_tf32": str(torch.backends.cuda.matmul.allow_tf32),
+            "cudnn.benchmark": str(torch.backends.cudnn.benchmark),
+            "threads": str(torch.get_num_threads()),
+        })
+
+
+def prepare(x, w, b, y, call_json, settings_json):
+    return Call(x, w, b, y, json.loads(call_json), json.loads(settings_json))
+)PY";
+
+TorchSession* g_session = nullptr;
+std::mutex g_session_mutex;
+
+std::string text_of(const PythonRuntime& python, PyObject* object, const std::string& context) {
+  PyRef bytes = python.check(python.api().PyUnicode_AsUTF8String(object), context);
+  const char* chars = python.api().PyBytes_AsString(bytes.get());
+  if (!chars) python.throw_error(context);
+  return chars;
+}
+
+// A capsule's destructor: frees the view when torch never consumed it (torch renames the capsule
+// "used_dltensor" when it does, and then calls the deleter itself when its tensor goes).
+void capsule_destructor(PyObject* capsule) {
+  const PythonRuntime* python = running_python();
+  if (!python) return;
+  const PythonApi& api = python->api();
+  if (!api.PyCapsule_IsValid(capsule, dlpack::kCapsuleName)) return;
+  auto* view = static_cast<dlpack::DLManagedTensor*>(api.PyCapsule_GetPointer(capsule, dlpack::kCapsuleName));
+  if (view && view->deleter) view->deleter(view);
+}
+
+}  // namespace
+
+TorchSession& TorchSession::open(const InterpreterInfo& interpreter) {
+  const std::lock_guard lock(g_session_mutex);
+  if (g_session) return *g_session;
+  PythonRuntime& python = PythonRuntime::start(interpreter);
+  g_session = new TorchSession(python);  // process lifetime, like the interpreter
+  return *g_session;
+}
+
+TorchSession::TorchSession(PythonRuntime& python) : python_(python) {
+  const Gil gil(python_);
+  helper_ = python_.exec_module(kHelperSource, "<kbench-torch-helper>");
+  PyRef json_text = python_.call_in(helper_.get(), "facts", {});
+  const auto doc = nlohmann::json::parse(text_of(python_, json_text.get(), "torch facts"));
+  facts_.version = doc.at("version").get<std::string>();
+  facts_.cudnn_version = doc.at("cudnn").get<std::string>();
+  facts_.cuda_version = doc.at("cuda").get<std::string>();
+  facts_.cuda_available = doc.at("cuda_available").get<bool>();
+  facts_.has_compile = doc.at("compile").get<bool>();
+  facts_.threads = doc.at("threads").get<int>();
+}
+
+PyRef TorchSession::capsule(dlpack::DLManagedTensor* view) const {
+  PyObject* made = python_.api().PyCapsule_New(view, dlpack::kCapsuleName, capsule_destructor);
+  if (!made) {
+    view->deleter(view);
+    python_.throw_error("making a DLPack capsule");
+  }
+  return PyRef(made);
+}
+
+TorchCall::TorchCall(TorchSession& session, const ConvProblem& problem, const TorchSettings& settings,
+                     const TorchBuffers& buffers)
+    : session_(session) {
+  const PythonRuntime& python = session_.python();
+  const PythonApi& api = python.api();
+  const Gil gil(python);
+  PyRef x = session_.capsule(dlpack::make_fp32_view(buffers.x, buffers.device, input_shape(problem)));
+  PyRef w = session_.capsule(dlpack::make_fp32_view(buffers.w, buffers.device, weight_shape(problem)));
+  PyRef b = problem.bias ? session_.capsule(dlpack::make_fp32_view(buffers.b, buffers.device, {problem.out_channels}))
+                         : python.check(api.PyLong_FromLongLong(0), "bias placeholder");
+  PyRef y = session_.capsule(dlpack::make_fp32_view(buffers.y, buffers.device, output_shape(problem)));
+  PyRef call = python.check(api.PyUnicode_FromString(call_json(problem).c_str()), "call description");
+  PyRef configured = python.check(api.PyUnicode_FromString(settings_json(settings).c_str()), "settings");
+  state_ =
+      python.call_in(session_.helper(), "prepare", {x.get(), w.get(), b.get(), y.get(), call.get(), configured.get()});
+  PyRef json_text = python.call_method(state_.get(), "facts");
+  const auto doc = nlohmann::json::parse(text_of(python, json_text.get(), "run facts"));
+  for (const auto& [key, value] : doc.items()) facts_.emplace_back("torch." + key, value.get<std::string>());
+}
+
+TorchCall::~TorchCall() {
+  const Gil gil(session_.python());
+  state_.reset();  // the tensors go, and with them torch's references to kbench's buffers
+}
+
+void TorchCall::run(std::uintptr_t stream) {
+  const PythonRuntime& python = session_.python();
+  const Gil gil(python);
+  PyRef pointer = python.check(python.api().PyLong_FromVoidPtr(reinterpret_cast<void*>(stream)), "stream");
+  PyRef result = python.call_method(state_.get(), "run", {pointer.get()});
+}
+
+void TorchCall::copy_out(std::uintptr_t stream) {
+  const PythonRuntime& python = session_.python();
+  const Gil gil(python);
+  PyRef pointer = python.check(python.api().PyLong_FromVoidPtr(reinterpret_cast<void*>(stream)), "stream");
+  PyRef result = python.call_method(state_.get(), "copy_out", {pointer.get()});
+}
+
+}  // namespace kbench::torch

@@ -1,0 +1,35 @@
+# Written for kbench's tests in the style of KernelBench's level-1 problem files (problem 76's shapes).
+import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    """
+    A standard 1D convolution, dilated and strided.
+
+    Args:
+        in_channels (int): input channels.
+        out_channels (int): output channels.
+    """
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: int, stride: int = 1, dilation: int = 1, bias: bool = False):
+        super(Model, self).__init__()
+        self.conv1d = nn.Conv1d(in_channels, out_channels, kernel_size, stride=stride, dilation=dilation, bias=bias)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """Applies the convolution."""
+        return self.conv1d(x)
+
+# Test code
+batch_size = 64
+in_channels = 64
+out_channels = 128
+kernel_size = 3
+length = 524280
+stride = 3
+dilation = 4
+
+def get_inputs():
+    x = torch.randn(batch_size, in_channels, length)
+    return [x]
+
+def get_init_inputs():
+    return [in_channels, out_channels, kernel_size, stride, dilation]  # in, out, kernel, stride, dilation

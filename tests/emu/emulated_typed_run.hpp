@@ -1,0 +1,112 @@
+#pragma once
+// Runs a kernel source of any element type and layout under the CUDA emulation on a problem's seeded
+// tensors and checks it against the fp64 reference from an error bound: the tensors are stored in the
+// problem's dtype (values already rounded to it by the seeded generator) and layout
+// (problem/memory_layout.hpp), the output read back to logical order and widened.
+//
+// The bound, per output: |got - ref| <= u_out (|ref| + a) + a + tiny, a = (K + 2) 2^-23 S with
+// S = sum |x w| over the output's reduction (the reference on |x|, |w|, no bias), K the reduction
+// length: fp32 accumulation of K exact products (fp16 and bf16 products are exact in fp32) plus the
+// bias, generously; u_out the output dtype's unit roundoff (its one rounding); tiny, half of fp16's
+// smallest subnormal. A wrong product or a wrong operand is an error of the order of S: it fails.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "core/types.hpp"
+#include "cuda/common/element.hpp"
+#include "data/host_tensors.hpp"
+#include "problem/conv_problem.hpp"
+#include "problem/memory_layout.hpp"
+#include "reference/reference_conv.hpp"
+
+namespace kbench::emu_tests {
+
+template <DType kType>
+using Stored = gpu::conv::Storage<kType>;
+
+// A logical tensor stored in the problem's dtype and layout.
+template <DType kType>
+std::vector<Stored<kType>> to_memory(const ConvProblem& p, Operand operand, const std::vector<float>& logical) {
+  std::vector<Stored<kType>> out(logical.size());
+  for (std::size_t i = 0; i < logical.size(); ++i)
+    out[static_cast<std::size_t>(memory_offset(p, operand, static_cast<std::int64_t>(i)))] =
+        gpu::conv::Element<kType>::narrow(logical[i]);
+  return out;
+}
+
+// The kernel, given the stored x, w, bias (nullptr without) and y.
+template <DType kType>
+using TypedKernel =
+    std::function<void(const Stored<kType>*, const Stored<kType>*, const Stored<kType>*, Stored<kType>*)>;
+
+struct BoundCheck {
+  std::int64_t checked = 0, failures = 0, first = -1;
+  double got = 0, expected = 0, allowed = 0;
+};
+
+// The outputs `got` (logical order) against the reference of `p` on `t`, within the bound above.
+inline BoundCheck check_within_bound(const ConvProblem& p, const data::HostTensors& t, const std::vector<float>& got) {
+  const std::vector<double> ref = reference::convolve(p, t);
+  ConvProblem unbiased = p;
+  unbiased.bias = false;
+  data::HostTensors magnitudes{t.input, t.weight, {}};
+  for (float& v : magnitudes.input) v = std::fabs(v);
+  for (float& v : magnitudes.weight) v = std::fabs(v);
+  const std::vector<double> sums = reference::convolve(unbiased, magnitudes);
+  const double k = static_cast<double>(p.in_channels_per_group() * p.kernel_volume());
+  const double u_out = unit_roundoff(p.dtype);
+  BoundCheck c;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const double a = (k + 2) * 0x1p-23 * sums[i];
+    const double allowed = u_out * (std::fabs(ref[i]) + a) + a + 0x1p-25;
+    ++c.checked;
+    if (!(std::fabs(static_cast<double>(got[i]) - ref[i]) <= allowed)) {
+      if (c.failures++ == 0) {
+        c.first = static_cast<std::int64_t>(i);
+        c.got = got[i];
+        c.expected = ref[i];
+        c.allowed = allowed;
+      }
+    }
+  }
+  return c;
+}
+
+// Runs `kernel` over `grid` blocks of `threads` on the seeded tensors of `p` stored as its dtype and
+// layout (kType must be p.dtype), with `shared` as the dynamic shared memory; every output poisoned
+// first, so one left unwritten fails.
+template <DType kType>
+void run_typed_and_compare(const ConvProblem& p, std::uint64_t seed, emu::Dim3 grid, unsigned threads,
+                           const TypedKernel<kType>& kernel, unsigned char* shared = nullptr,
+                           std::size_t shared_bytes = 0) {
+  REQUIRE(p.dtype == kType);
+  const data::HostTensors t = data::make_host_tensors(p, seed);
+  const std::vector<Stored<kType>> x = to_memory<kType>(p, Operand::input, t.input);
+  const std::vector<Stored<kType>> w = to_memory<kType>(p, Operand::weight, t.weight);
+  const std::vector<Stored<kType>> b = to_memory<kType>(p, Operand::bias, t.bias);
+  const auto poison = gpu::conv::Element<kType>::narrow(NAN);
+  std::vector<Stored<kType>> y(static_cast<std::size_t>(p.output_elements()), poison);
+  emu::clear_buffers();
+  emu::allow_read(x.data(), x.size() * sizeof x[0]);
+  emu::allow_read(w.data(), w.size() * sizeof w[0]);
+  if (!b.empty()) emu::allow_read(b.data(), b.size() * sizeof b[0]);
+  emu::allow_write(y.data(), y.size() * sizeof y[0]);
+  emu::launch(grid, emu::Dim3{threads}, shared, shared_bytes,
+              [&] { kernel(x.data(), w.data(), b.empty() ? nullptr : b.data(), y.data()); });
+  std::vector<float> got(y.size());
+  for (std::size_t i = 0; i < y.size(); ++i)
+    got[i] = gpu::conv::Element<kType>::widen(
+        y[static_cast<std::size_t>(memory_offset(p, Operand::output, static_cast<std::int64_t>(i)))]);
+  const BoundCheck c = check_within_bound(p, t, got);
+  INFO(to_string(p.dtype) << " " << to_string(p.layout) << ": " << c.failures << " of " << c.checked
+                          << " outside the bound, first at " << c.first << ": got " << c.got << ", expected "
+                          << c.expected << " within " << c.allowed);
+  CHECK(c.failures == 0);
+}
+
+}  // namespace kbench::emu_tests
