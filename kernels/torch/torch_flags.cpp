@@ -55,6 +55,10 @@ std::string functional_name(const ConvProblem& problem) {
 Support torch_expressible(const ConvProblem& problem) {
   if (problem.dtype != DType::fp32)
     return Support::no(fmt::format("the torch backend runs fp32 problems only, not {}", to_string(problem.dtype)));
+  // kbench's GPU buffers hold an nhwc problem channels last; torch would need them as channels-last strides
+  // through DLPack, which this backend does not pass yet. Running it as nchw would change the workload.
+  if (problem.layout != Layout::nchw)
+    return Support::no("the torch backend passes channels-first (nchw) tensors only so far, not nhwc");
   if (problem.spatial_rank < 1 || problem.spatial_rank > 3)
     return Support::no(fmt::format("torch has no {}-d convolution", problem.spatial_rank));
   for (int d = 0; d < problem.spatial_rank; ++d)

@@ -10,7 +10,7 @@ json_check() {
   python3 - "$1" "$2" <<'PY' || fail "json check failed: $2"
 import json, sys
 doc = json.load(open(sys.argv[1]))
-ok = eval(sys.argv[2])
+ok = eval("(" + sys.argv[2] + "\n)")  # parenthesised: an expression may span lines
 if not ok:
     print("expression false:", sys.argv[2], file=sys.stderr)
     sys.exit(1)

@@ -5,7 +5,7 @@ source "$(dirname "$0")/lib.sh"
 sed -e 's/^name: .*/name: cli-small-conv2d-half/' -e '/^dtype:/d' "$SRC/tests/data/cli/small_conv2d.yaml" > "$WORK/half.yaml"
 printf 'dtype: fp16\nlayout: nhwc\n' >> "$WORK/half.yaml"
 "$KBENCH" run "$WORK/half.yaml" --backends reference --iterations 2 --seed 3 --dump "$WORK/dump" \
-  --atol 1e-2 --rtol 1e-2 > /dev/null 2>&1 || fail "run an fp16 nhwc spec with --dump"
+  > /dev/null 2>&1 || fail "run an fp16 nhwc spec with --dump"
 python3 - "$WORK/dump" <<'PY' || fail "dump contents"
 import json, os, struct, sys
 d = sys.argv[1]

@@ -220,9 +220,7 @@ TEST_SUITE("runner") {
     half.problem.layout = Layout::nhwc;
     RunConfig config = quick_config("good,reference");
     config.math_modes = {MathMode::fp32, MathMode::tf32};
-    // The reference's output is rounded to bf16; fp32's default tolerance is not for it (the error bound
-    // for half outputs is lib/verify's, in progress).
-    config.tolerance = Tolerance{1e-2, 1e-2};
+    // Verified within the error bound, whose output term is bf16's: the reference's output is rounded to it.
     const RunReport both = run_workloads({small_workload("single"), half}, registry, config);
     // single: 2 backends x 2 modes; half: 2 backends x 1 mode.
     REQUIRE(both.results.size() == 6);

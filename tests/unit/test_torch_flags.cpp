@@ -116,4 +116,7 @@ TEST_CASE("torch flags: what torch.nn.functional cannot express") {
   p = conv2d();
   p.dtype = DType::fp16;
   CHECK_FALSE(torch_expressible(p));
+  p = conv2d();
+  p.layout = Layout::nhwc;
+  CHECK(torch_expressible(p).reason.find("nhwc") != std::string::npos);
 }
