@@ -224,6 +224,18 @@ int exit_code_for(const RunReport& report, bool write_failed) {
 
 int execute_on_devices(RunFlags& flags, bool compare, const std::vector<int>& devices);
 
+// The report as `as` writes it; `kbench compare` sets backends side by side in the table formats, while
+// the machine formats (JSON, gbench, bencher) carry every result instead.
+std::string render_report(const RunReport& report, const RunFlags& flags, bool compare, ReportFormat as, bool color) {
+  std::ostringstream text;
+  const bool table_format = as == ReportFormat::text || as == ReportFormat::markdown || as == ReportFormat::csv;
+  if (compare && table_format)
+    write_comparison(report, flags.baseline, as, text, ReportStyle{color});
+  else
+    write_report(report, as, text, ReportStyle{color});
+  return text.str();
+}
+
 int execute(RunFlags& flags, bool compare) {
   if (!flags.devices.empty()) {
     std::string why_none;
@@ -244,14 +256,7 @@ int execute(RunFlags& flags, bool compare) {
   // Documents are rewritten after every result (temporary file, then rename), so an interrupted
   // or crashed run still leaves a valid report of everything that finished.
   const auto render = [&](const RunReport& report, ReportFormat as, bool color) {
-    std::ostringstream text;
-    // The comparison is a table: machine formats (JSON, gbench, bencher) carry every result instead.
-    const bool table_format = as == ReportFormat::text || as == ReportFormat::markdown || as == ReportFormat::csv;
-    if (compare && table_format)
-      write_comparison(report, flags.baseline, as, text, ReportStyle{color});
-    else
-      write_report(report, as, text, ReportStyle{color});
-    return text.str();
+    return render_report(report, flags, compare, as, color);
   };
   ProgressLine progress;
   struct Observer : RunObserver {
@@ -375,15 +380,7 @@ int execute_on_devices(RunFlags& flags, bool compare, const std::vector<int>& de
   std::filesystem::remove_all(dir, ignored);
   if (documents.size() < children.size()) report.interrupted = true;  // a device's results are missing
   const auto format = *parse_report_format(flags.format);
-  const auto render = [&](ReportFormat as, bool color) {
-    std::ostringstream text;
-    const bool table_format = as == ReportFormat::text || as == ReportFormat::markdown || as == ReportFormat::csv;
-    if (compare && table_format)
-      write_comparison(report, flags.baseline, as, text, ReportStyle{color});
-    else
-      write_report(report, as, text, ReportStyle{color});
-    return text.str();
-  };
+  const auto render = [&](ReportFormat as, bool color) { return render_report(report, flags, compare, as, color); };
   bool write_failed = false;
   if (!flags.output.empty()) {
     try {
