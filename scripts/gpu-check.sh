@@ -8,7 +8,7 @@
 #   kbench info, kbench plan (plan.json), kbench calibrate,
 #   kbench compare cuda vs cudnn on the KernelBench level-1 seeds in fp32 and tf32 (seeds.json): the
 #   headline, first, so that a visit short of time (a build on the device) still brings it back,
-#   the GPU tests (scripts/run-gpu-tests.sh: each case in its own process),
+#   the same seeds in fp16 and bf16 NHWC (seeds-fp16-nhwc.json, seeds-bf16-nhwc.json), the GPU tests (scripts/run-gpu-tests.sh: each case in its own process),
 #   every kernel variant and cuDNN algorithm (variants.json), their figures against issue 4's targets
 #   (figures.md, scripts/gpu-summary.py, also printed at the end), every example on cuDNN, our
 #   default, direct and direct_tiled (examples.json), compute-sanitizer memcheck and
@@ -179,6 +179,13 @@ for file in "${seed_files[@]}"; do
   seed_parts+=("$outdir/seeds-$id.json")
 done
 merged merge-seeds "$outdir/seeds.json" "${seed_parts[@]}"
+# The seeds in fp16 and bf16, channels last (issue 24's targets): our tensor-core GEMM and generic
+# kernel against cuDNN, one process per dtype, fewer samples.
+for dtype in fp16 bf16; do
+  step "seeds-$dtype-nhwc" 60 "$kbench" compare "$repo_root/workloads/kernelbench/level1-$dtype-nhwc" \
+    --backends cuda,cudnn --baseline cudnn --seed "$input_seed" --iterations 50 --time-budget "$run_time_budget" \
+    --format json --output "$outdir/seeds-$dtype-nhwc.json"
+done
 # The GPU tests, each test case in a process of its own (a fault then fails its own case only).
 step gpu-tests 150 bash "$repo_root/scripts/run-gpu-tests.sh" "$gpu_tests"
 # Skipped GPU tests (exit 77) mean no device was found: on a GPU visit that is a failure, already
