@@ -122,7 +122,8 @@ TEST_SUITE("runner") {
 
     RunConfig loose = quick_config("bad");
     loose.tolerance = Tolerance{1.0, 1.0};
-    const Result& tolerated = only(run_workloads({small_workload()}, registry, loose));
+    const RunReport loose_report = run_workloads({small_workload()}, registry, loose);
+    const Result& tolerated = only(loose_report);
     CHECK(tolerated.status == ResultStatus::ok);
     CHECK(tolerated.verification->tolerance.has_value());
     CHECK_FALSE(tolerated.verification->bound.has_value());
