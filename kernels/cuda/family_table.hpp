@@ -70,6 +70,8 @@ inline ConvProblem problem_for(Family f, const ConvProblem& p) { return forward_
 // and the reference can compute it; then `direct` always can (every dtype and layout, and every index
 // and coordinate of it is 64-bit, so no extent a spec allows is too long for it).
 inline Support problem_supported(const ConvProblem& p) {
+  if (p.pass != Pass::forward)
+    return Support::no(fmt::format("the cuda backend runs the forward pass only so far, not {}", to_string(p.pass)));
   bool any = false;
   for (const FamilyDescriptor* d : kFamilyTable)
     any = any || ((d->dtypes & dtype_bit(p.dtype)) != 0 && (d->layouts & layout_bit(p.layout)) != 0);

@@ -53,6 +53,9 @@ std::string functional_name(const ConvProblem& problem) {
 }
 
 Support torch_expressible(const ConvProblem& problem) {
+  if (problem.pass != Pass::forward)
+    return Support::no(
+        fmt::format("the torch backend runs the forward pass only so far, not {}", to_string(problem.pass)));
   if (problem.dtype != DType::fp32)
     return Support::no(fmt::format("the torch backend runs fp32 problems only, not {}", to_string(problem.dtype)));
   // kbench's GPU buffers hold an nhwc problem channels last; torch would need them as channels-last strides

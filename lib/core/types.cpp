@@ -17,6 +17,15 @@ std::string_view to_string(MathMode math) { return math == MathMode::fp32 ? "fp3
 
 std::string_view to_string(Layout layout) { return layout == Layout::nchw ? "nchw" : "nhwc"; }
 
+std::string_view to_string(Pass pass) {
+  switch (pass) {
+    case Pass::forward: return "forward";
+    case Pass::backward_data: return "backward_data";
+    case Pass::backward_weights: return "backward_weights";
+  }
+  return "?";
+}
+
 std::optional<OpKind> parse_op_kind(std::string_view text) {
   if (text == "conv") return OpKind::conv;
   if (text == "conv_transpose") return OpKind::conv_transpose;
@@ -39,6 +48,13 @@ std::optional<MathMode> parse_math_mode(std::string_view text) {
 std::optional<Layout> parse_layout(std::string_view text) {
   if (text == "nchw" || text == "ncw" || text == "ncdhw") return Layout::nchw;
   if (text == "nhwc" || text == "nwc" || text == "ndhwc") return Layout::nhwc;
+  return std::nullopt;
+}
+
+std::optional<Pass> parse_pass(std::string_view text) {
+  if (text == "forward" || text == "fprop") return Pass::forward;
+  if (text == "backward_data" || text == "dgrad") return Pass::backward_data;
+  if (text == "backward_weights" || text == "wgrad") return Pass::backward_weights;
   return std::nullopt;
 }
 

@@ -11,7 +11,8 @@
 
 namespace kbench::data {
 
-enum class TensorRole : std::uint32_t { input = 1, weight = 2, bias = 3 };
+// The operands a pass reads (data/host_tensors.hpp says which); each role draws its own stream.
+enum class TensorRole : std::uint32_t { input = 1, weight = 2, bias = 3, grad_output = 4 };
 
 // SplitMix64's finaliser: a bijective 64-bit mix with good avalanche.
 KBENCH_HD std::uint64_t mix64(std::uint64_t z) {
@@ -27,11 +28,13 @@ KBENCH_HD float uniform01(std::uint64_t seed, TensorRole role, std::uint64_t ind
   return static_cast<float>(bits >> 40) * (1.0f / 16777216.0f);
 }
 
-// `bound` is ignored for the input. For weight and bias, 2u - 1 is exact in fp32, so the single
-// rounding of the product is the same on every compiler and device (no FMA contraction possible).
+// `bound` is ignored for the input, [0, 1) as torch.rand, and for grad_output, [-1, 1): a gradient has
+// both signs, so sums over it cancel as real ones do. For weight and bias, 2u - 1 is exact in fp32, so the
+// single rounding of the product is the same on every compiler and device (no FMA contraction possible).
 KBENCH_HD float draw(std::uint64_t seed, TensorRole role, std::uint64_t index, float bound) {
   const float u = uniform01(seed, role, index);
   if (role == TensorRole::input) return u;
+  if (role == TensorRole::grad_output) return 2.0f * u - 1.0f;
   return (2.0f * u - 1.0f) * bound;
 }
 

@@ -16,9 +16,7 @@ float seeded_value(const ConvProblem& p, std::uint64_t seed, TensorRole role, st
 }
 
 std::vector<float> make_seeded(const ConvProblem& p, std::uint64_t seed, TensorRole role) {
-  const std::int64_t count = role == TensorRole::input    ? p.input_elements()
-                             : role == TensorRole::weight ? p.weight_elements()
-                                                          : p.bias_elements();
+  const std::int64_t count = role_elements(p, role);
   std::vector<float> values(static_cast<std::size_t>(count));
   const float bound = init_bound(p);
   const std::int64_t workers = std::clamp<std::int64_t>(std::thread::hardware_concurrency(), 1, 64);
@@ -36,9 +34,55 @@ std::vector<float> make_seeded(const ConvProblem& p, std::uint64_t seed, TensorR
   return values;
 }
 
+std::vector<TensorRole> roles_read(const ConvProblem& p) {
+  switch (p.pass) {
+    case Pass::forward:
+      return p.bias ? std::vector{TensorRole::input, TensorRole::weight, TensorRole::bias}
+                    : std::vector{TensorRole::input, TensorRole::weight};
+    case Pass::backward_data: return {TensorRole::grad_output, TensorRole::weight};
+    case Pass::backward_weights: return {TensorRole::input, TensorRole::grad_output};
+  }
+  return {};
+}
+
+std::int64_t role_elements(const ConvProblem& p, TensorRole role) {
+  switch (role) {
+    case TensorRole::input: return p.input_elements();
+    case TensorRole::weight: return p.weight_elements();
+    case TensorRole::bias: return p.bias_elements();
+    case TensorRole::grad_output: return p.output_elements();
+  }
+  return 0;
+}
+
+const char* role_name(TensorRole role) {
+  switch (role) {
+    case TensorRole::input: return "input";
+    case TensorRole::weight: return "weight";
+    case TensorRole::bias: return "bias";
+    case TensorRole::grad_output: return "grad_output";
+  }
+  return "?";
+}
+
+std::vector<float>& HostTensors::operator[](TensorRole role) {
+  switch (role) {
+    case TensorRole::input: return input;
+    case TensorRole::weight: return weight;
+    case TensorRole::bias: return bias;
+    case TensorRole::grad_output: return grad_output;
+  }
+  return input;
+}
+
+const std::vector<float>& HostTensors::operator[](TensorRole role) const {
+  return const_cast<HostTensors&>(*this)[role];
+}
+
 HostTensors make_host_tensors(const ConvProblem& p, std::uint64_t seed) {
-  return {make_seeded(p, seed, TensorRole::input), make_seeded(p, seed, TensorRole::weight),
-          make_seeded(p, seed, TensorRole::bias)};
+  HostTensors tensors;
+  for (const TensorRole role : roles_read(p)) tensors[role] = make_seeded(p, seed, role);
+  return tensors;
 }
 
 }  // namespace kbench::data

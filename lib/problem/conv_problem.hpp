@@ -24,8 +24,12 @@ struct Dims {
 // reference and read-back are indexed by it, so one problem in two layouts holds the same values.
 // `layout` says how a backend stores them (problem/memory_layout.hpp); channels last puts dim 1 of
 // each tensor last ([N, spatial..., C], weights [dim0, k..., dim1], cuDNN's NHWC and KRSC).
+//
+// `pass` chooses which computation of that convolution runs (problem/conv_pass.hpp): the geometry above
+// always describes the forward convolution, as autograd's backward functions take it.
 struct ConvProblem {
   OpKind op = OpKind::conv;
+  Pass pass = Pass::forward;
   DType dtype = DType::fp32;
   Layout layout = Layout::nchw;
   int spatial_rank = 2;  // 1, 2 or 3

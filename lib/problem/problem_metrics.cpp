@@ -17,11 +17,15 @@ ProblemMetrics compute_metrics(const ConvProblem& p) {
   const double channel_pairs =
       p.transposed() ? static_cast<double>(p.in_channels) * static_cast<double>(p.out_channels_per_group())
                      : static_cast<double>(p.out_channels) * static_cast<double>(p.in_channels_per_group());
+  // Every pass multiplies the same pairs (a backward pass is the forward's products regrouped), and each
+  // tensor crosses memory once: read as an operand or written as the result. Only the bias differs:
+  // forward adds it, backward_weights sums dy into grad_bias, backward_data has no bias term.
+  const bool bias_term = p.bias && p.pass != Pass::backward_data;
   m.flops = 2.0 * static_cast<double>(p.batch) * channel_pairs * landed;
-  if (p.bias) m.flops += static_cast<double>(p.output_elements());
+  if (bias_term) m.flops += static_cast<double>(p.output_elements());
   m.input_bytes = element * static_cast<double>(p.input_elements());
   m.weight_bytes = element * static_cast<double>(p.weight_elements());
-  m.bias_bytes = element * static_cast<double>(p.bias_elements());
+  m.bias_bytes = bias_term ? element * static_cast<double>(p.bias_elements()) : 0.0;
   m.output_bytes = element * static_cast<double>(p.output_elements());
   return m;
 }
@@ -71,6 +75,7 @@ std::string describe(const ConvProblem& p) {
   if (p.transposed()) text += fmt::format(" op{}", dims_string(p.output_padding, p.spatial_rank));
   if (p.groups != 1) text += fmt::format(" g{}", p.groups);
   if (p.bias) text += " bias";
+  if (p.pass != Pass::forward) text += fmt::format(" {}", to_string(p.pass));
   return text;
 }
 

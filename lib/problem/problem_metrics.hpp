@@ -1,6 +1,7 @@
 #pragma once
-// What a convolution costs at the least: FLOPs that land in the output and bytes that must cross
-// device memory once. These feed the roofline floor.
+// What a convolution's pass costs at the least: FLOPs that land in its result and bytes that must cross
+// device memory once. These feed the roofline floor. The byte fields name the forward tensors; a
+// backward pass's gradients have the same shapes (grad_output is output_bytes, grad_input input_bytes).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -30,7 +31,8 @@ std::string shape_string(const std::vector<std::int64_t>& shape);  // "[64, 128,
 // "fp16 nhwc": the data a problem runs on, for the header lines of reports.
 std::string data_text(const ConvProblem& problem);
 
-// One line for tables and logs: "conv2d 256x3x224x224 -> 96 k11 s4 d1 p2 bias" (groups shown when != 1).
+// One line for tables and logs: "conv2d 256x3x224x224 -> 96 k11 s4 d1 p2 bias" (groups shown when != 1,
+// the pass when not forward).
 std::string describe(const ConvProblem& problem);
 
 }  // namespace kbench

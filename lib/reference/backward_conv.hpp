@@ -1,32 +1,23 @@
 #pragma once
 // The reference for a convolution's two backward passes, in fp64 from fp32 (or narrower) values:
-// - backward-data (grad_input from grad_output dy and the weight) is itself a convolution: a conv's is the
-//   transposed conv of dy with the same stride, padding, dilation and groups, and a conv_transpose's the
-//   forward conv. backward_data_problem gives that problem, so convolve / convolve_at compute it.
+// - backward-data (grad_input from grad_output dy and the weight) is itself a convolution, the forward
+//   pass of problem/conv_pass.hpp's backward_data_problem, so convolve / convolve_at compute it.
 // - backward-weights (grad_weight from the input x and dy) is a reduction over N x spatial per weight
 //   element: weight_grad / weight_grad_at, and bias_grad for grad_bias.
+// reference_conv.hpp's convolve, convolve_at and convolve_at_seeded reach these for a problem whose pass
+// is not forward, so callers ask for "the pass's computed tensor" without naming the pass.
 // Tensors are PyTorch's logical layouts: x [N, C_in, in...], dy [N, C_out, out...], weight [dim0, dim1, k...].
 #include <cstdint>
-#include <optional>
 #include <span>
 #include <vector>
 
+#include "data/host_tensors.hpp"
+#include "problem/conv_pass.hpp"
 #include "problem/conv_problem.hpp"
-#include "core/support.hpp"
 
 namespace kbench::reference {
 
-// The problem whose forward pass is `p`'s backward-data pass: input dy, output grad_input, weight p's own
-// (the same tensor, unchanged in memory: a conv's [C_out, C_in/g, k...] is a conv_transpose's
-// [C_in', C_out'/g, k...] with C_in' = C_out). No bias. The output padding of a conv's takes up the input
-// elements its forward pass never reached. A conv_transpose whose output padding is at least its stride
-// has no forward form (the forward conv of dy would produce more than grad_input): Support::no.
-Support backward_data_support(const ConvProblem& p);
-ConvProblem backward_data_problem(const ConvProblem& p);  // throws std::invalid_argument where unsupported
-
-// Terms in one grad_weight element: N x the spatial volume it reduces over (the output's for a conv, the
-// input's for a conv_transpose), the length its error bound is derived from.
-std::int64_t weight_grad_reduction_length(const ConvProblem& p);
+enum class Terms;
 
 // grad_weight, whole ([dim0, dim1, k...]), and at the given flat indices of it; multithreaded.
 std::vector<double> weight_grad(const ConvProblem& p, std::span<const float> x, std::span<const float> dy);
@@ -35,5 +26,17 @@ std::vector<double> weight_grad_at(const ConvProblem& p, std::span<const float> 
 
 // grad_bias [C_out]: dy summed over N and the output's spatial positions.
 std::vector<double> bias_grad(const ConvProblem& p, std::span<const float> dy);
+
+// A backward pass's computed tensor (grad_input; or grad_weight then grad_bias), whole or at flat
+// indices of it, from host tensors holding the pass's operands (data::roles_read).
+std::vector<double> backward_pass(const ConvProblem& p, const data::HostTensors& tensors);
+std::vector<double> backward_pass_at(const ConvProblem& p, const data::HostTensors& tensors,
+                                     std::span<const std::int64_t> indices);
+
+// As backward_pass_at with each operand value regenerated from `seed` where it is needed. A
+// backward_weights element draws N x spatial values of each operand: slow, meant for a few points of a
+// problem whose operands do not fit host memory.
+std::vector<double> backward_pass_at_seeded(const ConvProblem& p, std::uint64_t seed,
+                                            std::span<const std::int64_t> indices, Terms terms);
 
 }  // namespace kbench::reference

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "problem/conv_pass.hpp"
 
 namespace kbench::reference {
 
@@ -41,6 +42,8 @@ std::string why_not_computable(const ConvProblem& p) {
     std::string reason = why_dimension_is_bad(p, d);
     if (!reason.empty()) return reason;
   }
+  if (p.pass == Pass::backward_data)
+    if (const Support s = backward_data_support(p); !s) return "its backward-data pass: " + s.reason;
   return {};
 }
 

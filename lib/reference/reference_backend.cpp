@@ -11,6 +11,7 @@
 
 #include "core/error.hpp"
 #include "data/host_tensors.hpp"
+#include "problem/conv_pass.hpp"
 #include "reference/computable.hpp"
 #include "reference/host_memory.hpp"
 #include "reference/parallel.hpp"
@@ -21,11 +22,11 @@ namespace kbench {
 
 namespace {
 
-// FNV-1a over 32-bit words (the floats' bit patterns), all three tensors in turn. Order-sensitive, so
+// FNV-1a over 32-bit words (the floats' bit patterns), every operand tensor in turn. Order-sensitive, so
 // a kernel that swaps or overwrites input elements changes it.
 std::uint64_t tensor_checksum(const data::HostTensors& tensors) {
   std::uint64_t hash = 0xcbf29ce484222325ULL;
-  for (const std::vector<float>* tensor : {&tensors.input, &tensors.weight, &tensors.bias}) {
+  for (const std::vector<float>* tensor : {&tensors.input, &tensors.weight, &tensors.bias, &tensors.grad_output}) {
     for (const float value : *tensor) hash = (hash ^ std::bit_cast<std::uint32_t>(value)) * 0x100000001b3ULL;
     hash = (hash ^ tensor->size()) * 0x100000001b3ULL;  // separates the tensors
   }
@@ -72,7 +73,7 @@ class ReferenceRun final : public PreparedRun {
   }
 
   void poison_output() override {
-    output_.assign(static_cast<std::size_t>(problem_.output_elements()), std::numeric_limits<float>::quiet_NaN());
+    output_.assign(static_cast<std::size_t>(computed_elements(problem_)), std::numeric_limits<float>::quiet_NaN());
   }
 
   // In every dtype and layout: the inputs are the seeded values already rounded to the dtype, the sum is
@@ -142,9 +143,10 @@ class ReferenceBackend final : public Backend {
   Support fits(const ConvProblem& problem, const BackendOptions&) const override {
     // Inputs as fp32 (fp16/bf16 values widened: the reference does not store them narrower), the output once as fp64
     // (the accumulation) and once as fp32 (what read_output returns).
-    const double input_bytes =
-        4.0 * static_cast<double>(problem.input_elements() + problem.weight_elements() + problem.bias_elements());
-    const double output_bytes = 12.0 * static_cast<double>(problem.output_elements());
+    double input_bytes = 0;
+    for (const data::TensorRole role : data::roles_read(problem))
+      input_bytes += 4.0 * static_cast<double>(data::role_elements(problem, role));
+    const double output_bytes = 12.0 * static_cast<double>(computed_elements(problem));
     const std::optional<std::int64_t> available = reference::available_host_memory();
     if (!available) return Support::yes();  // cannot tell; let the allocation decide
     if (input_bytes + output_bytes <= static_cast<double>(*available)) return Support::yes();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "problem/conv_geometry.hpp"
+#include "reference/backward_conv.hpp"
 #include "reference/computable.hpp"
 #include "reference/parallel.hpp"
 #include "reference/rank3.hpp"
@@ -140,6 +141,7 @@ class TileComputer {
 }  // namespace
 
 std::vector<double> convolve(const ConvProblem& p, const data::HostTensors& tensors) {
+  if (p.pass != Pass::forward) return backward_pass(p, tensors);
   require_computable(p);
   require_tensors_match(p, tensors);
   const ConvProblem p3 = as_rank3(p);

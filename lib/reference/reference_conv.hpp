@@ -20,6 +20,9 @@ enum class Terms { value, magnitude, square };
 // The tensors whose convolution sums the given terms: unchanged, absolute values, or squares.
 data::HostTensors tensors_for_terms(const data::HostTensors& tensors, Terms terms);
 
+// The problem's pass decides what these compute (problem/conv_pass.hpp): the forward output, grad_input,
+// or grad_weight then grad_bias; "output" below means that computed tensor.
+//
 // The whole output, row-major [N, C_out, spatial...].
 // Throws kbench::InputError for a problem it cannot compute and std::invalid_argument when the tensors'
 // sizes do not match the problem.

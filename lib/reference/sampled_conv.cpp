@@ -10,6 +10,8 @@
 #include "reference/parallel.hpp"
 #include "reference/rank3.hpp"
 #include "reference/reference_conv.hpp"
+#include "reference/seeded_values.hpp"
+#include "reference/backward_conv.hpp"
 #include "reference/tensor_checks.hpp"
 
 namespace kbench::reference {
@@ -25,23 +27,8 @@ struct HostValues {
   double bias(std::int64_t i) const { return bias_values[i]; }
 };
 
-// The same values data::make_host_tensors stores, drawn one at a time.
-struct SeededValues {
-  DType dtype;
-  std::uint64_t seed;
-  float bound;
-  Terms terms;
-  double input(std::int64_t i) const { return value(data::TensorRole::input, i); }
-  double weight(std::int64_t i) const { return value(data::TensorRole::weight, i); }
-  double bias(std::int64_t i) const { return value(data::TensorRole::bias, i); }
-  double value(data::TensorRole role, std::int64_t i) const {
-    const double v = data::draw_as(dtype, seed, role, static_cast<std::uint64_t>(i), bound);
-    return terms == Terms::value ? v : terms == Terms::magnitude ? std::abs(v) : v * v;
-  }
-};
-
 void require_indices_in_output(const ConvProblem& p, std::span<const std::int64_t> indices) {
-  const std::int64_t count = p.output_elements();
+  const std::int64_t count = computed_elements(p);
   for (const std::int64_t index : indices)
     if (index < 0 || index >= count)
       throw std::out_of_range(fmt::format("output index {} is outside the output's {} elements", index, count));
@@ -66,6 +53,7 @@ std::vector<double> gather_all(const ConvProblem& p, const Values& values, std::
 
 std::vector<double> convolve_at(const ConvProblem& p, const data::HostTensors& tensors,
                                 std::span<const std::int64_t> output_indices) {
+  if (p.pass != Pass::forward) return backward_pass_at(p, tensors, output_indices);
   require_computable(p);
   require_tensors_match(p, tensors);
   require_indices_in_output(p, output_indices);
@@ -81,15 +69,22 @@ data::HostTensors tensors_for_terms(const data::HostTensors& tensors, Terms term
       out[i] = terms == Terms::magnitude ? std::abs(values[i]) : values[i] * values[i];
     return out;
   };
-  return {transform(tensors.input), transform(tensors.weight), transform(tensors.bias)};
+  return {transform(tensors.input), transform(tensors.weight), transform(tensors.bias),
+          transform(tensors.grad_output)};
 }
 
 std::vector<double> convolve_at_seeded(const ConvProblem& p, std::uint64_t seed,
                                        std::span<const std::int64_t> output_indices, Terms terms) {
+  if (p.pass != Pass::forward) return backward_pass_at_seeded(p, seed, output_indices, terms);
   require_computable(p);
   require_indices_in_output(p, output_indices);
   const SeededValues values{p.dtype, seed, data::init_bound(p), terms};
   return gather_all(p, values, output_indices);
+}
+
+std::vector<double> gather_outputs(const ConvProblem& p, const SeededValues& values,
+                                   std::span<const std::int64_t> indices) {
+  return gather_all(p, values, indices);
 }
 
 }  // namespace kbench::reference

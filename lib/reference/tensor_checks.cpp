@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace kbench::reference {
@@ -11,9 +12,14 @@ void require_tensors_match(const ConvProblem& p, const data::HostTensors& tensor
     if (static_cast<std::int64_t>(have) != want)
       throw std::invalid_argument(fmt::format("{} tensor has {} elements, the problem needs {}", name, have, want));
   };
-  check("input", tensors.input.size(), p.input_elements());
-  check("weight", tensors.weight.size(), p.weight_elements());
-  check("bias", tensors.bias.size(), p.bias_elements());
+  // Every role: the ones the pass reads hold their tensor, the others nothing (a bias given to a problem
+  // without one is a caller's mistake, not something to ignore).
+  const std::vector<data::TensorRole> read = data::roles_read(p);
+  for (const data::TensorRole role :
+       {data::TensorRole::input, data::TensorRole::weight, data::TensorRole::bias, data::TensorRole::grad_output}) {
+    const bool reads = std::find(read.begin(), read.end(), role) != read.end();
+    check(data::role_name(role), tensors[role].size(), reads ? data::role_elements(p, role) : 0);
+  }
 }
 
 }  // namespace kbench::reference

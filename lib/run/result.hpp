@@ -65,6 +65,7 @@ struct Result {
   // alone, or matched by `kbench diff`, says what it measured).
   DType dtype = DType::fp32;
   Layout layout = Layout::nchw;
+  Pass pass = Pass::forward;
   std::string accumulation;  // "fp32" (GPU backends), "fp64" (the reference); empty in older documents
   ResultStatus status = ResultStatus::ok;
   std::string reason;  // for every status but ok

@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "data/counter_rng.hpp"
 #include "measure/measure.hpp"
+#include "problem/conv_pass.hpp"
 #include "reference/host_memory.hpp"
 #include "reference/reference_conv.hpp"
 #include "run/cpu_rate.hpp"
@@ -78,24 +79,63 @@ ReferenceValues reference_everywhere(const ConvProblem& problem, std::uint64_t s
           square_roots(reference::convolve(problem, reference::tensors_for_terms(tensors, Terms::square)))};
 }
 
+// Whether `bytes` more may be held on the host beside every backend's own buffers (the CPU reference's
+// run alone takes inputs + fp64 + fp32 outputs: seed 84, 17 GB of a 23 GB machine): at most a quarter of
+// the memory free now.
+bool fits_quarter_of_host_memory(double bytes) {
+  const std::optional<std::int64_t> available = reference::available_host_memory();
+  return !available || bytes <= 0.25 * static_cast<double>(*available);
+}
+
+double operand_bytes(const ConvProblem& problem) {
+  double bytes = 0;
+  for (const data::TensorRole role : data::roles_read(problem))
+    bytes += 4.0 * static_cast<double>(data::role_elements(problem, role));
+  return bytes;
+}
+
 ReferenceValues reference_at(const ConvProblem& problem, std::uint64_t seed, std::vector<std::int64_t> points) {
   using reference::Terms;
   ReferenceValues r;
-  r.values = reference::convolve_at_seeded(problem, seed, points, Terms::value);
-  r.abs_sums = reference::convolve_at_seeded(problem, seed, points, Terms::magnitude);
-  r.root_sum_squares = square_roots(reference::convolve_at_seeded(problem, seed, points, Terms::square));
+  if (problem.pass == Pass::backward_weights && fits_quarter_of_host_memory(2 * operand_bytes(problem))) {
+    // Each point sums N x spatial terms: from host copies of x and dy, not values drawn term by term.
+    const data::HostTensors tensors = data::make_host_tensors(problem, seed);
+    r.values = reference::convolve_at(problem, tensors, points);
+    r.abs_sums = reference::convolve_at(problem, reference::tensors_for_terms(tensors, Terms::magnitude), points);
+    r.root_sum_squares =
+        square_roots(reference::convolve_at(problem, reference::tensors_for_terms(tensors, Terms::square), points));
+  } else {
+    r.values = reference::convolve_at_seeded(problem, seed, points, Terms::value);
+    r.abs_sums = reference::convolve_at_seeded(problem, seed, points, Terms::magnitude);
+    r.root_sum_squares = square_roots(reference::convolve_at_seeded(problem, seed, points, Terms::square));
+  }
   r.points = std::move(points);
   return r;
 }
 
-// Whether the fp64 output of a full check may be held for the whole workload: it sits beside every
-// backend's own buffers (the CPU reference's run alone takes inputs + fp64 + fp32 outputs: seed 84,
-// 17 GB of a 23 GB machine), so it takes at most a quarter of the host memory free when it is made.
-// Where this fails the check samples, as for a slow reference; whether it fits must not hang on how
-// fast the CPU measured (seed 84's full check on 2 cores is 2.0-2.5 s, at the threshold).
+// Whether the fp64 result of a full check may be held for the whole workload. Where this fails the check
+// samples, as for a slow reference; whether it fits must not hang on how fast the CPU measured (seed 84's
+// full check on 2 cores is 2.0-2.5 s, at the threshold).
 bool full_output_fits(const ConvProblem& problem) {
-  const std::optional<std::int64_t> available = reference::available_host_memory();
-  return !available || 8.0 * static_cast<double>(problem.output_elements()) <= 0.25 * static_cast<double>(*available);
+  return fits_quarter_of_host_memory(8.0 * static_cast<double>(computed_elements(problem)));
+}
+
+// The reference's time for the products of `points` elements of the computed tensor, three times (values,
+// magnitudes, squares). A gather of one element runs about as fast as the tiled full convolution per
+// product on the forward pass; backward_weights' long reductions read with strides, at a quarter of it.
+double reference_seconds(const ConvProblem& problem, double points) {
+  const double per_point = 2.0 * static_cast<double>(reduction_length(problem));
+  const double slowdown = problem.pass == Pass::backward_weights ? 4.0 : 1.0;
+  return 3.0 * slowdown * points * per_point / reference_flops_per_second();
+}
+
+// How many points a sampled check takes: `wanted`, unless each point's reduction is so long (a
+// backward_weights element of seed 76 sums 11 million terms) that they would take longer than a full
+// check may; then as many as fit that time, and never fewer than reach every corner and grad_bias.
+std::int64_t sampled_point_count(const ConvProblem& problem, std::int64_t wanted, double max_seconds) {
+  constexpr std::int64_t kFewest = 64;
+  const double affordable = max_seconds / std::max(reference_seconds(problem, 1.0), 1e-12);
+  return std::clamp<std::int64_t>(static_cast<std::int64_t>(affordable), std::min(kFewest, wanted), wanted);
 }
 
 // Reference values for verification, computed at most once per workload and shared by every backend:
@@ -114,12 +154,16 @@ class ExpectedOutput {
   const ReferenceValues& compute() {
     if (data_) return *data_;
     // The full check convolves three times (values, magnitudes, squares).
-    const double seconds = 3 * compute_metrics(problem_).flops / reference_flops_per_second();
+    const double seconds = reference_seconds(problem_, static_cast<double>(computed_elements(problem_)));
     if (seconds <= config_.full_verify_max_s && full_output_fits(problem_))
       data_ = reference_everywhere(problem_, config_.seed);
     else
-      data_ = reference_at(problem_, config_.seed, choose_check_points(problem_, config_.verify_points, config_.seed));
+      data_ = reference_at(problem_, config_.seed, choose_check_points(problem_, point_count(config_.verify_points),
+                                                                       config_.seed));
     return *data_;
+  }
+  std::int64_t point_count(std::int64_t wanted) const {
+    return sampled_point_count(problem_, wanted, config_.full_verify_max_s);
   }
   ConvProblem problem_;
   const RunConfig& config_;
@@ -191,6 +235,7 @@ class ResultRun {
     result_.math_used = c_.math;
     result_.dtype = c_.workload.problem.dtype;
     result_.layout = c_.workload.problem.layout;
+    result_.pass = c_.workload.problem.pass;
     result_.accumulation = kDefaultAccumulation;
     options_ = c_.config.backend_options;
     options_.math = c_.math;
@@ -261,7 +306,7 @@ class ResultRun {
         KernelBenchRule{default_tolerance(c_.math), compare_outputs(got, expected.values, default_tolerance(c_.math))};
     verification.inputs_unchanged = run_->inputs_unchanged();
     result_.verification = verification;
-    if (c_.dump && c_.dump->accepts_output(result_, problem().output_elements()))
+    if (c_.dump && c_.dump->accepts_output(result_, computed_elements(problem())))
       c_.dump->add_output(result_, c_.expected.full() ? got : run_->read_output({}));
 
     if (!verification.inputs_unchanged) return end(ResultStatus::wrong, "the backend modified its inputs");
@@ -270,9 +315,10 @@ class ResultRun {
     const std::int64_t where =
         c_.expected.full() ? cmp.first_mismatch : c_.expected.points()[static_cast<std::size_t>(cmp.first_mismatch)];
     return end(ResultStatus::wrong,
-               fmt::format("{} of {} checked elements out of {}; first at output index {}: got {:g}, expected {:g}, "
+               fmt::format("{} of {} checked elements out of {}; first at {} index {}: got {:g}, expected {:g}, "
                            "allowed error {:.3g}",
-                           cmp.mismatches, cmp.checked, verification.criterion(), where, cmp.first_mismatch_got,
+                           cmp.mismatches, cmp.checked, verification.criterion(), computed_name(problem()), where,
+                           cmp.first_mismatch_got,
                            cmp.first_mismatch_expected, cmp.first_mismatch_allowed));
   }
 
@@ -288,8 +334,9 @@ class ResultRun {
   // Fresh inputs after timing: the output must follow them (no replayed results, no state kept).
   bool verify_fresh_inputs() {
     const std::uint64_t fresh_seed = data::mix64(c_.config.seed ^ 0xf4e5'1234'abcd'0001ULL);
-    const auto points =
-        choose_check_points(problem(), std::min<std::int64_t>(c_.config.verify_points, 1024), fresh_seed);
+    const std::int64_t wanted = std::min<std::int64_t>(c_.config.verify_points, 1024);
+    const auto points = choose_check_points(
+        problem(), sampled_point_count(problem(), wanted, c_.config.full_verify_max_s), fresh_seed);
     execute_on(fresh_seed);
     const auto got = run_->read_output(points);
     const Verification& first = *result_.verification;

@@ -1,6 +1,7 @@
 #pragma once
-// Which output elements to verify when the whole output is too large to recompute on the CPU:
-// every corner, points along every border and face, and random interior points.
+// Which elements of a pass's computed tensor (problem/conv_pass.hpp) to verify when the whole of it is
+// too large to recompute on the CPU: every corner, points along every border and face, random interior
+// points, and grad_bias's ends and a sample of it.
 #include <cstdint>
 #include <vector>
 

@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "problem/conv_pass.hpp"
+
 namespace kbench {
 
 namespace {
@@ -43,7 +45,7 @@ double operand_roundoff(DType dtype, MathMode math) {
 ErrorBound error_bound_for(const ConvProblem& p, MathMode math) {
   ErrorBound bound;
   bound.lambda = kLambda;
-  bound.reduction_length = p.in_channels_per_group() * p.kernel_volume() + (p.bias ? 1 : 0);
+  bound.reduction_length = reduction_length(p);
   bound.u_accumulate = unit_roundoff(DType::fp32);
   bound.u_operand = operand_roundoff(p.dtype, math);
   bound.u_output = unit_roundoff(p.dtype);

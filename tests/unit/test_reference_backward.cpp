@@ -10,6 +10,7 @@
 
 #include "data/counter_rng.hpp"
 #include "problem_factory.hpp"
+#include "problem/conv_pass.hpp"
 #include "reference/backward_conv.hpp"
 #include "reference/reference_conv.hpp"
 #include "test_seed.hpp"
@@ -52,7 +53,7 @@ TEST_CASE("backward-data and backward-weights are the adjoints of the forward co
     ConvProblem p = gpu_tests::random_problem(rng, op, rank, gpu_tests::pick(rng, 1, 3), gpu_tests::pick(rng, 1, 3),
                                               gpu_tests::small_shapes());
     p.bias = false;
-    if (!reference::backward_data_support(p)) continue;
+    if (!backward_data_support(p)) continue;
     CAPTURE(trial);
     const std::uint64_t seed = static_cast<std::uint64_t>(trial) + 11;
     const data::HostTensors t{
@@ -62,10 +63,10 @@ TEST_CASE("backward-data and backward-weights are the adjoints of the forward co
     const double forward = dot(y, dy);
     const double scale = magnitude_dot(y, dy) + 1;
 
-    const ConvProblem q = reference::backward_data_problem(p);
+    const ConvProblem q = backward_data_problem(p);
     REQUIRE(q.output_elements() == p.input_elements());
     REQUIRE(q.weight_elements() == p.weight_elements());
-    const std::vector<double> grad_input = reference::convolve(q, data::HostTensors{dy, t.weight, {}});
+    const std::vector<double> grad_input = reference::convolve(q, data::HostTensors{dy, t.weight, {}, {}});
     check_adjoint(forward, dot(grad_input, t.input), scale);
 
     const std::vector<double> grad_weight = reference::weight_grad(p, t.input, dy);
@@ -108,7 +109,7 @@ TEST_CASE("weight_grad_at picks the same elements as the whole gradient, and ref
 TEST_CASE("backward-data problems: shapes, and the transposed case with no forward form") {
   ConvProblem conv = gpu_tests::make_problem(OpKind::conv, 1, 2, 4, 6, 2, Dims{{10, 1, 1}}, Dims{{3, 1, 1}},
                                              Dims{{3, 1, 1}}, Dims{{1, 1, 1}}, Dims{{1, 0, 0}}, Dims{{0, 0, 0}}, true);
-  const ConvProblem q = reference::backward_data_problem(conv);
+  const ConvProblem q = backward_data_problem(conv);
   CHECK(q.op == OpKind::conv_transpose);
   CHECK(q.in_channels == 6);
   CHECK(q.out_channels == 4);
@@ -116,14 +117,16 @@ TEST_CASE("backward-data problems: shapes, and the transposed case with no forwa
   CHECK(q.output()[0] == 10);
   CHECK(q.output_padding[0] == 2);  // the forward pass's windows reach input rows -1..7: rows 8 and 9 by none
   CHECK_FALSE(q.bias);
-  CHECK(reference::weight_grad_reduction_length(conv) == 2 * conv.output()[0]);
+  ConvProblem weights_pass = conv;
+  weights_pass.pass = Pass::backward_weights;
+  CHECK(reduction_length(weights_pass) == 2 * conv.output()[0]);
 
   ConvProblem transposed = conv;
   transposed.op = OpKind::conv_transpose;
   transposed.dilation[0] = 3;
   transposed.output_padding[0] = 2;  // below stride 3: dy's forward conv gives exactly grad_input
-  CHECK(reference::backward_data_support(transposed));
+  CHECK(backward_data_support(transposed));
   transposed.stride[0] = 2;  // still valid (below dilation 3), but dy's forward conv would give one more
-  CHECK_FALSE(reference::backward_data_support(transposed));
-  CHECK_THROWS_AS(reference::backward_data_problem(transposed), std::invalid_argument);
+  CHECK_FALSE(backward_data_support(transposed));
+  CHECK_THROWS_AS(backward_data_problem(transposed), std::invalid_argument);
 }
