@@ -8,7 +8,8 @@
 #   kbench info, kbench plan (plan.json), kbench calibrate,
 #   kbench compare cuda vs cudnn on the KernelBench level-1 seeds in fp32 and tf32 (seeds.json): the
 #   headline, first, so that a visit short of time (a build on the device) still brings it back,
-#   the same seeds in fp16 and bf16 NHWC (seeds-fp16-nhwc.json, seeds-bf16-nhwc.json), the GPU tests (scripts/run-gpu-tests.sh: each case in its own process),
+#   the same seeds in fp16 and bf16 NHWC (seeds-fp16-nhwc.json, seeds-bf16-nhwc.json), their backward
+#   passes and the backward examples (seeds-backward.json, examples-backward.json), the GPU tests (scripts/run-gpu-tests.sh: each case in its own process),
 #   every kernel variant and cuDNN algorithm (variants.json), their figures against issue 4's targets
 #   (figures.md, scripts/gpu-summary.py, also printed at the end), every example on cuDNN, our
 #   default, direct and direct_tiled (examples.json), compute-sanitizer memcheck and
@@ -166,7 +167,8 @@ step timing-protocol 75 env KBENCH_SEED="$input_seed" bash "$repo_root/scripts/t
 step info 30 "$kbench" info
 # What each backend of the build would run here, before anything runs (kbench plan: our kernels'
 # facts for this device's SMs, cuDNN's heuristic picks and the algorithms it accepts), into plan.json.
-step plan 20 bash -c '"$1" plan "$2/workloads/kernelbench/level1" "$2/workloads/examples" --math fp32,tf32 \
+step plan 20 bash -c '"$1" plan "$2/workloads/kernelbench/level1" "$2/workloads/examples" \
+  "$2/workloads/kernelbench/level1-backward" "$2/workloads/examples-backward" --math fp32,tf32 \
   --format json > "$3/plan.json"' plan "$kbench" "$repo_root" "$outdir"
 step calibrate 60 "$kbench" calibrate
 # The headline: our kernels against cuDNN on the seeds, both math modes, one process per seed (each
@@ -186,6 +188,13 @@ for dtype in fp16 bf16; do
     --backends cuda,cudnn --baseline cudnn --seed "$input_seed" --iterations 50 --time-budget "$run_time_budget" \
     --format json --output "$outdir/seeds-$dtype-nhwc.json"
 done
+# The seeds' backward passes (issue 26's targets: the forward targets apply to each pass) and the small
+# backward examples (every op, rank and feature), against cuDNN, one process each, fewer samples.
+step seeds-backward 75 "$kbench" compare "$repo_root/workloads/kernelbench/level1-backward" \
+  --backends cuda,cudnn --baseline cudnn --math fp32,tf32 --seed "$input_seed" --iterations 30 \
+  --time-budget "$run_time_budget" --format json --output "$outdir/seeds-backward.json"
+step examples-backward 45 "$kbench" run "$repo_root/workloads/examples-backward" --backends cudnn,cuda \
+  --math fp32 --seed "$input_seed" --iterations 20 --time-budget 1 --format json --output "$outdir/examples-backward.json"
 # The GPU tests, each test case in a process of its own (a fault then fails its own case only).
 step gpu-tests 150 bash "$repo_root/scripts/run-gpu-tests.sh" "$gpu_tests"
 # Skipped GPU tests (exit 77) mean no device was found: on a GPU visit that is a failure, already

@@ -77,7 +77,7 @@ def main():
         stem = f"{seeds['started_at'][:10]}_{gpu_slug(seeds.get('device'))}_{commit_of(seeds.get('build'))}"
         files = [(seeds_path, f"{stem}.json")]
         # Each written by its own gpu-check step, if it ran; protocol-* by the timing-protocol check.
-        documents = ("variants", "examples", "seeds-fp16-nhwc", "seeds-bf16-nhwc")
+        documents = ("variants", "examples", "seeds-fp16-nhwc", "seeds-bf16-nhwc", "seeds-backward", "examples-backward")
         for document in documents + tuple(f"protocol-{c}" for c in PROTOCOL_CONFIGS):
             path = os.path.join(source, f"{document}.json")
             if os.path.isfile(path):

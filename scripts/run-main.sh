@@ -9,12 +9,13 @@ bash scripts/install-deps.sh
 bash scripts/build.sh default
 mkdir -p out
 set +e
-./build/default/apps/kbench/kbench run workloads/kernelbench/level1 workloads/examples --seed 2026 \
+./build/default/apps/kbench/kbench run workloads/kernelbench/level1 workloads/examples workloads/examples-backward --seed 2026 \
   --output out/main-job.json --format json "$@"
 status=$?
 # Which kernel every backend would run for each workload and math mode, and why (planned for the GPU
 # present, or the default --target without one).
-./build/default/apps/kbench/kbench plan workloads/kernelbench/level1 workloads/examples --math fp32,tf32 \
+./build/default/apps/kbench/kbench plan workloads/kernelbench/level1 workloads/examples workloads/examples-backward \
+  workloads/kernelbench/level1-backward --math fp32,tf32 \
   --format json > out/main-job-plan.json
 plan_status=$?
 set -e

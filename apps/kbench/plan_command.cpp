@@ -37,6 +37,7 @@ struct PlanFlags {
   std::string format = "text";
   bool verbose = false;
   std::vector<std::string> axes;  // --axis KEY=V1,V2
+  std::string passes;             // --passes P1,P2
 };
 
 // The device present, or the --target GPU's datasheet facts where there is none.
@@ -58,7 +59,7 @@ std::vector<BackendRequest> requested_backends(const PlanFlags& flags, const Reg
 }
 
 int plan(const PlanFlags& flags) {
-  const std::vector<Workload> workloads = with_axes(load_workloads(flags.specs), flags.axes);
+  const std::vector<Workload> workloads = with_workload_flags(load_workloads(flags.specs), flags.passes, flags.axes);
 
   Registry registry;
   register_backends(registry);
@@ -81,6 +82,8 @@ Command add_plan_command(CLI::App& app) {
   auto flags = std::make_shared<PlanFlags>();
   app.add_option("specs", flags->specs, "Workload spec files or directories (every *.yaml under them)")->required();
   app.add_option("--axis", flags->axes, "Sweep KEY over the values, e.g. batch=1,8,64 (repeatable), as `run` does");
+  app.add_option("--passes", flags->passes,
+                 "Plan every workload in these passes instead of its spec's: forward, backward_data, backward_weights; comma-separated (two or more name each workload NAME.PASS)");
   app.add_option("--backends", flags->backends, "Comma-separated NAME[:VARIANT]; default: every backend of this build");
   app.add_option("--math", flags->math, "Math mode(s): fp32 and/or tf32; comma-separated")
       ->delimiter(',')
@@ -98,6 +101,7 @@ Command add_plan_command(CLI::App& app) {
   return {[flags] {
             for (const std::string& spec : flags->specs) io::check_input_path(spec, "workload spec", true);
             for (const std::string& axis : flags->axes) (void)parse_axis_flag(axis);
+            if (!flags->passes.empty()) (void)parse_passes_flag(flags->passes);
           },
           [flags] { return plan(*flags); }};
 }

@@ -67,6 +67,7 @@ struct RunFlags {
   bool list_algorithms = false;
   std::string baseline;           // compare only
   std::vector<std::string> axes;  // --axis KEY=V1,V2, repeatable
+  std::string passes;             // --passes P1,P2
   std::string shard;              // --shard K/N
   std::string python;             // --python: the torch backend's interpreter
   std::string devices;            // --devices all|0,2
@@ -123,6 +124,8 @@ void add_common_flags(CLI::App& app, RunFlags& f) {
   app.add_option(
       "--axis", f.axes,
       "Sweep KEY over the values, e.g. batch=1,8,64 (repeatable: the Cartesian product, as a spec's sweep:)");
+  app.add_option("--passes", f.passes,
+                 "Run every workload in these passes instead of its spec's: forward, backward_data, backward_weights; comma-separated (two or more name each workload NAME.PASS)");
   app.add_option("--shard", f.shard,
                  "Run the K-th of N equal parts of the (workload, backend, math) items, e.g. 2/3; `kbench merge` "
                  "joins the parts");
@@ -145,6 +148,7 @@ void check_flags(const RunFlags& f, bool compare) {
   if (!f.output.empty()) io::check_output_file(f.output, "--output");
   if (!f.dump_dir.empty()) io::check_output_directory(f.dump_dir, "--dump");
   for (const std::string& axis : f.axes) (void)parse_axis_flag(axis);  // a malformed one costs nothing
+  if (!f.passes.empty()) (void)parse_passes_flag(f.passes);
   if (!f.shard.empty()) (void)parse_shard(f.shard);
   if (!f.devices.empty()) {
     (void)parse_devices(f.devices, static_cast<int>(kMaxDevice));
@@ -246,7 +250,7 @@ int execute(RunFlags& flags, bool compare) {
     flags.device = devices.front();  // one device: this process runs it, as --device N
   }
   const auto format = *parse_report_format(flags.format);
-  const std::vector<Workload> workloads = with_axes(load_workloads(flags.specs), flags.axes);
+  const std::vector<Workload> workloads = with_workload_flags(load_workloads(flags.specs), flags.passes, flags.axes);
 
   const GpuEnvironment gpu = detect_gpu(flags.device);
   Registry registry;

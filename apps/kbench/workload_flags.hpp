@@ -1,9 +1,11 @@
 #pragma once
-// What every command that reads workloads does with `--axis KEY=V1,V2` (repeatable): the workloads
-// swept along each axis, as a spec's `sweep:` would (spec/sweep.hpp).
+// What every command that reads workloads does with `--passes P1,P2` (each workload in those passes
+// instead of its spec's, spec/pass_list.hpp) and `--axis KEY=V1,V2` (repeatable: the workloads swept
+// along each axis, as a spec's `sweep:` would, spec/sweep.hpp), in that order.
 #include <string>
 #include <vector>
 
+#include "spec/pass_list.hpp"
 #include "spec/sweep.hpp"
 #include "spec/workload.hpp"
 
@@ -14,6 +16,17 @@ inline std::vector<Workload> with_axes(std::vector<Workload> workloads, const st
   std::vector<AxisOverride> axes;
   for (const std::string& flag : axis_flags) axes.push_back(parse_axis_flag(flag));
   return apply_axes(workloads, axes);
+}
+
+inline std::vector<Workload> with_passes_flag(std::vector<Workload> workloads, const std::string& passes_flag) {
+  if (passes_flag.empty()) return workloads;
+  return with_passes(workloads, parse_passes_flag(passes_flag));
+}
+
+// The workloads a command works on: its specs', in --passes if given, swept along --axis.
+inline std::vector<Workload> with_workload_flags(std::vector<Workload> workloads, const std::string& passes_flag,
+                                                 const std::vector<std::string>& axis_flags) {
+  return with_axes(with_passes_flag(std::move(workloads), passes_flag), axis_flags);
 }
 
 }  // namespace kbench::cli

@@ -14,7 +14,8 @@ ojson finite_or_null(double value) { return std::isfinite(value) ? ojson(value) 
 
 ojson key_json(const ResultKey& key) {
   return {{"workload", key.workload},    {"backend", key.backend},        {"variant", key.variant},
-          {"math", to_string(key.math)}, {"dtype", to_string(key.dtype)}, {"layout", to_string(key.layout)}};
+          {"math", to_string(key.math)}, {"dtype", to_string(key.dtype)}, {"layout", to_string(key.layout)},
+          {"pass", to_string(key.pass)}};
 }
 
 // One side of a pair, or an unmatched result: what ran and how it ended. A median only for a

@@ -16,13 +16,14 @@ namespace kbench {
 
 namespace {
 
-// dtype, layout and accumulation came with half precision: last, so the columns before keep their places.
+// dtype, layout and accumulation came with half precision, pass with the backward passes: last, so the
+// columns before keep their places.
 constexpr const char* kColumns[] = {
     "workload",   "backend",    "variant",   "implementation", "math_requested",    "math_used",
     "status",     "reason",     "median_ms", "mean_ms",        "stdev_ms",          "min_ms",
     "max_ms",     "p10_ms",     "p90_ms",    "samples",        "throttled_samples", "floor_ms",
     "headroom",   "tflops",     "GBps",      "max_abs_error",  "max_rel_error",     "checked",
-    "mismatches", "full_check", "dtype",     "layout",         "accumulation",
+    "mismatches", "full_check", "dtype",     "layout",         "accumulation",      "pass",
 };
 
 // Quoted only when it must be: a comma, a double quote or a line break inside the field.
@@ -77,6 +78,7 @@ std::vector<std::string> result_fields(const report::ResultView& view) {
   f.push_back(std::string(to_string(r.dtype)));
   f.push_back(std::string(to_string(r.layout)));
   f.push_back(r.accumulation);
+  f.push_back(std::string(to_string(r.pass)));
   return f;
 }
 

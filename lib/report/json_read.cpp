@@ -92,6 +92,15 @@ Layout read_layout(const Node& node) {
   return *layout;
 }
 
+Pass read_pass(const Node& node) {
+  const std::string name = node.text();
+  // Only the names the writer writes, not the fprop/dgrad/wgrad synonyms a spec may use.
+  const auto pass = name == "forward" || name == "backward_data" || name == "backward_weights" ? parse_pass(name)
+                                                                                                : std::nullopt;
+  if (!pass) fail(node.path, fmt::format("unknown pass '{}'; expected forward, backward_data or backward_weights", name));
+  return *pass;
+}
+
 DType read_dtype(const Node& node) {
   const std::string name = node.text();
   const auto dtype = parse_dtype(name);
@@ -118,6 +127,7 @@ ConvProblem read_problem(const Node& node) {
   if (!parsed_dtype) fail(child(node.path, "dtype"), fmt::format("unknown dtype '{}'", dtype));
   p.dtype = *parsed_dtype;
   if (node.has("layout")) p.layout = read_layout(node.at("layout"));  // documents before layouts: nchw
+  if (node.has("pass")) p.pass = read_pass(node.at("pass"));          // documents before passes: forward
   p.spatial_rank = node.at("spatial_rank").small_integer();
   if (p.spatial_rank < 1 || p.spatial_rank > kMaxSpatialRank)
     fail(child(node.path, "spatial_rank"), fmt::format("expected 1, 2 or 3, got {}", p.spatial_rank));
@@ -300,6 +310,7 @@ Result read_result(const Node& node) {
   // it is absent here too), nchw, and an unknown accumulation.
   if (node.has("dtype")) r.dtype = read_dtype(node.at("dtype"));
   if (node.has("layout")) r.layout = read_layout(node.at("layout"));
+  if (node.has("pass")) r.pass = read_pass(node.at("pass"));
   if (node.has("accumulation")) r.accumulation = node.at("accumulation").text();
   r.status = read_status(node.at("status"));
   r.reason = node.at("reason").text();
@@ -378,6 +389,7 @@ RunReport read_json_report(const nlohmann::json& document) {
     const WorkloadSummary* summary = report.find_workload(result.workload);
     if (summary && !results.at(i).has("dtype")) result.dtype = summary->workload.problem.dtype;
     if (summary && !results.at(i).has("layout")) result.layout = summary->workload.problem.layout;
+    if (summary && !results.at(i).has("pass")) result.pass = summary->workload.problem.pass;
     report.results.push_back(std::move(result));
   }
   return report;

@@ -40,34 +40,70 @@ WorkloadDump::WorkloadDump(std::string dir, const Workload& workload, std::uint6
              "[C_out, C_in/groups, k...] for conv, [C_in, C_out/groups, k...] for conv_transpose); nhwc moves "
              "dim 1 last ([N, spatial..., C], weight [C_out, k..., C_in/groups] for conv, [C_in, k..., "
              "C_out/groups] for conv_transpose); bias [C_out]; logical_shape is the PyTorch shape. The "
-             "reference is fp64 in the same memory layout, so it lines up with every output element for element"},
+             "reference is fp64 in the same memory layout, so it lines up with every output element for element. "
+             "A backward pass's gradients have their forward tensor's shapes: grad_output the output's, its "
+             "computed grad_input the input's, grad_weight the weight's and grad_bias the bias's"},
+            {"pass", to_string(p.pass)},
             {"files", nlohmann::json::array()},
             {"skipped", nlohmann::json::array()}};
-  using data::TensorRole;
-  const struct {
-    const char* role;
-    TensorRole tensor;
-    Operand operand;
-    std::int64_t elements;
-  } inputs[] = {{"x", TensorRole::input, Operand::input, p.input_elements()},
-                {"weight", TensorRole::weight, Operand::weight, p.weight_elements()},
-                {"bias", TensorRole::bias, Operand::bias, p.bias_elements()}};
-  for (const auto& in : inputs) {
-    if (in.elements == 0 || !fits(in.elements, bytes_per_element(p.dtype), in.role)) continue;
-    const auto values = data::make_seeded(p, seed, in.tensor);
-    const std::string file = fmt::format("{}.{}.npy", workload.name, in.role);
+  for (const data::TensorRole tensor : data::roles_read(p)) {
+    // The input keeps the name `x` dumps have always given it; the other roles are autograd's names.
+    const std::string role = tensor == data::TensorRole::input ? "x" : data::role_name(tensor);
+    const Operand operand = operand_of(tensor);
+    const std::int64_t elements = data::role_elements(p, tensor);
+    if (elements == 0 || !fits(elements, bytes_per_element(p.dtype), role)) continue;
+    const auto values = data::make_seeded(p, seed, tensor);
+    const std::string file = fmt::format("{}.{}.npy", workload.name, role);
     attempt([&] {
-      const std::string dtype = write_dump_tensor((std::filesystem::path(dir_) / file).string(), p, in.operand, values);
-      add_file(in.role, file, in.operand, dtype);
+      const std::string dtype = write_dump_tensor((std::filesystem::path(dir_) / file).string(), p, operand, values);
+      add_file(role, file, operand, dtype);
     });
   }
 }
 
 namespace {
+
 std::string output_label(const Result& result) {
   return result.backend + (result.variant.empty() ? "" : "-" + result.variant);
 }
+
+// The pieces of a pass's computed tensor (problem/conv_pass.hpp), each a tensor of its own in the dump:
+// a backward_weights result is grad_weight then grad_bias.
+struct ComputedPart {
+  std::string suffix;  // "" for the main tensor, "grad_bias" for the second
+  Operand operand;     // whose shape and layout it has
+  std::size_t offset = 0, count = 0;
+};
+
+std::vector<ComputedPart> computed_parts(const ConvProblem& p) {
+  const auto size = [](std::int64_t n) { return static_cast<std::size_t>(n); };
+  switch (p.pass) {
+    case Pass::forward: return {{"", Operand::output, 0, size(p.output_elements())}};
+    case Pass::backward_data: return {{"", Operand::input, 0, size(p.input_elements())}};
+    case Pass::backward_weights: {
+      std::vector<ComputedPart> parts{{"", Operand::weight, 0, size(p.weight_elements())}};
+      if (p.bias) parts.push_back({"grad_bias", Operand::bias, size(p.weight_elements()), size(p.bias_elements())});
+      return parts;
+    }
+  }
+  return {};
+}
+
+std::string with_suffix(const std::string& text, const std::string& suffix, char separator) {
+  return suffix.empty() ? text : text + separator + suffix;
+}
+
 }  // namespace
+
+Operand operand_of(data::TensorRole role) {
+  switch (role) {
+    case data::TensorRole::input: return Operand::input;
+    case data::TensorRole::weight: return Operand::weight;
+    case data::TensorRole::bias: return Operand::bias;
+    case data::TensorRole::grad_output: return Operand::output;  // dy has the output's shape and layout
+  }
+  return Operand::input;
+}
 
 bool WorkloadDump::accepts_output(const Result& result, std::int64_t elements) {
   return fits(elements, bytes_per_element(workload_.problem.dtype), output_label(result));
@@ -75,26 +111,32 @@ bool WorkloadDump::accepts_output(const Result& result, std::int64_t elements) {
 
 void WorkloadDump::add_output(const Result& result, std::span<const float> output) {
   const std::string label = output_label(result);
-  const std::string file = fmt::format("{}.{}.{}.out.npy", workload_.name, label, to_string(result.math_requested));
-  attempt([&] {
-    const std::string dtype =
-        write_dump_tensor((std::filesystem::path(dir_) / file).string(), workload_.problem, Operand::output, output);
-    add_file("output:" + label + ":" + std::string(to_string(result.math_requested)), file, Operand::output, dtype);
-  });
+  const std::string math(to_string(result.math_requested));
+  for (const ComputedPart& part : computed_parts(workload_.problem)) {
+    const std::string file =
+        fmt::format("{}.{}.{}.out{}.npy", workload_.name, label, math, with_suffix("", part.suffix, '.'));
+    attempt([&] {
+      const std::string dtype = write_dump_tensor((std::filesystem::path(dir_) / file).string(), workload_.problem,
+                                                  part.operand, output.subspan(part.offset, part.count));
+      add_file(with_suffix("output:" + label + ":" + math, part.suffix, ':'), file, part.operand, dtype);
+    });
+  }
 }
 
 void WorkloadDump::add_reference(std::span<const double> output) {
   if (!fits(static_cast<std::int64_t>(output.size()), 8, "reference")) return;
-  const std::string file = fmt::format("{}.reference.npy", workload_.name);
-  attempt([&] {
-    // fp64 (the exact sum, not rounded to the dtype: what outputs are verified against), in the memory
-    // layout of the outputs beside it.
-    const ConvProblem& p = workload_.problem;
-    const std::vector<double> memory = to_memory_order(p, Operand::output, output);
-    data::write_npy((std::filesystem::path(dir_) / file).string(), std::span<const double>(memory),
-                    memory_shape(p, Operand::output));
-    add_file("reference", file, Operand::output, "float64");
-  });
+  for (const ComputedPart& part : computed_parts(workload_.problem)) {
+    const std::string file = fmt::format("{}.reference{}.npy", workload_.name, with_suffix("", part.suffix, '.'));
+    attempt([&] {
+      // fp64 (the exact sum, not rounded to the dtype: what outputs are verified against), in the memory
+      // layout of the outputs beside it.
+      const ConvProblem& p = workload_.problem;
+      const std::vector<double> memory = to_memory_order(p, part.operand, output.subspan(part.offset, part.count));
+      data::write_npy((std::filesystem::path(dir_) / file).string(), std::span<const double>(memory),
+                      memory_shape(p, part.operand));
+      add_file(with_suffix("reference", part.suffix, ':'), file, part.operand, "float64");
+    });
+  }
 }
 
 void WorkloadDump::finish(RunReport& report) {

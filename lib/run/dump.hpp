@@ -3,6 +3,9 @@
 // index JSON per workload, so a mismatch can be inspected in numpy or against PyTorch. Every tensor is
 // written in the spec's dtype and memory layout (run/dump_tensor.hpp); the reference in fp64, in the same
 // layout. The index names each file's dtype (float32, float16, bfloat16, float64), layout and shapes.
+// A backward pass dumps the operands it reads by their autograd names (grad_output) and its computed
+// gradient as the output and reference; grad_bias of a backward_weights pass as a second tensor of each
+// (`reference:grad_bias`, `output:BACKEND:MATH:grad_bias`).
 #include <cstdint>
 #include <span>
 #include <string>
@@ -10,15 +13,19 @@
 
 #include <nlohmann/json.hpp>
 
+#include "data/counter_rng.hpp"
 #include "problem/memory_layout.hpp"
 #include "run/result.hpp"
 #include "spec/workload.hpp"
 
 namespace kbench {
 
+// The operand whose shape and memory layout a role's tensor has (grad_output: the output's).
+Operand operand_of(data::TensorRole role);
+
 class WorkloadDump {
  public:
-  // Writes x, weight and bias at once (unless larger than the dump limit, which is noted).
+  // Writes the operands the pass reads at once (unless larger than the dump limit, which is noted).
   WorkloadDump(std::string dir, const Workload& workload, std::uint64_t seed);
   // False (and the skip noted in the index) when the output is over the dump limit: call it
   // before reading a large output back from a device.

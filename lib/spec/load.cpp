@@ -14,6 +14,7 @@
 
 #include "core/error.hpp"
 #include "io/input_file.hpp"
+#include "spec/pass_list.hpp"
 #include "spec/workload_reader.hpp"
 #include "spec/yaml_documents.hpp"
 
@@ -29,14 +30,16 @@ using spec::SpecReader;
 // Every workload of one load, with the place its name was written, so a repeated name names both places.
 class WorkloadCollector {
  public:
-  void add(const SpecReader& reader, spec::ReadWorkload read) {
+  void add(const SpecReader& reader, const spec::ReadWorkload& read) {
     const std::string here = spec::format_position(reader.origin(), read.name_position);
-    const auto [first, inserted] = first_seen_.emplace(read.workload.name, here);
-    if (!inserted)
-      reader.fail(read.name_position, "name",
-                  fmt::format("duplicate workload name '{}', first defined at {}; expected each name once per load",
-                              read.workload.name, first->second));
-    workloads_.push_back(std::move(read.workload));
+    for (Workload& workload : expand_passes(read.workload, read.passes)) {
+      const auto [first, inserted] = first_seen_.emplace(workload.name, here);
+      if (!inserted)
+        reader.fail(read.name_position, "name",
+                    fmt::format("duplicate workload name '{}', first defined at {}; expected each name once per load",
+                                workload.name, first->second));
+      workloads_.push_back(std::move(workload));
+    }
   }
 
   std::vector<Workload> take() { return std::move(workloads_); }

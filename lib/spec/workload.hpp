@@ -36,6 +36,8 @@ struct Workload {
   // so reports can draw them as a series) and the axis values of this point, in axis order.
   std::string sweep_origin;
   std::vector<SweepValue> sweep;
+  // Set for one of the workloads a list of passes expanded (spec/pass_list.hpp): the name before ".<pass>".
+  std::string pass_origin;
   // How many times the model this workload was taken from runs it (`count:`, e.g. one per identical
   // layer of a network): suite totals weight the workload's time by it. 1 unless the spec says otherwise.
   std::int64_t count = 1;

@@ -8,12 +8,13 @@
 
 namespace kbench::spec {
 
-inline constexpr std::array<std::string_view, 17> kWorkloadKeys = {
-    "name",    "description", "op",     "dtype", "layout",         "input",   "out_channels", "kernel", "stride",
-    "padding", "dilation",    "groups", "bias",  "output_padding", "records", "sweep",        "count",
+inline constexpr std::array<std::string_view, 18> kWorkloadKeys = {
+    "name",     "description", "op",   "dtype",          "layout",  "input", "out_channels", "kernel", "stride",
+    "padding",  "dilation",    "groups", "bias",         "output_padding", "records", "sweep", "count",  "pass",
 };
 
-inline constexpr std::array<KnownAlias, 20> kWorkloadKeyAliases = {{
+inline constexpr std::array<KnownAlias, 22> kWorkloadKeyAliases = {{
+    {"passes", "pass"},        {"direction", "pass"},
     {"kernel_size", "kernel"}, {"in_channels", "input"},  {"batch", "input"},          {"batch_size", "input"},
     {"shape", "input"},        {"input_shape", "input"},  {"transposed", "op"},        {"type", "op"},
     {"operation", "op"},       {"precision", "dtype"},    {"data_type", "dtype"},      {"memory_format", "layout"},

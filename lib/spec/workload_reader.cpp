@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "spec/layout_names.hpp"
+#include "spec/pass_list.hpp"
 #include "spec/problem_validation.hpp"
 #include "spec/spatial_fields.hpp"
 #include "spec/sweep.hpp"
@@ -254,6 +255,10 @@ ReadWorkload read_fields(const SpecReader& reader, const Located& mapping, Mappi
   read.name_position = name.position;
   if (auto description = fields.find("description")) workload.description = reader.read_text(*description);
   workload.problem = read_problem(reader, fields);
+  if (auto pass = fields.find("pass")) {
+    read.passes = read_passes(reader, *pass);
+    workload.problem.pass = read.passes.front();
+  }
   if (auto records = fields.find("records")) workload.records = read_records(reader, *records);
   if (auto count = fields.find("count")) workload.count = reader.read_integer(*count, 1, kMaxProblemDimension);
   workload.source_file = reader.origin();

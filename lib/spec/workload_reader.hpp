@@ -9,6 +9,7 @@ namespace kbench::spec {
 struct ReadWorkload {
   Workload workload;
   SourcePosition name_position;  // for "duplicate workload name" messages
+  std::vector<Pass> passes;      // `pass:` as written (the loader expands a list: spec/pass_list.hpp)
 };
 
 ReadWorkload read_workload(const SpecReader& reader, const Located& mapping);
