@@ -98,8 +98,11 @@ inline Support problem_supported(const ConvProblem& p) {
     any = any ||
           (computes_pass(*d, p) && (d->dtypes & dtype_bit(p.dtype)) != 0 && (d->layouts & layout_bit(p.layout)) != 0);
   if (!any)
-    return Support::no(fmt::format("the cuda backend has no kernel for the {} pass of {} {} tensors", to_string(p.pass),
-                                   to_string(p.dtype), to_string(p.layout)));
+    return Support::no(
+        p.pass == Pass::forward
+            ? fmt::format("the cuda backend has no kernel for {} {} tensors", to_string(p.dtype), to_string(p.layout))
+            : fmt::format("the cuda backend has no kernel for the {} pass of {} {} tensors", to_string(p.pass),
+                          to_string(p.dtype), to_string(p.layout)));
   return reference_computable(p);
 }
 

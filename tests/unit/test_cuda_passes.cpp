@@ -102,6 +102,48 @@ TEST_SUITE("cuda_passes") {
     CHECK(checked >= 30);
   }
 
+  TEST_CASE(
+      "backward_weights: wgrad_gemm_ffma alone, the default; other dtypes and layouts refused; forward untouched") {
+    ConvProblem p = testing::seed76();
+    p.pass = Pass::backward_weights;
+    for (const MathMode math : {MathMode::fp32, MathMode::tf32}) {
+      CHECK(gpu::conv::problem_supported(p).ok);
+      CHECK(gpu::conv::default_family(p, math) == Family::wgrad_gemm_ffma);
+      CHECK(gpu::conv::applicable_variants(p, math) == std::vector{KernelChoice{.family = Family::wgrad_gemm_ffma}});
+      CHECK(gpu::conv::family_math(Family::wgrad_gemm_ffma) == MathMode::fp32);
+    }
+    const Support direct = gpu::conv::family_envelope(Family::direct, p, MathMode::fp32);
+    CHECK(direct.reason == "direct: does not compute the backward_weights pass");
+    // On 132 SMs seed 76's 6 tiles split K; the description says so and counts the launches.
+    const gpu::conv::KernelDescription d =
+        gpu::conv::describe_kernel(KernelChoice{.family = Family::wgrad_gemm_ffma}, p, gpu::conv::LaunchDevice{132, 0});
+    CHECK(d.implementation == "wgrad_gemm_ffma/64x64/split_k");
+    CHECK(property(d, "pass") == "backward_weights");
+    CHECK(property(d, "launches") == "2 (GEMM splits, sum of splits)");
+    p.bias = true;
+    CHECK(property(gpu::conv::describe_kernel(KernelChoice{.family = Family::wgrad_gemm_ffma}, p,
+                                              gpu::conv::LaunchDevice{132, 0}),
+                   "launches") == "3 (GEMM splits, sum of splits, grad_bias)");
+    // What it does not take: the reason names the pass, or the family and the dtype or layout.
+    ConvProblem half = p;
+    half.dtype = DType::fp16;
+    CHECK(gpu::conv::problem_supported(half).reason ==
+          "the cuda backend has no kernel for the backward_weights pass of fp16 nchw tensors");
+    ConvProblem nhwc = p;
+    nhwc.layout = Layout::nhwc;
+    CHECK_FALSE(gpu::conv::problem_supported(nhwc).ok);
+    CHECK(gpu::conv::family_envelope(Family::wgrad_gemm_ffma, nhwc, MathMode::fp32).reason ==
+          gpu::conv::problem_supported(nhwc).reason);
+    // A forward problem never lists it, nor does a backward_data one.
+    for (const Pass pass : {Pass::forward, Pass::backward_data}) {
+      const ConvProblem f = with_pass(testing::seed76(), pass);
+      CHECK(gpu::conv::family_envelope(Family::wgrad_gemm_ffma, f, MathMode::fp32).reason ==
+            "wgrad_gemm_ffma: does not compute the " + std::string(to_string(pass)) + " pass");
+      for (const KernelChoice& c : gpu::conv::applicable_variants(f, MathMode::fp32))
+        CHECK(c.family != Family::wgrad_gemm_ffma);
+    }
+  }
+
   TEST_CASE("backward_data without a forward form is refused with the reason") {
     // A conv_transpose whose output padding reaches its stride (allowed by its dilation) has none.
     ConvProblem p = gpu_tests::make_problem(OpKind::conv_transpose, 1, 1, 4, 4, 1, Dims{{9, 1, 1}}, Dims{{3, 1, 1}},
