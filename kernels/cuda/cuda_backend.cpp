@@ -32,10 +32,13 @@ std::string without_name(const std::string& reason, std::string_view name) {
 // family for a problem of fp16, bf16 or channels-last tensors (there the fp32 NCHW families' absence
 // needs saying), but for an fp32 NCHW problem only the families that compute fp32 NCHW at all (the
 // half-precision ones are no candidates for it, and its plan reads as it did before they existed).
-// A forced variant is always ruled out with its reason.
+// A forced variant is always ruled out with its reason. A family that does not compute the problem's
+// pass at all (the forward families for backward_weights, the backward_weights ones for the others) is
+// no candidate either.
 bool listed_as_ruled_out(conv::Family f, const ConvProblem& problem) {
-  if (problem.dtype != DType::fp32 || problem.layout != Layout::nchw) return true;
   const conv::FamilyDescriptor& d = conv::descriptor(f);
+  if (!conv::computes_pass(d, problem)) return false;
+  if (problem.dtype != DType::fp32 || problem.layout != Layout::nchw) return true;
   return (d.dtypes & conv::dtype_bit(DType::fp32)) != 0 && (d.layouts & conv::layout_bit(Layout::nchw)) != 0;
 }
 
@@ -49,7 +52,8 @@ class CudaBackend final : public Backend {
            "phase "
            "decomposition, or at stride 1 as the forward convolution it equals; fp16/bf16 implicit GEMM on tensor "
            "cores "
-           "(NHWC and NCHW)";
+           "(NHWC and NCHW); backward_data as the forward pass of its backward-data problem on those kernels, "
+           "backward_weights by a split-K FFMA implicit GEMM with a deterministic reduction";
   }
 
   Support available() const override {

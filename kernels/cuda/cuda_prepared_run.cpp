@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cuda/device_support.hpp"
+#include "cuda/passes/pass_operands.hpp"
 
 namespace kbench::gpu {
 
@@ -59,8 +60,10 @@ std::vector<std::pair<std::string, std::string>> CudaPreparedRun::properties() c
 }
 
 // The buffers hold the problem's dtype in its layout; each kernel reads them as its element type.
+// Which buffer is which operand depends on the pass (a backward_data pass reads grad_output from y's
+// buffer as its forward problem's input, and writes grad_input into x's).
 void CudaPreparedRun::enqueue(cudaStream_t stream) {
-  plan_->enqueue(conv::Operands::of(x_data(), w_data(), b_data(), y_data()), stream);
+  plan_->enqueue(conv::pass_operands(problem().pass, x_data(), w_data(), b_data(), y_data()), stream);
 }
 
 }  // namespace kbench::gpu

@@ -3,8 +3,8 @@
 // fp32 the 3xTF32 GEMMs, whose operand split keeps each product within 2^-19 relative
 // (test_cuda_tf32_bits.cpp) and which the GPU tests hold to the fp32 tolerance; the strict FFMA GEMMs
 // stay variants. Every run is verified against the fp64 reference within the fp32 error bound
-// (docs/verification.md), so a 3xTF32 result that misses it fails loudly rather than passing for fp32. The families' envelopes are in
-// family_table.hpp; this file is the policy between them.
+// (docs/verification.md), so a 3xTF32 result that misses it fails loudly rather than passing for fp32. The families'
+// envelopes are in family_table.hpp; this file is the policy between them.
 #include <cstdint>
 #include <optional>
 
@@ -18,6 +18,7 @@ namespace kbench::gpu::conv {
 
 // The reduction of one output: (C_in/g) x the taps that reach it. Forward, every tap; transposed,
 // at most one phase's, ceil(kernel / tap period) along each dimension (a x2 upsampler's 4x4: 2 x 2).
+// (Called qualified: kbench::reduction_length, problem/conv_pass.hpp, is found by ADL too.)
 inline std::int64_t reduction_length(const ConvProblem& p) {
   if (!p.transposed()) return p.in_channels_per_group() * p.kernel_volume();
   std::int64_t taps = 1;
@@ -27,7 +28,7 @@ inline std::int64_t reduction_length(const ConvProblem& p) {
 
 // A GEMM pays off once both its M (output channels per group) and its reduction have some length.
 inline bool gemm_worthwhile(const ConvProblem& p) {
-  return p.out_channels_per_group() >= 8 && reduction_length(p) >= 8;
+  return p.out_channels_per_group() >= 8 && conv::reduction_length(p) >= 8;
 }
 
 // Whether family `f`, the default for a stride-1 transposed problem's forward equivalent `forward`,
@@ -43,6 +44,10 @@ inline bool forward_kernel_pays(Family f, const ConvProblem& forward) {
 }
 
 inline Family default_family(const ConvProblem& p, MathMode math) {
+  // A backward_data pass runs as the forward pass of its backward_data_problem: that problem's default.
+  if (p.pass == Pass::backward_data) return default_family(backward_data_problem(p), math);
+  // backward_weights has one family (fp32 NCHW; problem_supported refuses the rest).
+  if (p.pass == Pass::backward_weights) return Family::wgrad_gemm_ffma;
   // fp16 and bf16: the tensor-core GEMM where a GEMM pays (its M, the output channels per group, and
   // its reduction at least 8 long) and it runs the problem; else the generic kernel, which takes every
   // dtype and layout. The fp32 families below take fp32 NCHW only.

@@ -18,9 +18,11 @@
 #include "cuda/direct/direct_tiled_family.hpp"
 #include "cuda/half_gemm/half_gemm_family.hpp"
 #include "cuda/implicit_gemm/implicit_gemm_family.hpp"
+#include "cuda/passes/pass_problem.hpp"
 #include "cuda/transposed/as_forward_description.hpp"
 #include "cuda/transposed/forward_equivalent.hpp"
 #include "cuda/transposed/transposed_phase_family.hpp"
+#include "cuda/wgrad/wgrad_family.hpp"
 
 namespace kbench::gpu::conv {
 
@@ -36,6 +38,7 @@ inline constexpr const FamilyDescriptor* kFamilyTable[] = {
     &kTransposedPhase3xtf32Family,
     &kTransposedPhaseTf32Family,
     &kImplicitGemmHalfFamily,
+    &kWgradGemmFfmaFamily,
 };
 static_assert(std::size(kFamilyTable) == std::size(kAllFamilies), "every family has a descriptor");
 
@@ -57,27 +60,49 @@ inline std::string variant_grammar() {
   return text;
 }
 
-// The problem family `f` runs in place of `p`: a stride-1 transposed convolution's forward equivalent
-// (forward_equivalent.hpp) for the families that take it; nullopt where `f` runs `p` itself.
+// The problem family `f` runs in place of forward problem `p`: a stride-1 transposed convolution's
+// forward equivalent (forward_equivalent.hpp) for the families that take it; nullopt where `f` runs
+// `p` itself. A backward_data problem is first its forward problem (families_problem).
 inline std::optional<ConvProblem> forward_problem_for(Family f, const ConvProblem& p) {
-  if (!descriptor(f).runs_forward_equivalent) return std::nullopt;
+  if (!descriptor(f).runs_forward_equivalent || p.pass != Pass::forward) return std::nullopt;
   return forward_equivalent(p);
 }
 
-inline ConvProblem problem_for(Family f, const ConvProblem& p) { return forward_problem_for(f, p).value_or(p); }
+inline ConvProblem problem_for(Family f, const ConvProblem& p) {
+  const ConvProblem runs = families_problem(p);
+  return forward_problem_for(f, runs).value_or(runs);
+}
+
+// Whether family descriptor `d` computes `p`'s pass: a forward family computes backward_data as the
+// forward pass of its backward_data_problem.
+inline bool computes_pass(const FamilyDescriptor& d, const ConvProblem& p) {
+  const Pass pass = p.pass == Pass::backward_data ? Pass::forward : p.pass;
+  return (d.passes & pass_bit(pass)) != 0;
+}
 
 // Whether the backend computes this problem at all: some family takes its element type and layout,
 // and the reference can compute it; then `direct` always can (every dtype and layout, and every index
 // and coordinate of it is 64-bit, so no extent a spec allows is too long for it).
+// A backward_data problem: its backward_data_problem must exist (backward_data_support) and be
+// supported as a forward problem.
 inline Support problem_supported(const ConvProblem& p) {
-  if (p.pass != Pass::forward)
-    return Support::no(fmt::format("the cuda backend runs the forward pass only so far, not {}", to_string(p.pass)));
+  if (p.pass == Pass::backward_data) {
+    if (Support s = backward_data_support(p); !s)
+      return Support::no(fmt::format("the cuda backend runs backward_data as a forward convolution, and {}", s.reason));
+    const ConvProblem forward = backward_data_problem(p);
+    if (Support s = problem_supported(forward); !s) return Support::no(s.reason + backward_data_context(forward));
+    return reference_computable(p);
+  }
   bool any = false;
   for (const FamilyDescriptor* d : kFamilyTable)
-    any = any || ((d->dtypes & dtype_bit(p.dtype)) != 0 && (d->layouts & layout_bit(p.layout)) != 0);
+    any = any ||
+          (computes_pass(*d, p) && (d->dtypes & dtype_bit(p.dtype)) != 0 && (d->layouts & layout_bit(p.layout)) != 0);
   if (!any)
     return Support::no(
-        fmt::format("the cuda backend has no kernel for {} {} tensors", to_string(p.dtype), to_string(p.layout)));
+        p.pass == Pass::forward
+            ? fmt::format("the cuda backend has no kernel for {} {} tensors", to_string(p.dtype), to_string(p.layout))
+            : fmt::format("the cuda backend has no kernel for the {} pass of {} {} tensors", to_string(p.pass),
+                          to_string(p.dtype), to_string(p.layout)));
   return reference_computable(p);
 }
 
@@ -86,6 +111,14 @@ inline Support choice_envelope(const KernelChoice& c, const ConvProblem& p, Math
   if (Support s = problem_supported(p); !s) return s;
   const FamilyDescriptor& family = descriptor(c.family);
   const std::string_view name = family_name(c.family);
+  if (!computes_pass(family, p))
+    return Support::no(fmt::format("{}: does not compute the {} pass", name, to_string(p.pass)));
+  if (p.pass == Pass::backward_data) {
+    const ConvProblem forward = backward_data_problem(p);
+    Support s = choice_envelope(c, forward, math);
+    if (!s) s.reason += backward_data_context(forward);
+    return s;
+  }
   if (!(family.dtypes & dtype_bit(p.dtype)))
     return Support::no(fmt::format("{}: does not compute {} tensors", name, to_string(p.dtype)));
   if (!(family.layouts & layout_bit(p.layout)))
@@ -132,6 +165,10 @@ inline std::vector<Family> applicable_families(const ConvProblem& p, MathMode ma
 // `choice` must lie in its envelope for `problem` (choice_envelope).
 inline KernelDescription describe_kernel(const KernelChoice& choice, const ConvProblem& problem,
                                          const LaunchDevice& device) {
+  if (problem.pass == Pass::backward_data) {
+    const ConvProblem forward = backward_data_problem(problem);
+    return as_backward_data_description(describe_kernel(choice, forward, device), forward);
+  }
   if (const std::optional<ConvProblem> forward = forward_problem_for(choice.family, problem))
     return as_forward_description(describe_kernel(choice, *forward, device), *forward);
   return descriptor(choice.family).describe(choice, problem, device);

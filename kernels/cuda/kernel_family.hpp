@@ -13,6 +13,8 @@
 //   transposed_phase_*       transposed convolutions, one GEMM per tapped phase; same three maths
 //   implicit_gemm_half       forward convolutions of fp16/bf16 tensors (NHWC first, NCHW too); m16n8k16
 //                            tensor cores, fp32 accumulation
+//   wgrad_gemm_ffma          the backward_weights pass (grad_weight, grad_bias) of convolutions and transposed ones;
+//                            implicit GEMM per group, fp32 FFMA, split-K summed in a fixed order
 #include <optional>
 #include <string_view>
 
@@ -32,6 +34,7 @@ enum class Family {
   transposed_phase_3xtf32,
   transposed_phase_tf32,
   implicit_gemm_half,
+  wgrad_gemm_ffma,
 };
 
 inline constexpr Family kAllFamilies[] = {
@@ -45,6 +48,7 @@ inline constexpr Family kAllFamilies[] = {
     Family::transposed_phase_3xtf32,
     Family::transposed_phase_tf32,
     Family::implicit_gemm_half,
+    Family::wgrad_gemm_ffma,
 };
 
 inline std::string_view family_name(Family f) {
@@ -59,6 +63,7 @@ inline std::string_view family_name(Family f) {
     case Family::transposed_phase_3xtf32: return "transposed_phase_3xtf32";
     case Family::transposed_phase_tf32: return "transposed_phase_tf32";
     case Family::implicit_gemm_half: return "implicit_gemm_half";
+    case Family::wgrad_gemm_ffma: return "wgrad_gemm_ffma";
   }
   return "?";
 }

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "cuda/family_launchers.hpp"
+#include "cuda/passes/backward_data_plan.hpp"
 #include "runtime/cuda_check.hpp"
 
 namespace kbench::gpu::conv {
@@ -20,6 +21,7 @@ const FamilyLauncher& launcher_for(Family f) {
   if (is_implicit_gemm(f)) return implicit_gemm_launcher();
   if (is_transposed_phase(f)) return transposed_phase_launcher();
   if (f == Family::implicit_gemm_half) return implicit_gemm_half_launcher();
+  if (f == Family::wgrad_gemm_ffma) return wgrad_gemm_launcher();
   throw std::logic_error(fmt::format("no launcher for kernel family {}", family_name(f)));
 }
 
@@ -39,6 +41,12 @@ std::unique_ptr<KernelPlan> make_kernel_plan(const KernelChoice& choice, const C
   if (const Support s = choice_envelope(choice, problem, math); !s)
     throw std::invalid_argument(
         fmt::format("cuda backend: {} cannot run this problem: {}", variant_name(choice), s.reason));
+  if (problem.pass == Pass::backward_data) {
+    const ConvProblem runs = backward_data_problem(problem);
+    std::unique_ptr<KernelPlan> forward_plan = make_kernel_plan(choice, runs, math);
+    KernelDescription description{forward_plan->implementation(), forward_plan->properties()};
+    return make_backward_data_plan(std::move(forward_plan), as_backward_data_description(std::move(description), runs));
+  }
   const std::optional<ConvProblem> forward = forward_problem_for(choice.family, problem);
   const LaunchDevice device = current_launch_device(choice, forward.value_or(problem));
   KernelDescription description = describe_kernel(choice, problem, device);
@@ -50,6 +58,7 @@ std::unique_ptr<KernelPlan> make_kernel_plan(const KernelChoice& choice, const C
 }
 
 std::int64_t plan_device_bytes(const KernelChoice& choice, const ConvProblem& problem, const LaunchDevice& device) {
+  if (problem.pass == Pass::backward_data) return plan_device_bytes(choice, backward_data_problem(problem), device);
   if (const std::optional<ConvProblem> forward = forward_problem_for(choice.family, problem))
     return plan_device_bytes(choice, *forward, device) + forward->weight_elements() * std::int64_t{sizeof(float)};
   const auto bytes = launcher_for(choice.family).device_bytes;

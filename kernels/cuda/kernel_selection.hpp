@@ -17,6 +17,7 @@ namespace kbench::gpu::conv {
 // those driving the asynchronous units.
 inline std::vector<KernelChoice> applicable_variants(const ConvProblem& p, MathMode math) {
   std::vector<KernelChoice> out;
+  if (!problem_supported(p)) return out;  // nor has it a default (a backward_data pass without a forward form)
   for (const Family f : applicable_families(p, math)) {
     const KernelChoice own{.family = f};
     out.push_back(own);

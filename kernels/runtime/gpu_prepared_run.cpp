@@ -28,6 +28,25 @@ int make_current(int device) {
 GpuPreparedRun::DeviceTensor::DeviceTensor(const ConvProblem& problem, Operand operand)
     : storage(tensor_storage(problem, operand)), bytes(storage_bytes(storage)) {}
 
+const GpuPreparedRun::DeviceTensor& GpuPreparedRun::role_buffer(data::TensorRole role) const {
+  switch (role) {
+    case data::TensorRole::input: return x_;
+    case data::TensorRole::weight: return w_;
+    case data::TensorRole::bias: return b_;
+    case data::TensorRole::grad_output: return y_;  // dy has y's shape and is stored like it
+  }
+  throw std::logic_error("GpuPreparedRun: unknown tensor role");
+}
+
+std::vector<const GpuPreparedRun::DeviceTensor*> GpuPreparedRun::written_buffers() const {
+  switch (problem_.pass) {
+    case Pass::forward: return {&y_};
+    case Pass::backward_data: return {&x_};          // grad_input has x's shape
+    case Pass::backward_weights: return {&w_, &b_};  // grad_weight, then grad_bias (empty without bias)
+  }
+  throw std::logic_error("GpuPreparedRun: unknown pass");
+}
+
 float* GpuPreparedRun::as_fp32(const DeviceTensor& tensor) const {
   if (tensor.storage.dtype != DType::fp32)
     throw std::logic_error(fmt::format("GpuPreparedRun: fp32 view of a {} tensor; a kernel for {} reads x_data() etc.",
@@ -67,16 +86,17 @@ GpuPreparedRun::~GpuPreparedRun() {
 void GpuPreparedRun::fill_inputs(std::uint64_t seed) {
   KBENCH_CUDA_CHECK(cudaSetDevice(device_));
   const float bound = data::init_bound(problem_);
-  fill_seeded(x_.data(), x_.storage, seed, data::TensorRole::input, bound, stream());
-  fill_seeded(w_.data(), w_.storage, seed, data::TensorRole::weight, bound, stream());
-  fill_seeded(b_.data(), b_.storage, seed, data::TensorRole::bias, bound, stream());
+  for (const data::TensorRole role : data::roles_read(problem_)) {
+    const DeviceTensor& t = role_buffer(role);
+    fill_seeded(t.data(), t.storage, seed, role, bound, stream());
+  }
   KBENCH_CUDA_CHECK(cudaStreamSynchronize(stream()));
   checksum_after_fill_ = input_checksum();
 }
 
 void GpuPreparedRun::poison_output() {
   KBENCH_CUDA_CHECK(cudaSetDevice(device_));
-  fill_nan(y_.data(), y_.storage, stream());
+  for (const DeviceTensor* t : written_buffers()) fill_nan(t->data(), t->storage, stream());
   KBENCH_CUDA_CHECK(cudaStreamSynchronize(stream()));
 }
 
@@ -193,7 +213,31 @@ Sample GpuPreparedRun::take_sample(const TimingOptions& timing, bool blocking) {
 
 std::vector<float> GpuPreparedRun::read_output(std::span<const std::int64_t> indices) {
   KBENCH_CUDA_CHECK(cudaSetDevice(device_));
-  return read_elements(y_.data(), y_.storage, indices, stream());
+  const std::vector<const DeviceTensor*> written = written_buffers();
+  if (written.size() == 1) return read_elements(written[0]->data(), written[0]->storage, indices, stream());
+  // backward_weights: indices into grad_weight's elements followed by grad_bias's (conv_pass.hpp).
+  const DeviceTensor& dw = *written[0];
+  const DeviceTensor& db = *written[1];
+  if (indices.empty()) {
+    std::vector<float> all = read_elements(dw.data(), dw.storage, {}, stream());
+    if (db.storage.count > 0) {
+      const std::vector<float> bias = read_elements(db.data(), db.storage, {}, stream());
+      all.insert(all.end(), bias.begin(), bias.end());
+    }
+    return all;
+  }
+  std::vector<std::int64_t> in_dw, in_db;
+  for (const std::int64_t i : indices)
+    (i < dw.storage.count ? in_dw.push_back(i) : in_db.push_back(i - dw.storage.count));
+  const std::vector<float> from_dw =
+      in_dw.empty() ? std::vector<float>{} : read_elements(dw.data(), dw.storage, in_dw, stream());
+  const std::vector<float> from_db =
+      in_db.empty() ? std::vector<float>{} : read_elements(db.data(), db.storage, in_db, stream());
+  std::vector<float> out;
+  out.reserve(indices.size());
+  std::size_t next_dw = 0, next_db = 0;
+  for (const std::int64_t i : indices) out.push_back(i < dw.storage.count ? from_dw[next_dw++] : from_db[next_db++]);
+  return out;
 }
 
 bool GpuPreparedRun::inputs_unchanged() {
@@ -202,10 +246,12 @@ bool GpuPreparedRun::inputs_unchanged() {
 }
 
 std::uint64_t GpuPreparedRun::input_checksum() {
-  // Chained rather than summed, so equal changes in two tensors cannot cancel.
-  std::uint64_t h = checksum(x_.data(), x_.storage, stream());
-  h = data::mix64(h) + checksum(w_.data(), w_.storage, stream());
-  h = data::mix64(h) + checksum(b_.data(), b_.storage, stream());
+  // Chained rather than summed, so equal changes in two tensors cannot cancel. Over what the pass reads.
+  std::uint64_t h = 0;
+  for (const data::TensorRole role : data::roles_read(problem_)) {
+    const DeviceTensor& t = role_buffer(role);
+    h = data::mix64(h) + checksum(t.data(), t.storage, stream());
+  }
   return h;
 }
 

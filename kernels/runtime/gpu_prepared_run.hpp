@@ -3,6 +3,12 @@
 // dtype and layout, filled on the device from the seed, NaN poisoning, checksums of the inputs,
 // sampled read-back (logical indices, values widened to float), and the cold/hot CUDA-event timing of
 // one execution. A backend derives from it and supplies enqueue().
+//
+// The buffers keep the forward problem's shapes whatever the pass (problem/conv_pass.hpp); a pass
+// reads some and writes others (pass_buffers below): forward reads x, w (b), writes y; backward_data
+// reads y as grad_output and w, writes x as grad_input; backward_weights reads x and y as grad_output,
+// writes w as grad_weight (and b as grad_bias). Gradients are stored like the forward tensors of the
+// same shape (tensor_storage.hpp), so one layout rule serves every pass.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -13,6 +19,7 @@
 #include <vector>
 
 #include "backend/backend.hpp"
+#include "data/counter_rng.hpp"
 #include "problem/conv_problem.hpp"
 #include "runtime/cuda_handles.hpp"
 #include "runtime/device_buffer.hpp"
@@ -59,9 +66,10 @@ class GpuPreparedRun : public PreparedRun {
   float* y() const { return as_fp32(y_); }
   // The same buffers untyped, for every dtype: elements of the problem's dtype (float, or __half /
   // __nv_bfloat16 bit patterns), stored in its layout (problem/memory_layout.hpp).
-  const void* x_data() const { return x_.data(); }
-  const void* w_data() const { return w_.data(); }
-  const void* b_data() const { return b_.data(); }  // nullptr without bias
+  // Writable, since a backward pass writes x (grad_input) or w and b (grad_weight, grad_bias).
+  void* x_data() const { return x_.data(); }
+  void* w_data() const { return w_.data(); }
+  void* b_data() const { return b_.data(); }  // nullptr without bias
   void* y_data() const { return y_.data(); }
   int device() const { return device_; }
   // How long the blocking kernel waits for the host before it gives up (tests shorten it).
@@ -83,6 +91,8 @@ class GpuPreparedRun : public PreparedRun {
     DeviceBuffer<std::byte> bytes;
   };
   float* as_fp32(const DeviceTensor& tensor) const;
+  const DeviceTensor& role_buffer(data::TensorRole role) const;  // the buffer a role read is filled into
+  std::vector<const DeviceTensor*> written_buffers() const;      // the pass's computed tensor, in order
 
   DeviceTensor x_, w_, b_, y_;
   CudaStream stream_;

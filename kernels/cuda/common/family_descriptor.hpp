@@ -59,13 +59,17 @@ constexpr unsigned dtype_bit(DType t) { return 1u << static_cast<unsigned>(t); }
 constexpr unsigned layout_bit(Layout l) { return 1u << static_cast<unsigned>(l); }
 inline constexpr unsigned kAllDTypes = dtype_bit(DType::fp32) | dtype_bit(DType::fp16) | dtype_bit(DType::bf16);
 inline constexpr unsigned kAllLayouts = layout_bit(Layout::nchw) | layout_bit(Layout::nhwc);
+// A set of passes (problem/conv_pass.hpp), as a descriptor's bits.
+constexpr unsigned pass_bit(Pass p) { return 1u << static_cast<unsigned>(p); }
 
 struct FamilyDescriptor {
   Family family;
-  // What it implements: the element types of its tensors (dtype_bit of each), the memory layouts it
-  // reads and writes them in (layout_bit of each), and the math its products round to. Every family
-  // computes the forward pass (a transposed convolution is an op, not a pass); passes join these
-  // fields with them. The fp32 families read NCHW only.
+  // What it implements: the passes it computes (pass_bit of each), the element types of its tensors
+  // (dtype_bit of each), the memory layouts it reads and writes them in (layout_bit of each), and the
+  // math its products round to. A forward family also runs backward_data problems, as the forward
+  // pass of their backward_data_problem (passes/pass_problem.hpp; a transposed convolution is an op,
+  // not a pass). The fp32 families read NCHW only.
+  unsigned passes = pass_bit(Pass::forward);
   unsigned dtypes = dtype_bit(DType::fp32);
   unsigned layouts = layout_bit(Layout::nchw);
   MathMode computes_in = MathMode::fp32;

@@ -9,6 +9,11 @@ struct Operands {
   const float* w = nullptr;  // weight [C_out, C_in/g, k...] (conv) or [C_in, C_out/g, k...] (transposed), or k... last
   const float* bias = nullptr;  // [C_out], or nullptr
   float* y = nullptr;           // output [N, C_out, spatial...] or [N, spatial..., C_out]
+  // The backward_weights pass's (wgrad/): x and grad_output read, grad_weight (and grad_bias) written,
+  // each stored like the forward tensor of its shape (y, w, bias). The forward fields above are null then.
+  const float* dy = nullptr;
+  float* dw = nullptr;
+  float* db = nullptr;  // nullptr without bias
 
   // The buffers of a run, untyped (GpuPreparedRun's x_data() ...): whatever their element type.
   static Operands of(const void* x, const void* w, const void* bias, void* y) {

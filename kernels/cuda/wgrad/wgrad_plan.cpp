@@ -1,0 +1,41 @@
+// The launch side of the `wgrad_gemm_ffma` family (family_launchers.hpp): the split chosen for the
+// device and the workspace its partials take.
+#include <utility>
+
+#include "cuda/family_launchers.hpp"
+#include "cuda/wgrad/wgrad_launch.hpp"
+#include "runtime/device_buffer.hpp"
+
+namespace kbench::gpu::conv {
+
+namespace {
+
+class WgradPlan final : public KernelPlan {
+ public:
+  WgradPlan(const ConvProblem& p, const LaunchDevice& device, KernelDescription description)
+      : KernelPlan(std::move(description)),
+        desc_(wgrad::make_wgrad_desc(p, device.sms)),
+        workspace_(wgrad::workspace_elements(desc_)) {}
+  void enqueue(const Operands& ops, cudaStream_t stream) override {
+    wgrad::launch_wgrad(desc_, ops, workspace_.data(), stream);
+  }
+
+ private:
+  wgrad::WgradDesc desc_;
+  DeviceBuffer<float> workspace_;
+};
+
+}  // namespace
+
+const FamilyLauncher& wgrad_gemm_launcher() {
+  static const FamilyLauncher launcher{
+      .make_plan = [](const KernelChoice&, const ConvProblem& p, const LaunchDevice& device, KernelDescription d)
+          -> std::unique_ptr<KernelPlan> { return std::make_unique<WgradPlan>(p, device, std::move(d)); },
+      .device_bytes = [](const KernelChoice&, const ConvProblem& p, const LaunchDevice& device) -> std::int64_t {
+        return wgrad::workspace_elements(wgrad::make_wgrad_desc(p, device.sms)) * std::int64_t{sizeof(float)};
+      },
+  };
+  return launcher;
+}
+
+}  // namespace kbench::gpu::conv

@@ -1,0 +1,142 @@
+// The backward passes under the CUDA emulation, against the fp64 reference of the pass itself:
+// - backward_data as the cuda backend runs it: the forward pass of backward_data_problem(p) on the
+//   generic direct kernel, its input the run's grad_output values and its weight p's own;
+// - backward_weights on wgrad_gemm_ffma's kernels (wgrad_kernel.cuh): the GEMM over every split on
+//   NaN-poisoned partials, the ordered sum of the splits, grad_bias; convolutions and transposed ones,
+//   1-D to 3-D, groups, split and unsplit.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "cuda/direct/direct_conv_kernel.cuh"
+#include "cuda/kernel_selection.hpp"
+#include "cuda/wgrad/wgrad_kernel.cuh"
+#include "data/host_tensors.hpp"
+#include "emulated_run.hpp"
+#include "problem/conv_pass.hpp"
+#include "problem_factory.hpp"
+#include "reference/reference_conv.hpp"
+#include "test_seed.hpp"
+#include "verify/compare.hpp"
+#include "verify/tolerance.hpp"
+
+// The wgrad kernels' `extern __shared__` array, as the emulation provides it (one block runs at a time).
+namespace kbench::gpu::conv::wgrad {
+alignas(16) unsigned char smem[kSmemBytes];
+}
+
+namespace kbench {
+namespace {
+
+namespace wg = gpu::conv::wgrad;
+using gpu_tests::pick;
+
+void require_matches(const ConvProblem& p, const std::vector<float>& got, const data::HostTensors& t) {
+  const std::vector<double> want = reference::convolve(p, t);
+  REQUIRE(got.size() == want.size());
+  const Comparison c = compare_outputs(got, want, default_tolerance(MathMode::fp32));
+  INFO("mismatches " << c.mismatches << " of " << c.checked << ", first at " << c.first_mismatch << ": got "
+                     << c.first_mismatch_got << ", expected " << c.first_mismatch_expected);
+  CHECK(c.passed());
+}
+
+// p (backward_data) as its backward_data_problem's forward pass on the direct kernel.
+void check_backward_data(const ConvProblem& p, std::uint64_t seed) {
+  REQUIRE(gpu::conv::problem_supported(p).ok);
+  const ConvProblem q = backward_data_problem(p);
+  const data::HostTensors t = data::make_host_tensors(p, seed);  // grad_output and weight
+  data::HostTensors tq;
+  tq.input = t.grad_output;  // what the run's y buffer holds, filled with the grad_output role
+  tq.weight = t.weight;      // unchanged in memory
+  const gpu::conv::DirectDesc d = gpu::conv::make_direct_desc(q);
+  std::vector<float> dx(static_cast<std::size_t>(q.output_elements()), emu_tests::kPoison);
+  REQUIRE(static_cast<std::int64_t>(dx.size()) == computed_elements(p));
+  emu::clear_buffers();
+  emu::allow_read(tq.input.data(), tq.input.size() * sizeof(float));
+  emu::allow_read(tq.weight.data(), tq.weight.size() * sizeof(float));
+  const auto blocks = static_cast<unsigned>(std::max<std::int64_t>(1, d.total / (3 * gpu::conv::kDirectThreads)));
+  emu::launch(emu::Dim3{blocks}, emu::Dim3{gpu::conv::kDirectThreads}, nullptr, 0, [&] {
+    gpu::conv::direct_conv_kernel<DType::fp32, Layout::nchw>(d, tq.input.data(), tq.weight.data(), nullptr, dx.data());
+  });
+  require_matches(p, dx, t);
+}
+
+// p (backward_weights) on the wgrad kernels in `splits` splits; returns grad_weight then grad_bias.
+std::vector<float> run_wgrad(const ConvProblem& p, const data::HostTensors& t, std::int64_t splits) {
+  const wg::WgradDesc d = wg::with_splits(wg::make_wgrad_desc(p, 0), splits);
+  const std::vector<float>& rows = d.rows_are_x ? t.input : t.grad_output;
+  const std::vector<float>& gathered = d.rows_are_x ? t.grad_output : t.input;
+  std::vector<float> dw(static_cast<std::size_t>(wg::weight_elements(d)), std::nanf(""));
+  std::vector<float> workspace(static_cast<std::size_t>(wg::workspace_elements(d)), std::nanf(""));
+  std::vector<float> db(static_cast<std::size_t>(d.bias_channels), std::nanf(""));
+  emu::clear_buffers();
+  const emu::Dim3 grid{static_cast<unsigned>(wg::tiles_n(d)), static_cast<unsigned>(wg::tiles_m(d)),
+                       static_cast<unsigned>(d.groups * d.splits)};
+  float* gemm_out = d.splits > 1 ? workspace.data() : dw.data();
+  emu::launch(grid, emu::Dim3{wg::kThreads}, wg::smem, wg::kSmemBytes,
+              [&] { wg::wgrad_gemm_kernel(d, rows.data(), gathered.data(), gemm_out); });
+  if (d.splits > 1)
+    emu::launch(emu::Dim3{2}, emu::Dim3{wg::kThreads}, nullptr, 0,
+                [&] { wg::wgrad_sum_splits_kernel(wg::weight_elements(d), d.splits, workspace.data(), dw.data()); });
+  if (d.bias_channels > 0)
+    emu::launch(emu::Dim3{static_cast<unsigned>(d.bias_channels)}, emu::Dim3{wg::kThreads}, wg::smem,
+                wg::kThreads * sizeof(float), [&] { wg::wgrad_bias_kernel(d, t.grad_output.data(), db.data()); });
+  dw.insert(dw.end(), db.begin(), db.end());
+  return dw;
+}
+
+void check_backward_weights(const ConvProblem& p, std::uint64_t seed, std::int64_t splits) {
+  REQUIRE(gpu::conv::family_envelope(gpu::conv::Family::wgrad_gemm_ffma, p, MathMode::fp32).ok);
+  const data::HostTensors t = data::make_host_tensors(p, seed);  // input and grad_output
+  const std::vector<float> got = run_wgrad(p, t, splits);
+  REQUIRE(static_cast<std::int64_t>(got.size()) == computed_elements(p));
+  require_matches(p, got, t);
+}
+
+ConvProblem random_pass_problem(std::mt19937_64& rng, int i, Pass pass) {
+  const OpKind op = i % 2 ? OpKind::conv_transpose : OpKind::conv;
+  ConvProblem p =
+      gpu_tests::random_problem(rng, op, 1 + i % 3, pick(rng, 1, 5), pick(rng, 1, 5), gpu_tests::small_shapes());
+  p.pass = pass;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("emulated backward_data: the forward pass of backward_data_problem on grad_output") {
+  std::mt19937_64 rng(testing::test_seed(2604));
+  int ran = 0;
+  for (int i = 0; i < 24; ++i) {
+    const ConvProblem p = random_pass_problem(rng, i, Pass::backward_data);
+    if (!backward_data_support(p)) continue;
+    CAPTURE(describe(p));
+    check_backward_data(p, 200 + static_cast<std::uint64_t>(i));
+    ++ran;
+  }
+  CHECK(ran >= 12);
+}
+
+TEST_CASE("emulated wgrad_gemm_ffma: grad_weight and grad_bias, split and unsplit") {
+  std::mt19937_64 rng(testing::test_seed(2605));
+  for (int i = 0; i < 18; ++i) {
+    ConvProblem p = random_pass_problem(rng, i, Pass::backward_weights);
+    p.bias = i % 3 != 0;
+    CAPTURE(describe(p));
+    const std::int64_t splits = i % 2 ? 1 : pick(rng, 2, 4);
+    CAPTURE(splits);
+    check_backward_weights(p, 300 + static_cast<std::uint64_t>(i), splits);
+  }
+  // More than one tile each way (rows and columns past 64) with groups, split in 3.
+  ConvProblem wide = gpu_tests::make_problem(OpKind::conv, 2, 2, 2 * 9, 2 * 70, 2, Dims{{6, 5, 1}}, Dims{{3, 3, 1}},
+                                             Dims{{1, 2, 1}}, Dims{{1, 1, 1}}, Dims{{1, 0, 0}}, Dims{{1, 1, 0}}, true);
+  wide.pass = Pass::backward_weights;
+  check_backward_weights(wide, 399, 3);
+  wide.op = OpKind::conv_transpose;
+  check_backward_weights(wide, 398, 2);
+}
+
+}  // namespace kbench
