@@ -254,7 +254,18 @@ std::string shape_name(const ConvProblem& p) {
 struct Parsed {
   std::optional<ConvProblem> problem;  // nullopt: a line skipped, with its note
   std::string note;
+  std::vector<Pass> passes;  // what -F asks for, forward first
 };
+
+// -F's bits: 1 forward, 2 backward data, 4 backward weights; 0 every pass.
+std::vector<Pass> passes_of(std::int64_t f) {
+  if (f == 0) f = 7;
+  std::vector<Pass> passes;
+  if (f & 1) passes.push_back(Pass::forward);
+  if (f & 2) passes.push_back(Pass::backward_data);
+  if (f & 4) passes.push_back(Pass::backward_weights);
+  return passes;
+}
 
 Parsed parse_line(int line_number, std::string_view line, std::vector<std::string>& ignored) {
   // "MIOpen(HIP): Command [LogCmdConvolution] ./bin/MIOpenDriver conv -n ...": what follows the driver.
@@ -290,11 +301,6 @@ Parsed parse_line(int line_number, std::string_view line, std::vector<std::strin
   if (forward > 7)
     r.fail(r.column(Field::forward),
            fmt::format("-F {}: expected 0 to 7 (1 forward, 2 backward data, 4 backward weights; 0 all)", forward));
-  if (forward != 0 && (forward & 1) == 0)
-    return {std::nullopt,
-            fmt::format("-F {} asks for backward passes only, which kbench does not run yet; skipped", forward)};
-  if (forward != 1)
-    ignored.push_back(fmt::format("-F {}: the backward passes (kbench runs the forward pass only)", forward));
 
   const std::string mode = r.text(Field::mode);
   if (mode != "conv" && mode != "trans")
@@ -351,7 +357,7 @@ Parsed parse_line(int line_number, std::string_view line, std::vector<std::strin
         r.fail(s->column, fmt::format("{} is an output padding, which only -m trans has", s->written));
   }
   if (const auto issue = find_problem_issue(p)) r.fail(command.column, issue->message);
-  return {p, ""};
+  return {p, "", passes_of(forward)};
 }
 
 }  // namespace
@@ -377,21 +383,26 @@ ImportOutcome import_miopen(std::string_view text, const std::string& origin, co
         continue;
       }
       if (!ignored.empty()) imported.notes.push_back(fmt::format("{}: ignored {}", where, fmt::join(ignored, ", ")));
-      const std::string name = prefix + shape_name(*parsed.problem);
-      if (const auto seen = by_name.find(name); seen != by_name.end()) {
-        ++imported.workloads[seen->second].count;
-        continue;
+      // One workload per pass -F asks for; a backward pass's name says which (NAME.backward_data).
+      for (const Pass pass : parsed.passes) {
+        std::string name = prefix + shape_name(*parsed.problem);
+        if (pass != Pass::forward) name += fmt::format(".{}", to_string(pass));
+        if (const auto seen = by_name.find(name); seen != by_name.end()) {
+          ++imported.workloads[seen->second].count;
+          continue;
+        }
+        Workload w;
+        w.name = name;
+        w.problem = *parsed.problem;
+        w.problem.pass = pass;
+        std::string command(line.substr(line.find_first_not_of(" \t")));
+        if (command.size() > 160) command = command.substr(0, 157) + "...";
+        w.description = fmt::format("MIOpenDriver command from {}: {}", where, command);
+        w.source_file = origin;
+        w.source_line = line_number;
+        by_name.emplace(name, imported.workloads.size());
+        imported.workloads.push_back(std::move(w));
       }
-      Workload w;
-      w.name = name;
-      w.problem = *parsed.problem;
-      std::string command(line.substr(line.find_first_not_of(" \t")));
-      if (command.size() > 160) command = command.substr(0, 157) + "...";
-      w.description = fmt::format("MIOpenDriver command from {}: {}", where, command);
-      w.source_file = origin;
-      w.source_line = line_number;
-      by_name.emplace(name, imported.workloads.size());
-      imported.workloads.push_back(std::move(w));
     }
   } catch (const ParseFailure& failure) {
     return ImportError{origin, failure.line, failure.column, failure.what};

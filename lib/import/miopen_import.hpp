@@ -2,8 +2,9 @@
 // MIOpenDriver command lines (as MIOpen logs them with MIOPEN_ENABLE_LOGGING_CMD): one per line,
 // `[... MIOpenDriver] conv|convfp16|convbfp16 -n 16 -c 64 -H 56 -W 56 -k 64 -y 3 -x 3 -p 1 -q 1 ...`.
 // Every flag that maps to the spec is mapped (MIOpenDriver's defaults for those left out); flags that
-// only steer the driver (-t, -V, -i, ...) and backward passes (-F) are noted as ignored; anything
-// else is an ImportError at its line and column. Identical lines are one workload with a `count`.
+// only steer the driver (-t, -V, -i, ...) are noted as ignored; anything else is an ImportError at its
+// line and column. -F's passes (1 forward, 2 backward data, 4 backward weights, 0 all) become one workload
+// each, a backward one named NAME.<pass>. Identical lines are one workload with a `count`.
 #include <string>
 #include <string_view>
 

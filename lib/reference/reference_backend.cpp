@@ -135,9 +135,7 @@ class ReferenceBackend final : public Backend {
   // Every dtype and layout: a layout only says how a backend stores its tensors, and the reference keeps
   // them in logical (nchw) order on the host, so what it computes, and read_output's indices, are the same.
   Support supports(const ConvProblem& problem, const BackendOptions&) const override {
-    const std::string reason = reference::why_not_computable(problem);
-    if (!reason.empty()) return Support::no(reason);
-    return Support::yes();  // a tf32 request is served in fp32 (math_used says so)
+    return reference::computable(problem);  // a tf32 request is served in fp32 (math_used says so)
   }
 
   Support fits(const ConvProblem& problem, const BackendOptions&) const override {

@@ -35,12 +35,13 @@ printf '%s\n' "conv -n 2 -c 8 -H 12 -W 10 -k 4 -y 3 -x 3 -p 1 -q 1 -u 1 -v 1 -l 
   "conv -n 1 -c 4 -H 6 -W 6 -k 4 -y 3 -x 3 -m trans -u 2 -v 2 -Y 1 -X 1 -F 4" |
   "$KBENCH" import miopen - --name-prefix mi- >"$WORK/miopen.yaml" 2>"$WORK/err.txt" || fail "import miopen: $(cat "$WORK/err.txt")"
 grep -q "note: -:1: ignored -t 1" "$WORK/err.txt" || fail "-t must be noted as ignored"
-grep -q "note: -:3: -F 4 asks for backward passes only" "$WORK/err.txt" || fail "a backward-only line must be noted"
+grep -q "^  pass: backward_weights$" "$WORK/miopen.yaml" || fail "-F 4 is the backward_weights pass"
 grep -q "^  count: 2$" "$WORK/miopen.yaml" || fail "identical lines are one workload counted twice"
 "$KBENCH" run "$WORK/miopen.yaml" --backends reference --seed 3 --iterations 2 --format json --output "$WORK/run.json" \
   >"$WORK/run.txt" 2>/dev/null || fail "kbench run on the imported MIOpen spec"
 json_check "$WORK/run.json" 'doc["workloads"][0]["name"] == "mi-conv2d-n2-c8-12x10-k4-3x3-p1-g2" and doc["workloads"][0]["count"] == 2'
 json_check "$WORK/run.json" 'doc["results"][0]["status"] == "ok"'
+json_check "$WORK/run.json" 'doc["workloads"][1]["problem"]["pass"] == "backward_weights" and doc["workloads"][1]["name"].endswith(".backward_weights") and doc["results"][1]["status"] == "ok"'
 grep -q "suite total, each workload's median x its count" "$WORK/run.txt" || fail "the text report must show the weighted total"
 echo "conv -n 2 -Q 1" >"$WORK/bad.txt"
 "$KBENCH" import miopen "$WORK/bad.txt" 2>"$WORK/err.txt"

@@ -34,8 +34,8 @@ constexpr std::uint64_t kSeed = 7;
 
 void check_sizes(const ConvProblem& p, const std::string& name) {
   require(!kbench::find_problem_issue(p), "accepted problem fails find_problem_issue", name);
-  require(kbench::reference::why_not_computable(p).empty(), "accepted problem is not computable by the reference",
-          name + ": " + kbench::reference::why_not_computable(p));
+  require(kbench::reference::computable(p).ok, "accepted problem is not computable by the reference",
+          name + ": " + kbench::reference::computable(p).reason);
   for (int d = 0; d < p.spatial_rank; ++d)
     require(p.output_extent(d) >= 1 && p.output_extent(d) <= kbench::kMaxProblemDimension,
             "accepted problem has an output extent out of range", name);

@@ -134,7 +134,7 @@ ConvProblem random_patch_problem(std::mt19937_64& rng, int rank, std::int64_t ma
     ConvProblem p = random_problem(rng, OpKind::conv, rank, pick(rng, 1, 6), pick(rng, 1, max_cout));
     p.input[rank - 1] = 4 * pick(rng, 1, rank == 1 ? 75 : 12);
     p.pad_before[rank - 1] = pick(rng, 0, 6);
-    if (kbench::reference::why_not_computable(p).empty()) return p;
+    if (kbench::reference::computable(p).ok) return p;
   }
 }
 
@@ -230,7 +230,7 @@ TEST_SUITE("cuda_kernels") {
         p = random_problem(rng, OpKind::conv, rank, trial % 3 == 2 ? pick(rng, 1, 4) : 1, pick(rng, 1, 4), limits);
         // Every fourth 2-D trial a square 3, 5 or 7 kernel (the unrolled instances).
         if (rank == 2 && trial % 4 == 1) p.kernel = D{{3 + 2 * (trial / 4 % 3), 3 + 2 * (trial / 4 % 3), 1}};
-      } while (!kbench::reference::why_not_computable(p).empty());
+      } while (!kbench::reference::computable(p).ok);
       CAPTURE(trial);
       check_family(p, "direct_tiled", trial % 4 < 2 ? MathMode::fp32 : MathMode::tf32,
                    2100 + static_cast<std::uint64_t>(trial));
@@ -267,7 +267,7 @@ TEST_SUITE("cuda_kernels") {
         limits.stride = 4;
         p = random_problem(rng, OpKind::conv_transpose, rank, trial % 3 == 2 ? pick(rng, 1, 4) : 1, pick(rng, 1, 4),
                            limits);
-      } while (!kbench::reference::why_not_computable(p).empty() ||
+      } while (!kbench::reference::computable(p).ok ||
                !cuda_backend().supports(p, options_for("direct_tiled", MathMode::fp32)));
       CAPTURE(trial);
       check_family(p, "direct_tiled", trial % 4 < 2 ? MathMode::fp32 : MathMode::tf32,
@@ -300,7 +300,7 @@ TEST_SUITE("cuda_kernels") {
         limits.kernel[0] = limits.kernel[1] = 5;
         limits.stride = 3;
         p = random_problem(rng, op, rank, pick(rng, 24, 160), pick(rng, 1, 4), limits);
-      } while (!kbench::reference::why_not_computable(p).empty() ||
+      } while (!kbench::reference::computable(p).ok ||
                !cuda_backend().supports(p, options_for("direct_tiled", MathMode::fp32)));
       CAPTURE(trial);
       check_family(p, "direct_tiled", trial % 4 < 2 ? MathMode::fp32 : MathMode::tf32,

@@ -45,7 +45,7 @@ inline ConvProblem random_problem(std::mt19937_64& rng, OpKind op, int rank = 0)
         p.output_padding[d] = pick(rng, 0, std::max(p.stride[d], p.dilation[d]) - 1);
       }
     }
-    if (reference::why_not_computable(p).empty()) return p;
+    if (reference::computable(p).ok) return p;
   }
 }
 

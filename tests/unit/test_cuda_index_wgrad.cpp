@@ -70,7 +70,7 @@ TEST_SUITE("cuda_index") {
     }
   }
 
-  TEST_CASE("wgrad: splits cover the reduction in order, none empty; the choice fills two waves within limits") {
+  TEST_CASE("wgrad: splits cover the reduction in order, none empty, the choice fills two waves within limits") {
     std::mt19937_64 rng(testing::test_seed(2603));
     for (int trial = 0; trial < 200; ++trial) {
       ConvProblem p = test::random_problem(rng, trial % 2 ? OpKind::conv_transpose : OpKind::conv);

@@ -103,7 +103,7 @@ TEST_SUITE("cuda_passes") {
   }
 
   TEST_CASE(
-      "backward_weights: wgrad_gemm_ffma alone, the default; other dtypes and layouts refused; forward untouched") {
+      "backward_weights: wgrad_gemm_ffma alone, the default, other dtypes and layouts refused, forward untouched") {
     ConvProblem p = testing::seed76();
     p.pass = Pass::backward_weights;
     for (const MathMode math : {MathMode::fp32, MathMode::tf32}) {

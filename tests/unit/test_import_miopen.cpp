@@ -76,27 +76,34 @@ TEST_SUITE("import miopen") {
     CHECK(result.workloads[1].source_line == 4);
   }
 
-  TEST_CASE("import miopen: MIOpenDriver's defaults, backward passes noted or skipped, repeats counted") {
+  TEST_CASE("import miopen: MIOpenDriver's defaults, -F's passes as workloads, repeats counted") {
     const auto result = imported(
         "conv\n"  // every default: -n 100 -c 3 -H 32 -W 32 -k 32 -y 3 -x 3, all passes
         "conv -n 8 -c 4 -H 8 -W 8 -k 4 -F 2\n"
         "conv -n 8 -c 4 -H 8 -W 8 -k 4 -F 1\n"
         "conv -n 8 -c 4 -H 8 -W 8 -k 4 -F 1 -t 1\n"
         "pool -n 8\n");
-    REQUIRE(result.workloads.size() == 2);
+    // -F 0: all three passes; -F 2: backward data alone; -F 1 twice: one forward workload, counted twice.
+    REQUIRE(result.workloads.size() == 5);
+    CHECK(result.workloads[0].problem.pass == kbench::Pass::forward);
+    CHECK(result.workloads[1].problem.pass == kbench::Pass::backward_data);
+    CHECK(result.workloads[1].name == result.workloads[0].name + ".backward_data");
+    CHECK(result.workloads[2].problem.pass == kbench::Pass::backward_weights);
+    CHECK(result.workloads[3].problem.pass == kbench::Pass::backward_data);
+    CHECK(result.workloads[3].source_line == 2);
     CHECK(kbench::input_shape(result.workloads[0].problem) == std::vector<std::int64_t>{100, 3, 32, 32});
     CHECK(result.workloads[0].problem.out_channels == 32);
     CHECK(result.workloads[0].problem.kernel == Dims{{3, 3, 1}});
     CHECK_FALSE(result.workloads[0].problem.bias);
-    CHECK(result.workloads[1].count == 2);
-    CHECK(result.workloads[1].source_line == 3);
+    CHECK(result.workloads[4].problem.pass == kbench::Pass::forward);
+    CHECK(result.workloads[4].count == 2);
+    CHECK(result.workloads[4].source_line == 3);
     const std::string notes = [&] {
       std::string all;
       for (const auto& n : result.notes) all += n + "\n";
       return all;
     }();
-    CHECK(notes.find("log.txt:1: ignored -F 0: the backward passes") != std::string::npos);
-    CHECK(notes.find("log.txt:2: -F 2 asks for backward passes only") != std::string::npos);
+    CHECK(notes.find("-F") == std::string::npos);
     CHECK(notes.find("log.txt:5: MIOpenDriver pool: not a convolution") != std::string::npos);
   }
 

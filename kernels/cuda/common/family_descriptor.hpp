@@ -103,10 +103,7 @@ inline Support same_on_every_device(const KernelChoice&, const ConvProblem&, int
 
 // Whether the reference can compute the problem (what the cuda backend's families need of it beyond
 // their own envelopes).
-inline Support reference_computable(const ConvProblem& p) {
-  if (const std::string why = reference::why_not_computable(p); !why.empty()) return Support::no(why);
-  return Support::yes();
-}
+inline Support reference_computable(const ConvProblem& p) { return reference::computable(p); }
 
 // A forward problem's padding per dimension, before+after: "2+2 x 1+1".
 inline std::string padding_text(const ConvProblem& p) {
