@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "data/host_tensors.hpp"
+#include "problem/conv_pass.hpp"
 #include "runtime/cuda_check.hpp"
 #include "runtime/device_kernels.hpp"
 #include "runtime/l2_flusher.hpp"
@@ -64,19 +65,36 @@ GpuPreparedRun::~GpuPreparedRun() {
   (void)cudaGetLastError();
 }
 
+GpuPreparedRun::DeviceTensor& GpuPreparedRun::tensor(Operand operand) {
+  switch (operand) {
+    case Operand::input: return x_;
+    case Operand::weight: return w_;
+    case Operand::bias: return b_;
+    case Operand::output: break;
+  }
+  return y_;
+}
+
+void* GpuPreparedRun::data(Operand operand) { return tensor(operand).data(); }
+
 void GpuPreparedRun::fill_inputs(std::uint64_t seed) {
   KBENCH_CUDA_CHECK(cudaSetDevice(device_));
   const float bound = data::init_bound(problem_);
-  fill_seeded(x_.data(), x_.storage, seed, data::TensorRole::input, bound, stream());
-  fill_seeded(w_.data(), w_.storage, seed, data::TensorRole::weight, bound, stream());
-  fill_seeded(b_.data(), b_.storage, seed, data::TensorRole::bias, bound, stream());
+  // Only what the pass reads: its computed tensor is poisoned before every verified run.
+  for (const data::TensorRole role : data::roles_read(problem_)) {
+    DeviceTensor& t = tensor(data::role_operand(role));
+    fill_seeded(t.data(), t.storage, seed, role, bound, stream());
+  }
   KBENCH_CUDA_CHECK(cudaStreamSynchronize(stream()));
   checksum_after_fill_ = input_checksum();
 }
 
 void GpuPreparedRun::poison_output() {
   KBENCH_CUDA_CHECK(cudaSetDevice(device_));
-  fill_nan(y_.data(), y_.storage, stream());
+  for (const Operand operand : computed_operands(problem_)) {
+    DeviceTensor& t = tensor(operand);
+    fill_nan(t.data(), t.storage, stream());
+  }
   KBENCH_CUDA_CHECK(cudaStreamSynchronize(stream()));
 }
 
@@ -193,7 +211,33 @@ Sample GpuPreparedRun::take_sample(const TimingOptions& timing, bool blocking) {
 
 std::vector<float> GpuPreparedRun::read_output(std::span<const std::int64_t> indices) {
   KBENCH_CUDA_CHECK(cudaSetDevice(device_));
-  return read_elements(y_.data(), y_.storage, indices, stream());
+  const std::vector<Operand> parts = computed_operands(problem_);
+  if (parts.size() == 1) return read_elements(tensor(parts[0]).data(), tensor(parts[0]).storage, indices, stream());
+  // backward_weights with a bias: grad_weight's elements, then grad_bias's, as one flat tensor.
+  DeviceTensor& dw = tensor(parts[0]);
+  DeviceTensor& db = tensor(parts[1]);
+  if (indices.empty()) {
+    std::vector<float> all = read_elements(dw.data(), dw.storage, indices, stream());
+    const std::vector<float> bias = read_elements(db.data(), db.storage, indices, stream());
+    all.insert(all.end(), bias.begin(), bias.end());
+    return all;
+  }
+  std::vector<std::int64_t> in_weight, in_bias;
+  for (const std::int64_t i : indices) {
+    if (i < dw.storage.count)
+      in_weight.push_back(i);
+    else
+      in_bias.push_back(i - dw.storage.count);  // read_elements rejects what lies beyond grad_bias
+  }
+  std::vector<float> weight_values, bias_values;
+  if (!in_weight.empty()) weight_values = read_elements(dw.data(), dw.storage, in_weight, stream());
+  if (!in_bias.empty()) bias_values = read_elements(db.data(), db.storage, in_bias, stream());
+  std::vector<float> out;
+  out.reserve(indices.size());
+  std::size_t next_weight = 0, next_bias = 0;
+  for (const std::int64_t i : indices)
+    out.push_back(i < dw.storage.count ? weight_values[next_weight++] : bias_values[next_bias++]);
+  return out;
 }
 
 bool GpuPreparedRun::inputs_unchanged() {
@@ -202,10 +246,13 @@ bool GpuPreparedRun::inputs_unchanged() {
 }
 
 std::uint64_t GpuPreparedRun::input_checksum() {
-  // Chained rather than summed, so equal changes in two tensors cannot cancel.
-  std::uint64_t h = checksum(x_.data(), x_.storage, stream());
-  h = data::mix64(h) + checksum(w_.data(), w_.storage, stream());
-  h = data::mix64(h) + checksum(b_.data(), b_.storage, stream());
+  // Chained rather than summed, so equal changes in two tensors cannot cancel. The operands the
+  // pass reads: the computed tensor may hold anything between runs.
+  std::uint64_t h = 0;
+  for (const data::TensorRole role : data::roles_read(problem_)) {
+    const DeviceTensor& t = tensor(data::role_operand(role));
+    h = data::mix64(h) + checksum(t.data(), t.storage, stream());
+  }
   return h;
 }
 
