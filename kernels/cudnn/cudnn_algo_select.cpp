@@ -25,16 +25,26 @@ std::vector<RankedAlgo> to_ranked(const std::vector<Perf>& perfs, int returned) 
 
 bool is_not_supported(cudnnStatus_t status) { return CUDNN_STATUS_CATEGORY(status) == CUDNN_STATUS_NOT_SUPPORTED; }
 
+// Each call's descriptors in cuDNN's own argument order (cudnn_pass.hpp): forward (x, w, y),
+// backward data (w, dy = forward_output, dx = forward_input), backward filter (x, dy, dw).
 WorkspaceQuery query_workspace(cudnnHandle_t handle, const ConvDescriptors& d, int algo) {
   WorkspaceQuery q;
-  if (d.shape().backward_data) {
-    q.status = cudnnGetConvolutionBackwardDataWorkspaceSize(handle, d.filter(), d.forward_output(), d.conv(),
-                                                            d.forward_input(),
-                                                            static_cast<cudnnConvolutionBwdDataAlgo_t>(algo), &q.bytes);
-  } else {
-    q.status =
-        cudnnGetConvolutionForwardWorkspaceSize(handle, d.forward_input(), d.filter(), d.conv(), d.forward_output(),
-                                                static_cast<cudnnConvolutionFwdAlgo_t>(algo), &q.bytes);
+  switch (d.shape().call.api) {
+    case CudnnApi::forward:
+      q.status =
+          cudnnGetConvolutionForwardWorkspaceSize(handle, d.forward_input(), d.filter(), d.conv(), d.forward_output(),
+                                                  static_cast<cudnnConvolutionFwdAlgo_t>(algo), &q.bytes);
+      break;
+    case CudnnApi::backward_data:
+      q.status = cudnnGetConvolutionBackwardDataWorkspaceSize(handle, d.filter(), d.forward_output(), d.conv(),
+                                                              d.forward_input(),
+                                                              static_cast<cudnnConvolutionBwdDataAlgo_t>(algo), &q.bytes);
+      break;
+    case CudnnApi::backward_filter:
+      q.status = cudnnGetConvolutionBackwardFilterWorkspaceSize(
+          handle, d.forward_input(), d.forward_output(), d.conv(), d.filter(),
+          static_cast<cudnnConvolutionBwdFilterAlgo_t>(algo), &q.bytes);
+      break;
   }
   return q;
 }
@@ -42,37 +52,59 @@ WorkspaceQuery query_workspace(cudnnHandle_t handle, const ConvDescriptors& d, i
 std::vector<RankedAlgo> heuristics(cudnnHandle_t handle, const ConvDescriptors& d) {
   int max_count = 0;
   int returned = 0;
-  if (d.shape().backward_data) {
-    KBENCH_CUDNN_CHECK(cudnnGetConvolutionBackwardDataAlgorithmMaxCount(handle, &max_count));
-    std::vector<cudnnConvolutionBwdDataAlgoPerf_t> perfs(static_cast<std::size_t>(max_count));
-    KBENCH_CUDNN_CHECK(cudnnGetConvolutionBackwardDataAlgorithm_v7(
-        handle, d.filter(), d.forward_output(), d.conv(), d.forward_input(), max_count, &returned, perfs.data()));
-    return to_ranked(perfs, returned);
+  switch (d.shape().call.api) {
+    case CudnnApi::forward: {
+      KBENCH_CUDNN_CHECK(cudnnGetConvolutionForwardAlgorithmMaxCount(handle, &max_count));
+      std::vector<cudnnConvolutionFwdAlgoPerf_t> perfs(static_cast<std::size_t>(max_count));
+      KBENCH_CUDNN_CHECK(cudnnGetConvolutionForwardAlgorithm_v7(handle, d.forward_input(), d.filter(), d.conv(),
+                                                                d.forward_output(), max_count, &returned, perfs.data()));
+      return to_ranked(perfs, returned);
+    }
+    case CudnnApi::backward_data: {
+      KBENCH_CUDNN_CHECK(cudnnGetConvolutionBackwardDataAlgorithmMaxCount(handle, &max_count));
+      std::vector<cudnnConvolutionBwdDataAlgoPerf_t> perfs(static_cast<std::size_t>(max_count));
+      KBENCH_CUDNN_CHECK(cudnnGetConvolutionBackwardDataAlgorithm_v7(
+          handle, d.filter(), d.forward_output(), d.conv(), d.forward_input(), max_count, &returned, perfs.data()));
+      return to_ranked(perfs, returned);
+    }
+    case CudnnApi::backward_filter: break;
   }
-  KBENCH_CUDNN_CHECK(cudnnGetConvolutionForwardAlgorithmMaxCount(handle, &max_count));
-  std::vector<cudnnConvolutionFwdAlgoPerf_t> perfs(static_cast<std::size_t>(max_count));
-  KBENCH_CUDNN_CHECK(cudnnGetConvolutionForwardAlgorithm_v7(handle, d.forward_input(), d.filter(), d.conv(),
-                                                            d.forward_output(), max_count, &returned, perfs.data()));
+  KBENCH_CUDNN_CHECK(cudnnGetConvolutionBackwardFilterAlgorithmMaxCount(handle, &max_count));
+  std::vector<cudnnConvolutionBwdFilterAlgoPerf_t> perfs(static_cast<std::size_t>(max_count));
+  KBENCH_CUDNN_CHECK(cudnnGetConvolutionBackwardFilterAlgorithm_v7(
+      handle, d.forward_input(), d.forward_output(), d.conv(), d.filter(), max_count, &returned, perfs.data()));
   return to_ranked(perfs, returned);
 }
 
+// Find*Ex writes the call's output (the pass's computed tensor) while it times each algorithm.
 std::vector<RankedAlgo> find_all(cudnnHandle_t handle, const ConvDescriptors& d, const ConvPointers& t, void* workspace,
                                  std::size_t workspace_bytes) {
   int max_count = 0;
   int returned = 0;
-  if (d.shape().backward_data) {
-    KBENCH_CUDNN_CHECK(cudnnGetConvolutionBackwardDataAlgorithmMaxCount(handle, &max_count));
-    std::vector<cudnnConvolutionBwdDataAlgoPerf_t> perfs(static_cast<std::size_t>(max_count));
-    KBENCH_CUDNN_CHECK(cudnnFindConvolutionBackwardDataAlgorithmEx(
-        handle, d.filter(), t.w, d.forward_output(), t.x, d.conv(), d.forward_input(), t.y, max_count, &returned,
-        perfs.data(), workspace, workspace_bytes));
-    return to_ranked(perfs, returned);
+  switch (d.shape().call.api) {
+    case CudnnApi::forward: {
+      KBENCH_CUDNN_CHECK(cudnnGetConvolutionForwardAlgorithmMaxCount(handle, &max_count));
+      std::vector<cudnnConvolutionFwdAlgoPerf_t> perfs(static_cast<std::size_t>(max_count));
+      KBENCH_CUDNN_CHECK(cudnnFindConvolutionForwardAlgorithmEx(
+          handle, d.forward_input(), t.forward_input, d.filter(), t.filter, d.conv(), d.forward_output(),
+          t.forward_output, max_count, &returned, perfs.data(), workspace, workspace_bytes));
+      return to_ranked(perfs, returned);
+    }
+    case CudnnApi::backward_data: {
+      KBENCH_CUDNN_CHECK(cudnnGetConvolutionBackwardDataAlgorithmMaxCount(handle, &max_count));
+      std::vector<cudnnConvolutionBwdDataAlgoPerf_t> perfs(static_cast<std::size_t>(max_count));
+      KBENCH_CUDNN_CHECK(cudnnFindConvolutionBackwardDataAlgorithmEx(
+          handle, d.filter(), t.filter, d.forward_output(), t.forward_output, d.conv(), d.forward_input(),
+          t.forward_input, max_count, &returned, perfs.data(), workspace, workspace_bytes));
+      return to_ranked(perfs, returned);
+    }
+    case CudnnApi::backward_filter: break;
   }
-  KBENCH_CUDNN_CHECK(cudnnGetConvolutionForwardAlgorithmMaxCount(handle, &max_count));
-  std::vector<cudnnConvolutionFwdAlgoPerf_t> perfs(static_cast<std::size_t>(max_count));
-  KBENCH_CUDNN_CHECK(cudnnFindConvolutionForwardAlgorithmEx(handle, d.forward_input(), t.x, d.filter(), t.w, d.conv(),
-                                                            d.forward_output(), t.y, max_count, &returned, perfs.data(),
-                                                            workspace, workspace_bytes));
+  KBENCH_CUDNN_CHECK(cudnnGetConvolutionBackwardFilterAlgorithmMaxCount(handle, &max_count));
+  std::vector<cudnnConvolutionBwdFilterAlgoPerf_t> perfs(static_cast<std::size_t>(max_count));
+  KBENCH_CUDNN_CHECK(cudnnFindConvolutionBackwardFilterAlgorithmEx(
+      handle, d.forward_input(), t.forward_input, d.forward_output(), t.forward_output, d.conv(), d.filter(), t.filter,
+      max_count, &returned, perfs.data(), workspace, workspace_bytes));
   return to_ranked(perfs, returned);
 }
 
@@ -85,6 +117,12 @@ std::string bytes_text(std::size_t bytes) {
                                         : format_bytes(static_cast<std::int64_t>(bytes));
 }
 
+std::string unknown_algorithm(CudnnApi api, const std::string& variant) {
+  std::string list;
+  for (const auto& n : algorithm_names(api)) list += (list.empty() ? "" : ", ") + n;
+  return fmt::format("unknown cuDNN {} algorithm '{}'; expected one of {}", api_noun(api), variant, list);
+}
+
 std::string join_reasons(std::string head, const std::vector<std::string>& rejected) {
   for (std::size_t i = 0; i < rejected.size(); ++i) head += (i ? "; " : ": ") + rejected[i];
   return head;
@@ -92,9 +130,17 @@ std::string join_reasons(std::string head, const std::vector<std::string>& rejec
 
 }  // namespace
 
-std::vector<int> all_algorithms(bool backward_data) {
-  const int count = backward_data ? static_cast<int>(CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT)
-                                  : static_cast<int>(CUDNN_CONVOLUTION_FWD_ALGO_COUNT);
+int algorithm_count(CudnnApi api) {
+  switch (api) {
+    case CudnnApi::forward: return static_cast<int>(CUDNN_CONVOLUTION_FWD_ALGO_COUNT);
+    case CudnnApi::backward_data: return static_cast<int>(CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT);
+    case CudnnApi::backward_filter: break;
+  }
+  return static_cast<int>(CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT);
+}
+
+std::vector<int> all_algorithms(CudnnApi api) {
+  const int count = algorithm_count(api);
   std::vector<int> algos;
   for (int a = 0; a < count; ++a) algos.push_back(a);
   return algos;
@@ -128,12 +174,12 @@ std::string query_rejection(const std::string& name, cudnnStatus_t status) {
   return fmt::format("{}: cuDNN's workspace query failed: {}", name, cudnnGetErrorString(status));
 }
 
-Selection select_ranked(const std::vector<RankedAlgo>& ranked, const WorkspaceQueryFn& query, bool backward_data,
+Selection select_ranked(const std::vector<RankedAlgo>& ranked, const WorkspaceQueryFn& query, CudnnApi api,
                         std::int64_t limit, RankedMath math, cudnnMathType_t initial, const char* how) {
   Selection out;
   std::vector<std::string> rejected;
   for (const RankedAlgo& p : ranked) {
-    const std::string name = algorithm_name(backward_data, p.algo);
+    const std::string name = algorithm_name(api, p.algo);
     if (p.status != CUDNN_STATUS_SUCCESS) {
       rejected.push_back(fmt::format("{}: {}", name, cudnnGetErrorString(p.status)));
       continue;
@@ -170,13 +216,13 @@ Selection select_ranked(const std::vector<RankedAlgo>& ranked, const WorkspaceQu
   }
   if (!out.choice)
     out.reason = join_reasons(
-        fmt::format("cuDNN offers no usable {} algorithm", backward_data ? "backward-data" : "forward"), rejected);
+        fmt::format("cuDNN offers no usable {} algorithm", api_noun(api)), rejected);
   return out;
 }
 
-Selection select_forced(int algo, const WorkspaceQueryFn& query, bool backward_data, std::int64_t limit,
+Selection select_forced(int algo, const WorkspaceQueryFn& query, CudnnApi api, std::int64_t limit,
                         cudnnMathType_t math) {
-  const std::string name = algorithm_name(backward_data, algo);
+  const std::string name = algorithm_name(api, algo);
   const WorkspaceQuery q = query(algo, math);
   if (is_not_supported(q.status))
     return {std::nullopt,
@@ -205,30 +251,22 @@ std::size_t largest_usable_workspace(const std::vector<int>& algos, const Worksp
 }
 
 Selection select_without_running(cudnnHandle_t handle, ConvDescriptors& descs, const BackendOptions& options) {
-  const bool backward = descs.shape().backward_data;
+  const CudnnApi api = descs.shape().call.api;
   const WorkspaceQueryFn query = workspace_query(handle, descs);
   if (!options.variant.empty()) {
-    const auto algo = parse_algorithm(backward, options.variant);
-    if (!algo) {
-      const auto names = backward ? backward_data_algorithm_names() : forward_algorithm_names();
-      std::string list;
-      for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-      return {std::nullopt,
-              {},
-              fmt::format("unknown cuDNN {} algorithm '{}'; expected one of {}", backward ? "backward-data" : "forward",
-                          options.variant, list)};
-    }
-    return select_forced(*algo, query, backward, options.workspace_limit_bytes, descs.math());
+    const auto algo = parse_algorithm(api, options.variant);
+    if (!algo) return {std::nullopt, {}, unknown_algorithm(api, options.variant)};
+    return select_forced(*algo, query, api, options.workspace_limit_bytes, descs.math());
   }
-  return select_ranked(heuristics(handle, descs), query, backward, options.workspace_limit_bytes,
+  return select_ranked(heuristics(handle, descs), query, api, options.workspace_limit_bytes,
                        ranked_math(options.math, descs.shape().dtype), descs.math(), "heuristic");
 }
 
 std::vector<std::pair<std::string, std::string>> choice_properties(const ConvDescriptors& descs,
                                                                    const AlgoChoice& choice) {
   std::vector<std::pair<std::string, std::string>> props = {
-      {"cudnn_call", descs.shape().backward_data ? "cudnnConvolutionBackwardData" : "cudnnConvolutionForward"},
-      {"algorithm", algorithm_name(descs.shape().backward_data, choice.algo)},
+      {"cudnn_call", std::string(api_function(descs.shape().call.api))},
+      {"algorithm", algorithm_name(descs.shape().call.api, choice.algo)},
       {"data_type", data_type_name(cudnn_data_type(descs.shape().dtype))},
       {"compute_type", data_type_name(cudnn_compute_type(descs.shape().dtype))},
       {"layout", descs.shape().channels_last ? "nhwc (channels-last strides, CUDNN_TENSOR_NHWC filter)"
@@ -247,14 +285,14 @@ std::vector<std::pair<std::string, std::string>> choice_properties(const ConvDes
 }
 
 std::size_t exhaustive_search_workspace(cudnnHandle_t handle, ConvDescriptors& descs, std::int64_t limit) {
-  return largest_usable_workspace(all_algorithms(descs.shape().backward_data), workspace_query(handle, descs),
+  return largest_usable_workspace(all_algorithms(descs.shape().call.api), workspace_query(handle, descs),
                                   descs.math(), limit);
 }
 
 Selection select_exhaustive(cudnnHandle_t handle, ConvDescriptors& descs, const ConvPointers& tensors, void* workspace,
                             std::size_t workspace_bytes, std::int64_t limit, MathMode math) {
   return select_ranked(find_all(handle, descs, tensors, workspace, workspace_bytes), workspace_query(handle, descs),
-                       descs.shape().backward_data, limit, ranked_math(math, descs.shape().dtype), descs.math(),
+                       descs.shape().call.api, limit, ranked_math(math, descs.shape().dtype), descs.math(),
                        "exhaustive");
 }
 
@@ -262,14 +300,25 @@ void execute(cudnnHandle_t handle, const ConvDescriptors& d, const AlgoChoice& c
              void* workspace) {
   const float one = 1.0f;
   const float zero = 0.0f;
-  if (d.shape().backward_data) {
-    KBENCH_CUDNN_CHECK(cudnnConvolutionBackwardData(handle, &one, d.filter(), t.w, d.forward_output(), t.x, d.conv(),
-                                                    static_cast<cudnnConvolutionBwdDataAlgo_t>(choice.algo), workspace,
-                                                    choice.workspace_bytes, &zero, d.forward_input(), t.y));
-  } else {
-    KBENCH_CUDNN_CHECK(cudnnConvolutionForward(handle, &one, d.forward_input(), t.x, d.filter(), t.w, d.conv(),
-                                               static_cast<cudnnConvolutionFwdAlgo_t>(choice.algo), workspace,
-                                               choice.workspace_bytes, &zero, d.forward_output(), t.y));
+  switch (d.shape().call.api) {
+    case CudnnApi::forward:
+      KBENCH_CUDNN_CHECK(cudnnConvolutionForward(handle, &one, d.forward_input(), t.forward_input, d.filter(), t.filter,
+                                                 d.conv(), static_cast<cudnnConvolutionFwdAlgo_t>(choice.algo),
+                                                 workspace, choice.workspace_bytes, &zero, d.forward_output(),
+                                                 t.forward_output));
+      return;
+    case CudnnApi::backward_data:
+      KBENCH_CUDNN_CHECK(cudnnConvolutionBackwardData(handle, &one, d.filter(), t.filter, d.forward_output(),
+                                                      t.forward_output, d.conv(),
+                                                      static_cast<cudnnConvolutionBwdDataAlgo_t>(choice.algo), workspace,
+                                                      choice.workspace_bytes, &zero, d.forward_input(), t.forward_input));
+      return;
+    case CudnnApi::backward_filter:
+      KBENCH_CUDNN_CHECK(cudnnConvolutionBackwardFilter(handle, &one, d.forward_input(), t.forward_input,
+                                                        d.forward_output(), t.forward_output, d.conv(),
+                                                        static_cast<cudnnConvolutionBwdFilterAlgo_t>(choice.algo),
+                                                        workspace, choice.workspace_bytes, &zero, d.filter(), t.filter));
+      return;
   }
 }
 

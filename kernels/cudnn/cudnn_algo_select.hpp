@@ -1,9 +1,10 @@
 #pragma once
-// Choosing and running cuDNN's algorithm for one convolution: forward for a convolution,
-// backward data for a transposed one. Three ways to choose, after BackendOptions:
+// Choosing and running cuDNN's algorithm for one pass of a convolution, with the call the pass
+// makes (cudnn_pass.hpp: forward, backward data or backward filter; each has its own algorithm
+// enum, heuristic, Find and workspace query). Three ways to choose, after BackendOptions:
 //   heuristic  - cudnnGet*Algorithm_v7: the usable results in cuDNN's order;
 //   exhaustive - cudnnFind*AlgorithmEx: cuDNN times every algorithm on our buffers, fastest first;
-//   forced     - options.variant names the algorithm ("IMPLICIT_PRECOMP_GEMM", "ALGO_1", ...).
+//   forced     - options.variant names the algorithm of that call ("IMPLICIT_PRECOMP_GEMM", "ALGO_1", ...).
 // Every entry cuDNN's answers rule out is kept with the reason; a status other than success is
 // an answer about that algorithm, never an error of the whole selection (PyTorch reads them so).
 #include <cudnn.h>
@@ -23,7 +24,7 @@
 namespace kbench::gpu {
 
 struct AlgoChoice {
-  int algo = 0;  // cudnnConvolutionFwdAlgo_t or cudnnConvolutionBwdDataAlgo_t, per shape().backward_data
+  int algo = 0;  // cudnnConvolution{Fwd,BwdData,BwdFilter}Algo_t, per shape().call.api
   cudnnMathType_t math = CUDNN_FMA_MATH;  // the math type the algorithm runs under
   std::size_t workspace_bytes = 0;
   std::string how;       // "heuristic", "exhaustive", "forced"
@@ -38,8 +39,8 @@ struct Selection {
   std::string reason;
 };
 
-// Every algorithm cuDNN has for the call (forward, or backward data), by number.
-std::vector<int> all_algorithms(bool backward_data);
+// Every algorithm cuDNN has for the call, by number (its enum's ..._ALGO_COUNT of them).
+std::vector<int> all_algorithms(CudnnApi api);
 
 // --- Workspace sizes -----------------------------------------------------------------------------
 // Compared as size_t against the limit: a size of 2^63 or more must not turn negative and pass.
@@ -76,10 +77,10 @@ struct RankedAlgo {
 // under its own math type, as PyTorch sets it, so what runs is what cuDNN ranked; the workspace is
 // asked again under the math type that will run. Entries ruled out are listed in the reason when none
 // is usable.
-Selection select_ranked(const std::vector<RankedAlgo>& ranked, const WorkspaceQueryFn& query, bool backward_data,
+Selection select_ranked(const std::vector<RankedAlgo>& ranked, const WorkspaceQueryFn& query, CudnnApi api,
                         std::int64_t limit, RankedMath math, cudnnMathType_t initial, const char* how);
 // The named algorithm under the descriptors' math type, if cuDNN's query succeeds and fits the limit.
-Selection select_forced(int algo, const WorkspaceQueryFn& query, bool backward_data, std::int64_t limit,
+Selection select_forced(int algo, const WorkspaceQueryFn& query, CudnnApi api, std::int64_t limit,
                         cudnnMathType_t math);
 // The largest workspace among `algos` whose query succeeds within `limit` (0 if none).
 std::size_t largest_usable_workspace(const std::vector<int>& algos, const WorkspaceQueryFn& query, cudnnMathType_t math,
@@ -98,21 +99,23 @@ std::vector<std::pair<std::string, std::string>> choice_properties(const ConvDes
 // needs, among those within `limit`.
 std::size_t exhaustive_search_workspace(cudnnHandle_t handle, ConvDescriptors& descs, std::int64_t limit);
 
-// Our tensors in kbench's terms (the convolution's x, w, y); for backward data x is dy and y is dx.
-// Untyped: elements of the descriptors' data type, in their layout.
+// The buffers behind the three descriptors (cudnn_pass.hpp's buffer_of): for backward data
+// forward_output holds dy and forward_input receives dx; for backward filter filter receives dw.
+// Untyped: elements of the descriptors' data type, in their layout. Not const: which one the call
+// writes depends on the call.
 struct ConvPointers {
-  const void* x = nullptr;
-  const void* w = nullptr;
-  void* y = nullptr;
+  void* forward_input = nullptr;
+  void* filter = nullptr;
+  void* forward_output = nullptr;
 };
 
-// Exhaustive selection: runs every algorithm on the buffers (y is overwritten). `math` is the run's
+// Exhaustive selection: runs every algorithm on the buffers (the call's output is overwritten). `math` is the run's
 // mode; with the descriptors' dtype it decides how the entries' math types are used (ranked_math).
 Selection select_exhaustive(cudnnHandle_t handle, ConvDescriptors& descs, const ConvPointers& tensors, void* workspace,
                             std::size_t workspace_bytes, std::int64_t limit, MathMode math);
 
-// y = conv(x, w) (forward) or y = conv_backward_data(x, w) (transposed), with beta = 0 so the
-// previous contents of y (NaN poison) are never read. `descs` must carry `choice.math`.
+// The call on the buffers: y = conv(x, w), dx = backward_data(dy, w) or dw = backward_filter(x, dy),
+// with beta = 0 so the previous contents of what it writes (NaN poison) are never read. `descs` must carry `choice.math`.
 void execute(cudnnHandle_t handle, const ConvDescriptors& descs, const AlgoChoice& choice, const ConvPointers& tensors,
              void* workspace);
 

@@ -40,8 +40,39 @@ const std::vector<NamedAlgo>& backward_data_table() {
   return table;
 }
 
-const std::vector<NamedAlgo>& table_for(bool backward_data) {
-  return backward_data ? backward_data_table() : forward_table();
+// ALGO_3 and WINOGRAD ("not implemented" in cuDNN 9's header) kept for the same reason.
+const std::vector<NamedAlgo>& backward_filter_table() {
+  static const std::vector<NamedAlgo> table = {
+      {CUDNN_CONVOLUTION_BWD_FILTER_ALGO_0, "ALGO_0"},
+      {CUDNN_CONVOLUTION_BWD_FILTER_ALGO_1, "ALGO_1"},
+      {CUDNN_CONVOLUTION_BWD_FILTER_ALGO_FFT, "FFT"},
+      {CUDNN_CONVOLUTION_BWD_FILTER_ALGO_3, "ALGO_3"},
+      {CUDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD, "WINOGRAD"},
+      {CUDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD_NONFUSED, "WINOGRAD_NONFUSED"},
+      {CUDNN_CONVOLUTION_BWD_FILTER_ALGO_FFT_TILING, "FFT_TILING"},
+  };
+  return table;
+}
+
+const std::vector<NamedAlgo>& table_for(CudnnApi api) {
+  switch (api) {
+    case CudnnApi::forward: return forward_table();
+    case CudnnApi::backward_data: return backward_data_table();
+    case CudnnApi::backward_filter: break;
+  }
+  return backward_filter_table();
+}
+
+// The enum's own name for a short name: CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, but
+// CUDNN_CONVOLUTION_BWD_DATA_ALGO_0 for ALGO_0 (the short names of the numbered ones keep "ALGO_").
+std::string full_name(CudnnApi api, std::string_view short_name) {
+  const std::string_view tail = short_name.starts_with("ALGO_") ? short_name.substr(5) : short_name;
+  switch (api) {
+    case CudnnApi::forward: return "CUDNN_CONVOLUTION_FWD_ALGO_" + std::string(short_name);
+    case CudnnApi::backward_data: return "CUDNN_CONVOLUTION_BWD_DATA_ALGO_" + std::string(tail);
+    case CudnnApi::backward_filter: break;
+  }
+  return "CUDNN_CONVOLUTION_BWD_FILTER_ALGO_" + std::string(tail);
 }
 
 std::string upper(std::string_view text) {
@@ -61,24 +92,19 @@ std::vector<std::string> names_of(const std::vector<NamedAlgo>& table) {
 
 std::vector<std::string> forward_algorithm_names() { return names_of(forward_table()); }
 std::vector<std::string> backward_data_algorithm_names() { return names_of(backward_data_table()); }
+std::vector<std::string> backward_filter_algorithm_names() { return names_of(backward_filter_table()); }
+std::vector<std::string> algorithm_names(CudnnApi api) { return names_of(table_for(api)); }
 
-std::string algorithm_name(bool backward_data, int algo) {
-  for (const auto& entry : table_for(backward_data))
+std::string algorithm_name(CudnnApi api, int algo) {
+  for (const auto& entry : table_for(api))
     if (entry.value == algo) return entry.name;
   return "ALGO_#" + std::to_string(algo);  // an algorithm newer than this table
 }
 
-std::optional<int> parse_algorithm(bool backward_data, std::string_view name) {
+std::optional<int> parse_algorithm(CudnnApi api, std::string_view name) {
   const std::string wanted = upper(name);
-  for (const auto& entry : table_for(backward_data)) {
-    const std::string_view short_name = entry.name;
-    // Full enum names: CUDNN_CONVOLUTION_FWD_ALGO_<name>, CUDNN_CONVOLUTION_BWD_DATA_ALGO_<0|1|FFT|...>.
-    const std::string full = backward_data
-                                 ? "CUDNN_CONVOLUTION_BWD_DATA_ALGO_" +
-                                       std::string(short_name.starts_with("ALGO_") ? short_name.substr(5) : short_name)
-                                 : "CUDNN_CONVOLUTION_FWD_ALGO_" + std::string(short_name);
-    if (wanted == short_name || wanted == full) return entry.value;
-  }
+  for (const auto& entry : table_for(api))
+    if (wanted == entry.name || wanted == full_name(api, entry.name)) return entry.value;
   return std::nullopt;
 }
 

@@ -27,7 +27,9 @@ class CudnnBackend final : public Backend {
   std::string description() const override {
     const std::size_t v = cudnnGetVersion();
     return fmt::format(
-        "NVIDIA cuDNN {}.{}.{} (legacy API): forward convolution; transposed convolution as backward data", v / 10000,
+        "NVIDIA cuDNN {}.{}.{} (legacy API): every pass of convolutions and transposed convolutions through "
+        "cudnnConvolutionForward, BackwardData and BackwardFilter (+ BackwardBias)",
+        v / 10000,
         v / 100 % 100, v % 100);
   }
 
@@ -39,10 +41,10 @@ class CudnnBackend final : public Backend {
 
   Support supports(const ConvProblem& problem, const BackendOptions& options) const override {
     if (Support s = cudnn_expressible(problem); !s) return s;
-    const bool backward = problem.transposed();
-    if (!options.variant.empty() && !parse_algorithm(backward, options.variant))
-      return Support::no(
-          fmt::format("unknown cuDNN {} algorithm '{}'", backward ? "backward-data" : "forward", options.variant));
+    const CudnnApi api = cudnn_call(problem).api;
+    if (!options.variant.empty() && !parse_algorithm(api, options.variant))
+      return Support::no(fmt::format("unknown cuDNN {} algorithm '{}' (the {} pass runs {})", api_noun(api),
+                                     options.variant, to_string(problem.pass), api_function(api)));
     // With a device, ask cuDNN itself whether the requested (or any) algorithm can run here.
     // An exhaustive search is decided in prepare(), by running the algorithms.
     const bool searches = options.algo_search == AlgoSearch::exhaustive && options.variant.empty();
@@ -69,7 +71,7 @@ class CudnnBackend final : public Backend {
   }
 
   std::vector<std::string> variants(const ConvProblem& problem, const BackendOptions&) const override {
-    return problem.transposed() ? backward_data_algorithm_names() : forward_algorithm_names();
+    return algorithm_names(cudnn_call(problem).api);
   }
 
   // Asked of the device present (its heuristics need a handle), whatever device the plan names.

@@ -42,8 +42,8 @@ void CudnnPreparedRun::commit_to_first_that_runs(const Selection& selection) {
   if (!selection.choice) throw CudnnError(CUDNN_STATUS_NOT_SUPPORTED, selection.reason);
   std::vector<AlgoChoice> candidates{*selection.choice};
   candidates.insert(candidates.end(), selection.alternatives.begin(), selection.alternatives.end());
-  const bool backward = descs_.shape().backward_data;
-  const auto name = [&](std::size_t i) { return algorithm_name(backward, candidates[i].algo); };
+  const CudnnApi api = descs_.shape().call.api;
+  const auto name = [&](std::size_t i) { return algorithm_name(api, candidates[i].algo); };
   const TrialOutcome outcome = first_that_runs(candidates.size(), name, [&](std::size_t i) {
     const AlgoChoice& c = candidates[i];
     descs_.set_math(c.math);
@@ -55,7 +55,7 @@ void CudnnPreparedRun::commit_to_first_that_runs(const Selection& selection) {
   });
   skipped_ = outcome.skipped;
   if (!outcome.chosen) {
-    std::string reason = fmt::format("no usable cuDNN {} algorithm executes", backward ? "backward-data" : "forward");
+    std::string reason = fmt::format("no usable cuDNN {} algorithm executes", api_noun(api));
     for (std::size_t i = 0; i < skipped_.size(); ++i) reason += (i ? "; " : ": ") + skipped_[i];
     throw CudnnError(CUDNN_STATUS_EXECUTION_FAILED, reason);
   }
@@ -63,7 +63,7 @@ void CudnnPreparedRun::commit_to_first_that_runs(const Selection& selection) {
 }
 
 std::string CudnnPreparedRun::implementation() const {
-  return "cudnn:" + algorithm_name(descs_.shape().backward_data, choice_.algo);
+  return "cudnn:" + algorithm_name(descs_.shape().call.api, choice_.algo);
 }
 
 MathMode CudnnPreparedRun::math_used() const {
@@ -82,7 +82,11 @@ std::vector<std::pair<std::string, std::string>> CudnnPreparedRun::properties() 
     props.emplace_back("algorithms_failed_trial", failed);
   }
   if (const auto value = nvidia_tf32_override()) props.emplace_back("nvidia_tf32_override", *value);
-  if (problem().bias) props.emplace_back("bias", "separate cudnnAddTensor, timed");  // in the data type
+  switch (descs_.shape().call.bias) {
+    case BiasStep::add_to_written: props.emplace_back("bias", "separate cudnnAddTensor, timed"); break;
+    case BiasStep::gradient: props.emplace_back("grad_bias", "separate cudnnConvolutionBackwardBias, timed"); break;
+    case BiasStep::none: break;
+  }
   return props;
 }
 
@@ -96,15 +100,30 @@ std::vector<std::string> CudnnPreparedRun::warnings() const {
   return out;
 }
 
+ConvPointers CudnnPreparedRun::tensors() {
+  const CudnnCall& call = descs_.shape().call;
+  return {data(buffer_of(call, CudnnTensor::forward_input)), data(buffer_of(call, CudnnTensor::filter)),
+          data(buffer_of(call, CudnnTensor::forward_output))};
+}
+
 void CudnnPreparedRun::enqueue(cudaStream_t stream) {
   KBENCH_CUDNN_CHECK(cudnnSetStream(handle_->get(), stream));
   execute(handle_->get(), descs_, choice_, tensors(), workspace_.data());
-  if (problem().bias) {
-    // Scaling factors are float for every data type but double; b and y share the dtype.
-    const float one = 1.0f;
-    KBENCH_CUDNN_CHECK(cudnnAddTensor(handle_->get(), &one, descs_.bias(), b_data(), &one,
-                                      descs_.shape().backward_data ? descs_.forward_input() : descs_.forward_output(),
-                                      y_data()));
+  const CudnnCall& call = descs_.shape().call;
+  if (call.bias == BiasStep::none) return;
+  // Scaling factors are float for every data type but double; the bias shares the tensors' dtype.
+  // The bias step's tensor is never the filter (cudnn_pass.cpp), so it is one of the two tensors.
+  const cudnnTensorDescriptor_t other = call.bias_operand == CudnnTensor::forward_input ? descs_.forward_input()
+                                                                                        : descs_.forward_output();
+  void* other_data = data(buffer_of(call, call.bias_operand));
+  const float one = 1.0f;
+  const float zero = 0.0f;
+  if (call.bias == BiasStep::add_to_written) {
+    KBENCH_CUDNN_CHECK(cudnnAddTensor(handle_->get(), &one, descs_.bias(), b_data(), &one, other, other_data));
+  } else {
+    // grad_bias = sum of grad_output over the batch and space; beta 0: the poisoned buffer is never read.
+    KBENCH_CUDNN_CHECK(
+        cudnnConvolutionBackwardBias(handle_->get(), &one, other, other_data, &zero, descs_.bias(), data(Operand::bias)));
   }
 }
 

@@ -1,8 +1,10 @@
 #pragma once
 // One problem set up on cuDNN: descriptors built, algorithm chosen and run once, workspace allocated.
-// enqueue() is the convolution (forward, or backward data for a transposed convolution) and,
-// with a bias, a separate cudnnAddTensor: both lie inside the timed region, since the legacy
-// API has no fused bias for backward data and PyTorch adds the bias the same way.
+// enqueue() is the pass's call (cudnn_pass.hpp: forward, backward data or backward filter) and, with
+// a bias, a separate step: on the forward pass cudnnAddTensor, on backward_weights
+// cudnnConvolutionBackwardBias into grad_bias. Both lie inside the timed region, since the legacy
+// API has no fused bias for backward data and PyTorch adds the bias (and reduces grad_bias) the same
+// way.
 #include <memory>
 #include <string>
 #include <utility>
@@ -45,7 +47,8 @@ class CudnnPreparedRun final : public GpuPreparedRun {
   void enqueue(cudaStream_t stream) override;
 
  private:
-  ConvPointers tensors() const { return {x_data(), w_data(), y_data()}; }
+  // The buffers behind the descriptors for the pass's call (cudnn_pass.hpp).
+  ConvPointers tensors();
   // Runs the selection's choice once, else each alternative in turn; keeps the first that runs.
   void commit_to_first_that_runs(const Selection& selection);
 

@@ -40,8 +40,6 @@ std::vector<int> tensor_dims(const ConvProblem& p, std::int64_t channels, const 
 }  // namespace
 
 Support cudnn_expressible(const ConvProblem& p) {
-  if (p.pass != Pass::forward)
-    return Support::no(fmt::format("the cudnn backend runs the forward pass only so far, not {}", to_string(p.pass)));
   if (p.spatial_rank < 1 || p.spatial_rank > 3)
     return Support::no(fmt::format("spatial rank {} (cuDNN: 1D, 2D, 3D)", p.spatial_rank));
   if (p.groups < 1 || p.in_channels % p.groups != 0 || p.out_channels % p.groups != 0)
@@ -85,7 +83,7 @@ CudnnConvShape cudnn_shape(const ConvProblem& p) {
   CudnnConvShape s;
   s.nb_dims = p.spatial_rank == 3 ? 5 : 4;
   s.groups = narrow(p.groups);
-  s.backward_data = p.transposed();
+  s.call = cudnn_call(p);
   s.dtype = p.dtype;
   s.channels_last = p.layout == Layout::nhwc;
 

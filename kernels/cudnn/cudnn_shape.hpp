@@ -6,6 +6,9 @@
 // backward-data of the forward convolution that maps our *output* to our *input*, as PyTorch
 // runs it: PyTorch's transposed weight [C_in, C_out/g, k...] is exactly that forward
 // convolution's filter [K = C_in, C = C_out/g, k...], dy is our input and dx our output.
+// The descriptors are those of that forward convolution for every pass; cudnn_pass.hpp says
+// which call each pass makes on them. Every pass reads and writes tensors of the forward
+// operands' shapes, so whatever is expressible is expressible for all three.
 // A 1D problem runs as 2D with a unit height ([N, C, 1, L], kernel [1, k]).
 //
 // Dimensions are always given in cuDNN's logical NCHW order ([N, C, spatial...], filters [K, C, k...]);
@@ -18,6 +21,7 @@
 #include <vector>
 
 #include "backend/backend.hpp"
+#include "cudnn/cudnn_pass.hpp"
 #include "problem/conv_problem.hpp"
 
 namespace kbench::gpu {
@@ -35,7 +39,7 @@ struct CudnnConvShape {
   std::vector<int> bias_strides;            // the same memory in either layout: C contiguous
   std::vector<int> pad, stride, dilation;   // nb_dims - 2 entries each
   int groups = 1;
-  bool backward_data = false;  // true for conv_transpose: our x is dy, our y is dx
+  CudnnCall call;  // the call the pass makes, and which buffer each descriptor describes (cudnn_pass.hpp)
 };
 
 // yes, or no with the reason, e.g. asymmetric padding cuDNN cannot express exactly, a dtype

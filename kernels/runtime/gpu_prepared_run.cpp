@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "data/host_tensors.hpp"
+#include "problem/conv_pass.hpp"
 #include "runtime/cuda_check.hpp"
 #include "runtime/device_kernels.hpp"
 #include "runtime/l2_flusher.hpp"
@@ -27,25 +28,6 @@ int make_current(int device) {
 
 GpuPreparedRun::DeviceTensor::DeviceTensor(const ConvProblem& problem, Operand operand)
     : storage(tensor_storage(problem, operand)), bytes(storage_bytes(storage)) {}
-
-const GpuPreparedRun::DeviceTensor& GpuPreparedRun::role_buffer(data::TensorRole role) const {
-  switch (role) {
-    case data::TensorRole::input: return x_;
-    case data::TensorRole::weight: return w_;
-    case data::TensorRole::bias: return b_;
-    case data::TensorRole::grad_output: return y_;  // dy has y's shape and is stored like it
-  }
-  throw std::logic_error("GpuPreparedRun: unknown tensor role");
-}
-
-std::vector<const GpuPreparedRun::DeviceTensor*> GpuPreparedRun::written_buffers() const {
-  switch (problem_.pass) {
-    case Pass::forward: return {&y_};
-    case Pass::backward_data: return {&x_};          // grad_input has x's shape
-    case Pass::backward_weights: return {&w_, &b_};  // grad_weight, then grad_bias (empty without bias)
-  }
-  throw std::logic_error("GpuPreparedRun: unknown pass");
-}
 
 float* GpuPreparedRun::as_fp32(const DeviceTensor& tensor) const {
   if (tensor.storage.dtype != DType::fp32)
@@ -83,11 +65,24 @@ GpuPreparedRun::~GpuPreparedRun() {
   (void)cudaGetLastError();
 }
 
+GpuPreparedRun::DeviceTensor& GpuPreparedRun::tensor(Operand operand) {
+  switch (operand) {
+    case Operand::input: return x_;
+    case Operand::weight: return w_;
+    case Operand::bias: return b_;
+    case Operand::output: break;
+  }
+  return y_;
+}
+
+void* GpuPreparedRun::data(Operand operand) { return tensor(operand).data(); }
+
 void GpuPreparedRun::fill_inputs(std::uint64_t seed) {
   KBENCH_CUDA_CHECK(cudaSetDevice(device_));
   const float bound = data::init_bound(problem_);
+  // Only what the pass reads: its computed tensor is poisoned before every verified run.
   for (const data::TensorRole role : data::roles_read(problem_)) {
-    const DeviceTensor& t = role_buffer(role);
+    DeviceTensor& t = tensor(data::role_operand(role));
     fill_seeded(t.data(), t.storage, seed, role, bound, stream());
   }
   KBENCH_CUDA_CHECK(cudaStreamSynchronize(stream()));
@@ -96,7 +91,10 @@ void GpuPreparedRun::fill_inputs(std::uint64_t seed) {
 
 void GpuPreparedRun::poison_output() {
   KBENCH_CUDA_CHECK(cudaSetDevice(device_));
-  for (const DeviceTensor* t : written_buffers()) fill_nan(t->data(), t->storage, stream());
+  for (const Operand operand : computed_operands(problem_)) {
+    DeviceTensor& t = tensor(operand);
+    fill_nan(t.data(), t.storage, stream());
+  }
   KBENCH_CUDA_CHECK(cudaStreamSynchronize(stream()));
 }
 
@@ -213,30 +211,32 @@ Sample GpuPreparedRun::take_sample(const TimingOptions& timing, bool blocking) {
 
 std::vector<float> GpuPreparedRun::read_output(std::span<const std::int64_t> indices) {
   KBENCH_CUDA_CHECK(cudaSetDevice(device_));
-  const std::vector<const DeviceTensor*> written = written_buffers();
-  if (written.size() == 1) return read_elements(written[0]->data(), written[0]->storage, indices, stream());
-  // backward_weights: indices into grad_weight's elements followed by grad_bias's (conv_pass.hpp).
-  const DeviceTensor& dw = *written[0];
-  const DeviceTensor& db = *written[1];
+  const std::vector<Operand> parts = computed_operands(problem_);
+  if (parts.size() == 1) return read_elements(tensor(parts[0]).data(), tensor(parts[0]).storage, indices, stream());
+  // backward_weights with a bias: grad_weight's elements, then grad_bias's, as one flat tensor.
+  DeviceTensor& dw = tensor(parts[0]);
+  DeviceTensor& db = tensor(parts[1]);
   if (indices.empty()) {
-    std::vector<float> all = read_elements(dw.data(), dw.storage, {}, stream());
-    if (db.storage.count > 0) {
-      const std::vector<float> bias = read_elements(db.data(), db.storage, {}, stream());
-      all.insert(all.end(), bias.begin(), bias.end());
-    }
+    std::vector<float> all = read_elements(dw.data(), dw.storage, indices, stream());
+    const std::vector<float> bias = read_elements(db.data(), db.storage, indices, stream());
+    all.insert(all.end(), bias.begin(), bias.end());
     return all;
   }
-  std::vector<std::int64_t> in_dw, in_db;
-  for (const std::int64_t i : indices)
-    (i < dw.storage.count ? in_dw.push_back(i) : in_db.push_back(i - dw.storage.count));
-  const std::vector<float> from_dw =
-      in_dw.empty() ? std::vector<float>{} : read_elements(dw.data(), dw.storage, in_dw, stream());
-  const std::vector<float> from_db =
-      in_db.empty() ? std::vector<float>{} : read_elements(db.data(), db.storage, in_db, stream());
+  std::vector<std::int64_t> in_weight, in_bias;
+  for (const std::int64_t i : indices) {
+    if (i < dw.storage.count)
+      in_weight.push_back(i);
+    else
+      in_bias.push_back(i - dw.storage.count);  // read_elements rejects what lies beyond grad_bias
+  }
+  std::vector<float> weight_values, bias_values;
+  if (!in_weight.empty()) weight_values = read_elements(dw.data(), dw.storage, in_weight, stream());
+  if (!in_bias.empty()) bias_values = read_elements(db.data(), db.storage, in_bias, stream());
   std::vector<float> out;
   out.reserve(indices.size());
-  std::size_t next_dw = 0, next_db = 0;
-  for (const std::int64_t i : indices) out.push_back(i < dw.storage.count ? from_dw[next_dw++] : from_db[next_db++]);
+  std::size_t next_weight = 0, next_bias = 0;
+  for (const std::int64_t i : indices)
+    out.push_back(i < dw.storage.count ? weight_values[next_weight++] : bias_values[next_bias++]);
   return out;
 }
 
@@ -246,10 +246,11 @@ bool GpuPreparedRun::inputs_unchanged() {
 }
 
 std::uint64_t GpuPreparedRun::input_checksum() {
-  // Chained rather than summed, so equal changes in two tensors cannot cancel. Over what the pass reads.
+  // Chained rather than summed, so equal changes in two tensors cannot cancel. The operands the
+  // pass reads: the computed tensor may hold anything between runs.
   std::uint64_t h = 0;
   for (const data::TensorRole role : data::roles_read(problem_)) {
-    const DeviceTensor& t = role_buffer(role);
+    const DeviceTensor& t = tensor(data::role_operand(role));
     h = data::mix64(h) + checksum(t.data(), t.storage, stream());
   }
   return h;

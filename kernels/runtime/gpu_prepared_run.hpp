@@ -1,14 +1,10 @@
 #pragma once
 // The part of PreparedRun every GPU backend shares: device buffers for x, w, b and y in the problem's
-// dtype and layout, filled on the device from the seed, NaN poisoning, checksums of the inputs,
+// dtype and layout, whatever the pass (a gradient lives in the buffer of the forward operand of its shape:
+// grad_output in y's, grad_input in x's, grad_weight and grad_bias in w's and b's; problem/conv_pass.hpp),
+// the operands the pass reads filled on the device from the seed, NaN poisoning, checksums of the inputs,
 // sampled read-back (logical indices, values widened to float), and the cold/hot CUDA-event timing of
 // one execution. A backend derives from it and supplies enqueue().
-//
-// The buffers keep the forward problem's shapes whatever the pass (problem/conv_pass.hpp); a pass
-// reads some and writes others (pass_buffers below): forward reads x, w (b), writes y; backward_data
-// reads y as grad_output and w, writes x as grad_input; backward_weights reads x and y as grad_output,
-// writes w as grad_weight (and b as grad_bias). Gradients are stored like the forward tensors of the
-// same shape (tensor_storage.hpp), so one layout rule serves every pass.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -71,6 +67,9 @@ class GpuPreparedRun : public PreparedRun {
   void* w_data() const { return w_.data(); }
   void* b_data() const { return b_.data(); }  // nullptr without bias
   void* y_data() const { return y_.data(); }
+  // The buffer of a forward operand, writable: a backward pass writes into x's (grad_input) or w's and
+  // b's (grad_weight, grad_bias) and reads grad_output from y's (data::role_operand, computed_operands).
+  void* data(Operand operand);
   int device() const { return device_; }
   // How long the blocking kernel waits for the host before it gives up (tests shorten it).
   void set_block_timeout_ns(std::uint64_t ns) { block_timeout_ns_ = ns; }
@@ -91,8 +90,7 @@ class GpuPreparedRun : public PreparedRun {
     DeviceBuffer<std::byte> bytes;
   };
   float* as_fp32(const DeviceTensor& tensor) const;
-  const DeviceTensor& role_buffer(data::TensorRole role) const;  // the buffer a role read is filled into
-  std::vector<const DeviceTensor*> written_buffers() const;      // the pass's computed tensor, in order
+  DeviceTensor& tensor(Operand operand);
 
   DeviceTensor x_, w_, b_, y_;
   CudaStream stream_;

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "problem/conv_pass.hpp"
 #include "reference/host_memory.hpp"
 #include "torch/interpreter.hpp"
 #include "torch/torch_flags.hpp"
@@ -29,8 +30,9 @@ class TorchBackend final : public Backend {
 
   std::string name() const override { return "torch"; }
   std::string description() const override {
-    return "PyTorch's torch.nn.functional convolutions in an embedded Python, eager or torch.compile'd "
-           "(variants eager, compile, compile-max-autotune; --python picks the interpreter)";
+    return "PyTorch's torch.nn.functional convolutions (backward passes: torch.ops.aten.convolution_backward) in "
+           "an embedded Python, eager or torch.compile'd (variants eager, compile, compile-max-autotune; --python "
+           "picks the interpreter)";
   }
   // On the CPU where torch cannot reach a GPU (no CUDA build, no device, a CPU-only torch), so the
   // runner times it like the reference.
@@ -56,13 +58,14 @@ class TorchBackend final : public Backend {
   }
 
   Support fits(const ConvProblem& problem, const BackendOptions& options) const override {
-    // kbench's four buffers, and torch's own output beside them.
+    // kbench's four buffers, and torch's own output (the pass's computed tensor) beside them.
     const double elements = static_cast<double>(problem.input_elements() + problem.weight_elements() +
-                                                problem.bias_elements() + 2 * problem.output_elements());
+                                                problem.bias_elements() + problem.output_elements() +
+                                                computed_elements(problem));
 #if defined(KBENCH_HAVE_CUDA)
     if (on_gpu())
       return gpu::fits_in_device_memory(gpu::GpuPreparedRun::device_bytes_needed(problem, options.device) +
-                                            problem.output_elements() * std::int64_t{4},
+                                            computed_elements(problem) * std::int64_t{4},
                                         options.device);
 #else
     (void)options;

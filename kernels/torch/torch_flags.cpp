@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "problem/conv_pass.hpp"
+
 namespace kbench::torch {
 
 namespace {
@@ -53,9 +55,6 @@ std::string functional_name(const ConvProblem& problem) {
 }
 
 Support torch_expressible(const ConvProblem& problem) {
-  if (problem.pass != Pass::forward)
-    return Support::no(
-        fmt::format("the torch backend runs the forward pass only so far, not {}", to_string(problem.pass)));
   if (problem.dtype != DType::fp32)
     return Support::no(fmt::format("the torch backend runs fp32 problems only, not {}", to_string(problem.dtype)));
   // kbench's GPU buffers hold an nhwc problem channels last; torch would need them as channels-last strides
@@ -101,13 +100,19 @@ std::string call_json(const ConvProblem& problem) {
                      {"bias", problem.bias},
                      {"input_shape", input_shape(problem)},
                      {"weight_shape", weight_shape(problem)},
-                     {"output_shape", output_shape(problem)}};
+                     {"output_shape", output_shape(problem)},
+                     {"pass", to_string(problem.pass)}};
   if (problem.transposed()) doc["output_padding"] = spatial(problem.output_padding, rank);
   return doc.dump();
 }
 
 std::string implementation_name(const ConvProblem& problem, TorchMode mode) {
-  const std::string function = functional_name(problem);
+  // A backward pass is aten's convolution_backward for that function, asked for one gradient.
+  const std::string function =
+      problem.pass == Pass::forward
+          ? functional_name(problem)
+          : fmt::format("convolution_backward({}, {})", functional_name(problem), computed_name(problem));
+  if (problem.pass != Pass::forward && mode == TorchMode::eager) return "torch.ops.aten." + function;
   switch (mode) {
     case TorchMode::eager: return "torch.nn.functional." + function;
     case TorchMode::compile: return "torch.compile(" + function + ")";

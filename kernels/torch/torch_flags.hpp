@@ -35,15 +35,21 @@ std::string settings_json(const TorchSettings& settings);
 // torch.nn.functional's function for the problem: conv1d..conv3d, conv_transpose1d..conv_transpose3d.
 std::string functional_name(const ConvProblem& problem);
 
-// Whether torch.nn.functional can express the problem (fp32, equal padding before and after).
+// Whether torch can express the problem (fp32, nchw, equal padding before and after), in every pass:
+// the forward pass through torch.nn.functional, the backward passes through
+// torch.ops.aten.convolution_backward (what autograd calls), asked for grad_input, or for grad_weight
+// and grad_bias.
 Support torch_expressible(const ConvProblem& problem);
 
 // The call as the JSON object the helper makes it from: function, stride, padding, dilation,
-// groups, output_padding (transposed only), bias, and the four tensors' shapes.
+// groups, output_padding (transposed only), bias, the four tensors' shapes (a backward pass's
+// tensors have the forward ones' shapes: problem/conv_pass.hpp) and the pass.
 std::string call_json(const ConvProblem& problem);
 
 // What a result names as its implementation: "torch.nn.functional.conv2d", or
-// "torch.compile(conv2d)" / "torch.compile(conv2d, mode=max-autotune)".
+// "torch.compile(conv2d)" / "torch.compile(conv2d, mode=max-autotune)"; for a backward pass
+// "torch.ops.aten.convolution_backward(conv2d, grad_input)" or
+// "torch.compile(convolution_backward(conv2d, grad_weight))".
 std::string implementation_name(const ConvProblem& problem, TorchMode mode);
 
 // Shapes of the tensors kbench hands torch: input, weight, bias, output (PyTorch's NCHW layouts).

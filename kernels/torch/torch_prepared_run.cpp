@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "data/host_tensors.hpp"
+#include "problem/conv_pass.hpp"
 
 namespace kbench::torch {
 
@@ -64,15 +65,31 @@ std::vector<std::pair<std::string, std::string>> TorchCpuRun::properties() const
   return props;
 }
 
+std::vector<float>& TorchCpuRun::buffer(Operand operand) {
+  switch (operand) {
+    case Operand::input: return x_;
+    case Operand::weight: return w_;
+    case Operand::bias: return b_;
+    case Operand::output: break;
+  }
+  return y_;
+}
+
+const std::vector<float>& TorchCpuRun::buffer(Operand operand) const {
+  return const_cast<TorchCpuRun*>(this)->buffer(operand);
+}
+
 void TorchCpuRun::fill_inputs(std::uint64_t seed) {
-  fill_seeded(x_, problem_, seed, data::TensorRole::input);
-  fill_seeded(w_, problem_, seed, data::TensorRole::weight);
-  fill_seeded(b_, problem_, seed, data::TensorRole::bias);
+  for (const data::TensorRole role : data::roles_read(problem_))
+    fill_seeded(buffer(data::role_operand(role)), problem_, seed, role);
   checksum_ = checksum();
   filled_ = true;
 }
 
-void TorchCpuRun::poison_output() { std::fill(y_.begin(), y_.end(), std::numeric_limits<float>::quiet_NaN()); }
+void TorchCpuRun::poison_output() {
+  for (const Operand operand : computed_operands(problem_))
+    std::fill(buffer(operand).begin(), buffer(operand).end(), std::numeric_limits<float>::quiet_NaN());
+}
 
 void TorchCpuRun::run() {
   if (!filled_) throw std::logic_error("torch backend: run() before fill_inputs()");
@@ -89,26 +106,32 @@ Sample TorchCpuRun::timed_run(const TimingOptions&) {
   return Sample{elapsed.count(), false};
 }
 
+// The computed tensor is its parts one after the other: grad_weight's elements then grad_bias's.
 std::vector<float> TorchCpuRun::read_output(std::span<const std::int64_t> indices) {
-  if (indices.empty()) return y_;
+  const std::vector<Operand> parts = computed_operands(problem_);
+  std::vector<float> all;
+  for (const Operand operand : parts) all.insert(all.end(), buffer(operand).begin(), buffer(operand).end());
+  if (indices.empty()) return all;
   std::vector<float> values;
   values.reserve(indices.size());
   for (const std::int64_t index : indices) {
-    if (index < 0 || index >= static_cast<std::int64_t>(y_.size()))
-      throw std::out_of_range(fmt::format("output index {} is outside the output's {} elements", index, y_.size()));
-    values.push_back(y_[static_cast<std::size_t>(index)]);
+    if (index < 0 || index >= static_cast<std::int64_t>(all.size()))
+      throw std::out_of_range(fmt::format("{} index {} is outside its {} elements", computed_name(problem_), index,
+                                          all.size()));
+    values.push_back(all[static_cast<std::size_t>(index)]);
   }
   return values;
 }
 
 bool TorchCpuRun::inputs_unchanged() { return filled_ && checksum() == checksum_; }
 
-// FNV-1a over the floats' bit patterns, the three tensors in turn, each closed by its length.
+// FNV-1a over the floats' bit patterns, the tensors the pass reads in turn, each closed by its length.
 std::uint64_t TorchCpuRun::checksum() const {
   std::uint64_t hash = 0xcbf29ce484222325ULL;
-  for (const std::vector<float>* tensor : {&x_, &w_, &b_}) {
-    for (const float value : *tensor) hash = (hash ^ std::bit_cast<std::uint32_t>(value)) * 0x100000001b3ULL;
-    hash = (hash ^ tensor->size()) * 0x100000001b3ULL;
+  for (const data::TensorRole role : data::roles_read(problem_)) {
+    const std::vector<float>& tensor = buffer(data::role_operand(role));
+    for (const float value : tensor) hash = (hash ^ std::bit_cast<std::uint32_t>(value)) * 0x100000001b3ULL;
+    hash = (hash ^ tensor.size()) * 0x100000001b3ULL;
   }
   return hash;
 }

@@ -60,14 +60,22 @@ class Call:
         torch.backends.cudnn.allow_tf32 = bool(settings["allow_tf32"])
         torch.backends.cuda.matmul.allow_tf32 = bool(settings["allow_tf32"])
         torch.backends.cudnn.benchmark = bool(settings["cudnn_benchmark"])
-        function = getattr(F, call["function"])
-        kwargs = {"stride": call["stride"], "padding": call["padding"], "dilation": call["dilation"],
-                  "groups": call["groups"]}
-        if "output_padding" in call:
-            kwargs["output_padding"] = call["output_padding"]
-
-        def conv(x, w, b):
-            return function(x, w, b, **kwargs)
+        # Every pass returns a tuple of outputs, copied in order into `targets`; `args` are what it reads.
+        pass_ = call.get("pass", "forward")
+        if pass_ == "forward":
+            conv = self._forward(call)
+            self.args = (self.x, self.w, self.b)
+            self.targets = (self.y,)
+        else:
+            conv = self._backward(call, pass_ == "backward_weights")
+            # The gradients live in the buffers of the tensors they differentiate: grad_output in
+            # y's, grad_input in x's, grad_weight and grad_bias in w's and b's. convolution_backward
+            # reads only the shape of the tensor whose gradient it computes.
+            self.args = (self.y, self.x, self.w)
+            if pass_ == "backward_data":
+                self.targets = (self.x,)
+            else:
+                self.targets = (self.w, self.b) if self.b is not None else (self.w,)
 
         mode = settings["mode"]
         if mode == "compile":
@@ -76,6 +84,38 @@ class Call:
             conv = torch.compile(conv, mode="max-autotune")
         self.settings = settings
         self.fn = conv
+
+    @staticmethod
+    def _forward(call):
+        function = getattr(F, call["function"])
+        kwargs = {"stride": call["stride"], "padding": call["padding"], "dilation": call["dilation"],
+                  "groups": call["groups"]}
+        if "output_padding" in call:
+            kwargs["output_padding"] = call["output_padding"]
+
+        def conv(x, w, b):
+            return (function(x, w, b, **kwargs),)
+        return conv
+
+    @staticmethod
+    def _backward(call, weights):
+        # aten's convolution_backward, what autograd itself calls for every convolution (torch 1.13
+        # and 2.x alike), asked for grad_input, or for grad_weight (and grad_bias) only.
+        rank = len(call["stride"])
+        transposed = call["function"].startswith("conv_transpose")
+        output_padding = call.get("output_padding", [0] * rank)
+        bias_sizes = [call["output_shape"][1]] if weights and call["bias"] else None
+        mask = [not weights, weights, bias_sizes is not None]
+        backward = torch.ops.aten.convolution_backward
+        stride, padding, dilation, groups = call["stride"], call["padding"], call["dilation"], call["groups"]
+
+        def conv(dy, x, w):
+            grad_input, grad_weight, grad_bias = backward(dy, x, w, bias_sizes, stride, padding, dilation,
+                                                          transposed, output_padding, groups, mask)
+            if not weights:
+                return (grad_input,)
+            return (grad_weight, grad_bias) if bias_sizes is not None else (grad_weight,)
+        return conv
 
     def _stream(self, pointer):
         stream = self.streams.get(pointer)
@@ -88,18 +128,20 @@ class Call:
         self.out = None  # the last output's memory back to torch's cache before the next is taken
         if self.cuda:
             with torch.cuda.stream(self._stream(pointer)):
-                self.out = self.fn(self.x, self.w, self.b)
+                self.out = self.fn(*self.args)
         else:
-            self.out = self.fn(self.x, self.w, self.b)
+            self.out = self.fn(*self.args)
 
     def copy_out(self, pointer):
         if self.out is None:
             raise RuntimeError("copy_out before run")
         if self.cuda:
             with torch.cuda.stream(self._stream(pointer)):
-                self.y.copy_(self.out)
+                for target, out in zip(self.targets, self.out):
+                    target.copy_(out)
         else:
-            self.y.copy_(self.out)
+            for target, out in zip(self.targets, self.out):
+                target.copy_(out)
 
     def facts(self):
         device = str(self.x.device)

@@ -45,6 +45,16 @@ std::vector<TensorRole> roles_read(const ConvProblem& p) {
   return {};
 }
 
+Operand role_operand(TensorRole role) {
+  switch (role) {
+    case TensorRole::input: return Operand::input;
+    case TensorRole::weight: return Operand::weight;
+    case TensorRole::bias: return Operand::bias;
+    case TensorRole::grad_output: return Operand::output;
+  }
+  return Operand::output;
+}
+
 std::int64_t role_elements(const ConvProblem& p, TensorRole role) {
   switch (role) {
     case TensorRole::input: return p.input_elements();

@@ -5,6 +5,7 @@
 
 #include "data/counter_rng.hpp"
 #include "problem/conv_problem.hpp"
+#include "problem/memory_layout.hpp"
 
 namespace kbench::data {
 
@@ -21,6 +22,10 @@ std::vector<float> make_seeded(const ConvProblem& problem, std::uint64_t seed, T
 // The operands a problem's pass reads (problem/conv_pass.hpp): forward input, weight (and bias);
 // backward_data grad_output and weight; backward_weights input and grad_output.
 std::vector<TensorRole> roles_read(const ConvProblem& problem);
+
+// The forward operand whose buffer (shape and layout) holds a tensor of that role: grad_output the
+// output's, every other role its own.
+Operand role_operand(TensorRole role);
 
 // Elements of the tensor in that role (grad_output has the forward output's shape).
 std::int64_t role_elements(const ConvProblem& problem, TensorRole role);

@@ -41,6 +41,16 @@ std::int64_t computed_bias_elements(const ConvProblem& p) {
   return p.pass == Pass::backward_weights ? p.bias_elements() : 0;
 }
 
+std::vector<Operand> computed_operands(const ConvProblem& p) {
+  switch (p.pass) {
+    case Pass::forward: return {Operand::output};
+    case Pass::backward_data: return {Operand::input};
+    case Pass::backward_weights:
+      return p.bias ? std::vector{Operand::weight, Operand::bias} : std::vector{Operand::weight};
+  }
+  return {};
+}
+
 std::int64_t reduction_length(const ConvProblem& p) {
   switch (p.pass) {
     // An output element of either op sums C_in/g x taps; a grad_input element, C_out/g x taps.

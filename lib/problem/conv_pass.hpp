@@ -13,6 +13,7 @@
 
 #include "core/support.hpp"
 #include "problem/conv_problem.hpp"
+#include "problem/memory_layout.hpp"
 
 namespace kbench {
 
@@ -27,6 +28,12 @@ std::vector<std::int64_t> computed_extents(const ConvProblem& p);
 
 // Elements of grad_bias at the end of a backward_weights result; 0 for every other pass or without bias.
 std::int64_t computed_bias_elements(const ConvProblem& p);
+
+// The forward operands whose buffers hold the computed tensor, in its order: forward {output},
+// backward_data {input}, backward_weights {weight} then {bias} with a bias. Every gradient has the shape
+// and layout of the forward operand it differentiates, so a backend keeps one buffer per forward
+// operand whatever the pass (data::role_operand says where the operands read live).
+std::vector<Operand> computed_operands(const ConvProblem& p);
 
 // The most products (plus one for a bias) summed into one computed element: the n of its error bound.
 // Forward: C_in/g x taps; backward_data: the forward's reduction seen from dx, (C_out/g) x taps; a

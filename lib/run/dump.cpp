@@ -6,6 +6,7 @@
 
 #include "data/host_tensors.hpp"
 #include "data/npy.hpp"
+#include "problem/conv_pass.hpp"
 #include "problem/memory_layout.hpp"
 #include "run/atomic_file.hpp"
 #include "run/dump_tensor.hpp"
@@ -49,7 +50,7 @@ WorkloadDump::WorkloadDump(std::string dir, const Workload& workload, std::uint6
   for (const data::TensorRole tensor : data::roles_read(p)) {
     // The input keeps the name `x` dumps have always given it; the other roles are autograd's names.
     const std::string role = tensor == data::TensorRole::input ? "x" : data::role_name(tensor);
-    const Operand operand = operand_of(tensor);
+    const Operand operand = data::role_operand(tensor);
     const std::int64_t elements = data::role_elements(p, tensor);
     if (elements == 0 || !fits(elements, bytes_per_element(p.dtype), role)) continue;
     const auto values = data::make_seeded(p, seed, tensor);
@@ -75,18 +76,25 @@ struct ComputedPart {
   std::size_t offset = 0, count = 0;
 };
 
-std::vector<ComputedPart> computed_parts(const ConvProblem& p) {
-  const auto size = [](std::int64_t n) { return static_cast<std::size_t>(n); };
-  switch (p.pass) {
-    case Pass::forward: return {{"", Operand::output, 0, size(p.output_elements())}};
-    case Pass::backward_data: return {{"", Operand::input, 0, size(p.input_elements())}};
-    case Pass::backward_weights: {
-      std::vector<ComputedPart> parts{{"", Operand::weight, 0, size(p.weight_elements())}};
-      if (p.bias) parts.push_back({"grad_bias", Operand::bias, size(p.weight_elements()), size(p.bias_elements())});
-      return parts;
-    }
+std::int64_t operand_elements(const ConvProblem& p, Operand operand) {
+  switch (operand) {
+    case Operand::input: return p.input_elements();
+    case Operand::weight: return p.weight_elements();
+    case Operand::bias: return p.bias_elements();
+    case Operand::output: return p.output_elements();
   }
-  return {};
+  return 0;
+}
+
+std::vector<ComputedPart> computed_parts(const ConvProblem& p) {
+  std::vector<ComputedPart> parts;
+  std::size_t offset = 0;
+  for (const Operand operand : computed_operands(p)) {
+    const auto count = static_cast<std::size_t>(operand_elements(p, operand));
+    parts.push_back({parts.empty() ? "" : "grad_bias", operand, offset, count});
+    offset += count;
+  }
+  return parts;
 }
 
 std::string with_suffix(const std::string& text, const std::string& suffix, char separator) {
@@ -95,15 +103,6 @@ std::string with_suffix(const std::string& text, const std::string& suffix, char
 
 }  // namespace
 
-Operand operand_of(data::TensorRole role) {
-  switch (role) {
-    case data::TensorRole::input: return Operand::input;
-    case data::TensorRole::weight: return Operand::weight;
-    case data::TensorRole::bias: return Operand::bias;
-    case data::TensorRole::grad_output: return Operand::output;  // dy has the output's shape and layout
-  }
-  return Operand::input;
-}
 
 bool WorkloadDump::accepts_output(const Result& result, std::int64_t elements) {
   return fits(elements, bytes_per_element(workload_.problem.dtype), output_label(result));

@@ -13,15 +13,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "data/counter_rng.hpp"
 #include "problem/memory_layout.hpp"
 #include "run/result.hpp"
 #include "spec/workload.hpp"
 
 namespace kbench {
-
-// The operand whose shape and memory layout a role's tensor has (grad_output: the output's).
-Operand operand_of(data::TensorRole role);
 
 class WorkloadDump {
  public:

@@ -10,8 +10,11 @@
 #include <vector>
 
 #include "problem_factory.hpp"
+#include "cudnn/cudnn_algorithms.hpp"
 #include "cudnn/cudnn_backend.hpp"
+#include "cudnn/cudnn_pass.hpp"
 #include "cudnn/cudnn_prepared_run.hpp"
+#include "problem/conv_pass.hpp"
 #include "reference/reference_conv.hpp"
 #include "verify/compare.hpp"
 #include "verify/tolerance.hpp"
@@ -65,8 +68,9 @@ std::vector<NamedProblem> problems() {
   };
 }
 
+// Every element of the pass's computed tensor (grad_weight then grad_bias for backward_weights).
 std::vector<std::int64_t> all_indices(const ConvProblem& p) {
-  std::vector<std::int64_t> indices(static_cast<std::size_t>(p.output_elements()));
+  std::vector<std::int64_t> indices(static_cast<std::size_t>(kbench::computed_elements(p)));
   std::iota(indices.begin(), indices.end(), 0);
   return indices;
 }
@@ -128,6 +132,73 @@ TEST_CASE("cuDNN matches the reference on every kind of problem, in both math mo
       MESSAGE(np.name << " [" << kbench::to_string(math) << "]: " << run->implementation() << ", "
                       << property(*run, "math_type") << ", max rel error " << c.max_rel_error);
     }
+  }
+}
+
+TEST_CASE("cuDNN computes both backward passes of every kind of problem as the reference does") {
+  const std::unique_ptr<kbench::Backend> backend = kbench::gpu::make_cudnn_backend();
+  REQUIRE(backend->available().ok);
+  for (const NamedProblem& np : problems()) {
+    for (const kbench::Pass pass : {kbench::Pass::backward_data, kbench::Pass::backward_weights}) {
+      ConvProblem p = np.problem;
+      p.pass = pass;
+      CAPTURE(np.name);
+      CAPTURE(kbench::to_string(pass));
+      BackendOptions options;
+      options.math = MathMode::fp32;
+      const kbench::Support supported = backend->supports(p, options);
+      INFO(supported.reason);
+      REQUIRE(supported.ok);
+      REQUIRE(backend->fits(p, options).ok);
+      std::unique_ptr<kbench::PreparedRun> run;
+      const kbench::Comparison c = run_and_compare(*backend, p, options, kbench::default_tolerance(MathMode::fp32), &run);
+      CHECK(c.passed());
+      CHECK(property(*run, "cudnn_call") == kbench::gpu::api_function(kbench::gpu::cudnn_call(p).api));
+      CHECK(property(*run, "math_type") == "CUDNN_FMA_MATH");
+      if (p.bias && pass == kbench::Pass::backward_weights)
+        CHECK(property(*run, "grad_bias") == "separate cudnnConvolutionBackwardBias, timed");
+      CHECK(property(*run, "bias").empty());
+      MESSAGE(np.name << " [" << kbench::to_string(pass) << "]: " << run->implementation() << ", max rel error "
+                      << c.max_rel_error);
+    }
+  }
+}
+
+TEST_CASE("backward passes: forced, exhaustive and every listed backward-filter algorithm compute the gradient") {
+  const auto backend = kbench::gpu::make_cudnn_backend();
+  ConvProblem weights = problems()[2].problem;  // grouped, strided, dilated, bias
+  weights.pass = kbench::Pass::backward_weights;
+  BackendOptions options;
+  options.variant = "ALGO_1";
+  REQUIRE(backend->supports(weights, options).ok);
+  std::unique_ptr<kbench::PreparedRun> run;
+  CHECK(run_and_compare(*backend, weights, options, kbench::default_tolerance(MathMode::fp32), &run).passed());
+  CHECK(run->implementation() == "cudnn:ALGO_1");
+  options.variant = "IMPLICIT_GEMM";  // a forward algorithm: not the call's
+  CHECK(backend->supports(weights, options).reason.find("unknown cuDNN backward-filter algorithm") !=
+        std::string::npos);
+
+  options.variant.clear();
+  options.algo_search = kbench::AlgoSearch::exhaustive;
+  CHECK(run_and_compare(*backend, weights, options, kbench::default_tolerance(MathMode::fp32), &run).passed());
+  CHECK(property(*run, "algo_search") == "exhaustive");
+
+  // A conv_transpose's backward data is cuDNN's forward: every forward algorithm it accepts.
+  ConvProblem data = problems()[7].problem;
+  data.pass = kbench::Pass::backward_data;
+  options = BackendOptions{};
+  CHECK(backend->variants(data, options) == kbench::gpu::forward_algorithm_names());
+  for (ConvProblem* p : {&weights, &data}) {
+    int ran = 0;
+    for (const std::string& variant : backend->variants(*p, options)) {
+      CAPTURE(variant);
+      options.variant = variant;
+      if (!backend->supports(*p, options)) continue;
+      CHECK(run_and_compare(*backend, *p, options, kbench::default_tolerance(MathMode::tf32)).passed());
+      ++ran;
+    }
+    options.variant.clear();
+    CHECK(ran >= 1);
   }
 }
 

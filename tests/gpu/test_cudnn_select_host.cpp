@@ -64,7 +64,7 @@ TEST_SUITE("host") {
         {CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, {CUDNN_STATUS_SUCCESS, 1 << 20}},
         {CUDNN_CONVOLUTION_FWD_ALGO_DIRECT, {CUDNN_STATUS_SUCCESS, ~std::size_t{0}}},
     });
-    const Selection s = select_ranked(ranked, query, false, kLimit, RankedMath::fma_only, CUDNN_FMA_MATH, "heuristic");
+    const Selection s = select_ranked(ranked, query, CudnnApi::forward, kLimit, RankedMath::fma_only, CUDNN_FMA_MATH, "heuristic");
     REQUIRE(s.choice.has_value());
     CHECK(s.choice->algo == CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM);
     CHECK(s.choice->workspace_bytes == (1u << 20));
@@ -82,7 +82,7 @@ TEST_SUITE("host") {
     };
     const WorkspaceQueryFn query =
         fake_query({{CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD, {CUDNN_STATUS_EXECUTION_FAILED, 0}}});
-    const Selection s = select_ranked(ranked, query, false, kLimit, RankedMath::fma_only, CUDNN_FMA_MATH, "heuristic");
+    const Selection s = select_ranked(ranked, query, CudnnApi::forward, kLimit, RankedMath::fma_only, CUDNN_FMA_MATH, "heuristic");
     CHECK_FALSE(s.choice.has_value());
     CAPTURE(s.reason);
     CHECK(contains(s.reason, "cuDNN offers no usable forward algorithm: FFT: "));
@@ -95,14 +95,14 @@ TEST_SUITE("host") {
     std::vector<cudnnMathType_t> asked;
     const std::vector<RankedAlgo> ranked = {
         entry(CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, 0, CUDNN_STATUS_SUCCESS, CUDNN_TENSOR_OP_MATH)};
-    const Selection s = select_ranked(ranked, fake_query({}, &asked), false, kLimit, RankedMath::entry_own,
+    const Selection s = select_ranked(ranked, fake_query({}, &asked), CudnnApi::forward, kLimit, RankedMath::entry_own,
                                       CUDNN_DEFAULT_MATH, "heuristic");
     REQUIRE(s.choice.has_value());
     CHECK(s.choice->math == CUDNN_TENSOR_OP_MATH);
     CHECK(asked == std::vector<cudnnMathType_t>{CUDNN_TENSOR_OP_MATH});
     // fp32 keeps FMA math whatever a (non tensor-op) entry reports.
     asked.clear();
-    const Selection f = select_ranked({entry(CUDNN_CONVOLUTION_FWD_ALGO_GEMM)}, fake_query({}, &asked), false, kLimit,
+    const Selection f = select_ranked({entry(CUDNN_CONVOLUTION_FWD_ALGO_GEMM)}, fake_query({}, &asked), CudnnApi::forward, kLimit,
                                       RankedMath::fma_only, CUDNN_FMA_MATH, "heuristic");
     REQUIRE(f.choice.has_value());
     CHECK(f.choice->math == CUDNN_FMA_MATH);
@@ -112,7 +112,7 @@ TEST_SUITE("host") {
   TEST_CASE("a forced algorithm whose query fails, or whose size is absurd, is unsupported with the answer") {
     const auto forced = [](WorkspaceQuery answer) {
       return select_forced(CUDNN_CONVOLUTION_FWD_ALGO_FFT, fake_query({{CUDNN_CONVOLUTION_FWD_ALGO_FFT, answer}}),
-                           false, kLimit, CUDNN_FMA_MATH);
+                           CudnnApi::forward, kLimit, CUDNN_FMA_MATH);
     };
     const Selection ok = forced({CUDNN_STATUS_SUCCESS, 4096});
     REQUIRE(ok.choice.has_value());

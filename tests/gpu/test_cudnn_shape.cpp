@@ -57,7 +57,7 @@ TEST_SUITE("host") {
     REQUIRE(cudnn_expressible(p).ok);
     const CudnnConvShape s = cudnn_shape(p);
     CHECK(s.nb_dims == 4);
-    CHECK_FALSE(s.backward_data);
+    CHECK(s.call.api == CudnnApi::forward);
     CHECK(s.forward_input == std::vector<int>{2, 4, 9, 7});
     CHECK(s.filter == std::vector<int>{6, 2, 3, 2});
     CHECK(s.forward_output == std::vector<int>{2, 6, 5, 5});
@@ -117,7 +117,7 @@ TEST_SUITE("host") {
     REQUIRE(p.output_extent(0) == 10);
     REQUIRE(cudnn_expressible(p).ok);
     const CudnnConvShape s = cudnn_shape(p);
-    CHECK(s.backward_data);
+    CHECK(s.call.api == CudnnApi::backward_data);
     CHECK(s.forward_input == std::vector<int>{2, 6, 1, 10});  // dx: our output
     CHECK(s.forward_output == std::vector<int>{2, 4, 1, 5});  // dy: our input
     CHECK(s.filter == std::vector<int>{4, 3, 1, 3});          // PyTorch's [C_in, C_out/g, k]
@@ -221,24 +221,23 @@ TEST_SUITE("host") {
   }
 
   TEST_CASE("cuDNN algorithm names parse in short and full form, per call") {
-    CHECK(parse_algorithm(false, "implicit_precomp_gemm") == CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM);
-    CHECK(parse_algorithm(false, "CUDNN_CONVOLUTION_FWD_ALGO_FFT_TILING") == CUDNN_CONVOLUTION_FWD_ALGO_FFT_TILING);
-    CHECK(parse_algorithm(true, "ALGO_1") == CUDNN_CONVOLUTION_BWD_DATA_ALGO_1);
-    CHECK(parse_algorithm(true, "CUDNN_CONVOLUTION_BWD_DATA_ALGO_0") == CUDNN_CONVOLUTION_BWD_DATA_ALGO_0);
-    CHECK(parse_algorithm(true, "cudnn_convolution_bwd_data_algo_winograd") ==
+    CHECK(parse_algorithm(CudnnApi::forward, "implicit_precomp_gemm") == CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM);
+    CHECK(parse_algorithm(CudnnApi::forward, "CUDNN_CONVOLUTION_FWD_ALGO_FFT_TILING") == CUDNN_CONVOLUTION_FWD_ALGO_FFT_TILING);
+    CHECK(parse_algorithm(CudnnApi::backward_data, "ALGO_1") == CUDNN_CONVOLUTION_BWD_DATA_ALGO_1);
+    CHECK(parse_algorithm(CudnnApi::backward_data, "CUDNN_CONVOLUTION_BWD_DATA_ALGO_0") == CUDNN_CONVOLUTION_BWD_DATA_ALGO_0);
+    CHECK(parse_algorithm(CudnnApi::backward_data, "cudnn_convolution_bwd_data_algo_winograd") ==
           CUDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD);
-    CHECK_FALSE(parse_algorithm(true, "IMPLICIT_GEMM").has_value());  // a forward name
-    CHECK_FALSE(parse_algorithm(false, "ALGO_1").has_value());
-    CHECK_FALSE(parse_algorithm(false, "").has_value());
+    CHECK_FALSE(parse_algorithm(CudnnApi::backward_data, "IMPLICIT_GEMM").has_value());  // a forward name
+    CHECK_FALSE(parse_algorithm(CudnnApi::forward, "ALGO_1").has_value());
+    CHECK_FALSE(parse_algorithm(CudnnApi::forward, "").has_value());
 
     CHECK(forward_algorithm_names().size() == CUDNN_CONVOLUTION_FWD_ALGO_COUNT);
     CHECK(backward_data_algorithm_names().size() == CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT);
-    for (const bool backward : {false, true}) {
-      const auto names = backward ? backward_data_algorithm_names() : forward_algorithm_names();
-      for (const auto& name : names) {
-        const auto algo = parse_algorithm(backward, name);
+    for (const CudnnApi api : {CudnnApi::forward, CudnnApi::backward_data, CudnnApi::backward_filter}) {
+      for (const auto& name : algorithm_names(api)) {
+        const auto algo = parse_algorithm(api, name);
         REQUIRE(algo.has_value());
-        CHECK(algorithm_name(backward, *algo) == name);
+        CHECK(algorithm_name(api, *algo) == name);
       }
     }
     CHECK(math_type_name(CUDNN_FMA_MATH) == "CUDNN_FMA_MATH");

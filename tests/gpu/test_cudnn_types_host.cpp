@@ -61,7 +61,7 @@ TEST_SUITE("host") {
         {CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, CUDNN_STATUS_SUCCESS, 0.1f, 0, CUDNN_TENSOR_OP_MATH},
         {CUDNN_CONVOLUTION_FWD_ALGO_GEMM, CUDNN_STATUS_SUCCESS, 0.2f, 0, CUDNN_DEFAULT_MATH},
     };
-    const Selection s = select_ranked(ranked, query, false, std::int64_t{1} << 30,
+    const Selection s = select_ranked(ranked, query, CudnnApi::forward, std::int64_t{1} << 30,
                                       ranked_math(MathMode::fp32, DType::fp16), CUDNN_TENSOR_OP_MATH, "heuristic");
     REQUIRE(s.choice.has_value());
     CHECK(s.choice->algo == CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM);
