@@ -22,6 +22,7 @@
 #include "cuda/transposed/as_forward_description.hpp"
 #include "cuda/transposed/forward_equivalent.hpp"
 #include "cuda/transposed/transposed_phase_family.hpp"
+#include "cuda/wgrad/wgrad_depthwise_family.hpp"
 #include "cuda/wgrad/wgrad_family.hpp"
 
 namespace kbench::gpu::conv {
@@ -39,6 +40,7 @@ inline constexpr const FamilyDescriptor* kFamilyTable[] = {
     &kTransposedPhaseTf32Family,
     &kImplicitGemmHalfFamily,
     &kWgradGemmFfmaFamily,
+    &kWgradDepthwiseFamily,
 };
 static_assert(std::size(kFamilyTable) == std::size(kAllFamilies), "every family has a descriptor");
 

@@ -15,6 +15,8 @@
 //                            tensor cores, fp32 accumulation
 //   wgrad_gemm_ffma          the backward_weights pass (grad_weight, grad_bias) of convolutions and transposed ones;
 //                            implicit GEMM per group, fp32 FFMA, split-K summed in a fixed order
+//   wgrad_depthwise          backward_weights of depthwise problems (multiplier 1): a block per channel and slice,
+//                            all taps per thread from shared memory, fp32 FFMA, slices summed in a fixed order
 #include <optional>
 #include <string_view>
 
@@ -35,6 +37,7 @@ enum class Family {
   transposed_phase_tf32,
   implicit_gemm_half,
   wgrad_gemm_ffma,
+  wgrad_depthwise,
 };
 
 inline constexpr Family kAllFamilies[] = {
@@ -49,6 +52,7 @@ inline constexpr Family kAllFamilies[] = {
     Family::transposed_phase_tf32,
     Family::implicit_gemm_half,
     Family::wgrad_gemm_ffma,
+    Family::wgrad_depthwise,
 };
 
 inline std::string_view family_name(Family f) {
@@ -64,6 +68,7 @@ inline std::string_view family_name(Family f) {
     case Family::transposed_phase_tf32: return "transposed_phase_tf32";
     case Family::implicit_gemm_half: return "implicit_gemm_half";
     case Family::wgrad_gemm_ffma: return "wgrad_gemm_ffma";
+    case Family::wgrad_depthwise: return "wgrad_depthwise";
   }
   return "?";
 }

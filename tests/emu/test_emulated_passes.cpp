@@ -3,7 +3,10 @@
 //   generic direct kernel, its input the run's grad_output values and its weight p's own;
 // - backward_weights on wgrad_gemm_ffma's kernels (wgrad_kernel.cuh): the GEMM over every split on
 //   NaN-poisoned partials, the ordered sum of the splits, grad_bias; convolutions and transposed ones,
-//   1-D to 3-D, groups, split and unsplit.
+//   1-D to 3-D, groups, split and unsplit;
+// - backward_weights on wgrad_depthwise's kernel (wgrad_depthwise_kernel.cuh) over every slice on
+//   NaN-poisoned partials, then the same sum and grad_bias kernels: depthwise convolutions and
+//   transposed ones, 1-D to 3-D, stride, dilation, padding, lines per step and slices of every kind.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -14,6 +17,7 @@
 
 #include "cuda/direct/direct_conv_kernel.cuh"
 #include "cuda/kernel_selection.hpp"
+#include "cuda/wgrad/wgrad_depthwise_kernel.cuh"
 #include "cuda/wgrad/wgrad_kernel.cuh"
 #include "data/host_tensors.hpp"
 #include "emulated_run.hpp"
@@ -28,11 +32,15 @@
 namespace kbench::gpu::conv::wgrad {
 alignas(16) unsigned char smem[kSmemBytes];
 }
+namespace kbench::gpu::conv::wgrad_depthwise {
+alignas(16) unsigned char smem[kMaxSmemBytes];
+}
 
 namespace kbench {
 namespace {
 
 namespace wg = gpu::conv::wgrad;
+namespace wd = gpu::conv::wgrad_depthwise;
 using gpu_tests::pick;
 
 void require_matches(const ConvProblem& p, const std::vector<float>& got, const data::HostTensors& t) {
@@ -97,6 +105,37 @@ void check_backward_weights(const ConvProblem& p, std::uint64_t seed, std::int64
   require_matches(p, got, t);
 }
 
+// p (depthwise backward_weights) on the wgrad_depthwise kernel as `d` stages and slices it, then the
+// sum of the slices and grad_bias as wgrad_gemm_ffma's; returns grad_weight then grad_bias.
+std::vector<float> run_wgrad_depthwise(const ConvProblem& p, const data::HostTensors& t, const wd::DwDesc& d) {
+  REQUIRE(wd::fits(d));
+  const std::vector<float>& rows = d.g.rows_are_x ? t.input : t.grad_output;
+  const std::vector<float>& gathered = d.g.rows_are_x ? t.grad_output : t.input;
+  std::vector<float> dw(static_cast<std::size_t>(wd::weight_elements(d)), std::nanf(""));
+  std::vector<float> workspace(static_cast<std::size_t>(wd::workspace_elements(d)), std::nanf(""));
+  std::vector<float> db(static_cast<std::size_t>(d.g.bias_channels), std::nanf(""));
+  REQUIRE(static_cast<std::int64_t>(dw.size() + db.size()) == computed_elements(p));
+  emu::clear_buffers();
+  float* out = d.slices > 1 ? workspace.data() : dw.data();
+  emu::launch(emu::Dim3{static_cast<unsigned>(wd::channels(d) * d.slices)}, emu::Dim3{wd::kThreads}, wd::smem,
+              static_cast<std::size_t>(wd::smem_bytes(d)),
+              [&] { wd::wgrad_depthwise_kernel(d, rows.data(), gathered.data(), out); });
+  if (d.slices > 1)
+    emu::launch(emu::Dim3{2}, emu::Dim3{wg::kThreads}, nullptr, 0,
+                [&] { wg::wgrad_sum_splits_kernel(wd::weight_elements(d), d.slices, workspace.data(), dw.data()); });
+  if (d.g.bias_channels > 0)
+    emu::launch(emu::Dim3{static_cast<unsigned>(d.g.bias_channels)}, emu::Dim3{wg::kThreads}, wg::smem,
+                wg::kThreads * sizeof(float), [&] { wg::wgrad_bias_kernel(d.g, t.grad_output.data(), db.data()); });
+  dw.insert(dw.end(), db.begin(), db.end());
+  return dw;
+}
+
+void check_wgrad_depthwise(const ConvProblem& p, std::uint64_t seed, const wd::DwDesc& d) {
+  REQUIRE(gpu::conv::family_envelope(gpu::conv::Family::wgrad_depthwise, p, MathMode::fp32).ok);
+  const data::HostTensors t = data::make_host_tensors(p, seed);
+  require_matches(p, run_wgrad_depthwise(p, t, d), t);
+}
+
 ConvProblem random_pass_problem(std::mt19937_64& rng, int i, Pass pass) {
   const OpKind op = i % 2 ? OpKind::conv_transpose : OpKind::conv;
   ConvProblem p =
@@ -137,6 +176,42 @@ TEST_CASE("emulated wgrad_gemm_ffma: grad_weight and grad_bias, split and unspli
   check_backward_weights(wide, 399, 3);
   wide.op = OpKind::conv_transpose;
   check_backward_weights(wide, 398, 2);
+}
+
+TEST_CASE("emulated wgrad_depthwise: grad_weight and grad_bias, every lines per step, sliced and not") {
+  std::mt19937_64 rng(testing::test_seed(2613));
+  gpu_tests::ShapeLimits limits;  // lines past one segment (64) and one line block (16); 5x5 and 7x7
+  limits.input[0] = 150;
+  limits.input[1] = 24;
+  limits.input[2] = 6;
+  limits.kernel[0] = 9;
+  limits.kernel[1] = 7;
+  limits.batch = limits.groups = limits.dilation = limits.padding = 2;
+  for (int i = 0; i < 15; ++i) {
+    ConvProblem p = gpu_tests::random_problem(rng, i % 2 ? OpKind::conv_transpose : OpKind::conv, 1 + i % 3, 1, 1, limits);
+    p.pass = Pass::backward_weights;
+    p.bias = i % 3 != 0;
+    // Any lines per step whose window fits (more than the lines there are, too), 1 to 4 slices.
+    int lines = 1 << pick(rng, 0, 4);
+    while (!wd::fits(wd::with_lines(wd::make_dw_desc(p, 0), lines))) lines /= 2;
+    const wd::DwDesc d = wd::with_slices(wd::with_lines(wd::make_dw_desc(p, 0), lines), pick(rng, 1, 4));
+    CAPTURE(describe(p));
+    CAPTURE(d.lines);
+    CAPTURE(d.slices);
+    check_wgrad_depthwise(p, 500 + static_cast<std::uint64_t>(i), d);
+  }
+  // Seed 84's shape, smaller: 3x3, no padding, lines of 198 (4 segments), 38 lines (3 line blocks),
+  // sliced as for 132 SMs (3 slices of 8 steps); then strided and dilated with padding, as chosen.
+  ConvProblem p84 = gpu_tests::make_problem(OpKind::conv, 2, 2, 3, 3, 3, Dims{{40, 200, 1}}, Dims{{3, 3, 1}},
+                                            Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, Dims{{0, 0, 0}}, Dims{{0, 0, 0}}, false);
+  p84.pass = Pass::backward_weights;
+  const wd::DwDesc d84 = wd::make_dw_desc(p84, 132);
+  REQUIRE(d84.slices == 3);
+  check_wgrad_depthwise(p84, 598, d84);
+  ConvProblem strided = gpu_tests::make_problem(OpKind::conv, 2, 1, 2, 2, 2, Dims{{30, 140, 1}}, Dims{{3, 5, 1}},
+                                                Dims{{2, 3, 1}}, Dims{{2, 1, 1}}, Dims{{1, 2, 0}}, Dims{{2, 1, 0}}, true);
+  strided.pass = Pass::backward_weights;
+  check_wgrad_depthwise(strided, 597, wd::make_dw_desc(strided, 132));
 }
 
 }  // namespace kbench

@@ -144,6 +144,65 @@ TEST_SUITE("cuda_passes") {
     }
   }
 
+  TEST_CASE("backward_weights of depthwise problems: wgrad_depthwise the default, the GEMM stays for the rest") {
+    ConvProblem p = with_pass(testing::seed84(), Pass::backward_weights);
+    const KernelChoice dw{.family = Family::wgrad_depthwise}, gemm{.family = Family::wgrad_gemm_ffma};
+    for (const MathMode math : {MathMode::fp32, MathMode::tf32}) {
+      CHECK(gpu::conv::default_family(p, math) == Family::wgrad_depthwise);
+      CHECK(gpu::conv::applicable_variants(p, math) == std::vector{dw, gemm});  // cuda:all: both, the default first
+      CHECK(gpu::conv::family_math(Family::wgrad_depthwise) == MathMode::fp32);
+      // Not depthwise: seed 76 (groups 1), a multiplier of 2; the GEMM alone.
+      CHECK(gpu::conv::default_family(with_pass(testing::seed76(), Pass::backward_weights), math) ==
+            Family::wgrad_gemm_ffma);
+    }
+    ConvProblem multiplier = p;
+    multiplier.out_channels = 2 * p.in_channels;
+    CHECK(gpu::conv::default_family(multiplier, MathMode::fp32) == Family::wgrad_gemm_ffma);
+    CHECK(gpu::conv::family_envelope(Family::wgrad_depthwise, multiplier, MathMode::fp32).reason ==
+          "wgrad_depthwise: needs groups == in_channels == out_channels (depthwise, multiplier 1)");
+    // Too many taps for the accumulators, or a window past the shared memory: refused, the GEMM runs it.
+    ConvProblem wide_kernel = p;
+    wide_kernel.kernel = Dims{{9, 9, 1}};
+    CHECK(gpu::conv::family_envelope(Family::wgrad_depthwise, wide_kernel, MathMode::fp32).reason ==
+          "wgrad_depthwise: 81 taps per channel, over the 49 (7x7) a thread accumulates");
+    CHECK(gpu::conv::default_family(wide_kernel, MathMode::fp32) == Family::wgrad_gemm_ffma);
+    ConvProblem strided = p;
+    strided.stride = Dims{{64, 64, 1}};
+    strided.dilation = Dims{{2, 2, 1}};
+    const Support s = gpu::conv::family_envelope(Family::wgrad_depthwise, strided, MathMode::fp32);
+    CHECK(s.reason.find("wgrad_depthwise: one line's gathered window takes") == 0);
+    CHECK(gpu::conv::default_family(strided, MathMode::fp32) == Family::wgrad_gemm_ffma);
+    // A depthwise conv_transpose, 1-D and 3-D, is taken too.
+    ConvProblem t = gpu_tests::make_problem(OpKind::conv_transpose, 3, 2, 8, 8, 8, Dims{{4, 6, 6}}, Dims{{3, 3, 3}},
+                                            Dims{{2, 1, 2}}, Dims{{1, 2, 1}}, Dims{{1, 0, 1}}, Dims{{0, 1, 1}}, true);
+    t.pass = Pass::backward_weights;
+    CHECK(gpu::conv::default_family(t, MathMode::fp32) == Family::wgrad_depthwise);
+    // Other dtypes and layouts: the shared reasons; forward and backward_data never list it.
+    ConvProblem nhwc = p;
+    nhwc.layout = Layout::nhwc;
+    CHECK_FALSE(gpu::conv::family_envelope(Family::wgrad_depthwise, nhwc, MathMode::fp32).ok);
+    for (const Pass pass : {Pass::forward, Pass::backward_data}) {
+      const ConvProblem f = with_pass(testing::seed84(), pass);
+      CHECK(gpu::conv::family_envelope(Family::wgrad_depthwise, f, MathMode::fp32).reason ==
+            "wgrad_depthwise: does not compute the " + std::string(to_string(pass)) + " pass");
+      for (const KernelChoice& c : gpu::conv::applicable_variants(f, MathMode::fp32)) CHECK(c.family != Family::wgrad_depthwise);
+    }
+    // Its description on 132 SMs: 5 slices of seed 84's 8,192 steps per channel, summed in order.
+    const gpu::conv::KernelDescription d = gpu::conv::describe_kernel(dw, p, gpu::conv::LaunchDevice{132, 0});
+    CHECK(d.implementation == "wgrad_depthwise/16x64/sliced");
+    CHECK(property(d, "pass") == "backward_weights");
+    CHECK(property(d, "reduction") == "128 channels x 9 taps, each over batch x 129540 positions (8290560)");
+    CHECK(property(d, "slices") ==
+          "5 slices of 1639 steps (partials in a 23040-byte workspace, summed in slice order: deterministic)");
+    CHECK(property(d, "blocks") == "640");
+    CHECK(property(d, "launches") == "2 (slices, sum of slices)");
+    CHECK(property(gpu::conv::describe_kernel(dw, p, gpu::conv::LaunchDevice{}), "slices") ==
+          "chosen from the device's SMs (unknown here)");
+    p.bias = true;
+    CHECK(property(gpu::conv::describe_kernel(dw, p, gpu::conv::LaunchDevice{132, 0}), "launches") ==
+          "3 (slices, sum of slices, grad_bias)");
+  }
+
   TEST_CASE("backward_data without a forward form is refused with the reason") {
     // A conv_transpose whose output padding reaches its stride (allowed by its dilation) has none.
     ConvProblem p = gpu_tests::make_problem(OpKind::conv_transpose, 1, 1, 4, 4, 1, Dims{{9, 1, 1}}, Dims{{3, 1, 1}},

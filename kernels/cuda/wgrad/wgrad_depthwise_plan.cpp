@@ -1,0 +1,42 @@
+// The launch side of the `wgrad_depthwise` family (family_launchers.hpp): the slices chosen for the
+// device and the workspace their partials take.
+#include <utility>
+
+#include "cuda/family_launchers.hpp"
+#include "cuda/wgrad/wgrad_launch.hpp"
+#include "runtime/device_buffer.hpp"
+
+namespace kbench::gpu::conv {
+
+namespace {
+
+class WgradDepthwisePlan final : public KernelPlan {
+ public:
+  WgradDepthwisePlan(const ConvProblem& p, const LaunchDevice& device, KernelDescription description)
+      : KernelPlan(std::move(description)),
+        desc_(wgrad_depthwise::make_dw_desc(p, device.sms)),
+        workspace_(wgrad_depthwise::workspace_elements(desc_)) {}
+  void enqueue(const Operands& ops, cudaStream_t stream) override {
+    wgrad_depthwise::launch_wgrad_depthwise(desc_, ops, workspace_.data(), stream);
+  }
+
+ private:
+  wgrad_depthwise::DwDesc desc_;
+  DeviceBuffer<float> workspace_;
+};
+
+}  // namespace
+
+const FamilyLauncher& wgrad_depthwise_launcher() {
+  static const FamilyLauncher launcher{
+      .make_plan = [](const KernelChoice&, const ConvProblem& p, const LaunchDevice& device, KernelDescription d)
+          -> std::unique_ptr<KernelPlan> { return std::make_unique<WgradDepthwisePlan>(p, device, std::move(d)); },
+      .device_bytes = [](const KernelChoice&, const ConvProblem& p, const LaunchDevice& device) -> std::int64_t {
+        return wgrad_depthwise::workspace_elements(wgrad_depthwise::make_dw_desc(p, device.sms)) *
+               std::int64_t{sizeof(float)};
+      },
+  };
+  return launcher;
+}
+
+}  // namespace kbench::gpu::conv
