@@ -231,6 +231,9 @@ if command -v compute-sanitizer >/dev/null; then
     --backends cuda:all --iterations 1 --warmups 0 --hot
   step racecheck 90 compute-sanitizer --tool racecheck --error-exitcode 9 "$kbench" run \
     "$repo_root/workloads/examples" --backends cuda:all --iterations 1 --warmups 0 --hot
+  # The backward passes' kernels (wgrad_gemm_ffma, wgrad_depthwise, the forward families on dgrad problems).
+  step memcheck-backward 60 compute-sanitizer --tool memcheck --error-exitcode 9 "$kbench" run \
+    "$repo_root/workloads/examples-backward" --backends cuda:all --iterations 1 --warmups 0 --hot
 fi
 # Hardware counters of our default kernels on the seeds (needs a runtime where ncu reads them).
 step profile 75 bash "$repo_root/scripts/gpu-profile.sh" "$kbench" "$outdir"

@@ -21,22 +21,12 @@ struct TensorStorage {
   std::int64_t count = 0;      // elements
 };
 
-KBENCH_HD std::int64_t element_count(const ConvProblem& p, Operand operand) {
-  switch (operand) {
-    case Operand::input: return p.input_elements();
-    case Operand::weight: return p.weight_elements();
-    case Operand::bias: return p.bias_elements();
-    case Operand::output: return p.output_elements();
-  }
-  return 0;
-}
-
 KBENCH_HD TensorStorage tensor_storage(const ConvProblem& p, Operand operand) {
   TensorStorage s;
   s.dtype = p.dtype;
   s.channels_last = p.layout == Layout::nhwc && operand != Operand::bias;
   s.axes = channel_axes(p, operand);
-  s.count = element_count(p, operand);
+  s.count = operand_elements(p, operand);
   return s;
 }
 

@@ -11,6 +11,17 @@ namespace kbench {
 
 enum class Operand { input, weight, bias, output };
 
+// Elements of an operand's tensor (the bias's: 0 without one).
+KBENCH_HD std::int64_t operand_elements(const ConvProblem& p, Operand operand) {
+  switch (operand) {
+    case Operand::input: return p.input_elements();
+    case Operand::weight: return p.weight_elements();
+    case Operand::bias: return p.bias_elements();
+    case Operand::output: return p.output_elements();
+  }
+  return 0;
+}
+
 // The two axes a layout permutes: dim 1 (channels) and the spatial volume behind it.
 struct ChannelAxes {
   std::int64_t channels = 1;

@@ -76,16 +76,6 @@ struct ComputedPart {
   std::size_t offset = 0, count = 0;
 };
 
-std::int64_t operand_elements(const ConvProblem& p, Operand operand) {
-  switch (operand) {
-    case Operand::input: return p.input_elements();
-    case Operand::weight: return p.weight_elements();
-    case Operand::bias: return p.bias_elements();
-    case Operand::output: return p.output_elements();
-  }
-  return 0;
-}
-
 std::vector<ComputedPart> computed_parts(const ConvProblem& p) {
   std::vector<ComputedPart> parts;
   std::size_t offset = 0;
