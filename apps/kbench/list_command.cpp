@@ -34,8 +34,12 @@ int list(const ListFlags& flags) {
   for (const auto& path : flags.paths) {
     for (const auto& workload : with_axes(load_workloads(path), flags.axes)) {
       const auto summary = summarize_workload(workload, *target);
-      fmt::print("  {}\n    {} · {}  out {}\n    {} · {} · ", workload.name, describe(workload.problem),
-                 data_text(workload.problem), shape_string(output_shape(workload.problem)),
+      // The forward pass's line as it always read; a backward pass names the gradient it computes.
+      const std::string computes = workload.problem.pass == Pass::forward
+                                       ? "out " + shape_string(output_shape(workload.problem))
+                                       : "computes " + computed_text(workload.problem);
+      fmt::print("  {}\n    {} · {}  {}\n    {} · {} · ", workload.name, describe(workload.problem),
+                 data_text(workload.problem), computes,
                  report::format_quantity(summary.metrics.flops, "FLOP"),
                  report::format_quantity(summary.metrics.bytes(), "B"));
       if (workload.problem.dtype == DType::fp32)

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include "problem/conv_geometry.hpp"
+#include "problem/conv_pass.hpp"
 
 namespace kbench {
 
@@ -59,6 +60,12 @@ std::string dims_string(const Dims& dims, int rank) {
   return fmt::format("{}", fmt::join(values, "x"));
 }
 }  // namespace
+
+std::string computed_text(const ConvProblem& p) {
+  std::string text = fmt::format("{} {}", computed_name(p), shape_string(computed_extents(p)));
+  if (const std::int64_t bias = computed_bias_elements(p); bias > 0) text += fmt::format(" + grad_bias [{}]", bias);
+  return text;
+}
 
 std::string data_text(const ConvProblem& p) { return fmt::format("{} {}", to_string(p.dtype), to_string(p.layout)); }
 

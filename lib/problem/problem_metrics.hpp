@@ -28,6 +28,10 @@ std::vector<std::int64_t> weight_shape(const ConvProblem& problem);
 std::vector<std::int64_t> output_shape(const ConvProblem& problem);
 std::string shape_string(const std::vector<std::int64_t>& shape);  // "[64, 128, 174758]"
 
+// The tensor a pass computes, named and shaped: "output [8, 64, 32, 32]", "grad_input [...]",
+// "grad_weight [64, 3, 3, 3] + grad_bias [64]" (problem/conv_pass.hpp).
+std::string computed_text(const ConvProblem& problem);
+
 // "fp16 nhwc": the data a problem runs on, for the header lines of reports.
 std::string data_text(const ConvProblem& problem);
 

@@ -90,6 +90,7 @@ std::vector<Fact> workload_facts(const RunReport& report, const WorkloadSummary&
   facts.push_back({"problem", describe(p)});
   facts.push_back({"shapes", fmt::format("input {} · weight {} · output {}", shape_string(input_shape(p)),
                                          shape_string(weight_shape(p)), shape_string(output_shape(p)))});
+  if (p.pass != Pass::forward) facts.push_back({"computes", fmt::format("{} ({})", computed_text(p), to_string(p.pass))});
   std::string bytes = fmt::format("input {}, weight {}", format_quantity(metrics.input_bytes, "B"),
                                   format_quantity(metrics.weight_bytes, "B"));
   if (metrics.bias_bytes > 0) bytes += fmt::format(", bias {}", format_quantity(metrics.bias_bytes, "B"));

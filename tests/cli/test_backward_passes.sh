@@ -22,6 +22,14 @@ json_check "$index" '{f["role"]: f["shape"] for f in doc["files"]}["grad_output"
 json_check "$WORK/dump/example-backward-conv-transpose2d-strided.backward_data.index.json" \
   'sorted(f["role"] for f in doc["files"]) == ["grad_output", "output:reference:fp32", "reference", "weight"]'
 
+# list and the text report name the gradient each pass computes.
+"$KBENCH" list "$SPEC" > "$WORK/list.txt" 2>&1 || fail "kbench list of backward passes"
+grep -q "computes grad_weight \[32, 16, 4, 4\] + grad_bias \[16\]" "$WORK/list.txt" || { cat "$WORK/list.txt"; fail "list: grad_weight"; }
+grep -q "computes grad_input \[2, 32, 16, 16\]" "$WORK/list.txt" || fail "list: grad_input"
+"$KBENCH" run "$SPEC" --backends reference --iterations 2 --passes backward_data > "$WORK/text.txt" 2>&1 \
+  || fail "kbench run --passes backward_data"
+grep -Eq "computes +grad_input \[2, 32, 16, 16\] \(backward_data\)" "$WORK/text.txt" || { cat "$WORK/text.txt"; fail "text report: computes"; }
+
 # --passes replaces the spec's list; one pass keeps the name.
 "$KBENCH" run "$SPEC" --backends reference --iterations 3 --passes forward --format json --output "$WORK/fwd.json" \
   > /dev/null 2>&1 || fail "kbench run --passes forward"
