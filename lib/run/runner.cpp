@@ -120,13 +120,20 @@ bool full_output_fits(const ConvProblem& problem) {
   return fits_quarter_of_host_memory(8.0 * static_cast<double>(computed_elements(problem)));
 }
 
-// The reference's time for the products of `points` elements of the computed tensor, three times (values,
-// magnitudes, squares). A gather of one element runs about as fast as the tiled full convolution per
-// product on the forward pass; backward_weights' long reductions read with strides, at a quarter of it.
+// How much slower than the tiled forward convolution the reference computes a pass per product:
+// backward_weights' long reductions read with strides, at about a quarter of its rate.
+double reference_slowdown(const ConvProblem& problem) { return problem.pass == Pass::backward_weights ? 4.0 : 1.0; }
+
+// The reference's time for the whole computed tensor, three times (values, magnitudes, squares).
+double full_check_seconds(const ConvProblem& problem) {
+  return 3.0 * reference_slowdown(problem) * compute_metrics(problem).flops / reference_flops_per_second();
+}
+
+// The same for `points` elements of it, each at its longest reduction (an upper bound: padding is not
+// subtracted, as the gather of one element runs about as fast per product as the tiled convolution).
 double reference_seconds(const ConvProblem& problem, double points) {
   const double per_point = 2.0 * static_cast<double>(reduction_length(problem));
-  const double slowdown = problem.pass == Pass::backward_weights ? 4.0 : 1.0;
-  return 3.0 * slowdown * points * per_point / reference_flops_per_second();
+  return 3.0 * reference_slowdown(problem) * points * per_point / reference_flops_per_second();
 }
 
 // How many points a sampled check takes: `wanted`, unless each point's reduction is so long (a
@@ -154,7 +161,7 @@ class ExpectedOutput {
   const ReferenceValues& compute() {
     if (data_) return *data_;
     // The full check convolves three times (values, magnitudes, squares).
-    const double seconds = reference_seconds(problem_, static_cast<double>(computed_elements(problem_)));
+    const double seconds = full_check_seconds(problem_);
     if (seconds <= config_.full_verify_max_s && full_output_fits(problem_))
       data_ = reference_everywhere(problem_, config_.seed);
     else
