@@ -77,6 +77,10 @@ Support backward_data_support(const ConvProblem& p) {
 
 ConvProblem backward_data_problem(const ConvProblem& p) {
   if (const Support s = backward_data_support(p); !s) throw std::invalid_argument(s.reason);
+  return backward_data_covering_problem(p);
+}
+
+ConvProblem backward_data_covering_problem(const ConvProblem& p) {
   ConvProblem q = p;
   q.pass = Pass::forward;
   q.op = p.transposed() ? OpKind::conv : OpKind::conv_transpose;

@@ -48,4 +48,10 @@ std::int64_t reduction_length(const ConvProblem& p);
 Support backward_data_support(const ConvProblem& p);
 ConvProblem backward_data_problem(const ConvProblem& p);  // throws std::invalid_argument where unsupported
 
+// The forward problem whose output holds `p`'s grad_input as its leading corner ([0, extent) along each
+// axis): backward_data_problem's wherever that exists. Past it, a conv_transpose's output padding reaches
+// its stride (PyTorch allows that below the dilation): dy's forward conv then yields floor(output_padding /
+// stride) more rows per axis, which grad_input drops; its own rows read only inside dy, so the crop is exact.
+ConvProblem backward_data_covering_problem(const ConvProblem& p);
+
 }  // namespace kbench

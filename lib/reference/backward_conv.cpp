@@ -132,6 +132,28 @@ std::vector<std::int64_t> all_indices(std::int64_t count) {
   return all;
 }
 
+// grad_input's flat indices ([N, C_in, in...]) as the same elements' indices in the output of `q`, its
+// backward_data_covering_problem, whose spatial extents may be longer.
+std::vector<std::int64_t> covering_indices(const ConvProblem& p, const ConvProblem& q,
+                                           std::span<const std::int64_t> indices) {
+  require_in_range(indices, computed_elements(p), computed_name(p).data());
+  if (q.output_elements() == p.input_elements()) return {indices.begin(), indices.end()};
+  const Dims wide = q.output();
+  std::vector<std::int64_t> mapped;
+  mapped.reserve(indices.size());
+  for (std::int64_t index : indices) {
+    std::int64_t coordinate[kMaxSpatialRank] = {};
+    for (int d = p.spatial_rank - 1; d >= 0; --d) {
+      coordinate[d] = index % p.input[d];
+      index /= p.input[d];
+    }
+    std::int64_t at = index;  // n x C_in + c: the same in both
+    for (int d = 0; d < p.spatial_rank; ++d) at = at * wide[d] + coordinate[d];
+    mapped.push_back(at);
+  }
+  return mapped;
+}
+
 ConvProblem forward_only(ConvProblem p) {
   p.pass = Pass::forward;
   return p;
@@ -168,9 +190,11 @@ std::vector<double> backward_pass_at(const ConvProblem& p, const data::HostTenso
                                      std::span<const std::int64_t> indices) {
   require_computable(p);
   require_tensors_match(p, tensors);
-  if (p.pass == Pass::backward_data)
-    return convolve_at(backward_data_problem(p), data::HostTensors{tensors.grad_output, tensors.weight, {}, {}},
-                       indices);
+  if (p.pass == Pass::backward_data) {
+    const ConvProblem q = backward_data_covering_problem(p);
+    return convolve_at(q, data::HostTensors{tensors.grad_output, tensors.weight, {}, {}},
+                       covering_indices(p, q, indices));
+  }
   require_in_range(indices, computed_elements(p), computed_name(p).data());
   return weight_pass_at(p, HostOperands{tensors.input.data(), tensors.grad_output.data()}, indices);
 }
@@ -179,7 +203,14 @@ std::vector<double> backward_pass(const ConvProblem& p, const data::HostTensors&
   if (p.pass == Pass::backward_data) {
     require_computable(p);
     require_tensors_match(p, tensors);
-    return convolve(backward_data_problem(p), data::HostTensors{tensors.grad_output, tensors.weight, {}, {}});
+    const ConvProblem q = backward_data_covering_problem(p);
+    std::vector<double> covering = convolve(q, data::HostTensors{tensors.grad_output, tensors.weight, {}, {}});
+    if (q.output_elements() == p.input_elements()) return covering;
+    std::vector<double> grad_input;
+    grad_input.reserve(static_cast<std::size_t>(p.input_elements()));
+    for (const std::int64_t at : covering_indices(p, q, all_indices(p.input_elements())))
+      grad_input.push_back(covering[static_cast<std::size_t>(at)]);
+    return grad_input;
   }
   return backward_pass_at(p, tensors, all_indices(computed_elements(p)));
 }
@@ -189,10 +220,9 @@ std::vector<double> backward_pass_at_seeded(const ConvProblem& p, std::uint64_t 
   require_computable(p);
   const SeededValues values{p.dtype, seed, data::init_bound(p), terms};
   if (p.pass == Pass::backward_data) {
-    const ConvProblem q = backward_data_problem(p);
-    require_in_range(indices, computed_elements(p), computed_name(p).data());
+    const ConvProblem q = backward_data_covering_problem(p);
     return gather_outputs(q, SeededValues{values.dtype, seed, values.bound, terms, data::TensorRole::grad_output},
-                          indices);
+                          covering_indices(p, q, indices));
   }
   require_in_range(indices, computed_elements(p), computed_name(p).data());
   return weight_pass_at(p, values, indices);

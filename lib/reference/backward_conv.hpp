@@ -1,7 +1,8 @@
 #pragma once
 // The reference for a convolution's two backward passes, in fp64 from fp32 (or narrower) values:
 // - backward-data (grad_input from grad_output dy and the weight) is itself a convolution, the forward
-//   pass of problem/conv_pass.hpp's backward_data_problem, so convolve / convolve_at compute it.
+//   pass of problem/conv_pass.hpp's backward_data_covering_problem (cropped to grad_input where its output
+//   is longer), so convolve / convolve_at compute it.
 // - backward-weights (grad_weight from the input x and dy) is a reduction over N x spatial per weight
 //   element: weight_grad / weight_grad_at, and bias_grad for grad_bias.
 // reference_conv.hpp's convolve, convolve_at and convolve_at_seeded reach these for a problem whose pass

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
-#include "problem/conv_pass.hpp"
 
 namespace kbench::reference {
 
@@ -39,8 +38,6 @@ Support computable(const ConvProblem& p) {
     return Support::no(fmt::format("groups ({}) must divide out_channels ({})", p.groups, p.out_channels));
   for (int d = 0; d < p.spatial_rank; ++d)
     if (Support s = dimension_computable(p, d); !s) return s;
-  if (p.pass == Pass::backward_data)
-    if (const Support s = backward_data_support(p); !s) return Support::no("its backward-data pass: " + s.reason);
   return Support::yes();
 }
 

@@ -11,6 +11,7 @@
 
 #include "data/host_tensors.hpp"
 #include "fuzz_support.hpp"
+#include "problem/conv_pass.hpp"
 #include "problem/problem_metrics.hpp"
 #include "reference/computable.hpp"
 #include "reference/reference_conv.hpp"
@@ -24,10 +25,10 @@ namespace {
 using kbench::ConvProblem;
 using kbench::fuzz::require;
 
-// Budgets that keep one fuzz input in the milliseconds: a sampled output element costs about
-// (input channels per group x kernel volume) multiply-adds; a full reference run costs its FLOPs and
-// allocates every tensor.
-constexpr double kMaxTapsPerSampledPoint = 2e5;
+// Budgets that keep one fuzz input in the milliseconds: a sampled element of the tensor the pass computes
+// costs its reduction length in multiply-adds (C_in/g x taps forward; N x spatial for grad_weight); a full
+// reference run costs its FLOPs and allocates every tensor.
+constexpr double kMaxTermsPerSampledPoint = 2e5;
 constexpr double kMaxFullReferenceFlops = 2e5;
 constexpr double kMaxFullReferenceElements = 1e5;
 constexpr std::uint64_t kSeed = 7;
@@ -56,17 +57,13 @@ void check_metrics(const ConvProblem& p, const std::string& name) {
   }
 }
 
-double taps_per_output(const ConvProblem& p) {
-  return static_cast<double>(p.in_channels_per_group()) * static_cast<double>(p.kernel_volume());
-}
-
 void check_reference(const ConvProblem& p, const std::string& name) {
-  if (taps_per_output(p) > kMaxTapsPerSampledPoint) return;
+  if (static_cast<double>(kbench::reduction_length(p)) > kMaxTermsPerSampledPoint) return;
   // Corners, borders and random points, including the last element: where index arithmetic breaks first.
   const std::vector<std::int64_t> points = kbench::choose_check_points(p, 8, kSeed);
   require(!points.empty(), "no check points chosen", name);
   for (std::int64_t point : points)
-    require(point >= 0 && point < p.output_elements(), "check point outside the output", name);
+    require(point >= 0 && point < kbench::computed_elements(p), "check point outside the computed tensor", name);
   const std::vector<double> sampled = kbench::reference::convolve_at_seeded(p, kSeed, points);
   for (double value : sampled) require(std::isfinite(value), "reference value not finite", name);
 
@@ -74,7 +71,8 @@ void check_reference(const ConvProblem& p, const std::string& name) {
                           static_cast<double>(p.output_elements());
   if (kbench::compute_metrics(p).flops > kMaxFullReferenceFlops || elements > kMaxFullReferenceElements) return;
   const std::vector<double> full = kbench::reference::convolve(p, kbench::data::make_host_tensors(p, kSeed));
-  require(static_cast<std::int64_t>(full.size()) == p.output_elements(), "full reference has the wrong size", name);
+  require(static_cast<std::int64_t>(full.size()) == kbench::computed_elements(p), "full reference has the wrong size",
+          name);
   for (std::size_t i = 0; i < points.size(); ++i) {
     const double expected = full[static_cast<std::size_t>(points[i])];
     require(std::abs(sampled[i] - expected) <= 1e-9 * (1 + std::abs(expected)),
