@@ -46,7 +46,8 @@ TorchSettings torch_settings(const BackendOptions& options) {
 std::string settings_json(const TorchSettings& settings) {
   const nlohmann::json doc{{"mode", std::string(variant_name(settings.mode))},
                            {"allow_tf32", settings.allow_tf32},
-                           {"cudnn_benchmark", settings.cudnn_benchmark}};
+                           {"cudnn_benchmark", settings.cudnn_benchmark},
+                           {"module", settings.module}};
   return doc.dump();
 }
 

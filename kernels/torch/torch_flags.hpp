@@ -24,12 +24,13 @@ struct TorchSettings {
   TorchMode mode = TorchMode::eager;
   bool allow_tf32 = false;       // torch.backends.cudnn.allow_tf32 and torch.backends.cuda.matmul.allow_tf32
   bool cudnn_benchmark = false;  // torch.backends.cudnn.benchmark: cuDNN times its algorithms (--algo exhaustive)
+  std::string module;            // a KernelBench-style file whose model runs instead (--backends module:PATH)
 };
 
 // The settings for these options; the variant must parse (supports() has checked it).
 TorchSettings torch_settings(const BackendOptions& options);
 
-// The settings as the JSON object the helper applies: {"mode", "allow_tf32", "cudnn_benchmark"}.
+// The settings as the JSON object the helper applies: {"mode", "allow_tf32", "cudnn_benchmark", "module"}.
 std::string settings_json(const TorchSettings& settings);
 
 // torch.nn.functional's function for the problem: conv1d..conv3d, conv_transpose1d..conv_transpose3d.

@@ -11,8 +11,8 @@ std::uintptr_t as_integer(cudaStream_t stream) { return reinterpret_cast<std::ui
 
 }  // namespace
 
-TorchGpuRun::TorchGpuRun(TorchSession& session, const ConvProblem& problem, const BackendOptions& options)
-    : GpuPreparedRun(problem, options.device), settings_(torch_settings(options)), session_(session) {
+TorchGpuRun::TorchGpuRun(TorchSession& session, const ConvProblem& problem, int device_index, const TorchSettings& settings)
+    : GpuPreparedRun(problem, device_index), settings_(settings), session_(session) {
   // torch only reads x, w and b; DLPack has no read-only flag, hence the casts.
   const TorchBuffers buffers{const_cast<float*>(x()), const_cast<float*>(w()),
                              problem.bias ? const_cast<float*>(b()) : nullptr, y(),

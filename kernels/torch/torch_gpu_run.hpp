@@ -11,16 +11,17 @@
 #include "backend/backend.hpp"
 #include "runtime/gpu_prepared_run.hpp"
 #include "torch/torch_flags.hpp"
+#include "torch/torch_prepared_run.hpp"
 #include "torch/torch_session.hpp"
 
 namespace kbench::torch {
 
 class TorchGpuRun final : public gpu::GpuPreparedRun {
  public:
-  TorchGpuRun(TorchSession& session, const ConvProblem& problem, const BackendOptions& options);
+  TorchGpuRun(TorchSession& session, const ConvProblem& problem, int device_index, const TorchSettings& settings);
   ~TorchGpuRun() override;
 
-  std::string implementation() const override { return implementation_name(problem(), settings_.mode); }
+  std::string implementation() const override { return call_implementation(problem(), settings_, *call_); }
   MathMode math_used() const override { return settings_.allow_tf32 ? MathMode::tf32 : MathMode::fp32; }
   std::vector<std::pair<std::string, std::string>> properties() const override;
 

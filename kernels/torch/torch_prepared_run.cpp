@@ -33,19 +33,24 @@ std::vector<std::pair<std::string, std::string>> torch_properties(const TorchSes
       {"torch_cudnn_version", session.facts().cudnn_version},
       {"torch_mode", std::string(variant_name(settings.mode))},
   };
+  if (!settings.module.empty()) props.emplace_back("module", settings.module);
   for (const auto& fact : call.facts()) props.push_back(fact);
   props.emplace_back("output", "allocated by torch, copied into kbench's buffer outside the timed region");
   return props;
+}
+
+std::string call_implementation(const ConvProblem& problem, const TorchSettings& settings, const TorchCall& call) {
+  return call.implementation().empty() ? implementation_name(problem, settings.mode) : call.implementation();
 }
 
 bool warms_up_when_prepared(const TorchSettings& settings) {
   return settings.mode != TorchMode::eager || settings.cudnn_benchmark;
 }
 
-TorchCpuRun::TorchCpuRun(TorchSession& session, const ConvProblem& problem, const BackendOptions& options)
+TorchCpuRun::TorchCpuRun(TorchSession& session, const ConvProblem& problem, const TorchSettings& settings)
     : session_(session),
       problem_(problem),
-      settings_(torch_settings(options)),
+      settings_(settings),
       x_(static_cast<std::size_t>(problem.input_elements())),
       w_(static_cast<std::size_t>(problem.weight_elements())),
       b_(static_cast<std::size_t>(problem.bias_elements())),

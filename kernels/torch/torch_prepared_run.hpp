@@ -18,15 +18,18 @@ namespace kbench::torch {
 std::vector<std::pair<std::string, std::string>> torch_properties(const TorchSession& session,
                                                                   const TorchSettings& settings, const TorchCall& call);
 
+// What a result names as its implementation: the module's model, or torch's function (implementation_name).
+std::string call_implementation(const ConvProblem& problem, const TorchSettings& settings, const TorchCall& call);
+
 // The runner times every execution after the first verification, so a compiled call is made once
 // while preparing (compilation, autotuning and cudnn.benchmark's search stay out of every sample).
 bool warms_up_when_prepared(const TorchSettings& settings);
 
 class TorchCpuRun final : public PreparedRun {
  public:
-  TorchCpuRun(TorchSession& session, const ConvProblem& problem, const BackendOptions& options);
+  TorchCpuRun(TorchSession& session, const ConvProblem& problem, const TorchSettings& settings);
 
-  std::string implementation() const override { return implementation_name(problem_, settings_.mode); }
+  std::string implementation() const override { return call_implementation(problem_, settings_, *call_); }
   MathMode math_used() const override { return MathMode::fp32; }  // no TF32 on the CPU
   std::vector<std::pair<std::string, std::string>> properties() const override;
 

@@ -13,10 +13,15 @@ namespace {
 // kbench's helper module, run in the embedded interpreter. Everything torch-specific lives here,
 // in Python, where torch's own API is stable; C++ only passes capsules, JSON text and a stream.
 constexpr const char* kHelperSource = R"PY(
+import importlib.util
+import inspect
 import json
+import sys
 import torch
 import torch.nn.functional as F
 from torch.utils import dlpack as _dlpack
+
+_modules = {}  # path -> the loaded file: a solution that compiles CUDA when imported does so once
 
 
 def facts():
@@ -45,6 +50,29 @@ def _tensor(capsule, shape, name):
     return tensor
 
 
+def _load_module(path):
+    source = _modules.get(path)
+    if source is not None:
+        return source
+    name = f"kbench_module_{len(_modules)}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ValueError(f"{path}: Python cannot load it as a module (a .py file is expected)")
+    source = importlib.util.module_from_spec(spec)
+    sys.modules[name] = source  # what the file defines may look its module up by name (dataclasses, pickle)
+    try:
+        spec.loader.exec_module(source)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    _modules[path] = source
+    return source
+
+
+def _shape(shape):
+    return "[" + ", ".join(str(n) for n in shape) + "]"
+
+
 class Call:
     def __init__(self, x, w, b, y, call, settings):
         self.x = _tensor(x, call["input_shape"], "input")
@@ -62,7 +90,13 @@ class Call:
         torch.backends.cudnn.benchmark = bool(settings["cudnn_benchmark"])
         # Every pass returns a tuple of outputs, copied in order into `targets`; `args` are what it reads.
         pass_ = call.get("pass", "forward")
-        if pass_ == "forward":
+        self.implementation = ""
+        self.module_facts = {}
+        if settings.get("module"):
+            conv = self._module(settings["module"], call)
+            self.args = (self.x,)
+            self.targets = (self.y,)
+        elif pass_ == "forward":
             conv = self._forward(call)
             self.args = (self.x, self.w, self.b)
             self.targets = (self.y,)
@@ -117,6 +151,68 @@ class Call:
             return (grad_weight, grad_bias) if bias_sizes is not None else (grad_weight,)
         return conv
 
+    def _module(self, path, call):
+        # A KernelBench problem or solution file: its ModelNew (else Model), built from get_init_inputs(),
+        # with kbench's weight and bias buffers as its convolution's parameters.
+        source = _load_module(path)
+        class_name = next((n for n in ("ModelNew", "Model") if isinstance(getattr(source, n, None), type)), None)
+        if class_name is None:
+            raise ValueError(f"{path} defines no ModelNew or Model class")
+        init = getattr(source, "get_init_inputs", None)
+        model = getattr(source, class_name)(*(list(init()) if callable(init) else []))
+        if not isinstance(model, torch.nn.Module):
+            raise ValueError(f"{path}: {class_name} is not a torch.nn.Module")
+        try:
+            parameters = inspect.signature(model.forward).parameters.values()
+        except (TypeError, ValueError):
+            parameters = []
+        required = [p.name for p in parameters if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        if len(required) > 1:
+            raise ValueError(f"{path}: {class_name}.forward takes {len(required)} inputs ({', '.join(required)}); "
+                             "kbench gives it one, the workload's input")
+        model = model.to(self.x.device).eval()
+        weight, bias = self._module_parameters(model, class_name, path, call)
+        self.implementation = f"{class_name} from {path}"
+        self.module_facts = {"module.file": path, "module.class": class_name, "module.weight": weight,
+                             "module.bias": bias or "none"}
+
+        def conv(x):
+            with torch.no_grad():
+                out = model(x)
+            if not isinstance(out, torch.Tensor):
+                raise ValueError(f"{class_name}.forward returned {type(out).__name__}, not a tensor")
+            return (out,)
+        return conv
+
+    def _module_parameters(self, model, class_name, path, call):
+        # Matched by shape, and then the module's own parameters *are* kbench's buffers (no copy), so
+        # it reads whatever kbench fills before each run. Refused when a shape matches none or several.
+        named = list(model.named_parameters())
+        listing = ", ".join(f"{n} {_shape(p.shape)}" for n, p in named) or "none"
+
+        def having(shape):
+            return [(n, p) for n, p in named if list(p.shape) == list(shape)]
+        weights = having(self.w.shape)
+        if len(weights) != 1:
+            found = "none" if not weights else "several (" + ", ".join(n for n, _ in weights) + ")"
+            raise ValueError(f"{path}: {class_name} has {found} of the workload's weight shape {_shape(self.w.shape)}; "
+                             f"its parameters: {listing}")
+        biases = [(n, p) for n, p in having([call["output_shape"][1]]) if n != weights[0][0]]
+        if call["bias"] and len(biases) != 1:
+            found = "none" if not biases else "several (" + ", ".join(n for n, _ in biases) + ")"
+            raise ValueError(f"{path}: {class_name} has {found} of the bias shape [{call['output_shape'][1]}] and "
+                             f"the workload has a bias; its parameters: {listing}")
+        if not call["bias"] and biases:
+            raise ValueError(f"{path}: {class_name} has {', '.join(n for n, _ in biases)} of the bias shape "
+                             f"[{call['output_shape'][1]}] and the workload has no bias (bias: true in the spec "
+                             "would give it kbench's)")
+        for (_, parameter), buffer in zip(weights + (biases if call["bias"] else []), (self.w, self.b)):
+            if parameter.dtype != buffer.dtype:
+                raise ValueError(f"{path}: {class_name}'s parameters are {parameter.dtype}, the workload's "
+                                 f"tensors {buffer.dtype}")
+            parameter.data = buffer
+        return weights[0][0], biases[0][0] if call["bias"] else None
+
     def _stream(self, pointer):
         stream = self.streams.get(pointer)
         if stream is None:
@@ -135,6 +231,10 @@ class Call:
     def copy_out(self, pointer):
         if self.out is None:
             raise RuntimeError("copy_out before run")
+        for target, out in zip(self.targets, self.out):
+            if list(out.shape) != list(target.shape):
+                raise ValueError(f"the call returned a tensor of shape {_shape(out.shape)}; the workload's is "
+                                 f"{_shape(target.shape)}")
         if self.cuda:
             with torch.cuda.stream(self._stream(pointer)):
                 for target, out in zip(self.targets, self.out):
@@ -153,6 +253,7 @@ class Call:
             "cuda.matmul.allow_tf32": str(torch.backends.cuda.matmul.allow_tf32),
             "cudnn.benchmark": str(torch.backends.cudnn.benchmark),
             "threads": str(torch.get_num_threads()),
+            **self.module_facts,
         })
 
 
@@ -231,6 +332,8 @@ TorchCall::TorchCall(TorchSession& session, const ConvProblem& problem, const To
   PyRef json_text = python.call_method(state_.get(), "facts");
   const auto doc = nlohmann::json::parse(text_of(python, json_text.get(), "run facts"));
   for (const auto& [key, value] : doc.items()) facts_.emplace_back("torch." + key, value.get<std::string>());
+  PyRef implementation = python.check(api.PyObject_GetAttrString(state_.get(), "implementation"), "implementation");
+  implementation_ = text_of(python, implementation.get(), "implementation");
 }
 
 TorchCall::~TorchCall() {

@@ -56,7 +56,7 @@ struct TorchBuffers {
 };
 
 // One problem prepared in torch: tensors over kbench's buffers, settings applied, the call (eager
-// or compiled) made once. Holds the GIL only inside its calls.
+// or compiled, or a module file's model: settings.module) made once. Holds the GIL only inside its calls.
 class TorchCall {
  public:
   TorchCall(TorchSession& session, const ConvProblem& problem, const TorchSettings& settings,
@@ -72,11 +72,14 @@ class TorchCall {
   void copy_out(std::uintptr_t stream);
   // What the helper reports: device, the settings torch holds, threads; for a result's properties.
   const std::vector<std::pair<std::string, std::string>>& facts() const { return facts_; }
+  // What a module call runs ("ModelNew from PATH"); empty for torch's own functions.
+  const std::string& implementation() const { return implementation_; }
 
  private:
   TorchSession& session_;
   PyRef state_;
   std::vector<std::pair<std::string, std::string>> facts_;
+  std::string implementation_;
 };
 
 }  // namespace kbench::torch

@@ -107,6 +107,9 @@ class Backend {
   virtual Support supports(const ConvProblem& problem, const BackendOptions& options) const = 0;
   // Whether the problem fits this machine's memory now; the reason carries needed and available bytes.
   virtual Support fits(const ConvProblem& problem, const BackendOptions& options) const = 0;
+  // Whether `variant` (what follows NAME: in --backends; never empty) can name anything at all, whatever
+  // the problem: no stops the run before it starts, as the command line's error (a module file not there).
+  virtual Support variant_usable(const std::string& /*variant*/) const { return Support::yes(); }
   // Named variants that "NAME:all" expands to (kernel families, cuDNN algorithms); empty if none.
   virtual std::vector<std::string> variants(const ConvProblem&, const BackendOptions&) const { return {}; }
 

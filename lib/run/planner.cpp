@@ -33,10 +33,7 @@ std::string plan_problem_text(const ConvProblem& problem) {
 std::vector<PlanEntry> plan_workloads(const std::vector<Workload>& workloads, const Registry& registry,
                                       const std::vector<BackendRequest>& requests, const std::vector<MathMode>& maths,
                                       const PlanDevice& device, int cuda_device) {
-  for (const BackendRequest& r : requests)
-    if (!registry.find(r.backend))
-      throw InputError(
-          fmt::format("--backends: unknown backend '{}'; known: {}", r.backend, fmt::join(registry.names(), ", ")));
+  for (const BackendRequest& r : requests) requested_backend(registry, r);
   std::vector<PlanEntry> entries;
   for (const Workload& w : workloads)
     for (const BackendRequest& r : requests)

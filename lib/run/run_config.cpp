@@ -1,6 +1,7 @@
 #include "run/run_config.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/error.hpp"
 
@@ -30,6 +31,16 @@ std::vector<BackendRequest> parse_backend_list(const std::string& text) {
     start = comma + 1;
   }
   return requests;
+}
+
+Backend& requested_backend(const Registry& registry, const BackendRequest& request) {
+  Backend* backend = registry.find(request.backend);
+  if (!backend)
+    throw InputError(fmt::format("--backends: unknown backend '{}'; known: {}", request.backend,
+                                 fmt::join(registry.names(), ", ")));
+  if (request.variant.empty()) return *backend;
+  if (Support s = backend->variant_usable(request.variant); !s) throw InputError("--backends: " + s.reason);
+  return *backend;
 }
 
 }  // namespace kbench

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "backend/backend.hpp"
+#include "backend/registry.hpp"
 #include "measure/measure.hpp"
 #include "roofline/device_peaks.hpp"
 #include "run/shard.hpp"
@@ -23,6 +24,10 @@ struct BackendRequest {
 
 // Comma-separated list; throws InputError on an empty entry.
 std::vector<BackendRequest> parse_backend_list(const std::string& text);
+
+// The backend a request names; throws InputError (--backends: ...) when it names none, or a variant the
+// backend can never use (Backend::variant_usable).
+Backend& requested_backend(const Registry& registry, const BackendRequest& request);
 
 struct RunConfig {
   std::vector<BackendRequest> backends;  // empty: every available GPU backend (the reference if none)

@@ -39,11 +39,7 @@ std::vector<BackendEntry> select_backends(const Registry& registry, const RunCon
   std::vector<BackendEntry> entries;
   if (!config.backends.empty()) {
     for (const auto& request : config.backends) {
-      Backend* backend = registry.find(request.backend);
-      if (!backend)
-        throw InputError(fmt::format("--backends: unknown backend '{}'; known: {}", request.backend,
-                                     fmt::join(registry.names(), ", ")));
-      entries.push_back({backend, request.variant, request.all_variants, true});
+      entries.push_back({&requested_backend(registry, request), request.variant, request.all_variants, true});
     }
     return entries;
   }
@@ -481,6 +477,7 @@ RunReport run_workloads(const std::vector<Workload>& workloads, const Registry& 
       if (expected.computed() && expected.full()) dump->add_reference(expected.reference());
       dump->finish(report);
     }
+    if (observer && !stopped()) observer->on_workload_finished(report);
   }
   report.interrupted = stopped();
   return report;

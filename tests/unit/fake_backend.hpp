@@ -37,6 +37,7 @@ struct FakeBackendConfig {
   std::vector<std::string> variants;
   std::vector<std::string> run_warnings;       // what the prepared run's warnings() says after timing
   std::vector<std::string> environment_notes;  // what the backend's environment_notes() says
+  std::string unusable_variant;                // the one variant variant_usable() refuses
 };
 
 class FakeRun : public PreparedRun {
@@ -104,6 +105,10 @@ class FakeBackend : public Backend {
   }
   Support fits(const ConvProblem&, const BackendOptions&) const override {
     return config_.fits ? Support::yes() : Support::no("fake: needs 2 GB, 1 GB free");
+  }
+  Support variant_usable(const std::string& variant) const override {
+    if (variant.empty() || variant != config_.unusable_variant) return Support::yes();
+    return Support::no(config_.name + ": no such thing as '" + variant + "'");
   }
   std::vector<std::string> variants(const ConvProblem&, const BackendOptions&) const override {
     return config_.variants;

@@ -313,6 +313,15 @@ TEST_SUITE("runner") {
     CHECK(list[2].variant == "FFT");
   }
 
+  TEST_CASE("a variant its backend can never use stops the run before anything runs") {
+    FakeBackendConfig picky = fake("picky");
+    picky.unusable_variant = "missing.py";
+    const auto registry = registry_with({picky});
+    CHECK_THROWS_WITH_AS(run_workloads({small_workload()}, registry, quick_config("picky,picky:missing.py")),
+                         doctest::Contains("--backends: picky: no such thing as 'missing.py'"), InputError);
+    CHECK(run_workloads({small_workload()}, registry, quick_config("picky:other.py")).results.size() == 1);
+  }
+
   TEST_CASE("what a run found out while timing is in its result's warnings, a backend's environment in the notes") {
     FakeBackendConfig refused = fake("refused");
     refused.run_warnings = {"the device refused the persisting-L2 reset (fake)"};

@@ -95,6 +95,10 @@ std::vector<NamedProblem> problems() {
       {"conv_transpose2d, grouped, stride (2, 3), dilation (2, 1), output_padding (1, 2), bias",
        make_problem(tconv, 2, 2, 4, 6, 2, D{{5, 4, 1}}, D{{3, 3, 1}}, D{{2, 3, 1}}, D{{2, 1, 1}}, D{{1, 0, 0}},
                     D{{1, 0, 0}}, true, D{{1, 2, 0}})},
+      // Output padding at or past the stride (below the dilation): dy's forward conv is longer than grad_input.
+      {"conv_transpose2d, stride (1, 2), dilation 3, output_padding 2, bias",
+       make_problem(tconv, 2, 2, 3, 4, 1, D{{6, 5, 1}}, D{{2, 3, 1}}, D{{1, 2, 1}}, D{{3, 3, 1}}, D{{0, 1, 0}},
+                    D{{0, 1, 0}}, true, D{{2, 2, 0}})},
   };
 }
 
@@ -102,9 +106,8 @@ std::vector<NamedProblem> problems() {
 // fp32 summation's error: a small multiple of the sum of the terms' magnitudes.
 void check_pass(kbench::torch::TorchSession& torch, ConvProblem p) {
   constexpr std::uint64_t seed = 99;
-  kbench::BackendOptions options;
   REQUIRE(kbench::torch::torch_expressible(p).ok);
-  kbench::torch::TorchCpuRun run(torch, p, options);
+  kbench::torch::TorchCpuRun run(torch, p, kbench::torch::TorchSettings{});
   run.fill_inputs(seed);
   run.poison_output();
   run.run();
