@@ -13,6 +13,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <chrono>
 #include <sstream>
 
@@ -28,6 +29,7 @@
 #include "io/input_file.hpp"
 #include "number_flags.hpp"
 #include "progress.hpp"
+#include "streamed_text.hpp"
 #include "workload_flags.hpp"
 #include "report/comparison_report.hpp"
 #include "report/reporter.hpp"
@@ -263,15 +265,25 @@ int execute(RunFlags& flags, bool compare) {
     return render_report(report, flags, compare, as, color);
   };
   ProgressLine progress;
+  // At a terminal, `run`'s text report comes workload by workload as each finishes (`compare` sets
+  // results side by side, so it waits for them all).
+  std::optional<StreamedTextReport> streamed;
+  if (!compare && isatty(fileno(stdout)) && (format == ReportFormat::text || !flags.output.empty()))
+    streamed.emplace(progress, stdout_wants_color());
   struct Observer : RunObserver {
     ProgressLine& progress;
     std::function<void(const RunReport&)> persist;
-    Observer(ProgressLine& p, std::function<void(const RunReport&)> f) : progress(p), persist(std::move(f)) {}
+    StreamedTextReport* streamed;
+    Observer(ProgressLine& p, std::function<void(const RunReport&)> f, StreamedTextReport* s)
+        : progress(p), persist(std::move(f)), streamed(s) {}
     void on_start(int index, int count, const std::string& label) override { progress.start(index, count, label); }
     void on_sample(int taken) override { progress.sample_taken(taken); }
     void on_result(const RunReport& report) override {
       progress.finish_result();
       if (persist) persist(report);
+    }
+    void on_workload_finished(const RunReport& report) override {
+      if (streamed) streamed->workload_finished(report);
     }
   };
   // A write that fails during the run (a full disk) does not stop it: the results are kept, the
@@ -293,8 +305,10 @@ int execute(RunFlags& flags, bool compare) {
   };
   // A pipe or a device (/dev/stdout) is written once, at the end: rewrites would pile up documents.
   const bool rewrite_each_result = !flags.output.empty() && io::is_rewritable_file(flags.output);
-  Observer observer(progress, rewrite_each_result ? std::function<void(const RunReport&)>(persist)
-                                                  : std::function<void(const RunReport&)>{});
+  Observer observer(progress,
+                    rewrite_each_result ? std::function<void(const RunReport&)>(persist)
+                                        : std::function<void(const RunReport&)>{},
+                    streamed ? &*streamed : nullptr);
 
   if (!gpu.present) std::cerr << "kbench: " << gpu.description << "; GPU backends are unavailable\n";
   install_interrupt_handlers();
@@ -311,7 +325,9 @@ int execute(RunFlags& flags, bool compare) {
       output_failure = e.what();
     }
   }
-  if (output_written)
+  if (streamed && (output_written || format == ReportFormat::text))
+    streamed->finish(report);
+  else if (output_written)
     std::cout << render(report, ReportFormat::text, stdout_wants_color());
   else
     std::cout << render(report, format, format == ReportFormat::text && stdout_wants_color());

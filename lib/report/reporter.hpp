@@ -31,6 +31,14 @@ struct ReportStyle {
 void write_report(const RunReport& report, ReportFormat format, std::ostream& out, const ReportStyle& style = {});
 
 void write_text_report(const RunReport& report, std::ostream& out, const ReportStyle& style);
+// The text report piece by piece, for a run that prints each workload as it finishes (as google/benchmark
+// prints each benchmark): the header, each workload, then the end (suite totals, legend). In a row they
+// print write_text_report's text; `streamed` says the header went out before the run ended, so an
+// interruption is told at the end instead.
+void write_text_header(const RunReport& report, std::ostream& out, const ReportStyle& style);
+void write_text_workload(const RunReport& report, const WorkloadSummary& summary, std::ostream& out,
+                         const ReportStyle& style);
+void write_text_end(const RunReport& report, std::ostream& out, const ReportStyle& style, bool streamed);
 void write_json_report(const RunReport& report, std::ostream& out);
 void write_csv_report(const RunReport& report, std::ostream& out);
 void write_markdown_report(const RunReport& report, std::ostream& out);

@@ -63,7 +63,7 @@ void write_workload_facts(const RunReport& report, const WorkloadSummary& summar
     title +=
         w.source_line > 0 ? fmt::format(" ({}:{})", w.source_file, w.source_line) : fmt::format(" ({})", w.source_file);
   out << '\n' << title << '\n';
-  if (!w.description.empty()) out << kIndent << w.description << '\n';
+  if (!w.description.empty()) write_wrapped(kIndent, kIndent.size(), w.description, out);
   write_facts(workload_facts(report, summary), 12, kIndent, out);
 
   if (w.records.empty()) return;
@@ -128,20 +128,35 @@ void write_legend(std::ostream& out) {
 
 }  // namespace
 
-void write_text_report(const RunReport& report, std::ostream& out, const ReportStyle& style) {
+void write_text_header(const RunReport& report, std::ostream& out, const ReportStyle& style) {
   write_header(report, out, style);
-  for (const WorkloadSummary& summary : report.workloads) {
-    write_workload_facts(report, summary, out);
-    write_results(report, results_for(report, summary.workload.name), out, style);
-  }
-  for (const std::string& name : unsummarized_workloads(report)) {
-    out << '\n' << name << " (no workload summary in this report)\n";
-    write_results(report, results_for(report, name), out, style);
+}
+
+void write_text_workload(const RunReport& report, const WorkloadSummary& summary, std::ostream& out,
+                         const ReportStyle& style) {
+  write_workload_facts(report, summary, out);
+  write_results(report, results_for(report, summary.workload.name), out, style);
+}
+
+void write_text_end(const RunReport& report, std::ostream& out, const ReportStyle& style, bool streamed) {
+  if (streamed && report.interrupted) {
+    const std::string text = "\nINTERRUPTED: the run stopped early; the results above are partial";
+    out << (style.color ? paint(text, Tone::warn) : text) << '\n';
   }
   if (!report.results.empty()) {
     write_suite_totals(report, out);
     write_legend(out);
   }
+}
+
+void write_text_report(const RunReport& report, std::ostream& out, const ReportStyle& style) {
+  write_text_header(report, out, style);
+  for (const WorkloadSummary& summary : report.workloads) write_text_workload(report, summary, out, style);
+  for (const std::string& name : unsummarized_workloads(report)) {
+    out << '\n' << name << " (no workload summary in this report)\n";
+    write_results(report, results_for(report, name), out, style);
+  }
+  write_text_end(report, out, style, false);
 }
 
 }  // namespace kbench

@@ -21,6 +21,8 @@ class RunObserver {
   virtual void on_sample(int /*samples_taken*/) {}
   // After each result is added to `report`, so the caller can persist partial reports.
   virtual void on_result(const RunReport& /*report*/) {}
+  // After the last result of a workload (report.workloads.back()), unless the run was stopped during it.
+  virtual void on_workload_finished(const RunReport& /*report*/) {}
 };
 
 // `stop` (may be null) is polled between results; once set, the report is marked interrupted.
