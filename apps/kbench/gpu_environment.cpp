@@ -4,6 +4,7 @@
 
 #include "reference/reference_backend.hpp"
 #include "report/format.hpp"
+#include "plugin/plugin_backend.hpp"
 #include "torch/torch_backend.hpp"
 
 #if defined(KBENCH_HAVE_CUDA)
@@ -78,6 +79,7 @@ void register_backends(Registry& registry, const std::string& python) {
   registry.add(gpu::make_cudnn_backend());
 #endif
   registry.add(torch::make_torch_backend(python));
+  registry.add(plugin::make_plugin_backend());
 }
 
 std::vector<std::pair<std::string, std::string>> build_and_device_info() {
@@ -204,6 +206,7 @@ GpuEnvironment detect_gpu(int) {
 void register_backends(Registry& registry, const std::string& python) {
   registry.add(make_reference_backend());
   registry.add(torch::make_torch_backend(python));
+  registry.add(plugin::make_plugin_backend());
 }
 
 std::vector<std::pair<std::string, std::string>> build_and_device_info() {
