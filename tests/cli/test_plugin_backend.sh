@@ -6,7 +6,7 @@
 # leaves the plugin out. CMake passes the plugins' paths in the environment (tests/cli/CMakeLists.txt).
 source "$(dirname "$0")/lib.sh"
 : "${KBENCH_HOST_EXAMPLE_PLUGIN:?}" "${KBENCH_WRONG_PLUGIN:?}" "${KBENCH_ABI_MISMATCH_PLUGIN:?}"
-: "${KBENCH_MISSING_SYMBOL_PLUGIN:?}"
+: "${KBENCH_MISSING_SYMBOL_PLUGIN:?}" "${KBENCH_EVERY_PASS_PLUGIN:?}"
 spec="$SRC/tests/data/cli/plugin_small.yaml"
 small="$SRC/tests/data/cli/small_conv2d.yaml"
 host="$KBENCH_HOST_EXAMPLE_PLUGIN"
@@ -48,6 +48,17 @@ assert result("plugin-conv2d-backward-data", "reference")["status"] == "ok"
 PY
 grep -q "plugin-conv-transpose3d" "$WORK/stdout.txt" || fail "text table on stdout lacks the workloads"
 
+# Every pass, dtype and layout reaches a plugin in the buffers the header names (tests/plugin/every_pass_plugin.cpp).
+"$KBENCH" run "$SRC/tests/data/cli/plugin_passes.yaml" --backends "plugin:$KBENCH_EVERY_PASS_PLUGIN" --iterations 2 \
+  --format json --output "$WORK/passes.json" >/dev/null 2>"$WORK/passes.err" ||
+  { status=$?; cat "$WORK/passes.err"; fail "every pass: exit $status"; }
+json_check "$WORK/passes.json" '
+  len(doc["results"]) == 7
+  and {r["pass"] for r in doc["results"]} == {"forward", "backward_data", "backward_weights"}
+  and all(r["status"] == "ok" and r["verification"]["passed"] and r["properties"]["workspace_bytes"] == "64"
+          for r in doc["results"] if r["workload"] != "plugin-pass-transposed")
+  and [r for r in doc["results"] if r["workload"] == "plugin-pass-transposed"][0]["status"] == "unsupported"'
+
 # What the example declines, with its reason: TF32, and a variant it does not have.
 "$KBENCH" run "$small" --backends "plugin:$host,plugin:$host:winograd" --math tf32 --iterations 2 --format json \
   --output "$WORK/declined.json" >/dev/null 2>&1 || fail "declined problems: exit $? (unsupported is no failure)"
@@ -74,7 +85,7 @@ json_check "$WORK/wrong.json" '
 missing="$WORK/no such dir/libnothing.so"
 "$KBENCH" run "$small" --backends "reference,plugin:$missing,plugin:$KBENCH_ABI_MISMATCH_PLUGIN,plugin:$KBENCH_MISSING_SYMBOL_PLUGIN" \
   --iterations 2 --format json --output "$WORK/broken.json" >/dev/null 2>"$WORK/broken.err" ||
-  { cat "$WORK/broken.err"; fail "refused plugins: exit $? (they are results, not failures)"; }
+  { status=$?; cat "$WORK/broken.err"; fail "refused plugins: exit $status (they are results, not failures)"; }
 python3 - "$WORK/broken.json" "$missing" "$KBENCH_ABI_MISMATCH_PLUGIN" "$KBENCH_MISSING_SYMBOL_PLUGIN" <<'PY' ||
 import json, sys
 doc = json.load(open(sys.argv[1]))
@@ -99,5 +110,6 @@ json_check "$WORK/nopath.json" '"plugin:PATH.so" in doc["results"][1]["reason"] 
 "$KBENCH" run "$small" --iterations 2 --format json --output "$WORK/default.json" >/dev/null 2>&1 ||
   fail "run without --backends: exit $?"
 json_check "$WORK/default.json" 'all(r["backend"] != "plugin" for r in doc["results"])'
-"$KBENCH" list 2>/dev/null | grep -q "plugin" || fail "kbench list does not name the plugin backend"
+"$KBENCH" list "$small" >"$WORK/list.txt" 2>/dev/null || fail "kbench list: exit $?"
+grep -q "^  plugin  *available  *your own convolution" "$WORK/list.txt" || fail "kbench list does not name the plugin backend"
 echo "PASS"

@@ -1,4 +1,4 @@
-// A deliberately wrong plugin: a forward conv (fp32, nchw, groups 1) whose innermost tap reads one input
+// A deliberately wrong plugin: a forward conv (fp32, nchw, any groups) whose innermost tap reads one input
 // element too far, as an off-by-one in a real kernel would. kbench must report it `wrong`, never timed.
 #include <kbench/plugin.h>
 
@@ -16,9 +16,9 @@ KBENCH_PLUGIN_EXPORT const kbench_plugin_info_t* kbench_plugin_info(void) { retu
 KBENCH_PLUGIN_EXPORT int kbench_plugin_supports(const kbench_plugin_problem_t* p, const char*, char* message,
                                                 size_t size) {
   if (p->op == KBENCH_PLUGIN_OP_CONV && p->pass == KBENCH_PLUGIN_PASS_FORWARD && p->dtype == KBENCH_PLUGIN_DTYPE_FP32 &&
-      p->layout == KBENCH_PLUGIN_LAYOUT_NCHW && p->groups == 1)
+      p->layout == KBENCH_PLUGIN_LAYOUT_NCHW)
     return KBENCH_PLUGIN_OK;
-  std::snprintf(message, size, "forward conv, fp32, nchw, groups 1 only");
+  std::snprintf(message, size, "forward conv, fp32, nchw only");
   return KBENCH_PLUGIN_UNSUPPORTED;
 }
 
@@ -43,12 +43,13 @@ KBENCH_PLUGIN_EXPORT int kbench_plugin_run(void* state, const kbench_plugin_tens
   const std::int64_t in_volume = p.input[0] * p.input[1] * p.input[2];
   const std::int64_t out_volume = p.output[0] * p.output[1] * p.output[2];
   const std::int64_t taps = p.kernel[0] * p.kernel[1] * p.kernel[2];
+  const std::int64_t cin_g = p.in_channels / p.groups, cout_g = p.out_channels / p.groups;
   for (std::int64_t n = 0; n < p.batch; ++n)
     for (std::int64_t co = 0; co < p.out_channels; ++co)
       for (std::int64_t o = 0; o < out_volume; ++o) {
         const std::int64_t o2 = o % p.output[2], o1 = o / p.output[2] % p.output[1], o0 = o / p.output[2] / p.output[1];
         float sum = b ? b[co] : 0.0f;
-        for (std::int64_t ci = 0; ci < p.in_channels; ++ci)
+        for (std::int64_t ci = 0; ci < cin_g; ++ci)
           for (std::int64_t k = 0; k < taps; ++k) {
             const std::int64_t k2 = k % p.kernel[2], k1 = k / p.kernel[2] % p.kernel[1],
                                k0 = k / p.kernel[2] / p.kernel[1];
@@ -57,8 +58,9 @@ KBENCH_PLUGIN_EXPORT int kbench_plugin_run(void* state, const kbench_plugin_tens
             const std::int64_t i2 =
                 o2 * p.stride[2] - p.pad_before[2] + k2 * p.dilation[2] + 1;  // the bug: one too far
             if (i0 < 0 || i0 >= p.input[0] || i1 < 0 || i1 >= p.input[1] || i2 < 0 || i2 >= p.input[2]) continue;
-            sum += x[(n * p.in_channels + ci) * in_volume + (i0 * p.input[1] + i1) * p.input[2] + i2] *
-                   w[(co * p.in_channels + ci) * taps + k];
+            sum += x[(n * p.in_channels + co / cout_g * cin_g + ci) * in_volume + (i0 * p.input[1] + i1) * p.input[2] +
+                     i2] *
+                   w[(co * cin_g + ci) * taps + k];
           }
         y[(n * p.out_channels + co) * out_volume + o] = sum;
       }
