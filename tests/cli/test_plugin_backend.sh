@@ -1,9 +1,10 @@
 # The plugin backend end to end on the CPU: the host example plugin beside the reference on every kind of
-# convolution it computes, verified in full and timed, its name and version recorded; what it declines
+# convolution it computes, verified in full and timed, its name and version recorded; every pass, dtype and
+# layout through a test plugin, each gradient in the buffer the header names; what the example declines
 # (fp16, a backward pass, TF32, an unknown variant) unsupported with its reason; a deliberately wrong plugin
 # `wrong` and never timed; a library that is missing, built for another ABI version or lacking an entry
 # point refused with the reason while the reference's results are kept; and a run without --backends
-# leaves the plugin out. CMake passes the plugins' paths in the environment (tests/cli/CMakeLists.txt).
+# leaves the plugin out; the documents validate against the schema. CMake passes the plugins' paths in the environment (tests/cli/CMakeLists.txt).
 source "$(dirname "$0")/lib.sh"
 : "${KBENCH_HOST_EXAMPLE_PLUGIN:?}" "${KBENCH_WRONG_PLUGIN:?}" "${KBENCH_ABI_MISMATCH_PLUGIN:?}"
 : "${KBENCH_MISSING_SYMBOL_PLUGIN:?}" "${KBENCH_EVERY_PASS_PLUGIN:?}"
@@ -102,6 +103,14 @@ refused(mismatch, mismatch, "ABI version 2", "speaks version 1")
 refused(without_run, without_run, "does not define kbench_plugin_run")
 PY
   fail "the refused plugins' reasons are not as expected"
+
+# Plugin results are kbench.results/1 documents like any other (where python3 has jsonschema).
+if python3 -c "import jsonschema" 2>/dev/null; then
+  for doc in out passes wrong broken; do
+    python3 -c 'import json, sys, jsonschema; jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))' \
+      "$SRC/docs/kbench.results-1.schema.json" "$WORK/$doc.json" || fail "$doc.json does not validate against the schema"
+  done
+fi
 
 # No path at all is a reason too; a run without --backends leaves the plugin out; kbench list names it.
 "$KBENCH" run "$small" --backends reference,plugin --iterations 2 --format json --output "$WORK/nopath.json" \
