@@ -4,7 +4,8 @@
 # (fp16, a backward pass, TF32, an unknown variant) unsupported with its reason; a deliberately wrong plugin
 # `wrong` and never timed; a library that is missing, built for another ABI version or lacking an entry
 # point refused with the reason while the reference's results are kept; and a run without --backends
-# leaves the plugin out; the documents validate against the schema. CMake passes the plugins' paths in the environment (tests/cli/CMakeLists.txt).
+# leaves the plugin out; the documents validate against the schema. CMake passes the plugins' paths in the
+# environment (tests/cli/CMakeLists.txt).
 source "$(dirname "$0")/lib.sh"
 : "${KBENCH_HOST_EXAMPLE_PLUGIN:?}" "${KBENCH_WRONG_PLUGIN:?}" "${KBENCH_ABI_MISMATCH_PLUGIN:?}"
 : "${KBENCH_MISSING_SYMBOL_PLUGIN:?}" "${KBENCH_EVERY_PASS_PLUGIN:?}"
