@@ -2,7 +2,8 @@
 # convolution it computes, verified in full and timed, its name and version recorded; every pass, dtype and
 # layout through a test plugin, each gradient in the buffer the header names; what the example declines
 # (fp16, a backward pass, TF32, an unknown variant) unsupported with its reason; a deliberately wrong plugin
-# `wrong` and never timed; a library that is missing, built for another ABI version or lacking an entry
+# `wrong` and never timed, as is one that writes an input; an error from run() `failed` with the plugin's
+# message; a library that is missing, built for another ABI version or lacking an entry
 # point refused with the reason while the reference's results are kept; and a run without --backends
 # leaves the plugin out; the documents validate against the schema. CMake passes the plugins' paths in the
 # environment (tests/cli/CMakeLists.txt).
@@ -61,6 +62,17 @@ json_check "$WORK/passes.json" '
           for r in doc["results"] if r["workload"] != "plugin-pass-transposed")
   and [r for r in doc["results"] if r["workload"] == "plugin-pass-transposed"][0]["status"] == "unsupported"'
 
+# A plugin that reports an error from run() is failed, with its message; one that writes an input is wrong.
+"$KBENCH" run "$small" --backends "plugin:$KBENCH_EVERY_PASS_PLUGIN:fails-in-run,plugin:$KBENCH_EVERY_PASS_PLUGIN:writes-input" \
+  --iterations 2 --format json --output "$WORK/misbehaving.json" >/dev/null 2>&1
+status=$?
+[ $status -eq 1 ] || fail "failed and wrong plugin results must make the run exit 1, got $status"
+json_check "$WORK/misbehaving.json" '
+  doc["results"][0]["status"] == "failed"
+  and "plugin every-pass: kbench_plugin_run failed: deliberate failure of variant fails-in-run" in doc["results"][0]["reason"]
+  and doc["results"][1]["status"] == "wrong" and "modified its inputs" in doc["results"][1]["reason"]
+  and doc["results"][1]["timing"] is None'
+
 # What the example declines, with its reason: TF32, and a variant it does not have.
 "$KBENCH" run "$small" --backends "plugin:$host,plugin:$host:winograd" --math tf32 --iterations 2 --format json \
   --output "$WORK/declined.json" >/dev/null 2>&1 || fail "declined problems: exit $? (unsupported is no failure)"
@@ -107,7 +119,7 @@ PY
 
 # Plugin results are kbench.results/1 documents like any other (where python3 has jsonschema).
 if python3 -c "import jsonschema" 2>/dev/null; then
-  for doc in out passes wrong broken; do
+  for doc in out passes misbehaving wrong broken; do
     python3 -c 'import json, sys, jsonschema; jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))' \
       "$SRC/docs/kbench.results-1.schema.json" "$WORK/$doc.json" || fail "$doc.json does not validate against the schema"
   done

@@ -1,20 +1,28 @@
 // A test plugin that computes every pass of a conv (forward, backward_data, backward_weights with
 // grad_bias) in every dtype and layout, from the header's description alone: it checks that kbench hands
 // a plugin the right buffer for each gradient, encodes fp16/bf16 and lays out nhwc as the header says.
-// Accumulates in fp32 and rounds once to the dtype. conv_transpose is declined.
+// Accumulates in fp32 and rounds once to the dtype. conv_transpose is declined. Its variants misbehave on
+// purpose: fails-in-run returns an error from run(), writes-input changes an input after computing.
 #include <kbench/plugin.h>
 
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <new>
+#include <string>
 #include <vector>
 
 #include "core/half.hpp"
 
 namespace {
 
-const kbench_plugin_info_t kInfo = {"every-pass", "0.2.0", KBENCH_PLUGIN_MEMORY_HOST, 0, nullptr};
+const char* const kVariants[] = {"exact", "fails-in-run", "writes-input"};
+const kbench_plugin_info_t kInfo = {"every-pass", "0.2.0", KBENCH_PLUGIN_MEMORY_HOST, 3, kVariants};
+
+struct State {
+  kbench_plugin_problem_t problem;
+  std::string variant;
+};
 
 // One tensor as the header lays it out: [d0, channels, spatial] logically, channels last under nhwc.
 struct View {
@@ -123,21 +131,27 @@ KBENCH_PLUGIN_EXPORT int kbench_plugin_workspace_size(const kbench_plugin_proble
   return KBENCH_PLUGIN_OK;
 }
 
-KBENCH_PLUGIN_EXPORT int kbench_plugin_prepare(const kbench_plugin_problem_t* p, const char*, void** state, char*,
-                                               size_t) {
-  *state = new (std::nothrow) kbench_plugin_problem_t(*p);
+KBENCH_PLUGIN_EXPORT int kbench_plugin_prepare(const kbench_plugin_problem_t* p, const char* variant, void** state,
+                                               char*, size_t) {
+  *state = new (std::nothrow) State{*p, variant};
   return *state ? KBENCH_PLUGIN_OK : KBENCH_PLUGIN_ERROR;
 }
 
 KBENCH_PLUGIN_EXPORT int kbench_plugin_run(void* state, const kbench_plugin_tensors_t* t, char* message, size_t size) {
-  const auto& p = *static_cast<const kbench_plugin_problem_t*>(state);
+  const State& s = *static_cast<const State*>(state);
+  if (s.variant == "fails-in-run") {
+    std::snprintf(message, size, "deliberate failure of variant %s", s.variant.c_str());
+    return KBENCH_PLUGIN_ERROR;
+  }
   if (t->workspace == nullptr || t->workspace_bytes != 64) {
     std::snprintf(message, size, "expected a 64-byte workspace, got %llu bytes at %p",
                   static_cast<unsigned long long>(t->workspace_bytes), t->workspace);
     return KBENCH_PLUGIN_ERROR;
   }
   std::memset(t->workspace, 0xff, 64);
-  return run_pass(p, *t);
+  const int status = run_pass(s.problem, *t);
+  if (s.variant == "writes-input") static_cast<unsigned char*>(t->input)[0] ^= 1;
+  return status;
 }
 
-KBENCH_PLUGIN_EXPORT void kbench_plugin_release(void* state) { delete static_cast<kbench_plugin_problem_t*>(state); }
+KBENCH_PLUGIN_EXPORT void kbench_plugin_release(void* state) { delete static_cast<State*>(state); }
