@@ -4,6 +4,7 @@
 
 #include "reference/reference_backend.hpp"
 #include "report/format.hpp"
+#include "plugin/plugin_backend.hpp"
 #include "torch/module_backend.hpp"
 #include "torch/torch_backend.hpp"
 
@@ -80,6 +81,7 @@ void register_backends(Registry& registry, const std::string& python) {
 #endif
   registry.add(torch::make_torch_backend(python));
   registry.add(torch::make_module_backend(python));
+  registry.add(plugin::make_plugin_backend());
 }
 
 std::vector<std::pair<std::string, std::string>> build_and_device_info() {
@@ -207,6 +209,7 @@ void register_backends(Registry& registry, const std::string& python) {
   registry.add(make_reference_backend());
   registry.add(torch::make_torch_backend(python));
   registry.add(torch::make_module_backend(python));
+  registry.add(plugin::make_plugin_backend());
 }
 
 std::vector<std::pair<std::string, std::string>> build_and_device_info() {
