@@ -55,8 +55,24 @@ class PluginBackend final : public Backend {
   bool runs_on_cpu() const override { return !cuda_usable(); }
   // It needs a path, so only a run that names one includes it.
   bool selected_by_default() const override { return false; }
-  // dlopen is always there; whether a given library loads is each result's question (supports()).
+  // dlopen is always there; whether a given library loads is variant_available's question.
   Support available() const override { return Support::yes(); }
+
+  // A library path that is not there is the command line's mistake, caught before anything runs.
+  Support variant_usable(const std::string& text) const override {
+    PluginSpec spec;
+    if (Support s = parse_plugin_spec(text, is_regular_file, spec); !s) return s;
+    if (!is_regular_file(spec.path)) return Support::no(fmt::format("plugin:{}: no such file '{}'", text, spec.path));
+    return Support::yes();
+  }
+
+  // One that will not load here (dlopen's error, another ABI version, an entry point missing): unavailable.
+  Support variant_available(const std::string& text) const override {
+    PluginSpec spec;
+    if (Support s = parse_plugin_spec(text, is_regular_file, spec); !s) return s;
+    const Loaded& loaded = load(spec.path);
+    return loaded.library ? Support::yes() : loaded.why;
+  }
 
   Support supports(const ConvProblem& problem, const BackendOptions& options) const override {
     PluginChoice choice;

@@ -110,6 +110,9 @@ class Backend {
   // Whether `variant` (what follows NAME: in --backends; never empty) can name anything at all, whatever
   // the problem: no stops the run before it starts, as the command line's error (a module file not there).
   virtual Support variant_usable(const std::string& /*variant*/) const { return Support::yes(); }
+  // Whether this machine can run what `variant` names (never empty): a plugin library that loads and speaks
+  // kbench's ABI. No makes each of its results `unavailable` with the reason, as available() does.
+  virtual Support variant_available(const std::string& /*variant*/) const { return Support::yes(); }
   // Named variants that "NAME:all" expands to (kernel families, cuDNN algorithms); empty if none.
   virtual std::vector<std::string> variants(const ConvProblem&, const BackendOptions&) const { return {}; }
 

@@ -267,6 +267,8 @@ class ResultRun {
   // Whether the backend can run this here: available, supported, fits memory (and for the CPU, the budget).
   bool admit() {
     if (Support s = c_.backend.available(); !s) return end(ResultStatus::unavailable, s.reason);
+    if (!c_.variant.empty())
+      if (Support s = c_.backend.variant_available(c_.variant); !s) return end(ResultStatus::unavailable, s.reason);
     if (Support s = c_.backend.supports(problem(), options_); !s) return end(ResultStatus::unsupported, s.reason);
     if (Support s = c_.backend.fits(problem(), options_); !s) return end(ResultStatus::skipped, s.reason);
     if (c_.backend.runs_on_cpu() && c_.entry.timed)

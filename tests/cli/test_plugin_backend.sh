@@ -3,7 +3,7 @@
 # layout through a test plugin, each gradient in the buffer the header names; what the example declines
 # (fp16, a backward pass, TF32, an unknown variant) unsupported with its reason; a deliberately wrong plugin
 # `wrong` and never timed, as is one that writes an input; an error from run() `failed` with the plugin's
-# message; a library that is missing, built for another ABI version or lacking an entry
+# message; a library that is missing (exit 2), built for another ABI version or lacking an entry
 # point refused with the reason while the reference's results are kept; and a run without --backends
 # leaves the plugin out; the documents validate against the schema. CMake passes the plugins' paths in the
 # environment (tests/cli/CMakeLists.txt).
@@ -94,24 +94,28 @@ json_check "$WORK/wrong.json" '
   and [r for r in doc["results"] if r["backend"] == "plugin"][0]["timing"] is None
   and [r for r in doc["results"] if r["backend"] == "plugin"][0]["implementation"] == "off-by-one 0.1.0"'
 
-# Libraries kbench must refuse: missing, another ABI version, an entry point missing. Each reason names
-# the cause; the reference's result is kept and the run exits 0.
+# Libraries kbench must refuse. One that is not there: the command line's error (exit 2), naming it. One
+# built for another ABI version, or lacking an entry point: unavailable, naming the cause; the reference's
+# result is kept and the run exits 0.
 missing="$WORK/no such dir/libnothing.so"
-"$KBENCH" run "$small" --backends "reference,plugin:$missing,plugin:$KBENCH_ABI_MISMATCH_PLUGIN,plugin:$KBENCH_MISSING_SYMBOL_PLUGIN" \
+"$KBENCH" run "$small" --backends "reference,plugin:$missing" >"$WORK/missing.txt" 2>&1
+[ $? -eq 2 ] || { cat "$WORK/missing.txt"; fail "a missing plugin library must exit 2"; }
+grep -q -- "--backends: plugin:$missing: no such file '$missing'" "$WORK/missing.txt" ||
+  { cat "$WORK/missing.txt"; fail "the missing library is not named"; }
+"$KBENCH" run "$small" --backends "reference,plugin:$KBENCH_ABI_MISMATCH_PLUGIN,plugin:$KBENCH_MISSING_SYMBOL_PLUGIN" \
   --iterations 2 --format json --output "$WORK/broken.json" >/dev/null 2>"$WORK/broken.err" ||
   { status=$?; cat "$WORK/broken.err"; fail "refused plugins: exit $status (they are results, not failures)"; }
-python3 - "$WORK/broken.json" "$missing" "$KBENCH_ABI_MISMATCH_PLUGIN" "$KBENCH_MISSING_SYMBOL_PLUGIN" <<'PY' ||
+python3 - "$WORK/broken.json" "$KBENCH_ABI_MISMATCH_PLUGIN" "$KBENCH_MISSING_SYMBOL_PLUGIN" <<'PY' ||
 import json, sys
 doc = json.load(open(sys.argv[1]))
-missing, mismatch, without_run = sys.argv[2:]
+mismatch, without_run = sys.argv[2:]
 results = {(r["backend"], r.get("variant") or ""): r for r in doc["results"]}
 assert results[("reference", "")]["status"] == "ok"
 def refused(path, *words):
     r = results[("plugin", path)]
-    assert r["status"] == "unsupported", r
+    assert r["status"] == "unavailable", r
     for word in words: assert word in r["reason"], (word, r["reason"])
     assert r["timing"] is None
-refused(missing, "cannot load plugin '" + missing + "'", "No such file or directory")
 refused(mismatch, mismatch, "ABI version 2", "speaks version 1")
 refused(without_run, without_run, "does not define kbench_plugin_run")
 PY

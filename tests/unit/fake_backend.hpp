@@ -38,6 +38,7 @@ struct FakeBackendConfig {
   std::vector<std::string> run_warnings;       // what the prepared run's warnings() says after timing
   std::vector<std::string> environment_notes;  // what the backend's environment_notes() says
   std::string unusable_variant;                // the one variant variant_usable() refuses
+  std::string unavailable_variant;             // the one variant variant_available() says no to
 };
 
 class FakeRun : public PreparedRun {
@@ -109,6 +110,10 @@ class FakeBackend : public Backend {
   Support variant_usable(const std::string& variant) const override {
     if (variant.empty() || variant != config_.unusable_variant) return Support::yes();
     return Support::no(config_.name + ": no such thing as '" + variant + "'");
+  }
+  Support variant_available(const std::string& variant) const override {
+    if (variant != config_.unavailable_variant) return Support::yes();
+    return Support::no(config_.name + ": '" + variant + "' does not load here");
   }
   std::vector<std::string> variants(const ConvProblem&, const BackendOptions&) const override {
     return config_.variants;

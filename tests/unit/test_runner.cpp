@@ -322,6 +322,18 @@ TEST_SUITE("runner") {
     CHECK(run_workloads({small_workload()}, registry, quick_config("picky:other.py")).results.size() == 1);
   }
 
+  TEST_CASE("a variant this machine cannot run is unavailable, the backend's other variants still run") {
+    FakeBackendConfig loader = fake("loader");
+    loader.unavailable_variant = "lib32.so";
+    const auto registry = registry_with({loader});
+    const RunReport report =
+        run_workloads({small_workload()}, registry, quick_config("loader:lib32.so,loader:lib64.so"));
+    REQUIRE(report.results.size() == 2);
+    CHECK(report.results[0].status == ResultStatus::unavailable);
+    CHECK(report.results[0].reason == "loader: 'lib32.so' does not load here");
+    CHECK(report.results[1].status == ResultStatus::ok);
+  }
+
   TEST_CASE("what a run found out while timing is in its result's warnings, a backend's environment in the notes") {
     FakeBackendConfig refused = fake("refused");
     refused.run_warnings = {"the device refused the persisting-L2 reset (fake)"};
