@@ -7,6 +7,7 @@
 #include "html/roofline_chart.hpp"
 #include "html/sweep_chart.hpp"
 #include "html/workload_chart.hpp"
+#include "problem/problem_metrics.hpp"
 #include "report/facts.hpp"
 #include "report/format.hpp"
 
@@ -58,7 +59,9 @@ std::string workload_html(const PageModel& model, const DeviceGroup& device, con
     all.push_back(e);
     if (e->plotted) plotted.push_back(e);
   }
-  std::string out = fmt::format("<section class=\"workload\"><h3>W{} · {}</h3>", number, escape(w.name));
+  // The data beside the name, as the text report's title has it ("fp16 nhwc").
+  std::string out = fmt::format("<section class=\"workload\"><h3>W{} · {} · {}</h3>", number, escape(w.name),
+                                escape(data_text(w.problem)));
   if (!w.description.empty()) out += fmt::format("<p class=\"muted\">{}</p>", escape(w.description));
   if (const RunReport* report = report_with(model, device, w.name)) {
     out += "<table class=\"facts\">";

@@ -122,3 +122,12 @@ TEST_CASE("html: a report without results still renders") {
   CHECK(html.find("no timed results") != std::string::npos);
   CHECK(html.find("</html>") != std::string::npos);
 }
+
+TEST_CASE("html: each workload's heading names its data type and layout, as the text report's title does") {
+  kbench::RunReport report = kbench::test::fixture_report();
+  report.workloads[1].workload.problem.dtype = kbench::DType::bf16;
+  report.workloads[1].workload.problem.layout = kbench::Layout::nhwc;
+  const std::string html = render({{"run.json", report}});
+  CHECK(html.find("<h3>W1 · conv1d_dilated_strided · fp32 nchw</h3>") != std::string::npos);
+  CHECK(html.find("<h3>W2 · " + report.workloads[1].workload.name + " · bf16 nhwc</h3>") != std::string::npos);
+}
