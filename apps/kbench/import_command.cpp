@@ -21,17 +21,56 @@
 #include "import/spec_writer.hpp"
 #include "io/input_file.hpp"
 #include "io/output_file.hpp"
+#include "torch/embedded_torch.hpp"
+#include "torch/kernelbench_trace.hpp"
 
 namespace kbench::cli {
 
 namespace {
+
+import::Imported take(import::ImportOutcome outcome) {
+  if (const auto* error = std::get_if<import::ImportError>(&outcome)) throw InputError(error->message());
+  return std::get<import::Imported>(std::move(outcome));
+}
 
 struct ImportFlags {
   std::string source;  // kernelbench | miopen
   std::vector<std::string> inputs;
   std::string output;
   std::string name_prefix;
+  std::string reader = "auto";  // kernelbench: auto | torch | parser
+  std::string python;           // the interpreter the torch reader embeds (as run --python)
 };
+
+// A KernelBench file read as --reader says: by running it in the embedded torch, by the parser, or (auto)
+// by torch where it starts and runs the file, else by the parser. The note says which read it.
+import::Imported read_kernelbench(const ImportFlags& flags, const std::string& path, const std::string& name) {
+  const std::string text = io::read_input_file(path, "KernelBench problem file", io::kMaxSpecBytes);
+  if (flags.reader == "parser") return take(import::import_kernelbench(text, path, name));
+  static const torch::EmbeddedTorch embedded(flags.python);
+  const Support available = embedded.available();
+  if (!available) {
+    if (flags.reader == "torch") throw InputError("--reader torch: " + available.reason);
+    import::Imported parsed = take(import::import_kernelbench(text, path, name));
+    parsed.notes.push_back(fmt::format("{}: read by kbench's parser (no torch to run it: {})", path, available.reason));
+    return parsed;
+  }
+  import::ImportOutcome traced = torch::trace_kernelbench(embedded, path, name);
+  if (const auto* error = std::get_if<import::ImportError>(&traced); error && flags.reader == "auto") {
+    // A file torch cannot run here (a CUDA-only extension, say) may still be one the parser reads.
+    import::ImportOutcome parsed = import::import_kernelbench(text, path, name);
+    if (const auto* also = std::get_if<import::ImportError>(&parsed))
+      throw InputError(fmt::format("{} (and kbench's parser: {})", error->message(), also->what));
+    import::Imported imported = std::get<import::Imported>(std::move(parsed));
+    imported.notes.push_back(fmt::format("{}: read by kbench's parser: running it in torch failed ({})", path,
+                                         error->message()));
+    return imported;
+  }
+  import::Imported imported = take(std::move(traced));
+  imported.notes.push_back(fmt::format("{}: read by running its Model in torch {} (meta tensors)", path,
+                                       embedded.facts().version));
+  return imported;
+}
 
 // Standard input, up to the spec size limit (a log piped in is read whole, so it must end).
 std::string read_stdin() {
@@ -45,9 +84,6 @@ std::string read_stdin() {
   return text;
 }
 
-import::Imported take(import::ImportOutcome outcome){
-    if (const auto* error = std::get_if<import::ImportError>(&outcome)) throw InputError(error->message());
-return std::get<import::Imported>(std::move(outcome));
 }  // namespace
 
 int run_import(const ImportFlags& flags) {
@@ -57,8 +93,7 @@ int run_import(const ImportFlags& flags) {
     import::Imported imported;
     if (flags.source == "kernelbench") {
       const std::string name = flags.name_prefix + import::name_from_text(std::filesystem::path(path).stem().string());
-      imported = take(import::import_kernelbench(
-          io::read_input_file(path, "KernelBench problem file", io::kMaxSpecBytes), path, name));
+      imported = read_kernelbench(flags, path, name);
     } else {
       const std::string text =
           path == "-" ? read_stdin() : io::read_input_file(path, "MIOpenDriver commands", io::kMaxSpecBytes);
@@ -91,8 +126,6 @@ int run_import(const ImportFlags& flags) {
   return exit_ok;
 }
 
-}  // namespace kbench::cli
-
 Command add_import_command(CLI::App& app) {
   auto flags = std::make_shared<ImportFlags>();
   app.add_option("source", flags->source,
@@ -102,6 +135,13 @@ Command add_import_command(CLI::App& app) {
       ->check(CLI::IsMember({"kernelbench", "miopen"}));
   app.add_option("inputs", flags->inputs, "Files to import; for miopen, '-' reads standard input")->required();
   app.add_option("--output,-o", flags->output, "Write the spec here (default: standard output)");
+  app.add_option("--reader", flags->reader,
+                 "kernelbench: how a file is read: torch (run its Model on meta tensors in the embedded torch), "
+                 "parser (kbench's own reader of the file's text, no Python), or auto (torch where it can run the "
+                 "file, else the parser; the default)")
+      ->check(CLI::IsMember({"auto", "torch", "parser"}));
+  app.add_option("--python", flags->python,
+                 "The Python interpreter the torch reader embeds (default: $KBENCH_PYTHON, else python3 on PATH)");
   app.add_option("--name-prefix", flags->name_prefix,
                  "Put this before every workload name (letters, digits, '.', '_', '-')");
   return {

@@ -22,6 +22,8 @@ class EmbeddedTorch {
   Support available() const;
   bool started() const { return session_ != nullptr; }  // without starting it
   const TorchFacts& facts() const { return session_->facts(); }  // once started
+  TorchSession& session() const { return *session_; }            // once available
+  const InterpreterChoice& interpreter_choice() const { return choice_; }  // once available
 
   // On the CPU where torch cannot reach a GPU (no CUDA build, no device, a CPU-only torch): the runner
   // then times it like the reference.

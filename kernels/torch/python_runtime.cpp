@@ -165,6 +165,13 @@ PyRef PythonRuntime::check(PyObject* result, const std::string& context) const {
   return PyRef(result);
 }
 
+std::string PythonRuntime::text(PyObject* str, const std::string& context) const {
+  PyRef bytes = check(api_.PyUnicode_AsUTF8String(str), context);
+  const char* chars = api_.PyBytes_AsString(bytes.get());
+  if (!chars) throw_error(context);
+  return chars;
+}
+
 PyRef PythonRuntime::exec_module(const std::string& source, const std::string& filename) const {
   PyRef code = check(api_.Py_CompileString(source.c_str(), filename.c_str(), kPyFileInput), "compiling " + filename);
   PyRef ns = check(api_.PyDict_New(), "creating a namespace");

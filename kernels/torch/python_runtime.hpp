@@ -114,6 +114,8 @@ class PythonRuntime {
   // `result` when non-null, else throw_error(context).
   PyRef check(PyObject* result, const std::string& context) const;
 
+  // A Python str as UTF-8; throws PythonError "context: ..." for anything else.
+  std::string text(PyObject* str, const std::string& context) const;
   // Runs `source` as a module body in a fresh namespace and returns that namespace (a dict).
   PyRef exec_module(const std::string& source, const std::string& filename) const;
   // callable(*args); throws PythonError "context: Type: message".

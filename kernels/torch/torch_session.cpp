@@ -264,13 +264,6 @@ def prepare(x, w, b, y, call_json, settings_json):
 TorchSession* g_session = nullptr;
 std::mutex g_session_mutex;
 
-std::string text_of(const PythonRuntime& python, PyObject* object, const std::string& context) {
-  PyRef bytes = python.check(python.api().PyUnicode_AsUTF8String(object), context);
-  const char* chars = python.api().PyBytes_AsString(bytes.get());
-  if (!chars) python.throw_error(context);
-  return chars;
-}
-
 // A capsule's destructor: frees the view when torch never consumed it (torch renames the capsule
 // "used_dltensor" when it does, and then calls the deleter itself when its tensor goes).
 void capsule_destructor(PyObject* capsule) {
@@ -296,7 +289,7 @@ TorchSession::TorchSession(PythonRuntime& python) : python_(python) {
   const Gil gil(python_);
   helper_ = python_.exec_module(kHelperSource, "<kbench-torch-helper>");
   PyRef json_text = python_.call_in(helper_.get(), "facts", {});
-  const auto doc = nlohmann::json::parse(text_of(python_, json_text.get(), "torch facts"));
+  const auto doc = nlohmann::json::parse(python_.text(json_text.get(), "torch facts"));
   facts_.version = doc.at("version").get<std::string>();
   facts_.cudnn_version = doc.at("cudnn").get<std::string>();
   facts_.cuda_version = doc.at("cuda").get<std::string>();
@@ -330,10 +323,10 @@ TorchCall::TorchCall(TorchSession& session, const ConvProblem& problem, const To
   state_ =
       python.call_in(session_.helper(), "prepare", {x.get(), w.get(), b.get(), y.get(), call.get(), configured.get()});
   PyRef json_text = python.call_method(state_.get(), "facts");
-  const auto doc = nlohmann::json::parse(text_of(python, json_text.get(), "run facts"));
+  const auto doc = nlohmann::json::parse(python.text(json_text.get(), "run facts"));
   for (const auto& [key, value] : doc.items()) facts_.emplace_back("torch." + key, value.get<std::string>());
   PyRef implementation = python.check(api.PyObject_GetAttrString(state_.get(), "implementation"), "implementation");
-  implementation_ = text_of(python, implementation.get(), "implementation");
+  implementation_ = python.text(implementation.get(), "implementation");
 }
 
 TorchCall::~TorchCall() {

@@ -1,0 +1,67 @@
+# `kbench import kernelbench` reading files by running them in the embedded torch (Debian's python3-torch):
+# the parser's fixtures read the same either way (all but the descriptions); files only running can read
+# (a helper function's shapes, F.conv2d in forward, nn.Sequential, half precision, a 68 GB input that meta
+# tensors never allocate) read as PyTorch runs them; a file that raises names its line; --reader auto falls
+# back to the parser without torch and says so; --reader torch without torch is exit 2. Skips (77) without
+# torch.
+source "$(dirname "$0")/lib.sh"
+PY=/usr/bin/python3
+if ! "$PY" -c "import torch" >/dev/null 2>&1; then
+  echo "SKIP: $PY cannot import torch (Debian: apt install python3-torch libpython3.11)"
+  exit 77
+fi
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"  # the interpreter is never finalised
+export KBENCH_PYTHON=$PY
+fixtures="$SRC/tests/data/import"
+without_descriptions() { grep -v '^  description: ' "$1" | grep -v '^# Written by'; }
+
+for file in "$fixtures"/*.py; do
+  case "$file" in *refused_*) continue ;; esac
+  "$KBENCH" import kernelbench "$file" --reader torch --output "$WORK/torch.yaml" 2>"$WORK/torch.err" ||
+    { cat "$WORK/torch.err"; fail "--reader torch $file: exit $?"; }
+  "$KBENCH" import kernelbench "$file" --reader parser --output "$WORK/parser.yaml" 2>/dev/null ||
+    fail "--reader parser $file: exit $?"
+  diff <(without_descriptions "$WORK/torch.yaml") <(without_descriptions "$WORK/parser.yaml") ||
+    fail "$file reads differently by running it and by parsing it"
+  grep -q "read by running its Model in torch" "$WORK/torch.err" || { cat "$WORK/torch.err"; fail "no note of the reader"; }
+done
+
+# What only running the file reads.
+traced="$fixtures/traced"
+"$KBENCH" import kernelbench "$traced/functional_forward.py" "$traced/sequential_between.py" --output "$WORK/traced.yaml" \
+  2>"$WORK/traced.err" || { cat "$WORK/traced.err"; fail "import of the traced fixtures: exit $?"; }
+python3 - "$WORK/traced.yaml" <<'PY' || { cat "$WORK/traced.yaml"; fail "the traced workloads are not as expected"; }
+import re, sys
+text = open(sys.argv[1]).read()
+docs = [d for d in text.split("\n- ")[1:]]
+def field(doc, key):
+    m = re.search(r"^\s*" + key + r": (.*)$", doc, re.M)
+    return m.group(1) if m else None
+assert len(docs) == 3, docs
+f, s0, s2 = docs
+assert f.startswith("name: functional_forward\n"), f
+assert field(f, "input") == "[64, 64, 4096, 4096]" and field(f, "out_channels") == "128", f
+assert field(f, "stride") == "[2, 1]" and field(f, "padding") == "1" and field(f, "groups") == "4", f
+assert "F.conv2d in forward of the Model in functional_forward.py" in f, f
+assert s0.startswith("name: sequential_between-features.0\n") and field(s0, "dtype") == "fp16", s0
+assert field(s0, "op") == "conv" and field(s0, "kernel") == "[1, 3, 3]" and field(s0, "padding") == "[0, 1, 1]", s0
+assert s2.startswith("name: sequential_between-features.2\n") and field(s2, "op") == "conv_transpose", s2
+assert field(s2, "input") == "[2, 8, 6, 10, 12]" and field(s2, "groups") == "2" and field(s2, "out_channels") == "4", s2
+PY
+"$KBENCH" import kernelbench "$traced/functional_forward.py" --reader parser >/dev/null 2>"$WORK/parser.err" &&
+  fail "the parser should not read functional_forward.py (else this test shows nothing)"
+
+# A file that raises: its line, Python's error, and (auto) the parser's word too.
+"$KBENCH" import kernelbench "$traced/fails_in_get_inputs.py" >/dev/null 2>"$WORK/raises.err"
+[ $? -eq 2 ] || { cat "$WORK/raises.err"; fail "a file that raises must exit 2"; }
+grep -q "fails_in_get_inputs.py:15: RuntimeError: this problem needs a GPU (and kbench's parser: " "$WORK/raises.err" ||
+  { cat "$WORK/raises.err"; fail "the raising file's error is not named at its line"; }
+
+# Without torch: auto reads by the parser and says why; --reader torch refuses.
+file="$fixtures/keyword_arguments_separable.py"
+KBENCH_PYTHON=/nonexistent/python3 "$KBENCH" import kernelbench "$file" >"$WORK/auto.yaml" 2>"$WORK/auto.err" ||
+  { cat "$WORK/auto.err"; fail "auto without torch: exit $?"; }
+grep -q "read by kbench's parser (no torch to run it: " "$WORK/auto.err" || { cat "$WORK/auto.err"; fail "auto: no note"; }
+KBENCH_PYTHON=/nonexistent/python3 "$KBENCH" import kernelbench "$file" --reader torch >/dev/null 2>"$WORK/torch.err"
+[ $? -eq 2 ] && grep -q -- "--reader torch: " "$WORK/torch.err" || { cat "$WORK/torch.err"; fail "--reader torch without torch"; }
+echo "ok"
