@@ -98,7 +98,7 @@ TEST_SUITE("import kernelbench") {
     CHECK(imported.workloads[3].description.rfind("F.conv1d in forward of the Model", 0) == 0);
   }
 
-  TEST_CASE("traced import: padding 'same' splits dilation x (kernel - 1), the odd one after; 'valid' pads none") {
+  TEST_CASE("traced import: padding same splits dilation x (kernel - 1) with the odd one after, valid pads none") {
     const auto same = read(document(
         call("conv2d", "c", "[1, 4, 9, 9]", "[4, 4, 4, 3]", R"(, "padding": "same", "dilation": [1, 2])")));
     CHECK(same.workloads[0].problem.pad_before == Dims{{1, 2, 0}});
