@@ -16,3 +16,14 @@ if not ok:
     sys.exit(1)
 PY
 }
+# require_torch: skips the test (exit 77) where Debian's /usr/bin/python3 cannot import torch, else sets PY
+# to it. The embedded interpreter is never finalised (torch does not survive Py_Finalize): what it holds at
+# exit is not a leak of kbench's, so the sanitizer build does not count it.
+require_torch() {
+  PY=/usr/bin/python3
+  if ! "$PY" -c "import torch" >/dev/null 2>&1; then
+    echo "SKIP: $PY cannot import torch (Debian: apt install python3-torch libpython3.11)"
+    exit 77
+  fi
+  export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+}

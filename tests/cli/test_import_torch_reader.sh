@@ -5,12 +5,7 @@
 # back to the parser without torch and says so; --reader torch without torch is exit 2. Skips (77) without
 # torch.
 source "$(dirname "$0")/lib.sh"
-PY=/usr/bin/python3
-if ! "$PY" -c "import torch" >/dev/null 2>&1; then
-  echo "SKIP: $PY cannot import torch (Debian: apt install python3-torch libpython3.11)"
-  exit 77
-fi
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"  # the interpreter is never finalised
+require_torch
 export KBENCH_PYTHON=$PY
 fixtures="$SRC/tests/data/import"
 without_descriptions() { grep -v '^  description: ' "$1" | grep -v '^# Written by'; }

@@ -4,12 +4,7 @@
 # workload's, or none, or two parameters, a forward with two inputs, and a file that raises on import,
 # each fail with the reason; a missing file is the command line's error. Skips (77) without torch.
 source "$(dirname "$0")/lib.sh"
-PY=/usr/bin/python3
-if ! "$PY" -c "import torch" >/dev/null 2>&1; then
-  echo "SKIP: $PY cannot import torch (Debian: apt install python3-torch libpython3.11)"
-  exit 77
-fi
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"  # the interpreter is never finalised
+require_torch
 spec="$SRC/tests/data/cli/module_small.yaml"
 modules="$SRC/tests/data/cli/modules"
 backends="reference"

@@ -5,14 +5,7 @@
 # reason (Python's own exception text for the last); and a run without
 # --backends leaves torch out. Skips (77) where /usr/bin/python3 cannot import torch.
 source "$(dirname "$0")/lib.sh"
-PY=/usr/bin/python3
-if ! "$PY" -c "import torch" >/dev/null 2>&1; then
-  echo "SKIP: $PY cannot import torch (Debian: apt install python3-torch libpython3.11)"
-  exit 77
-fi
-# The embedded interpreter is never finalised (torch does not survive Py_Finalize): what it holds at
-# exit is not a leak of kbench's, so the sanitizer build does not count it.
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+require_torch
 spec="$SRC/tests/data/cli/torch_small.yaml"
 
 KBENCH_PYTHON=$PY "$KBENCH" run "$spec" --backends torch,reference,torch:compile --iterations 3 --seed 11 \
