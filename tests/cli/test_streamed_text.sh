@@ -32,7 +32,7 @@ def lines(text):  # the parts that do not change from run to run
 assert lines(shown) == lines(piped), (lines(shown)[:5], lines(piped)[:5])
 PY
 # compare waits for every result: its side-by-side table is printed once, after the run.
-compare=("$KBENCH" compare "$spec" --backends reference,cuda --iterations 2 --seed 3)
+compare=("$KBENCH" compare "$spec" --backends reference,torch --python /nonexistent/python3 --iterations 2 --seed 3)
 printf -v command '%q ' "${compare[@]}"
 NO_COLOR=1 script -qec "$command" /dev/null >"$WORK/compare.txt" 2>&1 || fail "kbench compare at a terminal: exit $?"
 python3 - "$WORK/compare.txt" <<'PY' || fail "compare's report is not printed after the run"
