@@ -52,7 +52,8 @@ class CudaBackend final : public Backend {
            "phase "
            "decomposition, or at stride 1 as the forward convolution it equals; fp16/bf16 implicit GEMM on tensor "
            "cores "
-           "(NHWC and NCHW); backward_data as the forward pass of its backward-data problem on those kernels, "
+           "(NHWC and NCHW); depthwise in channels last (fp32, fp16, bf16); backward_data as the forward pass of "
+           "its backward-data problem on those kernels, "
            "backward_weights by a split-K FFMA implicit GEMM with a deterministic reduction";
   }
 

@@ -2,8 +2,9 @@
 // The launch side of each kernel family: the device facts its launch counts with, its plan, and the
 // device memory that plan takes beyond the problem's tensors. Declared here, defined in each family's
 // folder (direct/direct_plans.cpp, depthwise/depthwise_plans.cpp, implicit_gemm/igemm_plan.cpp,
-// transposed/phase_plan.cpp, half_gemm/half_gemm_plans.cpp, wgrad/wgrad_plan.cpp,
-// wgrad/wgrad_depthwise_plan.cpp); kernel_plan.cpp picks a family's launcher and builds the plan.
+// transposed/phase_plan.cpp, half_gemm/half_gemm_plans.cpp, depthwise_nhwc/depthwise_nhwc_plans.cpp,
+// wgrad/wgrad_plan.cpp, wgrad/wgrad_depthwise_plan.cpp); kernel_plan.cpp picks a family's launcher and
+// builds the plan.
 #include <cstdint>
 #include <memory>
 
@@ -29,6 +30,7 @@ const FamilyLauncher& depthwise2d_launcher();
 const FamilyLauncher& implicit_gemm_launcher();
 const FamilyLauncher& transposed_phase_launcher();
 const FamilyLauncher& implicit_gemm_half_launcher();
+const FamilyLauncher& depthwise_nhwc_launcher();
 const FamilyLauncher& wgrad_gemm_launcher();
 const FamilyLauncher& wgrad_depthwise_launcher();
 

@@ -14,6 +14,7 @@
 
 #include "cuda/common/family_descriptor.hpp"
 #include "cuda/depthwise/depthwise_family.hpp"
+#include "cuda/depthwise_nhwc/depthwise_nhwc_family.hpp"
 #include "cuda/direct/direct_family.hpp"
 #include "cuda/direct/direct_tiled_family.hpp"
 #include "cuda/half_gemm/half_gemm_family.hpp"
@@ -39,6 +40,7 @@ inline constexpr const FamilyDescriptor* kFamilyTable[] = {
     &kTransposedPhase3xtf32Family,
     &kTransposedPhaseTf32Family,
     &kImplicitGemmHalfFamily,
+    &kDepthwiseNhwcFamily,
     &kWgradGemmFfmaFamily,
     &kWgradDepthwiseFamily,
 };

@@ -1,0 +1,37 @@
+// The launch side of the `depthwise_nhwc` family (family_launchers.hpp): no device memory beyond the
+// problem's tensors, nothing to configure (the slice's weights stay under the default 48 KB).
+#include <memory>
+#include <utility>
+
+#include "cuda/depthwise_nhwc/depthwise_nhwc_launch.hpp"
+#include "cuda/family_launchers.hpp"
+
+namespace kbench::gpu::conv {
+
+namespace {
+
+class DepthwiseNhwcPlan final : public KernelPlan {
+ public:
+  DepthwiseNhwcPlan(const ConvProblem& p, KernelDescription description)
+      : KernelPlan(std::move(description)), tiling_(depthwise_nhwc::make_tiling(p)) {}
+  void enqueue(const Operands& ops, cudaStream_t stream) override {
+    depthwise_nhwc::launch_depthwise_nhwc(tiling_, ops, stream);
+  }
+
+ private:
+  depthwise_nhwc::Tiling tiling_;
+};
+
+}  // namespace
+
+const FamilyLauncher& depthwise_nhwc_launcher() {
+  static const FamilyLauncher launcher{
+      .make_plan = [](const KernelChoice&, const ConvProblem& p, const LaunchDevice&,
+                      KernelDescription d) -> std::unique_ptr<KernelPlan> {
+        return std::make_unique<DepthwiseNhwcPlan>(p, std::move(d));
+      },
+  };
+  return launcher;
+}
+
+}  // namespace kbench::gpu::conv
