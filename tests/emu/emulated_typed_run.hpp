@@ -79,11 +79,12 @@ inline BoundCheck check_within_bound(const ConvProblem& p, const data::HostTenso
 
 // Runs `kernel` over `grid` blocks of `threads` on the seeded tensors of `p` stored as its dtype and
 // layout (kType must be p.dtype), with `shared` as the dynamic shared memory; every output poisoned
-// first, so one left unwritten fails.
+// first, so one left unwritten fails. `counted_stores`: the kernel writes its output only by
+// streaming stores, each element exactly once (checked).
 template <DType kType>
 void run_typed_and_compare(const ConvProblem& p, std::uint64_t seed, emu::Dim3 grid, unsigned threads,
                            const TypedKernel<kType>& kernel, unsigned char* shared = nullptr,
-                           std::size_t shared_bytes = 0) {
+                           std::size_t shared_bytes = 0, bool counted_stores = false) {
   REQUIRE(p.dtype == kType);
   const data::HostTensors t = data::make_host_tensors(p, seed);
   const std::vector<Stored<kType>> x = to_memory<kType>(p, Operand::input, t.input);
@@ -107,6 +108,12 @@ void run_typed_and_compare(const ConvProblem& p, std::uint64_t seed, emu::Dim3 g
                           << " outside the bound, first at " << c.first << ": got " << c.got << ", expected "
                           << c.expected << " within " << c.allowed);
   CHECK(c.failures == 0);
+  if (counted_stores) {
+    const std::vector<std::uint8_t>& counts = emu::write_counts(y.data());
+    std::size_t not_once = 0;
+    for (std::size_t i = 0; i < y.size(); ++i) not_once += counts[i * sizeof y[0]] != 1 ? 1 : 0;
+    CHECK_MESSAGE(not_once == 0, not_once << " outputs not written exactly once");
+  }
 }
 
 }  // namespace kbench::emu_tests
