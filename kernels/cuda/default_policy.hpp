@@ -50,6 +50,9 @@ inline Family default_family(const ConvProblem& p, MathMode math) {
   // family, where the generic GEMM's tiles would be M = 1 row of padding; the GEMM for the rest.
   if (p.pass == Pass::backward_weights)
     return family_envelope(Family::wgrad_depthwise, p, math) ? Family::wgrad_depthwise : Family::wgrad_gemm_ffma;
+  // Depthwise convolutions stored channels last, in every dtype: their own kernel, which reads whole
+  // 16-byte vectors of channels (the fp32 families read NCHW only; the half GEMM's M would be 1).
+  if (p.layout == Layout::nhwc && family_envelope(Family::depthwise_nhwc, p, math)) return Family::depthwise_nhwc;
   // fp16 and bf16: the tensor-core GEMM where a GEMM pays (its M, the output channels per group, and
   // its reduction at least 8 long) and it runs the problem; else the generic kernel, which takes every
   // dtype and layout. The fp32 families below take fp32 NCHW only.

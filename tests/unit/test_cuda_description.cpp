@@ -73,6 +73,25 @@ TEST_SUITE("cuda_index") {
     CHECK(property(d77, "launches") == "2");
   }
 
+  TEST_CASE("seed 84 channels last: the depthwise NHWC kernel, its tile, vectors, shared memory and blocks") {
+    ConvProblem p = testing::seed84();
+    p.layout = Layout::nhwc;
+    for (const DType dtype : {DType::fp16, DType::bf16}) {
+      p.dtype = dtype;
+      const KernelDescription d = describe_default(p, MathMode::fp32);
+      CHECK(d.implementation == "depthwise_nhwc/4x32x64");
+      CHECK(property(d, "vector_width") == std::string("8 ") + std::string(to_string(dtype)) + " elements (16 bytes)");
+      CHECK(property(d, "shared_memory_bytes") == "2304");  // 64 channels x 9 taps x 4 bytes
+      CHECK(property(d, "blocks") == std::to_string(std::int64_t{2} * 16 * 64 * 64));
+      CHECK(property(d, "accumulation") == "fp32");
+    }
+    p.dtype = DType::fp32;
+    const KernelDescription d = describe_default(p, MathMode::tf32);
+    CHECK(d.implementation == "depthwise_nhwc/4x32x32");
+    CHECK(property(d, "tile") == "4 output rows x 32 columns x 32 channels of one (image, depth) plane, 256 threads");
+    CHECK(property(d, "blocks") == std::to_string(std::int64_t{4} * 16 * 64 * 64));
+  }
+
   TEST_CASE("a transposed convolution whose taps all land has no zero fill, one whose taps all miss is bias only") {
     ConvProblem every;  // stride 1: every output on the one phase
     every.op = OpKind::conv_transpose;

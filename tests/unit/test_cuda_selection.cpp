@@ -428,8 +428,10 @@ TEST_SUITE("cuda_index") {
           };
           CHECK(gpu::conv::default_family(as(seed50()), math) == Family::implicit_gemm_half);
           CHECK(gpu::conv::default_family(as(seed76()), math) == Family::implicit_gemm_half);
-          // Depthwise (a GEMM of one output channel) and transposed: the generic kernel, for now.
-          CHECK(gpu::conv::default_family(as(seed84()), math) == Family::direct);
+          // Depthwise (a GEMM of one output channel): its channels-last kernel, NCHW the generic one.
+          CHECK(gpu::conv::default_family(as(seed84()), math) ==
+                (layout == Layout::nhwc ? Family::depthwise_nhwc : Family::direct));
+          // Transposed: the generic kernel, for now.
           CHECK(gpu::conv::default_family(as(seed77()), math) == Family::direct);
           const std::vector<Family> families = gpu::conv::applicable_families(as(seed76()), math);
           CHECK(families == std::vector<Family>{Family::direct, Family::implicit_gemm_half});
@@ -454,6 +456,77 @@ TEST_SUITE("cuda_index") {
     t.dtype = DType::fp16;
     CHECK(gpu::conv::family_envelope(Family::implicit_gemm_half, t, MathMode::fp32).reason ==
           "implicit_gemm_half: forward convolutions only");
+  }
+
+  TEST_CASE("depthwise_nhwc: channels-last depthwise problems in every dtype, its envelope's reasons, the default") {
+    using gpu::conv::default_family;
+    using gpu::conv::family_envelope;
+    const auto as = [](ConvProblem p, DType dtype, Layout layout = Layout::nhwc) {
+      p.dtype = dtype;
+      p.layout = layout;
+      return p;
+    };
+    const auto reason = [](const ConvProblem& p) {
+      return family_envelope(Family::depthwise_nhwc, p, MathMode::fp32).reason;
+    };
+    // Seed 84 in each dtype, both maths: the default, beside direct (and for halves the GEMM, M = 1).
+    for (const DType dtype : {DType::fp16, DType::bf16, DType::fp32})
+      for (const MathMode math : {MathMode::fp32, MathMode::tf32}) {
+        CAPTURE(to_string(dtype));
+        const ConvProblem p = as(seed84(), dtype);
+        CHECK(default_family(p, math) == Family::depthwise_nhwc);
+        const std::vector<Family> families = gpu::conv::applicable_families(p, math);
+        CHECK(lists(families, Family::direct));
+        CHECK(lists(families, Family::depthwise_nhwc));
+        CHECK(gpu::conv::applicable_variants(p, math).front().family == Family::depthwise_nhwc);
+      }
+    // Channels first: refused for the layout; depthwise2d keeps fp32 NCHW.
+    CHECK(reason(as(seed84(), DType::fp16, Layout::nchw)) == "depthwise_nhwc: does not read nchw tensors");
+    CHECK(default_family(seed84(), MathMode::fp32) == Family::depthwise2d);
+    // Strides, dilation, asymmetric padding, bias, rectangular kernels, 1-D and 3-D: all inside.
+    ConvProblem mobile = as(seed84(), DType::bf16);
+    mobile.batch = 8;
+    mobile.in_channels = mobile.out_channels = mobile.groups = 32;
+    mobile.input = Dims{{112, 111, 1}};
+    mobile.stride = Dims{{2, 2, 1}};
+    mobile.dilation = Dims{{1, 2, 1}};
+    mobile.kernel = Dims{{3, 5, 1}};
+    mobile.pad_before = Dims{{1, 0, 0}};
+    mobile.pad_after = Dims{{2, 3, 0}};
+    mobile.bias = true;
+    CHECK(default_family(mobile, MathMode::fp32) == Family::depthwise_nhwc);
+    ConvProblem line = mobile;
+    line.spatial_rank = 1;
+    line.input = Dims{{4096, 1, 1}};
+    line.kernel = Dims{{7, 1, 1}};
+    CHECK(default_family(line, MathMode::fp32) == Family::depthwise_nhwc);
+    ConvProblem video = as(mobile, DType::fp32);
+    video.spatial_rank = 3;
+    video.input = Dims{{8, 28, 28}};
+    video.kernel = Dims{{3, 3, 3}};
+    CHECK(default_family(video, MathMode::tf32) == Family::depthwise_nhwc);
+    // Refused, each with its reason; direct runs them.
+    ConvProblem odd = as(seed84(), DType::fp16);
+    odd.in_channels = odd.out_channels = odd.groups = 12;  // 1.5 vectors of fp16; 3 of fp32
+    CHECK(reason(odd) == "depthwise_nhwc: channels must be a multiple of 8 (16-byte vectors of fp16)");
+    CHECK(default_family(odd, MathMode::fp32) == Family::direct);
+    CHECK(family_envelope(Family::depthwise_nhwc, as(odd, DType::fp32), MathMode::fp32));
+    ConvProblem multiplier = as(seed84(), DType::fp16);
+    multiplier.out_channels = 256;
+    CHECK(reason(multiplier).find("groups == in_channels == out_channels") != std::string::npos);
+    ConvProblem transposed = as(seed84(), DType::fp16);
+    transposed.op = OpKind::conv_transpose;
+    CHECK(reason(transposed) == "depthwise_nhwc: forward convolutions only");
+    CHECK(default_family(transposed, MathMode::fp32) == Family::direct);
+    ConvProblem cube = video;
+    cube.dtype = DType::fp16;
+    cube.input = Dims{{20, 20, 20}};
+    cube.kernel = Dims{{13, 13, 13}};
+    cube.stride = cube.dilation = Dims{{1, 1, 1}};
+    CHECK(reason(cube) == "depthwise_nhwc: 2197 taps: one vector's weights exceed 48 KB of shared memory");
+    // A dense fp32 NHWC convolution: still direct alone.
+    CHECK(gpu::conv::applicable_families(as(seed76(), DType::fp32), MathMode::fp32) ==
+          std::vector<Family>{Family::direct});
   }
 
   TEST_CASE("every valid random problem in every dtype and layout has direct, and its default is in its envelope") {
