@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <numeric>
@@ -21,6 +22,7 @@
 #include "cuda/device_support.hpp"
 #include "verify/check_points.hpp"
 #include "verify/compare.hpp"
+#include "verify/error_bound.hpp"
 #include "verify/tolerance.hpp"
 #include "test_seed.hpp"
 #include "variant_envelope.hpp"
@@ -112,6 +114,48 @@ void check_family(const ConvProblem& problem, const std::string& variant, MathMo
                   << ", first mismatch at output "
                   << (c.first_mismatch >= 0 ? indices[static_cast<std::size_t>(c.first_mismatch)] : -1) << ": got "
                   << c.first_mismatch_got << ", expected " << c.first_mismatch_expected);
+  CHECK(c.passed());
+  CHECK(run->inputs_unchanged());
+}
+
+// Runs `problem` (any dtype and layout) on `variant` under math fp32 and compares the outputs at
+// `indices` (all when empty) with the reference within the error bound a run's verification uses
+// (verify/error_bound.hpp: fp32 accumulation, one rounding to the output's dtype).
+void check_bounded(const ConvProblem& problem, const std::string& variant, std::uint64_t seed,
+                   std::vector<std::int64_t> indices = {}) {
+  INFO("variant " << variant << ", " << kbench::to_string(problem.dtype) << " " << kbench::to_string(problem.layout));
+  if (kbench::gpu_tests::dry_run()) {
+    const kbench::Support inside = kbench::gpu_tests::variant_envelope(problem, variant, MathMode::fp32);
+    REQUIRE_MESSAGE(inside.ok, inside.reason);
+    return;
+  }
+  kbench::Backend* const backend = &cuda_backend();
+  REQUIRE(backend->available());
+  const BackendOptions options = options_for(variant, MathMode::fp32);
+  const kbench::Support supported = backend->supports(problem, options);
+  REQUIRE_MESSAGE(supported.ok, supported.reason);
+  const std::unique_ptr<kbench::PreparedRun> run = backend->prepare(problem, options);
+  INFO("implementation " << run->implementation());
+  CHECK(implements(run->implementation(), variant));
+  run->fill_inputs(seed);
+  run->poison_output();
+  run->run();
+  if (indices.empty()) {
+    indices.resize(static_cast<std::size_t>(problem.output_elements()));
+    std::iota(indices.begin(), indices.end(), 0);
+  }
+  const std::vector<float> got = run->read_output(indices);
+  using kbench::reference::Terms;
+  const std::vector<double> values = kbench::reference::convolve_at_seeded(problem, seed, indices);
+  const std::vector<double> sums = kbench::reference::convolve_at_seeded(problem, seed, indices, Terms::magnitude);
+  std::vector<double> roots = kbench::reference::convolve_at_seeded(problem, seed, indices, Terms::square);
+  for (double& r : roots) r = std::sqrt(r);
+  const kbench::Comparison c = kbench::compare_outputs(got, kbench::ExpectedValues{values, sums, roots},
+                                                       kbench::error_bound_for(problem, run->math_used()));
+  INFO("checked " << c.checked << ", mismatches " << c.mismatches << ", first mismatch at output "
+                  << (c.first_mismatch >= 0 ? indices[static_cast<std::size_t>(c.first_mismatch)] : -1) << ": got "
+                  << c.first_mismatch_got << ", expected " << c.first_mismatch_expected << " within "
+                  << c.first_mismatch_allowed);
   CHECK(c.passed());
   CHECK(run->inputs_unchanged());
 }
@@ -210,6 +254,29 @@ TEST_SUITE("cuda_kernels") {
       if (bulk_device())
         for (const char* variant : {"depthwise2d/bulk_copies", "depthwise2d/bulk_pipelined"})
           check_family(p, variant, MathMode::fp32, 284);
+    }
+  }
+
+  TEST_CASE("depthwise_nhwc: fp16, bf16 and fp32 channels last, random 1-D to 3-D shapes and seed 84 at full size") {
+    using D = Dims;
+    std::mt19937_64 rng(kbench::testing::test_seed(2462));
+    const kbench::DType dtypes[] = {kbench::DType::fp16, kbench::DType::bf16, kbench::DType::fp32};
+    for (int trial = 0; trial < 30; ++trial) {
+      // C a multiple of 8 (every dtype's vector), up to 11 vectors of fp16: partial slices.
+      ConvProblem p = random_problem(rng, OpKind::conv, 1 + trial % 3, 1, 1);
+      p.in_channels = p.out_channels = p.groups = 8 * pick(rng, 1, 11);
+      p.dtype = dtypes[trial % 3];
+      p.layout = kbench::Layout::nhwc;
+      CAPTURE(trial);
+      check_bounded(p, "depthwise_nhwc", 2462 + static_cast<std::uint64_t>(trial));
+    }
+    // Seed 84 in fp16 and bf16 (its own half seeds), 510-column rows across 16 column tiles.
+    ConvProblem s84 = make_problem(OpKind::conv, 2, 64, 128, 128, 128, D{{256, 512, 1}}, D{{3, 3, 1}}, D{{1, 1, 1}},
+                                   D{{1, 1, 1}}, D{{0, 0, 0}}, D{{0, 0, 0}}, false);
+    s84.layout = kbench::Layout::nhwc;
+    for (const kbench::DType dtype : dtypes) {
+      s84.dtype = dtype;
+      check_bounded(s84, "depthwise_nhwc", 84, sampled(s84));
     }
   }
 
