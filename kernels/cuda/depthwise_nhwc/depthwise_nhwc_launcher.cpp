@@ -10,10 +10,10 @@ namespace kbench::gpu::conv {
 
 namespace {
 
-class DepthwiseNhwcPlan final : public KernelPlan {
+class DepthwiseNhwcLaunch final : public KernelLaunch {
  public:
-  DepthwiseNhwcPlan(const ConvProblem& p, KernelDescription description)
-      : KernelPlan(std::move(description)), tiling_(depthwise_nhwc::make_tiling(p)) {}
+  DepthwiseNhwcLaunch(const ConvProblem& p, KernelDescription description)
+      : KernelLaunch(std::move(description)), tiling_(depthwise_nhwc::make_tiling(p)) {}
   void enqueue(const Operands& ops, cudaStream_t stream) override {
     depthwise_nhwc::launch_depthwise_nhwc(tiling_, ops, stream);
   }
@@ -26,9 +26,9 @@ class DepthwiseNhwcPlan final : public KernelPlan {
 
 const FamilyLauncher& depthwise_nhwc_launcher() {
   static const FamilyLauncher launcher{
-      .make_plan = [](const KernelChoice&, const ConvProblem& p, const LaunchDevice&,
-                      KernelDescription d) -> std::unique_ptr<KernelPlan> {
-        return std::make_unique<DepthwiseNhwcPlan>(p, std::move(d));
+      .make_launch = [](const KernelChoice&, const ConvProblem& p, const LaunchDevice&,
+                        KernelDescription d) -> std::unique_ptr<KernelLaunch> {
+        return std::make_unique<DepthwiseNhwcLaunch>(p, std::move(d));
       },
   };
   return launcher;
