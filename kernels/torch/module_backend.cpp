@@ -20,7 +20,8 @@ class ModuleBackend final : public Backend {
   std::string name() const override { return "module"; }
   std::string description() const override {
     return "a KernelBench-style file's ModelNew (else Model), built from its get_init_inputs() with kbench's weight "
-           "and bias as its parameters, in the embedded torch (--backends module:PATH.py; forward pass, fp32 nchw)";
+           "and bias as its parameters, in the embedded torch (--backends module:PATH.py; forward pass; the model "
+           "cast to the workload's dtype, its input channels-last strided for nhwc)";
   }
   bool runs_on_cpu() const override { return !torch_.on_gpu(); }
   bool selected_by_default() const override { return false; }  // it needs a file
@@ -43,11 +44,6 @@ class ModuleBackend final : public Backend {
       return Support::no(fmt::format("a module's forward is what runs; its {} pass is torch's own "
                                      "(--backends torch runs aten.convolution_backward)",
                                      to_string(problem.pass)));
-    if (problem.dtype != DType::fp32)
-      return Support::no(fmt::format("the module backend hands the model fp32 tensors only, not {}",
-                                     to_string(problem.dtype)));
-    if (problem.layout != Layout::nchw)
-      return Support::no("the module backend hands the model channels-first (nchw) tensors only, not nhwc");
     return Support::yes();
   }
 

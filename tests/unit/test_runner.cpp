@@ -87,6 +87,7 @@ TEST_SUITE("runner") {
         {Misbehaviour::wrong_values, ResultStatus::wrong, "checked elements out of the error bound"},
         {Misbehaviour::throw_in_run, ResultStatus::failed, "cudaErrorIllegalAddress"},
         {Misbehaviour::throw_in_prepare, ResultStatus::failed, "out of memory"},
+        {Misbehaviour::no_kernel_in_run, ResultStatus::unsupported, "no fp16 kernel for this call"},
     };
     for (const auto& c : cases) {
       CAPTURE(static_cast<int>(c.misbehaviour));
