@@ -164,11 +164,31 @@ int calibrate_and_store(int device) {
                         calibration.wgmma_discarded ? "; discarded: above the device's theoretical peak" : "");
   if (calibration.tf32_wgmma_flops() > 0) wgmma += "  (at " + clock_text(calibration.tf32_wgmma_clock_hz) + ")";
   fmt::print("    wgmma         {:>14}\n", wgmma);
+  for (const DType dtype : {DType::fp16, DType::bf16}) {
+    const bool bf16 = dtype == DType::bf16;
+    const double mma = bf16 ? calibration.bf16_mma_sync_flops : calibration.fp16_mma_sync_flops;
+    const double wgmma_rate = bf16 ? calibration.bf16_wgmma_flops : calibration.fp16_wgmma_flops;
+    fmt::print("  {} tensor     {:>14}  (datasheet {}; the fastest of:)\n", bf16 ? "BF16" : "FP16",
+               report::format_flop_rate(measured.half_tensor_flops(dtype)),
+               report::format_flop_rate(datasheet.half_tensor_flops(dtype)));
+    fmt::print("    mma.sync      {:>14}{}\n",
+               mma > 0 ? report::format_flop_rate(mma) : std::string("not measured before compute capability 8.0"),
+               mma > 0 ? "  (at " + clock_text(calibration.half_mma_sync_clock_hz) + ")" : std::string());
+    fmt::print("    wgmma         {:>14}\n",
+               wgmma_rate > 0 ? fmt::format("{}  (m64n256k16, A and B in shared memory){}  (at {})",
+                                            report::format_flop_rate(wgmma_rate),
+                                            calibration.half_wgmma_discarded
+                                                ? "; discarded: above the device's theoretical peak"
+                                                : "",
+                                            clock_text(calibration.half_wgmma_clock_hz))
+                              : std::string("not measured (compute capability 9.0 only)"));
+  }
   fmt::print("  fp32 floors use {} ({})\n", report::format_flop_rate(measured.fp32_accurate_flops()),
              to_string(measured.compute_units_for(MathMode::fp32)));
   fmt::print("stored in {}\n", where);
   for (const double clock : {calibration.copy_clock_hz, calibration.fp32_clock_hz, calibration.tf32_mma_sync_clock_hz,
-                             calibration.tf32_wgmma_clock_hz}) {
+                             calibration.tf32_wgmma_clock_hz, calibration.half_mma_sync_clock_hz,
+                             calibration.half_wgmma_clock_hz}) {
     if (clock > 0 && clock < gpu::SmClockProbe::kThrottleFraction * calibration.max_clock_hz) {
       fmt::print(stderr,
                  "kbench calibrate: warning: a rate was measured at {} (below {:.0f}% of the maximum {}): the GPU was "
