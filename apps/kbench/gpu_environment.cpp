@@ -79,8 +79,9 @@ void register_backends(Registry& registry, const std::string& python) {
 #if defined(KBENCH_HAVE_CUDNN)
   registry.add(gpu::make_cudnn_backend());
 #endif
-  registry.add(torch::make_torch_backend(python));
-  registry.add(torch::make_module_backend(python));
+  const auto torch = std::make_shared<const torch::EmbeddedTorch>(python);  // one interpreter probe for both
+  registry.add(torch::make_torch_backend(torch));
+  registry.add(torch::make_module_backend(torch));
   registry.add(plugin::make_plugin_backend());
 }
 
@@ -227,8 +228,9 @@ GpuEnvironment detect_gpu(int) {
 
 void register_backends(Registry& registry, const std::string& python) {
   registry.add(make_reference_backend());
-  registry.add(torch::make_torch_backend(python));
-  registry.add(torch::make_module_backend(python));
+  const auto torch = std::make_shared<const torch::EmbeddedTorch>(python);  // one interpreter probe for both
+  registry.add(torch::make_torch_backend(torch));
+  registry.add(torch::make_module_backend(torch));
   registry.add(plugin::make_plugin_backend());
 }
 
