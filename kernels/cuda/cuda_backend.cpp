@@ -13,7 +13,7 @@
 #include "cuda/device_requirements.hpp"
 #include "cuda/device_support.hpp"
 #include "cuda/kernel_description.hpp"
-#include "cuda/kernel_plan.hpp"
+#include "cuda/kernel_launch.hpp"
 #include "cuda/kernel_selection.hpp"
 #include "runtime/device_info.hpp"
 #include "runtime/gpu_prepared_run.hpp"
@@ -75,7 +75,7 @@ class CudaBackend final : public Backend {
     const conv::LaunchDevice device{device_info(options.device).sms, 0};  // split-K's workspace depends on it
     for (const conv::KernelChoice& c :
          searches(options) ? conv::search_candidates(problem, options.math) : std::vector{choose(problem, options)})
-      plan_bytes = std::max(plan_bytes, conv::plan_device_bytes(c, problem, device));
+      plan_bytes = std::max(plan_bytes, conv::launch_device_bytes(c, problem, device));
     return fits_in_device_memory(GpuPreparedRun::device_bytes_needed(problem, options.device) + plan_bytes,
                                  options.device);
   }

@@ -70,7 +70,7 @@ void check_as_forward(const ConvProblem& p, Family family, std::uint64_t seed) {
     return;
   }
   REQUIRE(family == Family::direct_tiled);
-  const dt::TiledDesc d = dt::make_tiled_plan(*forward).desc;
+  const dt::TiledDesc d = dt::make_tiling(*forward).desc;
   REQUIRE(d.smem_bytes() <= static_cast<std::int64_t>(sizeof dt::smem));
   CHECK(dt::instance_kernel(d) != dt::kTransposedInstance);  // a forward instance
   CHECK(dt::instance_kernel(d) != dt::kTransposedPairs);

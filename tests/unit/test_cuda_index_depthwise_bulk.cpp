@@ -21,7 +21,7 @@ namespace {
 
 namespace dw = gpu::conv::depthwise;
 
-dw::BulkPlan plan_for(const ConvProblem& p, std::int64_t stages = 1, std::int64_t planes = 1) {
+dw::BulkTilingFit plan_for(const ConvProblem& p, std::int64_t stages = 1, std::int64_t planes = 1) {
   return dw::make_bulk_tiling(dw::make_plane_shape(1, planes, p.input[0], p.input[1], p.output_extent(0),
                                                    p.output_extent(1), p.pad_before[0], p.pad_before[1], p.kernel[0]),
                               stages);
@@ -88,7 +88,7 @@ std::vector<std::int64_t> build_window(const dw::BulkTiling& t, const dw::BulkSt
 
 // Checks the whole tiling of p with `stages` buffer sets (one plane; alignment also for the planes after it).
 void check_tiling(const ConvProblem& p, std::int64_t stages) {
-  const dw::BulkPlan plan = plan_for(p, stages, 3);
+  const dw::BulkTilingFit plan = plan_for(p, stages, 3);
   REQUIRE(plan.support.ok);
   const dw::BulkTiling& t = plan.tiling;
   const std::int64_t oh_n = p.output_extent(0), ow_n = p.output_extent(1), k = p.kernel[0];
@@ -174,7 +174,7 @@ TEST_SUITE("cuda_index") {
   }
 
   TEST_CASE("bulk depthwise tiling: seed 84, and what it refuses") {
-    const dw::BulkPlan s84 = dw::make_bulk_tiling(dw::make_plane_shape(64, 128, 256, 512, 254, 510, 0, 0, 3));
+    const dw::BulkTilingFit s84 = dw::make_bulk_tiling(dw::make_plane_shape(64, 128, 256, 512, 254, 510, 0, 0, 3));
     REQUIRE(s84.support.ok);
     const dw::BulkTiling& t = s84.tiling;
     CHECK(t.strip_rows == 12);  // the tallest even strip within 55 KB: 14 x 2 KB in, 12 x 2,040 B out
@@ -184,7 +184,7 @@ TEST_SUITE("cuda_index") {
     CHECK(t.segments == 1);
     CHECK(t.total_strips() == 64 * 128 * 22);
     // Pipelined: the same strips, two stages (two blocks an SM).
-    const dw::BulkPlan piped = dw::make_bulk_tiling(dw::make_plane_shape(64, 128, 256, 512, 254, 510, 0, 0, 3), 2);
+    const dw::BulkTilingFit piped = dw::make_bulk_tiling(dw::make_plane_shape(64, 128, 256, 512, 254, 510, 0, 0, 3), 2);
     REQUIRE(piped.support.ok);
     CHECK(piped.tiling.strip_rows == 12);
     CHECK(piped.tiling.smem_bytes() == 16 + 2 * (14 * 512 * 4 + 12 * 510 * 4));

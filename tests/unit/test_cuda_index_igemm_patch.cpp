@@ -104,7 +104,7 @@ TEST_SUITE("cuda_index") {
       const std::vector<ig::GemmTap> taps = ig::forward_taps(p3);
       ig::GemmConvDesc d = ig::make_forward_desc(p3, ig::KOrder::input_patch, 32);
       for (const int bn : {4, 7, 16, 128}) {
-        const ig::PatchPlan plan = ig::make_patch_plan(d, taps, bn);
+        const ig::PatchTiling plan = ig::make_patch_tiling(d, taps, bn);
         REQUIRE_MESSAGE(plan.support.ok, plan.support.reason);
         d.patch = plan.desc;
         check_patch(p3, d, taps, bn, counts);
@@ -159,7 +159,7 @@ TEST_SUITE("cuda_index") {
       p.kernel = Dims{{2, 1, 1}};
     } while (!reference::computable(p));
     ConvProblem p3 = reference::as_rank3(p);
-    CHECK(ig::make_patch_plan(ig::make_forward_desc(p3, ig::KOrder::input_patch, 32), ig::forward_taps(p3), 128)
+    CHECK(ig::make_patch_tiling(ig::make_forward_desc(p3, ig::KOrder::input_patch, 32), ig::forward_taps(p3), 128)
               .support.reason.find("1-D and 2-D") != std::string::npos);
     ConvProblem odd = testing::seed50();
     odd.input = Dims{{224, 222, 1}};

@@ -4,7 +4,7 @@
 // its variants, the facts a result records of it, and what it needs of the device. One descriptor per
 // family, in the family's folder; family_table.hpp lists them, and the central code loops over that
 // table. Plain C++ with no CUDA include: the unit tests ask these questions on the CPU. The launch
-// side (plans, device bytes) is in kernel_plan.hpp, per family in its folder too.
+// side (plans, device bytes) is in kernel_launch.hpp, per family in its folder too.
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -72,7 +72,7 @@ struct BulkTiling : PlaneShape {
   KBENCH_HD std::int64_t items() const { return out_w * segments; }
 };
 
-struct BulkPlan {
+struct BulkTilingFit {
   BulkTiling tiling;
   Support support;  // whether the problem fits
 };
@@ -82,9 +82,9 @@ inline std::int64_t bulk_row_alignment(std::int64_t out_w) { return out_w % 4 ==
 
 // The tiling for a problem in the depthwise2d envelope (stride 1, dilation 1, square kernel K), with
 // `stages` buffer sets (1 or 2).
-inline BulkPlan make_bulk_tiling(const PlaneShape& shape, std::int64_t stages = 1) {
+inline BulkTilingFit make_bulk_tiling(const PlaneShape& shape, std::int64_t stages = 1) {
   using geometry::ceil_div;
-  BulkPlan plan;
+  BulkTilingFit plan;
   BulkTiling& t = plan.tiling;
   static_cast<PlaneShape&>(t) = shape;
   t.stages = stages;

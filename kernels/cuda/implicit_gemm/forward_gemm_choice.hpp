@@ -28,7 +28,7 @@ inline ForwardGemm forward_gemm_in(const ConvProblem& p3, igemm::KOrder order) {
   const igemm::TileFacts f = igemm::tile_facts(igemm::choose_tile(p3.out_channels_per_group(), order));
   ForwardGemm g{igemm::make_forward_desc(p3, order, f.bm), {}};
   if (order == igemm::KOrder::input_patch) {
-    const igemm::PatchPlan plan = igemm::make_patch_plan(g.desc, igemm::forward_taps(p3), f.bn);
+    const igemm::PatchTiling plan = igemm::make_patch_tiling(g.desc, igemm::forward_taps(p3), f.bn);
     g.desc.patch = plan.desc;
     g.support = plan.support;
   }

@@ -103,14 +103,14 @@ KBENCH_HD std::int64_t patch_vector_source(const GemmConvDesc& d, const PatchTil
 
 inline std::int64_t round_up_4(std::int64_t v) { return (v + 3) / 4 * 4; }
 
-struct PatchPlan {
+struct PatchTiling {
   PatchDesc desc;
   Support support;  // whether the order applies
 };
 
 // The patch geometry of forward descriptor d for column tiles of `bn`, or why the order cannot run it.
-inline PatchPlan make_patch_plan(const GemmConvDesc& d, const std::vector<GemmTap>& taps, int bn) {
-  PatchPlan plan;
+inline PatchTiling make_patch_tiling(const GemmConvDesc& d, const std::vector<GemmTap>& taps, int bn) {
+  PatchTiling plan;
   if (d.col_extent[0] != 1 || d.in_extent[0] != 1 || d.base_scale[0] != 1 || d.base_offset[0] != 0) {
     plan.support = Support::no("input_patch: 1-D and 2-D convolutions only");
     return plan;

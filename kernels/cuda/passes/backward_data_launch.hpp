@@ -4,11 +4,11 @@
 // already the forward problem's (pass_operands.hpp: grad_output as its input, grad_input as its output).
 #include <memory>
 
-#include "cuda/kernel_plan.hpp"
+#include "cuda/kernel_launch.hpp"
 
 namespace kbench::gpu::conv {
 
-std::unique_ptr<KernelPlan> make_backward_data_plan(std::unique_ptr<KernelPlan> forward_plan,
-                                                    KernelDescription description);
+std::unique_ptr<KernelLaunch> make_backward_data_launch(std::unique_ptr<KernelLaunch> forward_launch,
+                                                        KernelDescription description);
 
 }  // namespace kbench::gpu::conv

@@ -1,6 +1,6 @@
 #pragma once
 // The shared-memory direct convolution's launch description (TiledDesc: tile, windows, passes) and
-// how a problem gets one (make_tiled_plan), or why it has none. The kernel's design is described in
+// how a problem gets one (make_tiling), or why it has none. The kernel's design is described in
 // direct_tiled_index.hpp; the index arithmetic over a TiledDesc lives there too.
 #include <cstdint>
 #include <string>
@@ -125,13 +125,13 @@ inline std::int64_t chunk_fitting(std::int64_t rows, std::int64_t cols, std::int
 }
 
 // The tiling of problem `p`, or why it has none within kMaxSmemBytes.
-struct TiledPlan {
+struct Tiling {
   TiledDesc desc;
   Support support;
 };
 
-inline TiledPlan make_tiled_plan(const ConvProblem& p) {
-  TiledPlan plan;
+inline Tiling make_tiling(const ConvProblem& p) {
+  Tiling plan;
   TiledDesc& d = plan.desc;
   const ConvProblem p3 = reference::as_rank3(p);  // D, H, W
   d.groups = p3.groups;
