@@ -70,13 +70,13 @@ class CudaBackend final : public Backend {
   Support fits(const ConvProblem& problem, const BackendOptions& options) const override {
     if (Support s = available(); !s) return s;
     if (Support s = supports(problem, options); !s) return s;
-    // A search builds one candidate's plan at a time: its peak is the largest candidate's.
-    std::int64_t plan_bytes = 0;
+    // A search builds one candidate's launch at a time: its peak is the largest candidate's.
+    std::int64_t launch_bytes = 0;
     const conv::LaunchDevice device{device_info(options.device).sms, 0};  // split-K's workspace depends on it
     for (const conv::KernelChoice& c :
          searches(options) ? conv::search_candidates(problem, options.math) : std::vector{choose(problem, options)})
-      plan_bytes = std::max(plan_bytes, conv::launch_device_bytes(c, problem, device));
-    return fits_in_device_memory(GpuPreparedRun::device_bytes_needed(problem, options.device) + plan_bytes,
+      launch_bytes = std::max(launch_bytes, conv::launch_device_bytes(c, problem, device));
+    return fits_in_device_memory(GpuPreparedRun::device_bytes_needed(problem, options.device) + launch_bytes,
                                  options.device);
   }
 

@@ -187,7 +187,7 @@ inline bool uses_async_units(const KernelChoice& c) { return architecture_need(c
 
 // Whether no_split_k runs anything but its family's default on a device of `sms` SMs: where the
 // default would not split any of its GEMMs there, it is the default under another name, which
-// `cuda:all`, the exhaustive search and the plans leave out. yes for every other choice, and where
+// `cuda:all`, the exhaustive search and `kbench plan` leave out. yes for every other choice, and where
 // the SMs are unknown (0).
 inline Support split_variant_on_device(const KernelChoice& choice, const ConvProblem& problem, int sms) {
   return descriptor(choice.family).differs_on_device(choice, problem_for(choice.family, problem), sms);

@@ -4,7 +4,7 @@
 // its variants, the facts a result records of it, and what it needs of the device. One descriptor per
 // family, in the family's folder; family_table.hpp lists them, and the central code loops over that
 // table. Plain C++ with no CUDA include: the unit tests ask these questions on the CPU. The launch
-// side (plans, device bytes) is in kernel_launch.hpp, per family in its folder too.
+// side (launches, device bytes) is in kernel_launch.hpp, per family in its folder too.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -30,8 +30,8 @@ struct KernelDescription {
   Properties properties;
 };
 
-// What a description needs of the device the kernel runs on. 0 where unknown (a plan for a GPU that
-// is not present): the figures that depend on it are then described rather than counted.
+// What a description needs of the device the kernel runs on. 0 where unknown (`kbench plan` for a GPU
+// that is not present): the figures that depend on it are then described rather than counted.
 struct LaunchDevice {
   int sms = 0;                            // resident A's persistent blocks (one per SM); split-K's splits
   std::int64_t bulk_resident_blocks = 0;  // depthwise2d/bulk_pipelined: blocks resident at once (occupancy)

@@ -3,7 +3,7 @@
 // implicit-GEMM kernel uses it: TF32 m64n96k8 with A (64 x 8) in registers and B (8 x 96) read by the
 // tensor core from shared memory through a descriptor (wgmma_desc.hpp); and, for `kbench calibrate`,
 // TF32 m64n256k8 with both operands in shared memory. Needs sm_90a: compiled for
-// another target the functions trap, and the plan never launches them there. Device code only;
+// another target the functions trap, and the backend never launches them there. Device code only;
 // tests/emu/shadow/ has a CPU version with the same interface.
 #include <cstdint>
 
