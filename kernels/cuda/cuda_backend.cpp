@@ -15,6 +15,7 @@
 #include "cuda/kernel_description.hpp"
 #include "cuda/kernel_launch.hpp"
 #include "cuda/kernel_selection.hpp"
+#include "cuda/variant_names.hpp"
 #include "runtime/device_info.hpp"
 #include "runtime/gpu_prepared_run.hpp"
 
@@ -129,11 +130,10 @@ class CudaBackend final : public Backend {
   static Support envelope_support(const ConvProblem& problem, const BackendOptions& options) {
     if (Support s = conv::problem_supported(problem); !s) return s;
     if (options.variant.empty()) return Support::yes();  // direct at least
-    const std::optional<conv::KernelChoice> choice = conv::parse_variant(options.variant);
-    if (!choice)
-      return Support::no(
-          fmt::format("unknown cuda kernel variant '{}' (known: {})", options.variant, conv::variant_grammar()));
-    return conv::choice_envelope(*choice, problem, options.math);
+    const conv::VariantParse parsed = conv::parse_variant_with_reason(options.variant);
+    if (!parsed.choice)
+      return Support::no(fmt::format("unknown cuda kernel variant '{}': {}", options.variant, parsed.error));
+    return conv::choice_envelope(*parsed.choice, problem, options.math);
   }
 
   // `--algo exhaustive` times every variant, unless one is forced.

@@ -17,6 +17,7 @@
 #include "core/support.hpp"
 #include "core/types.hpp"
 #include "cuda/kernel_choice.hpp"
+#include "cuda/variant_knob_table.hpp"
 #include "problem/conv_problem.hpp"
 #include "reference/computable.hpp"
 
@@ -44,16 +45,6 @@ struct ArchitectureNeed {
   bool (*accepts)(int major, int minor);
 };
 
-// The knobs of KernelChoice a family's variants may force.
-enum Knob : unsigned {
-  kKnobOrder = 1u << 0,     // reduction order
-  kKnobSchedule = 1u << 1,  // A schedule
-  kKnobMma = 1u << 2,       // tensor-core instruction
-  kKnobSplit = 1u << 3,     // split-K
-  kKnobStores = 1u << 4,    // row store mode
-  kKnobFill = 1u << 5,      // where the zero fill runs
-};
-
 // A set of element types, and of memory layouts, as a descriptor's bits.
 constexpr unsigned dtype_bit(DType t) { return 1u << static_cast<unsigned>(t); }
 constexpr unsigned layout_bit(Layout l) { return 1u << static_cast<unsigned>(l); }
@@ -73,9 +64,9 @@ struct FamilyDescriptor {
   unsigned dtypes = dtype_bit(DType::fp32);
   unsigned layouts = layout_bit(Layout::nchw);
   MathMode computes_in = MathMode::fp32;
-  unsigned knobs = 0;  // Knob bits
-  // The `cuda:NAME/...` parts its variants take after the name, for messages and docs ("" when none).
-  std::string_view variant_grammar;
+  // The kinds of knob its variants may force (Knob bits; kVariantKnobs): the `cuda:NAME/...` parts
+  // it takes, each optional, in that table's order.
+  unsigned knobs = 0;
   // Takes a stride-1 transposed convolution as the forward convolution it equals (forward_equivalent.hpp).
   bool runs_forward_equivalent = true;
   // The family's own envelope for a problem it runs as it is, after the checks every family shares

@@ -136,7 +136,6 @@ inline constexpr FamilyDescriptor transposed_phase_descriptor(Family f, MathMode
       .family = f,
       .computes_in = computes_in,
       .knobs = kKnobSplit | kKnobFill,
-      .variant_grammar = "/no_fill_blocks; /no_split_k last",
       .runs_forward_equivalent = false,  // transposed by construction
       .envelope = transposed_phase_envelope,
       .any_extent = false,
