@@ -1,5 +1,5 @@
 #pragma once
-// A problem prepared on the cuda backend: GpuPreparedRun's buffers and timing, plus one kernel plan:
+// A problem prepared on the cuda backend: GpuPreparedRun's buffers and timing, plus one kernel launch:
 // the variant asked for, the default for the math, or (AlgoSearch::exhaustive) the fastest variant
 // after timing every one on these buffers (kernel_search.hpp).
 #include <memory>
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "backend/backend.hpp"
-#include "cuda/kernel_plan.hpp"
+#include "cuda/kernel_launch.hpp"
 #include "cuda/kernel_search.hpp"
 #include "runtime/gpu_prepared_run.hpp"
 
@@ -21,7 +21,7 @@ class CudaPreparedRun final : public GpuPreparedRun {
   CudaPreparedRun(const ConvProblem& problem, int device, const conv::KernelChoice& choice, MathMode requested,
                   AlgoSearch search);
 
-  std::string implementation() const override { return plan_->implementation(); }
+  std::string implementation() const override { return launch_->implementation(); }
   MathMode math_used() const override { return conv::family_math(choice_.family); }
   std::vector<std::pair<std::string, std::string>> properties() const override;
 
@@ -32,7 +32,7 @@ class CudaPreparedRun final : public GpuPreparedRun {
   conv::SearchOutcome search(MathMode requested);
 
   conv::KernelChoice choice_;
-  std::unique_ptr<conv::KernelPlan> plan_;
+  std::unique_ptr<conv::KernelLaunch> launch_;
   std::optional<conv::SearchOutcome> search_;
 };
 

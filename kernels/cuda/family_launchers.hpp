@@ -1,13 +1,13 @@
 #pragma once
-// The launch side of each kernel family: the device facts its launch counts with, its plan, and the
-// device memory that plan takes beyond the problem's tensors. Declared here, defined in each family's
-// folder (direct/direct_plans.cpp, depthwise/depthwise_plans.cpp, implicit_gemm/igemm_plan.cpp,
-// transposed/phase_plan.cpp, half_gemm/half_gemm_plans.cpp, wgrad/wgrad_plan.cpp,
-// wgrad/wgrad_depthwise_plan.cpp); kernel_plan.cpp picks a family's launcher and builds the plan.
+// The launch side of each kernel family: the device facts its launch counts with, the launch, and
+// the device memory that launch takes beyond the problem's tensors. Declared here, defined in each family's
+// folder (direct/direct_launcher.cpp, depthwise/depthwise_launcher.cpp, implicit_gemm/igemm_launcher.cpp,
+// transposed/phase_launcher.cpp, half_gemm/half_gemm_launcher.cpp, wgrad/wgrad_launcher.cpp,
+// wgrad/wgrad_depthwise_launcher.cpp); kernel_launch.cpp picks a family's launcher and builds the launch.
 #include <cstdint>
 #include <memory>
 
-#include "cuda/kernel_plan.hpp"
+#include "cuda/kernel_launch.hpp"
 
 namespace kbench::gpu::conv {
 
@@ -15,10 +15,10 @@ struct FamilyLauncher {
   // Fills in what the launch needs of the current device beyond its SMs (and configures the kernel
   // where a query needs it configured first); null where nothing.
   void (*configure)(const KernelChoice& choice, const ConvProblem& problem, LaunchDevice& device) = nullptr;
-  // The plan of a problem the family runs as it is (choice_envelope holds).
-  std::unique_ptr<KernelPlan> (*make_plan)(const KernelChoice& choice, const ConvProblem& problem,
-                                           const LaunchDevice& device, KernelDescription description) = nullptr;
-  // Device memory the plan allocates beyond the problem's tensors; null where none.
+  // The launch of a problem the family runs as it is (choice_envelope holds).
+  std::unique_ptr<KernelLaunch> (*make_launch)(const KernelChoice& choice, const ConvProblem& problem,
+                                               const LaunchDevice& device, KernelDescription description) = nullptr;
+  // Device memory the launch allocates beyond the problem's tensors; null where none.
   std::int64_t (*device_bytes)(const KernelChoice& choice, const ConvProblem& problem,
                                const LaunchDevice& device) = nullptr;
 };
@@ -33,8 +33,9 @@ const FamilyLauncher& wgrad_gemm_launcher();
 const FamilyLauncher& wgrad_depthwise_launcher();
 
 // A stride-1 transposed convolution on a forward kernel (forward_equivalent.hpp): each execution
-// first writes the forward weights from the run's own, then runs `forward_plan` on them.
-std::unique_ptr<KernelPlan> make_as_forward_plan(const ConvProblem& forward, std::unique_ptr<KernelPlan> forward_plan,
-                                                 KernelDescription description);
+// first writes the forward weights from the run's own, then runs `forward_launch` on them.
+std::unique_ptr<KernelLaunch> make_as_forward_launch(const ConvProblem& forward,
+                                                     std::unique_ptr<KernelLaunch> forward_launch,
+                                                     KernelDescription description);
 
 }  // namespace kbench::gpu::conv

@@ -1,5 +1,5 @@
 // Stride-1 transposed convolutions run as the forward convolutions they equal
-// (transposed/forward_equivalent.hpp), as the cuda backend's plan does it, under the CUDA emulation:
+// (transposed/forward_equivalent.hpp), as the cuda backend's launch does it, under the CUDA emulation:
 // the weights kernel (forward_weights.cuh) writes the forward weights from the transposed ones, then
 // a forward kernel (the register depthwise kernel, the shared-memory direct kernel) runs on them,
 // and every output is compared with the fp64 reference of the transposed problem itself.
@@ -70,7 +70,7 @@ void check_as_forward(const ConvProblem& p, Family family, std::uint64_t seed) {
     return;
   }
   REQUIRE(family == Family::direct_tiled);
-  const dt::TiledDesc d = dt::make_tiled_plan(*forward).desc;
+  const dt::TiledDesc d = dt::make_tiling(*forward).desc;
   REQUIRE(d.smem_bytes() <= static_cast<std::int64_t>(sizeof dt::smem));
   CHECK(dt::instance_kernel(d) != dt::kTransposedInstance);  // a forward instance
   CHECK(dt::instance_kernel(d) != dt::kTransposedPairs);

@@ -39,7 +39,7 @@ dw::BulkTiling check_bulk(const ConvProblem& p, std::uint64_t seed, dw::StoreMod
                           std::int64_t blocks = 0) {
   const KernelChoice choice{.family = Family::depthwise2d, .stores = mode};
   REQUIRE(gpu::conv::choice_envelope(choice, p, MathMode::fp32).ok);
-  const dw::BulkTiling t = gpu::conv::depthwise_bulk_plan(p, mode).tiling;
+  const dw::BulkTiling t = gpu::conv::depthwise_bulk_tiling(p, mode).tiling;
   REQUIRE(t.smem_bytes() <= static_cast<std::int64_t>(sizeof dw::bulk_smem));
   const std::int64_t grid = blocks > 0 ? std::min(blocks, t.total_strips()) : t.total_strips();
   CAPTURE(dw::store_mode_name(mode));

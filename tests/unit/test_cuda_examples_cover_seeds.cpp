@@ -10,7 +10,7 @@
 #include <string>
 
 #include "cuda/direct/direct_tiled_index.hpp"
-#include "cuda/direct/direct_tiled_plan.hpp"
+#include "cuda/direct/direct_tiled_tiling.hpp"
 #include "cuda/implicit_gemm/forward_gemm_choice.hpp"
 #include "cuda/kernel_selection.hpp"
 #include "reference/rank3.hpp"
@@ -38,7 +38,7 @@ std::string kernel_kind(const conv::KernelChoice& c, const ConvProblem& p) {
             std::string(conv::depthwise::store_mode_name(c.stores.value_or(conv::depthwise::StoreMode::split)));
   }
   if (c.family == conv::Family::direct_tiled) {
-    const conv::direct_tiled::TiledDesc d = conv::direct_tiled::make_tiled_plan(p).desc;
+    const conv::direct_tiled::TiledDesc d = conv::direct_tiled::make_tiling(p).desc;
     kind += "/instance " + std::to_string(conv::direct_tiled::instance_kernel(d));
   }
   if (c.fill == conv::FillBlocks::none) kind += "/no_fill_blocks";

@@ -91,7 +91,7 @@ TEST_SUITE("cuda_index") {
     CHECK(gpu::conv::choice_envelope(bulk, seed84(), MathMode::fp32));
     CHECK(gpu::conv::choice_envelope(bulk, seed84(), MathMode::tf32));
     CHECK(gpu::conv::choice_envelope(piped, seed84(), MathMode::fp32));
-    CHECK(gpu::conv::depthwise_bulk_plan(seed84(), dw::StoreMode::bulk_pipelined).tiling.stages == 2);
+    CHECK(gpu::conv::depthwise_bulk_tiling(seed84(), dw::StoreMode::bulk_pipelined).tiling.stages == 2);
     std::vector<std::string> names;
     for (const KernelChoice& c : gpu::conv::applicable_variants(seed84(), MathMode::fp32))
       names.push_back(gpu::conv::variant_name(c));

@@ -2,8 +2,8 @@
 // Hopper's warpgroup-level tensor-core product (wgmma.mma_async, PTX ISA 9.7.15), as the wgmma
 // implicit-GEMM kernel uses it: TF32 m64n96k8 with A (64 x 8) in registers and B (8 x 96) read by the
 // tensor core from shared memory through a descriptor (wgmma_desc.hpp); and, for `kbench calibrate`,
-// m64n256 with both operands in shared memory, in TF32 (k8), fp16 and bf16 (k16). Needs sm_90a: compiled for
-// another target the functions trap, and the plan never launches them there. Device code only;
+// m64n256 with both operands in shared memory, in TF32 (k8), fp16 and bf16 (k16). Needs sm_90a:
+// compiled for another target the functions trap, and the backend never launches them there. Device code only;
 // tests/emu/shadow/ has a CPU version with the same interface.
 #include <cstdint>
 

@@ -39,7 +39,7 @@ inline depthwise::Tiling depthwise_tiling(const ConvProblem& p, std::optional<de
 
 // The bulk-copy kernel's tiling of a problem in the depthwise2d envelope for a bulk store mode (one
 // stage, or two when pipelined; its support: its alignment and shared-memory limits).
-inline depthwise::BulkPlan depthwise_bulk_plan(const ConvProblem& p, depthwise::StoreMode mode) {
+inline depthwise::BulkTilingFit depthwise_bulk_tiling(const ConvProblem& p, depthwise::StoreMode mode) {
   return depthwise::make_bulk_tiling(depthwise::plane_shape(p), mode == depthwise::StoreMode::bulk_pipelined ? 2 : 1);
 }
 
@@ -48,7 +48,7 @@ inline Support depthwise2d_choice_envelope(const KernelChoice& c, const ConvProb
       depthwise::store_width(p.output_extent(1)) != 2)
     return Support::no("depthwise2d: realigned stores change rows of 2 mod 4 floats only");
   if (Support s = depthwise2d_envelope(p); !s || !c.stores || !depthwise::is_bulk(*c.stores)) return s;
-  return depthwise_bulk_plan(p, *c.stores).support;
+  return depthwise_bulk_tiling(p, *c.stores).support;
 }
 
 // The other store modes: realigned stores, then the bulk-copy kernel, one stage and pipelined.
@@ -83,7 +83,7 @@ inline KernelDescription describe_depthwise_registers(const ConvProblem& p,
 // "depthwise2d/k3/bulk_copies", "depthwise2d/k3/bulk_pipelined".
 inline KernelDescription describe_depthwise_bulk(const ConvProblem& p, depthwise::StoreMode mode,
                                                  const LaunchDevice& device) {
-  const depthwise::BulkTiling t = depthwise_bulk_plan(p, mode).tiling;
+  const depthwise::BulkTiling t = depthwise_bulk_tiling(p, mode).tiling;
   const std::int64_t blocks = depthwise_bulk_blocks(t, device);
   return {fmt::format("depthwise2d/k{}/{}", t.kernel, depthwise::store_mode_name(mode)),
           {{"block",
@@ -114,7 +114,6 @@ inline constexpr FamilyDescriptor kDepthwise2dFamily{
     .family = Family::depthwise2d,
     .computes_in = MathMode::fp32,
     .knobs = kKnobStores,
-    .variant_grammar = "/realigned_stores, /bulk_copies or /bulk_pipelined",
     .runs_forward_equivalent = true,
     .envelope = depthwise2d_choice_envelope,
     .any_extent = false,

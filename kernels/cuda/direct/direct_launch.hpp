@@ -8,7 +8,7 @@
 
 #include "cuda/common/operands.hpp"
 #include "cuda/direct/direct_desc.hpp"
-#include "cuda/direct/direct_tiled_plan.hpp"
+#include "cuda/direct/direct_tiled_tiling.hpp"
 
 namespace kbench::gpu::conv {
 
@@ -20,7 +20,7 @@ void launch_direct(const DirectDesc& d, const Operands& ops, cudaStream_t stream
 
 namespace kbench::gpu::conv::direct_tiled {
 
-// The shared-memory direct convolution; `d` from make_tiled_plan for a problem in its envelope.
+// The shared-memory direct convolution; `d` from make_tiling for a problem in its envelope.
 void launch_direct_tiled(const TiledDesc& d, const Operands& ops, cudaStream_t stream);
 
 }  // namespace kbench::gpu::conv::direct_tiled

@@ -1,14 +1,14 @@
 #pragma once
 // The `direct_tiled` family: every convolution, forward or transposed, whose smallest tile's input
 // windows (one per input channel of a group and depth tap) and the group's weights fit in 48 KB of
-// shared memory (direct_tiled_plan.hpp): depthwise, groups of a few channels, 1-D to 3-D; fp32 FMA.
+// shared memory (direct_tiled_tiling.hpp): depthwise, groups of a few channels, 1-D to 3-D; fp32 FMA.
 #include "cuda/common/family_descriptor.hpp"
 #include "cuda/direct/direct_tiled_index.hpp"
-#include "cuda/direct/direct_tiled_plan.hpp"
+#include "cuda/direct/direct_tiled_tiling.hpp"
 
 namespace kbench::gpu::conv {
 
-inline Support direct_tiled_envelope(const ConvProblem& p) { return direct_tiled::make_tiled_plan(p).support; }
+inline Support direct_tiled_envelope(const ConvProblem& p) { return direct_tiled::make_tiling(p).support; }
 
 inline Support direct_tiled_choice_envelope(const KernelChoice&, const ConvProblem& p, MathMode) {
   return direct_tiled_envelope(p);
@@ -28,7 +28,7 @@ inline std::string direct_tiled_name(const direct_tiled::TiledDesc& d) {
 }
 
 inline KernelDescription describe_direct_tiled(const KernelChoice&, const ConvProblem& p, const LaunchDevice&) {
-  const direct_tiled::TiledDesc d = direct_tiled::make_tiled_plan(p).desc;
+  const direct_tiled::TiledDesc d = direct_tiled::make_tiling(p).desc;
   return {direct_tiled_name(d),
           {{"block", fmt::format("{} threads, {} rows x {} columns of output, {} per thread", direct_tiled::kThreads,
                                  d.tile_rows(), d.tile_cols(), d.per_thread)},

@@ -1,6 +1,6 @@
 #pragma once
 // Index arithmetic of the shared-memory direct convolution (direct_tiled_kernel.cuh) over its launch
-// description (direct_tiled_plan.hpp), shared with the CPU tests.
+// description (direct_tiled_tiling.hpp), shared with the CPU tests.
 //
 // For the convolutions a GEMM does not pay for: few output channels per group, or a short
 // reduction (depthwise and its depth-multiplier forms, ResNeXt-style groups of a few channels),
@@ -37,7 +37,7 @@
 #include <type_traits>
 
 #include "core/host_device.hpp"
-#include "cuda/direct/direct_tiled_plan.hpp"
+#include "cuda/direct/direct_tiled_tiling.hpp"
 #include "cuda/transposed/phase_index.hpp"
 #include "problem/conv_geometry.hpp"
 
@@ -174,7 +174,7 @@ KBENCH_HD int thread_output_count(const TiledDesc& d, const BlockTile& b, const 
 }
 
 // From one of a thread's outputs to the next: in a window (floats) and in the output plane.
-// Transposed, the outputs lie a multiple of the stride apart (make_tiled_plan), so their inputs lie
+// Transposed, the outputs lie a multiple of the stride apart (make_tiling), so their inputs lie
 // that multiple divided by the stride apart.
 KBENCH_HD int window_step(const TiledDesc& d) {
   if (d.transposed)

@@ -11,10 +11,10 @@ namespace kbench::gpu::conv {
 
 namespace {
 
-class DepthwisePlan final : public KernelPlan {
+class DepthwiseLaunch final : public KernelLaunch {
  public:
-  DepthwisePlan(const ConvProblem& p, std::optional<depthwise::StoreMode> stores, KernelDescription description)
-      : KernelPlan(std::move(description)), tiling_(depthwise_tiling(p, stores)) {}
+  DepthwiseLaunch(const ConvProblem& p, std::optional<depthwise::StoreMode> stores, KernelDescription description)
+      : KernelLaunch(std::move(description)), tiling_(depthwise_tiling(p, stores)) {}
   void enqueue(const Operands& ops, cudaStream_t stream) override {
     depthwise::launch_depthwise2d(tiling_, ops, stream);
   }
@@ -23,12 +23,12 @@ class DepthwisePlan final : public KernelPlan {
   depthwise::Tiling tiling_;
 };
 
-class DepthwiseBulkPlan final : public KernelPlan {
+class DepthwiseBulkLaunch final : public KernelLaunch {
  public:
-  DepthwiseBulkPlan(const ConvProblem& p, depthwise::StoreMode mode, const LaunchDevice& device,
-                    KernelDescription description)
-      : KernelPlan(std::move(description)),
-        tiling_(depthwise_bulk_plan(p, mode).tiling),
+  DepthwiseBulkLaunch(const ConvProblem& p, depthwise::StoreMode mode, const LaunchDevice& device,
+                      KernelDescription description)
+      : KernelLaunch(std::move(description)),
+        tiling_(depthwise_bulk_tiling(p, mode).tiling),
         blocks_(depthwise_bulk_blocks(tiling_, device)) {}
   void enqueue(const Operands& ops, cudaStream_t stream) override {
     depthwise::launch_depthwise2d_bulk(tiling_, blocks_, ops, stream);
@@ -43,21 +43,22 @@ bool bulk(const KernelChoice& c) { return c.stores && depthwise::is_bulk(*c.stor
 
 void configure(const KernelChoice& choice, const ConvProblem& problem, LaunchDevice& device) {
   if (!bulk(choice)) return;
-  const depthwise::BulkTiling tiling = depthwise_bulk_plan(problem, *choice.stores).tiling;
+  const depthwise::BulkTiling tiling = depthwise_bulk_tiling(problem, *choice.stores).tiling;
   depthwise::configure_depthwise2d_bulk(tiling);
   if (tiling.stages > 1) device.bulk_resident_blocks = depthwise::depthwise2d_bulk_resident_blocks(tiling);
 }
 
-std::unique_ptr<KernelPlan> make_plan(const KernelChoice& choice, const ConvProblem& problem,
-                                      const LaunchDevice& device, KernelDescription description) {
-  if (bulk(choice)) return std::make_unique<DepthwiseBulkPlan>(problem, *choice.stores, device, std::move(description));
-  return std::make_unique<DepthwisePlan>(problem, choice.stores, std::move(description));
+std::unique_ptr<KernelLaunch> make_launch(const KernelChoice& choice, const ConvProblem& problem,
+                                          const LaunchDevice& device, KernelDescription description) {
+  if (bulk(choice))
+    return std::make_unique<DepthwiseBulkLaunch>(problem, *choice.stores, device, std::move(description));
+  return std::make_unique<DepthwiseLaunch>(problem, choice.stores, std::move(description));
 }
 
 }  // namespace
 
 const FamilyLauncher& depthwise2d_launcher() {
-  static const FamilyLauncher launcher{.configure = configure, .make_plan = make_plan};
+  static const FamilyLauncher launcher{.configure = configure, .make_launch = make_launch};
   return launcher;
 }
 

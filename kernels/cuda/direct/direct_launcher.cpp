@@ -9,20 +9,20 @@ namespace kbench::gpu::conv {
 
 namespace {
 
-class DirectPlan final : public KernelPlan {
+class DirectLaunch final : public KernelLaunch {
  public:
-  DirectPlan(const ConvProblem& p, KernelDescription description)
-      : KernelPlan(std::move(description)), desc_(make_direct_desc(p)) {}
+  DirectLaunch(const ConvProblem& p, KernelDescription description)
+      : KernelLaunch(std::move(description)), desc_(make_direct_desc(p)) {}
   void enqueue(const Operands& ops, cudaStream_t stream) override { launch_direct(desc_, ops, stream); }
 
  private:
   DirectDesc desc_;
 };
 
-class DirectTiledPlan final : public KernelPlan {
+class DirectTiledLaunch final : public KernelLaunch {
  public:
-  DirectTiledPlan(const ConvProblem& p, KernelDescription description)
-      : KernelPlan(std::move(description)), desc_(direct_tiled::make_tiled_plan(p).desc) {}
+  DirectTiledLaunch(const ConvProblem& p, KernelDescription description)
+      : KernelLaunch(std::move(description)), desc_(direct_tiled::make_tiling(p).desc) {}
   void enqueue(const Operands& ops, cudaStream_t stream) override {
     direct_tiled::launch_direct_tiled(desc_, ops, stream);
   }
@@ -35,9 +35,9 @@ class DirectTiledPlan final : public KernelPlan {
 
 const FamilyLauncher& direct_launcher() {
   static const FamilyLauncher launcher{
-      .make_plan = [](const KernelChoice&, const ConvProblem& p, const LaunchDevice&,
-                      KernelDescription d) -> std::unique_ptr<KernelPlan> {
-        return std::make_unique<DirectPlan>(p, std::move(d));
+      .make_launch = [](const KernelChoice&, const ConvProblem& p, const LaunchDevice&,
+                        KernelDescription d) -> std::unique_ptr<KernelLaunch> {
+        return std::make_unique<DirectLaunch>(p, std::move(d));
       },
   };
   return launcher;
@@ -45,9 +45,9 @@ const FamilyLauncher& direct_launcher() {
 
 const FamilyLauncher& direct_tiled_launcher() {
   static const FamilyLauncher launcher{
-      .make_plan = [](const KernelChoice&, const ConvProblem& p, const LaunchDevice&,
-                      KernelDescription d) -> std::unique_ptr<KernelPlan> {
-        return std::make_unique<DirectTiledPlan>(p, std::move(d));
+      .make_launch = [](const KernelChoice&, const ConvProblem& p, const LaunchDevice&,
+                        KernelDescription d) -> std::unique_ptr<KernelLaunch> {
+        return std::make_unique<DirectTiledLaunch>(p, std::move(d));
       },
   };
   return launcher;

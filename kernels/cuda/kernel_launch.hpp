@@ -16,10 +16,10 @@
 
 namespace kbench::gpu::conv {
 
-class KernelPlan {
+class KernelLaunch {
  public:
-  explicit KernelPlan(KernelDescription description) : description_(std::move(description)) {}
-  virtual ~KernelPlan() = default;
+  explicit KernelLaunch(KernelDescription description) : description_(std::move(description)) {}
+  virtual ~KernelLaunch() = default;
   // The kernel that runs, e.g. "implicit_gemm_tf32/k_table/96x128" (family/reduction order/tile),
   // and its facts: describe_kernel's answer for this device.
   const std::string& implementation() const { return description_.implementation; }
@@ -32,10 +32,10 @@ class KernelPlan {
 };
 
 // `choice` must lie in its envelope for `problem` (choice_envelope); throws std::invalid_argument otherwise.
-std::unique_ptr<KernelPlan> make_kernel_plan(const KernelChoice& choice, const ConvProblem& problem, MathMode math);
+std::unique_ptr<KernelLaunch> make_kernel_launch(const KernelChoice& choice, const ConvProblem& problem, MathMode math);
 
-// Device memory a plan allocates beyond the problem's tensors (packed weights, index tables, split-K's
+// Device memory a launch allocates beyond the problem's tensors (packed weights, index tables, split-K's
 // workspace) on `device`.
-std::int64_t plan_device_bytes(const KernelChoice& choice, const ConvProblem& problem, const LaunchDevice& device);
+std::int64_t launch_device_bytes(const KernelChoice& choice, const ConvProblem& problem, const LaunchDevice& device);
 
 }  // namespace kbench::gpu::conv

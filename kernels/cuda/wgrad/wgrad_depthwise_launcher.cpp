@@ -10,10 +10,10 @@ namespace kbench::gpu::conv {
 
 namespace {
 
-class WgradDepthwisePlan final : public KernelPlan {
+class WgradDepthwiseLaunch final : public KernelLaunch {
  public:
-  WgradDepthwisePlan(const ConvProblem& p, const LaunchDevice& device, KernelDescription description)
-      : KernelPlan(std::move(description)),
+  WgradDepthwiseLaunch(const ConvProblem& p, const LaunchDevice& device, KernelDescription description)
+      : KernelLaunch(std::move(description)),
         desc_(wgrad_depthwise::make_dw_desc(p, device.sms)),
         workspace_(wgrad_depthwise::workspace_elements(desc_)) {}
   void enqueue(const Operands& ops, cudaStream_t stream) override {
@@ -29,8 +29,8 @@ class WgradDepthwisePlan final : public KernelPlan {
 
 const FamilyLauncher& wgrad_depthwise_launcher() {
   static const FamilyLauncher launcher{
-      .make_plan = [](const KernelChoice&, const ConvProblem& p, const LaunchDevice& device, KernelDescription d)
-          -> std::unique_ptr<KernelPlan> { return std::make_unique<WgradDepthwisePlan>(p, device, std::move(d)); },
+      .make_launch = [](const KernelChoice&, const ConvProblem& p, const LaunchDevice& device, KernelDescription d)
+          -> std::unique_ptr<KernelLaunch> { return std::make_unique<WgradDepthwiseLaunch>(p, device, std::move(d)); },
       .device_bytes = [](const KernelChoice&, const ConvProblem& p, const LaunchDevice& device) -> std::int64_t {
         return wgrad_depthwise::workspace_elements(wgrad_depthwise::make_dw_desc(p, device.sms)) *
                std::int64_t{sizeof(float)};

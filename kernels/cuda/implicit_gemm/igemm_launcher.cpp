@@ -1,4 +1,4 @@
-#include "cuda/implicit_gemm/igemm_plan.hpp"
+#include "cuda/implicit_gemm/igemm_launcher.hpp"
 
 #include <utility>
 
@@ -10,11 +10,11 @@ namespace kbench::gpu::conv {
 
 namespace {
 
-class IgemmPlan final : public KernelPlan {
+class IgemmLaunch final : public KernelLaunch {
  public:
-  IgemmPlan(const KernelChoice& choice, const ConvProblem& p3, const LaunchDevice& device,
-            KernelDescription description)
-      : KernelPlan(std::move(description)),
+  IgemmLaunch(const KernelChoice& choice, const ConvProblem& p3, const LaunchDevice& device,
+              KernelDescription description)
+      : KernelLaunch(std::move(description)),
         part_(gemm_on_device(forward_gemm_desc(p3, choice), device, split_of(choice)), igemm::forward_taps(p3),
               gemm_math(choice.family)) {}
 
@@ -29,20 +29,20 @@ class IgemmPlan final : public KernelPlan {
 
 }  // namespace
 
-std::unique_ptr<KernelPlan> make_igemm_plan(const KernelChoice& choice, const ConvProblem& problem,
-                                            const LaunchDevice& device, KernelDescription description) {
-  return std::make_unique<IgemmPlan>(choice, reference::as_rank3(problem), device, std::move(description));
+std::unique_ptr<KernelLaunch> make_igemm_launch(const KernelChoice& choice, const ConvProblem& problem,
+                                                const LaunchDevice& device, KernelDescription description) {
+  return std::make_unique<IgemmLaunch>(choice, reference::as_rank3(problem), device, std::move(description));
 }
 
-std::int64_t igemm_plan_device_bytes(const KernelChoice& choice, const ConvProblem& problem,
-                                     const LaunchDevice& device) {
+std::int64_t igemm_launch_device_bytes(const KernelChoice& choice, const ConvProblem& problem,
+                                       const LaunchDevice& device) {
   const ConvProblem p3 = reference::as_rank3(problem);
   return igemm::GemmPart::device_bytes(gemm_on_device(forward_gemm_desc(p3, choice), device, split_of(choice)),
                                        static_cast<std::size_t>(p3.kernel_volume()));
 }
 
 const FamilyLauncher& implicit_gemm_launcher() {
-  static const FamilyLauncher launcher{.make_plan = make_igemm_plan, .device_bytes = igemm_plan_device_bytes};
+  static const FamilyLauncher launcher{.make_launch = make_igemm_launch, .device_bytes = igemm_launch_device_bytes};
   return launcher;
 }
 

@@ -1,4 +1,4 @@
-#include "cuda/kernel_plan.hpp"
+#include "cuda/kernel_launch.hpp"
 
 #include <optional>
 #include <stdexcept>
@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "cuda/family_launchers.hpp"
-#include "cuda/passes/backward_data_plan.hpp"
+#include "cuda/passes/backward_data_launch.hpp"
 #include "runtime/cuda_check.hpp"
 
 namespace kbench::gpu::conv {
@@ -38,30 +38,32 @@ LaunchDevice current_launch_device(const KernelChoice& choice, const ConvProblem
 
 }  // namespace
 
-std::unique_ptr<KernelPlan> make_kernel_plan(const KernelChoice& choice, const ConvProblem& problem, MathMode math) {
+std::unique_ptr<KernelLaunch> make_kernel_launch(const KernelChoice& choice, const ConvProblem& problem,
+                                                 MathMode math) {
   if (const Support s = choice_envelope(choice, problem, math); !s)
     throw std::invalid_argument(
         fmt::format("cuda backend: {} cannot run this problem: {}", variant_name(choice), s.reason));
   if (problem.pass == Pass::backward_data) {
     const ConvProblem runs = backward_data_problem(problem);
-    std::unique_ptr<KernelPlan> forward_plan = make_kernel_plan(choice, runs, math);
-    KernelDescription description{forward_plan->implementation(), forward_plan->properties()};
-    return make_backward_data_plan(std::move(forward_plan), as_backward_data_description(std::move(description), runs));
+    std::unique_ptr<KernelLaunch> forward_launch = make_kernel_launch(choice, runs, math);
+    KernelDescription description{forward_launch->implementation(), forward_launch->properties()};
+    return make_backward_data_launch(std::move(forward_launch),
+                                     as_backward_data_description(std::move(description), runs));
   }
   const std::optional<ConvProblem> forward = forward_problem_for(choice.family, problem);
   const LaunchDevice device = current_launch_device(choice, forward.value_or(problem));
   KernelDescription description = describe_kernel(choice, problem, device);
   const FamilyLauncher& launcher = launcher_for(choice.family);
-  if (!forward) return launcher.make_plan(choice, problem, device, std::move(description));
-  std::unique_ptr<KernelPlan> forward_plan =
-      launcher.make_plan(choice, *forward, device, describe_kernel(choice, *forward, device));
-  return make_as_forward_plan(*forward, std::move(forward_plan), std::move(description));
+  if (!forward) return launcher.make_launch(choice, problem, device, std::move(description));
+  std::unique_ptr<KernelLaunch> forward_launch =
+      launcher.make_launch(choice, *forward, device, describe_kernel(choice, *forward, device));
+  return make_as_forward_launch(*forward, std::move(forward_launch), std::move(description));
 }
 
-std::int64_t plan_device_bytes(const KernelChoice& choice, const ConvProblem& problem, const LaunchDevice& device) {
-  if (problem.pass == Pass::backward_data) return plan_device_bytes(choice, backward_data_problem(problem), device);
+std::int64_t launch_device_bytes(const KernelChoice& choice, const ConvProblem& problem, const LaunchDevice& device) {
+  if (problem.pass == Pass::backward_data) return launch_device_bytes(choice, backward_data_problem(problem), device);
   if (const std::optional<ConvProblem> forward = forward_problem_for(choice.family, problem))
-    return plan_device_bytes(choice, *forward, device) + forward->weight_elements() * std::int64_t{sizeof(float)};
+    return launch_device_bytes(choice, *forward, device) + forward->weight_elements() * std::int64_t{sizeof(float)};
   const auto bytes = launcher_for(choice.family).device_bytes;
   return bytes ? bytes(choice, problem, device) : 0;
 }

@@ -10,10 +10,10 @@ namespace kbench::gpu::conv {
 
 namespace {
 
-class WgradPlan final : public KernelPlan {
+class WgradLaunch final : public KernelLaunch {
  public:
-  WgradPlan(const ConvProblem& p, const LaunchDevice& device, KernelDescription description)
-      : KernelPlan(std::move(description)),
+  WgradLaunch(const ConvProblem& p, const LaunchDevice& device, KernelDescription description)
+      : KernelLaunch(std::move(description)),
         desc_(wgrad::make_wgrad_desc(p, device.sms)),
         workspace_(wgrad::workspace_elements(desc_)) {}
   void enqueue(const Operands& ops, cudaStream_t stream) override {
@@ -29,8 +29,8 @@ class WgradPlan final : public KernelPlan {
 
 const FamilyLauncher& wgrad_gemm_launcher() {
   static const FamilyLauncher launcher{
-      .make_plan = [](const KernelChoice&, const ConvProblem& p, const LaunchDevice& device, KernelDescription d)
-          -> std::unique_ptr<KernelPlan> { return std::make_unique<WgradPlan>(p, device, std::move(d)); },
+      .make_launch = [](const KernelChoice&, const ConvProblem& p, const LaunchDevice& device, KernelDescription d)
+          -> std::unique_ptr<KernelLaunch> { return std::make_unique<WgradLaunch>(p, device, std::move(d)); },
       .device_bytes = [](const KernelChoice&, const ConvProblem& p, const LaunchDevice& device) -> std::int64_t {
         return wgrad::workspace_elements(wgrad::make_wgrad_desc(p, device.sms)) * std::int64_t{sizeof(float)};
       },

@@ -10,10 +10,10 @@ namespace kbench::gpu::conv {
 
 namespace {
 
-class HalfGemmPlan final : public KernelPlan {
+class HalfGemmLaunch final : public KernelLaunch {
  public:
-  HalfGemmPlan(const ConvProblem& p, KernelDescription description)
-      : KernelPlan(std::move(description)), desc_(half_gemm::make_half_gemm_desc(p)) {}
+  HalfGemmLaunch(const ConvProblem& p, KernelDescription description)
+      : KernelLaunch(std::move(description)), desc_(half_gemm::make_half_gemm_desc(p)) {}
   void enqueue(const Operands& ops, cudaStream_t stream) override { half_gemm::launch_half_gemm(desc_, ops, stream); }
 
  private:
@@ -24,9 +24,9 @@ class HalfGemmPlan final : public KernelPlan {
 
 const FamilyLauncher& implicit_gemm_half_launcher() {
   static const FamilyLauncher launcher{
-      .make_plan = [](const KernelChoice&, const ConvProblem& p, const LaunchDevice&,
-                      KernelDescription d) -> std::unique_ptr<KernelPlan> {
-        return std::make_unique<HalfGemmPlan>(p, std::move(d));
+      .make_launch = [](const KernelChoice&, const ConvProblem& p, const LaunchDevice&,
+                        KernelDescription d) -> std::unique_ptr<KernelLaunch> {
+        return std::make_unique<HalfGemmLaunch>(p, std::move(d));
       },
   };
   return launcher;

@@ -1,4 +1,4 @@
-#include "cuda/transposed/phase_plan.hpp"
+#include "cuda/transposed/phase_launcher.hpp"
 
 #include <utility>
 #include <vector>
@@ -13,11 +13,11 @@ namespace kbench::gpu::conv {
 
 namespace {
 
-class PhasePlan final : public KernelPlan {
+class PhaseLaunch final : public KernelLaunch {
  public:
-  PhasePlan(const KernelChoice& choice, const ConvProblem& p3, const LaunchDevice& device,
-            KernelDescription description)
-      : KernelPlan(std::move(description)), zero_(make_zero_fill_desc(p3)) {
+  PhaseLaunch(const KernelChoice& choice, const ConvProblem& p3, const LaunchDevice& device,
+              KernelDescription description)
+      : KernelLaunch(std::move(description)), zero_(make_zero_fill_desc(p3)) {
     for (const PhaseGemm& g : transposed_gemms(p3, choice.fill.value_or(FillBlocks::trailing)))
       parts_.emplace_back(gemm_on_device(g.desc, device, split_of(choice)), g.taps, gemm_math(choice.family));
   }
@@ -39,13 +39,13 @@ class PhasePlan final : public KernelPlan {
 
 }  // namespace
 
-std::unique_ptr<KernelPlan> make_phase_plan(const KernelChoice& choice, const ConvProblem& problem,
-                                            const LaunchDevice& device, KernelDescription description) {
-  return std::make_unique<PhasePlan>(choice, reference::as_rank3(problem), device, std::move(description));
+std::unique_ptr<KernelLaunch> make_phase_launch(const KernelChoice& choice, const ConvProblem& problem,
+                                                const LaunchDevice& device, KernelDescription description) {
+  return std::make_unique<PhaseLaunch>(choice, reference::as_rank3(problem), device, std::move(description));
 }
 
-std::int64_t phase_plan_device_bytes(const KernelChoice& choice, const ConvProblem& problem,
-                                     const LaunchDevice& device) {
+std::int64_t phase_launch_device_bytes(const KernelChoice& choice, const ConvProblem& problem,
+                                       const LaunchDevice& device) {
   std::int64_t bytes = 0;  // fill-only blocks allocate nothing
   for (const PhaseGemm& g : transposed_gemms(reference::as_rank3(problem), choice.fill.value_or(FillBlocks::trailing)))
     bytes += igemm::GemmPart::device_bytes(gemm_on_device(g.desc, device, split_of(choice)), g.taps.size());
@@ -53,7 +53,7 @@ std::int64_t phase_plan_device_bytes(const KernelChoice& choice, const ConvProbl
 }
 
 const FamilyLauncher& transposed_phase_launcher() {
-  static const FamilyLauncher launcher{.make_plan = make_phase_plan, .device_bytes = phase_plan_device_bytes};
+  static const FamilyLauncher launcher{.make_launch = make_phase_launch, .device_bytes = phase_launch_device_bytes};
   return launcher;
 }
 

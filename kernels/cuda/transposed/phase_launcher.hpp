@@ -4,14 +4,14 @@
 // written as the bias by the first GEMM launch (or a stand-alone fill when no phase has work).
 #include <memory>
 
-#include "cuda/kernel_plan.hpp"
+#include "cuda/kernel_launch.hpp"
 
 namespace kbench::gpu::conv {
 
 // `description`: describe_kernel's for the choice on `device`.
-std::unique_ptr<KernelPlan> make_phase_plan(const KernelChoice& choice, const ConvProblem& problem,
-                                            const LaunchDevice& device, KernelDescription description);
-std::int64_t phase_plan_device_bytes(const KernelChoice& choice, const ConvProblem& problem,
-                                     const LaunchDevice& device);
+std::unique_ptr<KernelLaunch> make_phase_launch(const KernelChoice& choice, const ConvProblem& problem,
+                                                const LaunchDevice& device, KernelDescription description);
+std::int64_t phase_launch_device_bytes(const KernelChoice& choice, const ConvProblem& problem,
+                                       const LaunchDevice& device);
 
 }  // namespace kbench::gpu::conv
