@@ -2,6 +2,7 @@
 // graph_api.hpp's CudnnGraph on the frontend's v1 graph API.
 #include <cudnn_frontend.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <unordered_map>
 
