@@ -16,8 +16,9 @@ namespace {
 bool graph_api_built() { return false; }
 
 std::string graph_api_description() {
-  return "not in this build: cudnn-frontend's headers were not found when it was configured "
-         "(scripts/fetch-cudnn-frontend.sh fetches them into third_party/cudnn-frontend)";
+  return "not in this build: cudnn-frontend's headers were not found when it was configured, or "
+         "KBENCH_ENABLE_CUDNN_FRONTEND was OFF (scripts/fetch-cudnn-frontend.sh fetches them into "
+         "third_party/cudnn-frontend)";
 }
 
 struct CudnnGraph::State {};
