@@ -99,6 +99,7 @@ std::vector<std::pair<std::string, std::string>> build_and_device_info() {
   lines.emplace_back("cuDNN (built with)", fmt::format("{}.{}.{}", CUDNN_MAJOR, CUDNN_MINOR, CUDNN_PATCHLEVEL));
   const std::size_t loaded = cudnnGetVersion();
   lines.emplace_back("cuDNN (loaded)", fmt::format("{}.{}.{}", loaded / 10000, loaded % 10000 / 100, loaded % 100));
+  lines.emplace_back("cuDNN graph API", gpu::cudnn_graph_api_status());
 #else
   lines.emplace_back("cuDNN", "not in this build");
 #endif
