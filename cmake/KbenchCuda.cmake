@@ -2,6 +2,7 @@
 # CPU pipeline only and every GPU backend is simply absent from the registry.
 set(KBENCH_HAVE_CUDA OFF)
 set(KBENCH_HAVE_CUDNN OFF)
+set(KBENCH_HAVE_CUDNN_FRONTEND OFF)
 if(KBENCH_ENABLE_CUDA)
   include(CheckLanguage)
   if(NOT CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)
@@ -34,7 +35,17 @@ if(KBENCH_ENABLE_CUDA)
     if(KBENCH_CUDNN_INCLUDE_DIR AND KBENCH_CUDNN_LIBRARY)
       set(KBENCH_HAVE_CUDNN ON)
     endif()
-    message(STATUS "kbench: CUDA ${CMAKE_CUDA_COMPILER_VERSION}, architectures ${CMAKE_CUDA_ARCHITECTURES}, cuDNN ${KBENCH_HAVE_CUDNN}")
+    # cuDNN's graph API goes through NVIDIA's header-only cudnn-frontend, fetched best effort by
+    # scripts/fetch-cudnn-frontend.sh (or carried in KBENCH_DEPS_DIR); without it only the legacy API.
+    if(KBENCH_HAVE_CUDNN AND KBENCH_ENABLE_CUDNN_FRONTEND)
+      find_path(KBENCH_CUDNN_FRONTEND_INCLUDE_DIR cudnn_frontend.h
+                HINTS ${PROJECT_SOURCE_DIR}/third_party/cudnn-frontend/include ${KBENCH_DEPS_DIR}/include
+                NO_DEFAULT_PATH)
+      if(KBENCH_CUDNN_FRONTEND_INCLUDE_DIR AND EXISTS ${KBENCH_CUDNN_FRONTEND_INCLUDE_DIR}/cudnn_frontend.h)
+        set(KBENCH_HAVE_CUDNN_FRONTEND ON)
+      endif()
+    endif()
+    message(STATUS "kbench: CUDA ${CMAKE_CUDA_COMPILER_VERSION}, architectures ${CMAKE_CUDA_ARCHITECTURES}, cuDNN ${KBENCH_HAVE_CUDNN}, cuDNN graph API (cudnn-frontend) ${KBENCH_HAVE_CUDNN_FRONTEND}")
   else()
     message(STATUS "kbench: no CUDA compiler found; building the CPU pipeline only")
   endif()

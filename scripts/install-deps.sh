@@ -21,3 +21,6 @@ if ((${#missing[@]})); then
 else
   echo "install-deps: all packages present"
 fi
+# cudnn-frontend's headers for cuDNN's graph API, best effort (never fails the install): without them
+# kbench builds with cuDNN's legacy API only.
+bash "$(dirname "$0")/fetch-cudnn-frontend.sh" || echo "install-deps: cudnn-frontend not fetched; building without cuDNN's graph API"

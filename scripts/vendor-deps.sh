@@ -12,4 +12,8 @@ mkdir -p .deps/include .deps/lib .deps/cmake
 for d in CLI fmt nlohmann doctest yaml-cpp; do cp -r "/usr/include/$d" .deps/include/; done
 cp /usr/lib/x86_64-linux-gnu/libyaml-cpp.a .deps/lib/
 cp /usr/lib/cmake/doctest/doctest.cmake /usr/lib/cmake/doctest/doctestAddTests.cmake .deps/cmake/
+# cudnn-frontend (cuDNN's graph API), where scripts/fetch-cudnn-frontend.sh got it: found there by CMake.
+if [ -f third_party/cudnn-frontend/include/cudnn_frontend.h ]; then
+  cp -r third_party/cudnn-frontend/include/. .deps/include/
+fi
 echo "vendor-deps: $(du -sh .deps | cut -f1) in .deps"

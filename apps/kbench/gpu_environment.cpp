@@ -79,8 +79,9 @@ void register_backends(Registry& registry, const std::string& python) {
 #if defined(KBENCH_HAVE_CUDNN)
   registry.add(gpu::make_cudnn_backend());
 #endif
-  registry.add(torch::make_torch_backend(python));
-  registry.add(torch::make_module_backend(python));
+  const auto torch = std::make_shared<const torch::EmbeddedTorch>(python);  // one interpreter probe for both
+  registry.add(torch::make_torch_backend(torch));
+  registry.add(torch::make_module_backend(torch));
   registry.add(plugin::make_plugin_backend());
 }
 
@@ -98,6 +99,7 @@ std::vector<std::pair<std::string, std::string>> build_and_device_info() {
   lines.emplace_back("cuDNN (built with)", fmt::format("{}.{}.{}", CUDNN_MAJOR, CUDNN_MINOR, CUDNN_PATCHLEVEL));
   const std::size_t loaded = cudnnGetVersion();
   lines.emplace_back("cuDNN (loaded)", fmt::format("{}.{}.{}", loaded / 10000, loaded % 10000 / 100, loaded % 100));
+  lines.emplace_back("cuDNN graph API", gpu::cudnn_graph_api_status());
 #else
   lines.emplace_back("cuDNN", "not in this build");
 #endif
@@ -164,11 +166,31 @@ int calibrate_and_store(int device) {
                         calibration.wgmma_discarded ? "; discarded: above the device's theoretical peak" : "");
   if (calibration.tf32_wgmma_flops() > 0) wgmma += "  (at " + clock_text(calibration.tf32_wgmma_clock_hz) + ")";
   fmt::print("    wgmma         {:>14}\n", wgmma);
+  for (const DType dtype : {DType::fp16, DType::bf16}) {
+    const bool bf16 = dtype == DType::bf16;
+    const double mma = bf16 ? calibration.bf16_mma_sync_flops : calibration.fp16_mma_sync_flops;
+    const double wgmma_rate = bf16 ? calibration.bf16_wgmma_flops : calibration.fp16_wgmma_flops;
+    fmt::print("  {} tensor     {:>14}  (datasheet {}; the fastest of:)\n", bf16 ? "BF16" : "FP16",
+               report::format_flop_rate(measured.half_tensor_flops(dtype)),
+               report::format_flop_rate(datasheet.half_tensor_flops(dtype)));
+    fmt::print("    mma.sync      {:>14}{}\n",
+               mma > 0 ? report::format_flop_rate(mma) : std::string("not measured before compute capability 8.0"),
+               mma > 0 ? "  (at " + clock_text(calibration.half_mma_sync_clock_hz) + ")" : std::string());
+    fmt::print("    wgmma         {:>14}\n",
+               wgmma_rate > 0 ? fmt::format("{}  (m64n256k16, A and B in shared memory){}  (at {})",
+                                            report::format_flop_rate(wgmma_rate),
+                                            calibration.half_wgmma_discarded
+                                                ? "; discarded: above the device's theoretical peak"
+                                                : "",
+                                            clock_text(calibration.half_wgmma_clock_hz))
+                              : std::string("not measured (compute capability 9.0 only)"));
+  }
   fmt::print("  fp32 floors use {} ({})\n", report::format_flop_rate(measured.fp32_accurate_flops()),
              to_string(measured.compute_units_for(MathMode::fp32)));
   fmt::print("stored in {}\n", where);
   for (const double clock : {calibration.copy_clock_hz, calibration.fp32_clock_hz, calibration.tf32_mma_sync_clock_hz,
-                             calibration.tf32_wgmma_clock_hz}) {
+                             calibration.tf32_wgmma_clock_hz, calibration.half_mma_sync_clock_hz,
+                             calibration.half_wgmma_clock_hz}) {
     if (clock > 0 && clock < gpu::SmClockProbe::kThrottleFraction * calibration.max_clock_hz) {
       fmt::print(stderr,
                  "kbench calibrate: warning: a rate was measured at {} (below {:.0f}% of the maximum {}): the GPU was "
@@ -207,8 +229,9 @@ GpuEnvironment detect_gpu(int) {
 
 void register_backends(Registry& registry, const std::string& python) {
   registry.add(make_reference_backend());
-  registry.add(torch::make_torch_backend(python));
-  registry.add(torch::make_module_backend(python));
+  const auto torch = std::make_shared<const torch::EmbeddedTorch>(python);  // one interpreter probe for both
+  registry.add(torch::make_torch_backend(torch));
+  registry.add(torch::make_module_backend(torch));
   registry.add(plugin::make_plugin_backend());
 }
 

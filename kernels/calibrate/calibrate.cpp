@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "calibrate/calibrate_kernels.hpp"
+#include "core/types.hpp"
 #include "runtime/cuda_check.hpp"
 #include "runtime/derived_peaks.hpp"
 #include "runtime/device_info.hpp"
@@ -41,24 +42,42 @@ Calibration calibrate_device(int device) {
   c.max_clock_hz = static_cast<double>(info.sm_clock_khz) * 1e3;
   c.copy_clock_hz = copy.clock_hz;
   c.fp32_clock_hz = ffma.clock_hz;
-  // Before Ampere there is no TF32: a tf32 request runs FP32 arithmetic.
+  // Before Ampere there is no TF32 (nor bf16 mma): a tf32 request runs FP32 arithmetic.
   if (info.cc_major >= 8) {
     const RateMeasurement mma = measure_tf32_mma_rate(kComputeRepetitions);
     c.tf32_mma_sync_flops = mma.best;
     c.tf32_mma_sync_clock_hz = mma.clock_hz;
+    const RateMeasurement fp16 = measure_fp16_mma_rate(kComputeRepetitions);
+    const RateMeasurement bf16 = measure_bf16_mma_rate(kComputeRepetitions);
+    c.fp16_mma_sync_flops = fp16.best;
+    c.bf16_mma_sync_flops = bf16.best;
+    c.half_mma_sync_clock_hz = std::min(fp16.clock_hz, bf16.clock_hz);
   }
-  // wgmma (sm_90a) is Hopper's path to its full TF32 rate; mma.sync reaches part of it there.
+  // wgmma (sm_90a) is Hopper's path to its full tensor rates; mma.sync reaches part of them there.
   if (info.cc_major == 9 && info.cc_minor == 0) {
-    const WgmmaRates wgmma = measure_tf32_wgmma_rates(kComputeRepetitions);
+    const WgmmaRates wgmma = measure_wgmma_rates(kComputeRepetitions);
     c.tf32_wgmma_n96_flops = wgmma.registers_a_n96.best;
     c.tf32_wgmma_n256_flops = wgmma.shared_a_n256.best;
     c.tf32_wgmma_clock_hz = std::min(wgmma.registers_a_n96.clock_hz, wgmma.shared_a_n256.clock_hz);
+    c.fp16_wgmma_flops = wgmma.fp16_n256.best;
+    c.bf16_wgmma_flops = wgmma.bf16_n256.best;
+    c.half_wgmma_clock_hz = std::min(wgmma.fp16_n256.clock_hz, wgmma.bf16_n256.clock_hz);
     // Faster than the SMs x tensor rate per clock x maximum clock allows: a miscount, which must
     // not lower every floor computed from it.
-    c.wgmma_discarded = c.tf32_wgmma_flops() > kTheoreticalSlack * derived_peaks(info).tf32_flops;
+    const DevicePeaks theoretical = derived_peaks(info);
+    c.wgmma_discarded = c.tf32_wgmma_flops() > kTheoreticalSlack * theoretical.tf32_flops;
+    c.half_wgmma_discarded =
+        std::max(c.fp16_wgmma_flops, c.bf16_wgmma_flops) > kTheoreticalSlack * theoretical.half_tensor_flops(DType::fp16);
   }
   const double wgmma = c.wgmma_discarded ? 0 : c.tf32_wgmma_flops();
   peaks.tf32_flops = info.cc_major >= 8 ? std::max(c.tf32_mma_sync_flops, wgmma) : ffma.best;
+  // Measured half rates where mma.sync has them (sm_80 on); before, the datasheet's (or unknown) stay.
+  if (info.cc_major >= 8) {
+    const double fp16_wgmma = c.half_wgmma_discarded ? 0 : c.fp16_wgmma_flops;
+    const double bf16_wgmma = c.half_wgmma_discarded ? 0 : c.bf16_wgmma_flops;
+    peaks.fp16_tensor_flops = std::max(c.fp16_mma_sync_flops, fp16_wgmma);
+    peaks.bf16_tensor_flops = std::max(c.bf16_mma_sync_flops, bf16_wgmma);
+  }
   c.peaks = peaks;
   return c;
 }

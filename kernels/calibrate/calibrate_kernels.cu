@@ -91,7 +91,70 @@ __global__ void tf32_mma_kernel(float* sink, float seed) {
   if (sum == -1.0f) *sink = sum;
 }
 
+// ---- fp16 / bf16 mma.sync ----------------------------------------------------------------
+
+constexpr double kFlopsPerHalfMma = 2.0 * 16 * 8 * 16;  // m16n8k16
+// 2^-10 in each format (two per 32-bit register): 2^14 iterations x 16 products of 2^-20 keep every
+// accumulator below 1, so nothing overflows or goes denormal.
+constexpr std::uint32_t kFp16Pair = 0x14001400u;
+constexpr std::uint32_t kBf16Pair = 0x3a803a80u;
+
+template <bool kBf16>
+__global__ void half_mma_kernel(float* sink, std::uint32_t operand_pair) {
+  const std::uint32_t a[4] = {operand_pair, operand_pair, operand_pair, operand_pair};
+  const std::uint32_t b[2] = {operand_pair, operand_pair};
+  float acc[kMmaChains][4];
+#pragma unroll
+  for (int c = 0; c < kMmaChains; ++c)
+#pragma unroll
+    for (int j = 0; j < 4; ++j) acc[c][j] = 0.0f;
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+  __trap();  // bf16 mma (and this form of fp16's) needs sm_80 or later; calibrate_device skips it there
+#else
+  for (int i = 0; i < kMmaIterations; ++i) {
+#pragma unroll
+    for (int c = 0; c < kMmaChains; ++c) {
+      if constexpr (kBf16)
+        asm volatile(
+            "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+            "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+            : "+f"(acc[c][0]), "+f"(acc[c][1]), "+f"(acc[c][2]), "+f"(acc[c][3])
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+      else
+        asm volatile(
+            "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+            "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+            : "+f"(acc[c][0]), "+f"(acc[c][1]), "+f"(acc[c][2]), "+f"(acc[c][3])
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+    }
+  }
+#endif
+  float sum = 0;
+#pragma unroll
+  for (int c = 0; c < kMmaChains; ++c) sum += acc[c][0] + acc[c][1] + acc[c][2] + acc[c][3];
+  if (sum == -1.0f) *sink = sum;
+}
+
+template <bool kBf16>
+RateMeasurement measure_half_mma_rate(int repetitions) {
+  DeviceBuffer<float> sink(1);
+  const auto kernel = half_mma_kernel<kBf16>;
+  const unsigned int blocks = one_full_wave(kernel, kThreads);
+  const std::uint32_t pair = kBf16 ? kBf16Pair : kFp16Pair;
+  const auto launch = [&](cudaStream_t stream) {
+    kernel<<<blocks, kThreads, 0, stream>>>(sink.data(), pair);
+    KBENCH_CUDA_CHECK_LAUNCH();
+  };
+  const double warps = static_cast<double>(blocks) * (kThreads / 32);
+  const double flops = kFlopsPerHalfMma * kMmaChains * kMmaIterations * warps;
+  return rates(flops, time_repetitions(launch, repetitions));
+}
+
 }  // namespace
+
+RateMeasurement measure_fp16_mma_rate(int repetitions) { return measure_half_mma_rate<false>(repetitions); }
+RateMeasurement measure_bf16_mma_rate(int repetitions) { return measure_half_mma_rate<true>(repetitions); }
 
 RateMeasurement measure_copy_bandwidth(std::int64_t bytes, int repetitions) {
   const std::int64_t vectors = bytes / static_cast<std::int64_t>(sizeof(float4));

@@ -1,9 +1,9 @@
-// `kbench calibrate`'s TF32 wgmma rates. Built for sm_90a only, with the wgmma implicit GEMM
+// `kbench calibrate`'s wgmma rates (TF32, fp16, bf16). Built for sm_90a only, with the wgmma implicit GEMM
 // (kernels/CMakeLists.txt): wgmma.mma_async exists on no other target, so calibrate_device calls
 // this on compute capability 9.0 devices only.
 #include "calibrate/calibrate_kernels.hpp"
 #include "calibrate/rate_timing.hpp"
-#include "calibrate/tf32_wgmma_rate_kernel.cuh"
+#include "calibrate/wgmma_rate_kernel.cuh"
 
 namespace kbench::gpu {
 
@@ -16,7 +16,7 @@ constexpr int kWgmmaGroups = 1 << 12;
 template <class Form>
 RateMeasurement measure_form(int repetitions) {
   using namespace calibration;
-  const auto kernel = tf32_wgmma_rate_kernel<Form>;
+  const auto kernel = wgmma_rate_kernel<Form>;
   const unsigned int blocks = one_full_wave(kernel, kWgmmaRateThreads, kWgmmaRateSmemBytes<Form>);
   const auto launch = [&](cudaStream_t stream) {
     kernel<<<blocks, kWgmmaRateThreads, kWgmmaRateSmemBytes<Form>, stream>>>(nullptr, kWgmmaGroups);
@@ -29,8 +29,10 @@ RateMeasurement measure_form(int repetitions) {
 
 }  // namespace
 
-WgmmaRates measure_tf32_wgmma_rates(int repetitions) {
-  return {measure_form<calibration::RegistersA_N96>(repetitions), measure_form<calibration::SharedA_N256>(repetitions)};
+WgmmaRates measure_wgmma_rates(int repetitions) {
+  return {measure_form<calibration::RegistersA_N96>(repetitions), measure_form<calibration::SharedA_N256>(repetitions),
+          measure_form<calibration::SharedA_N256_F16>(repetitions),
+          measure_form<calibration::SharedA_N256_BF16>(repetitions)};
 }
 
 }  // namespace kbench::gpu

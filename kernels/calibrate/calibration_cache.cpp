@@ -74,6 +74,8 @@ std::filesystem::path save_calibration(const DevicePeaks& peaks, const std::stri
       {"bandwidth_Bps", peaks.bandwidth_Bps},
       {"fp32_flops", peaks.fp32_flops},
       {"tf32_flops", peaks.tf32_flops},
+      {"fp16_tensor_flops", peaks.fp16_tensor_flops},
+      {"bf16_tensor_flops", peaks.bf16_tensor_flops},
       {"sms", peaks.sms},
       {"l2_bytes", peaks.l2_bytes},
       {"measured_at", utc_now_iso8601()},
@@ -117,6 +119,9 @@ std::optional<DevicePeaks> load_calibration(const std::string& name, const std::
   peaks.bandwidth_Bps = required_number(doc, "bandwidth_Bps", path, true);
   peaks.fp32_flops = required_number(doc, "fp32_flops", path, true);
   peaks.tf32_flops = required_number(doc, "tf32_flops", path, true);
+  // Files written before kbench measured half rates have none: 0, taken as twice TF32 (device_peaks.hpp).
+  if (doc.contains("fp16_tensor_flops")) peaks.fp16_tensor_flops = required_number(doc, "fp16_tensor_flops", path, false);
+  if (doc.contains("bf16_tensor_flops")) peaks.bf16_tensor_flops = required_number(doc, "bf16_tensor_flops", path, false);
   peaks.sms = static_cast<int>(required_number(doc, "sms", path, false));
   peaks.l2_bytes = required_number(doc, "l2_bytes", path, false);
   return peaks;

@@ -15,6 +15,7 @@
 #include "cuda/kernel_description.hpp"
 #include "cuda/kernel_launch.hpp"
 #include "cuda/kernel_selection.hpp"
+#include "cuda/variant_names.hpp"
 #include "runtime/device_info.hpp"
 #include "runtime/gpu_prepared_run.hpp"
 
@@ -71,13 +72,13 @@ class CudaBackend final : public Backend {
   Support fits(const ConvProblem& problem, const BackendOptions& options) const override {
     if (Support s = available(); !s) return s;
     if (Support s = supports(problem, options); !s) return s;
-    // A search builds one candidate's plan at a time: its peak is the largest candidate's.
-    std::int64_t plan_bytes = 0;
+    // A search builds one candidate's launch at a time: its peak is the largest candidate's.
+    std::int64_t launch_bytes = 0;
     const conv::LaunchDevice device{device_info(options.device).sms, 0};  // split-K's workspace depends on it
     for (const conv::KernelChoice& c :
          searches(options) ? conv::search_candidates(problem, options.math) : std::vector{choose(problem, options)})
-      plan_bytes = std::max(plan_bytes, conv::launch_device_bytes(c, problem, device));
-    return fits_in_device_memory(GpuPreparedRun::device_bytes_needed(problem, options.device) + plan_bytes,
+      launch_bytes = std::max(launch_bytes, conv::launch_device_bytes(c, problem, device));
+    return fits_in_device_memory(GpuPreparedRun::device_bytes_needed(problem, options.device) + launch_bytes,
                                  options.device);
   }
 
@@ -130,11 +131,10 @@ class CudaBackend final : public Backend {
   static Support envelope_support(const ConvProblem& problem, const BackendOptions& options) {
     if (Support s = conv::problem_supported(problem); !s) return s;
     if (options.variant.empty()) return Support::yes();  // direct at least
-    const std::optional<conv::KernelChoice> choice = conv::parse_variant(options.variant);
-    if (!choice)
-      return Support::no(
-          fmt::format("unknown cuda kernel variant '{}' (known: {})", options.variant, conv::variant_grammar()));
-    return conv::choice_envelope(*choice, problem, options.math);
+    const conv::VariantParse parsed = conv::parse_variant_with_reason(options.variant);
+    if (!parsed.choice)
+      return Support::no(fmt::format("unknown cuda kernel variant '{}': {}", options.variant, parsed.error));
+    return conv::choice_envelope(*parsed.choice, problem, options.math);
   }
 
   // `--algo exhaustive` times every variant, unless one is forced.

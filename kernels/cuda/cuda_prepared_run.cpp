@@ -18,7 +18,7 @@ constexpr std::uint64_t kSearchSeed = 0x5eed5ea7c4;
 
 }  // namespace
 
-// The base constructor made `device` current, so the plan's buffers and kernel settings land on it.
+// The base constructor made `device` current, so the launch's buffers and kernel settings land on it.
 CudaPreparedRun::CudaPreparedRun(const ConvProblem& problem, int device, const conv::KernelChoice& choice,
                                  MathMode requested, AlgoSearch search_mode)
     : GpuPreparedRun(problem, device), choice_(choice) {
@@ -31,7 +31,7 @@ CudaPreparedRun::CudaPreparedRun(const ConvProblem& problem, int device, const c
 
 // Every candidate this device can run (the wgmma ones on 9.0 devices only; no_split_k only where the
 // default splits, else it would be timed twice) on these buffers (filled
-// with real data first: no timing on uninitialised memory), one plan at a time so the search needs no
+// with real data first: no timing on uninitialised memory), one launch at a time so the search needs no
 // more device memory than its largest candidate.
 conv::SearchOutcome CudaPreparedRun::search(MathMode requested) {
   fill_inputs(kSearchSeed);

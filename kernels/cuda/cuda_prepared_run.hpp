@@ -1,5 +1,5 @@
 #pragma once
-// A problem prepared on the cuda backend: GpuPreparedRun's buffers and timing, plus one kernel plan:
+// A problem prepared on the cuda backend: GpuPreparedRun's buffers and timing, plus one kernel launch:
 // the variant asked for, the default for the math, or (AlgoSearch::exhaustive) the fastest variant
 // after timing every one on these buffers (kernel_search.hpp).
 #include <memory>

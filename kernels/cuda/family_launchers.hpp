@@ -1,10 +1,10 @@
 #pragma once
-// The launch side of each kernel family: the device facts its launch counts with, its plan, and the
-// device memory that plan takes beyond the problem's tensors. Declared here, defined in each family's
+// The launch side of each kernel family: the device facts its launch counts with, the launch, and
+// the device memory that launch takes beyond the problem's tensors. Declared here, defined in each family's
 // folder (direct/direct_launcher.cpp, depthwise/depthwise_launcher.cpp, implicit_gemm/igemm_launcher.cpp,
 // transposed/phase_launcher.cpp, half_gemm/half_gemm_launcher.cpp, depthwise_nhwc/depthwise_nhwc_launcher.cpp,
-// wgrad/wgrad_launcher.cpp, wgrad/wgrad_depthwise_launcher.cpp); kernel_launch.cpp picks a family's launcher and
-// builds the plan.
+// wgrad/wgrad_launcher.cpp, wgrad/wgrad_depthwise_launcher.cpp); kernel_launch.cpp picks a family's
+// launcher and builds the launch.
 #include <cstdint>
 #include <memory>
 
@@ -16,10 +16,10 @@ struct FamilyLauncher {
   // Fills in what the launch needs of the current device beyond its SMs (and configures the kernel
   // where a query needs it configured first); null where nothing.
   void (*configure)(const KernelChoice& choice, const ConvProblem& problem, LaunchDevice& device) = nullptr;
-  // The plan of a problem the family runs as it is (choice_envelope holds).
+  // The launch of a problem the family runs as it is (choice_envelope holds).
   std::unique_ptr<KernelLaunch> (*make_launch)(const KernelChoice& choice, const ConvProblem& problem,
                                                const LaunchDevice& device, KernelDescription description) = nullptr;
-  // Device memory the plan allocates beyond the problem's tensors; null where none.
+  // Device memory the launch allocates beyond the problem's tensors; null where none.
   std::int64_t (*device_bytes)(const KernelChoice& choice, const ConvProblem& problem,
                                const LaunchDevice& device) = nullptr;
 };

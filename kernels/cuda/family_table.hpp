@@ -52,18 +52,6 @@ inline const FamilyDescriptor& descriptor(Family f) {
   throw std::logic_error(fmt::format("no descriptor for kernel family {}", family_name(f)));
 }
 
-// Every family's name with the parts its variants take: the grammar of `cuda:VARIANT`, from the
-// descriptors ("direct, depthwise2d (/realigned_stores, ...), ...").
-inline std::string variant_grammar() {
-  std::string text;
-  for (const FamilyDescriptor* d : kFamilyTable) {
-    if (!text.empty()) text += ", ";
-    text += family_name(d->family);
-    if (!d->variant_grammar.empty()) text += fmt::format(" ({})", d->variant_grammar);
-  }
-  return text;
-}
-
 // The problem family `f` runs in place of forward problem `p`: a stride-1 transposed convolution's
 // forward equivalent (forward_equivalent.hpp) for the families that take it; nullopt where `f` runs
 // `p` itself. A backward_data problem is first its forward problem (families_problem).
@@ -127,19 +115,9 @@ inline Support choice_envelope(const KernelChoice& c, const ConvProblem& p, Math
     return Support::no(fmt::format("{}: does not compute {} tensors", name, to_string(p.dtype)));
   if (!(family.layouts & layout_bit(p.layout)))
     return Support::no(fmt::format("{}: does not read {} tensors", name, to_string(p.layout)));
-  if ((c.order && !(family.knobs & kKnobOrder)) || (c.schedule && !(family.knobs & kKnobSchedule)) ||
-      (c.mma && !(family.knobs & kKnobMma)))
-    return Support::no(
-        fmt::format("{}: a reduction order, A schedule or tensor-core instruction can be chosen for the implicit_gemm "
-                    "families only",
-                    name));
-  if (c.split && !(family.knobs & kKnobSplit))
-    return Support::no(fmt::format("{}: a reduction split can be chosen for the implicit GEMM families only", name));
-  if (c.stores && !(family.knobs & kKnobStores))
-    return Support::no(fmt::format("{}: a row store mode can be chosen for depthwise2d only", name));
-  if (c.fill && !(family.knobs & kKnobFill))
-    return Support::no(
-        fmt::format("{}: where the zero fill runs can be chosen for the transposed_phase families only", name));
+  for (const VariantKnob& knob : kVariantKnobs)
+    if (!knob.part(c).empty() && !(family.knobs & knob.bit))
+      return Support::no(fmt::format("{}: its variants force no {} ('{}')", name, knob.what, knob.part(c)));
   if (family.computes_in == MathMode::tf32 && math != MathMode::tf32)
     return Support::no(fmt::format("{} rounds to TF32, which math fp32 forbids", name));
   if (const std::optional<ConvProblem> forward = forward_problem_for(c.family, p)) {
@@ -189,7 +167,7 @@ inline bool uses_async_units(const KernelChoice& c) { return architecture_need(c
 
 // Whether no_split_k runs anything but its family's default on a device of `sms` SMs: where the
 // default would not split any of its GEMMs there, it is the default under another name, which
-// `cuda:all`, the exhaustive search and the plans leave out. yes for every other choice, and where
+// `cuda:all`, the exhaustive search and `kbench plan` leave out. yes for every other choice, and where
 // the SMs are unknown (0).
 inline Support split_variant_on_device(const KernelChoice& choice, const ConvProblem& problem, int sms) {
   return descriptor(choice.family).differs_on_device(choice, problem_for(choice.family, problem), sms);

@@ -34,7 +34,7 @@ class KernelLaunch {
 // `choice` must lie in its envelope for `problem` (choice_envelope); throws std::invalid_argument otherwise.
 std::unique_ptr<KernelLaunch> make_kernel_launch(const KernelChoice& choice, const ConvProblem& problem, MathMode math);
 
-// Device memory a plan allocates beyond the problem's tensors (packed weights, index tables, split-K's
+// Device memory a launch allocates beyond the problem's tensors (packed weights, index tables, split-K's
 // workspace) on `device`.
 std::int64_t launch_device_bytes(const KernelChoice& choice, const ConvProblem& problem, const LaunchDevice& device);
 

@@ -2,13 +2,14 @@
 // Which of the cuda backend's kernel families and variants can run a problem, and in what order
 // `cuda:all` and the exhaustive search take them. Plain C++ with no CUDA include, so it is
 // unit-tested on the CPU (test_cuda_selection.cpp). The families' envelopes are in their
-// descriptors (family_table.hpp), the default in default_policy.hpp, a choice and its variant name in
-// kernel_choice.hpp.
+// descriptors (family_table.hpp), the default in default_policy.hpp, a choice in kernel_choice.hpp and
+// its variant name in variant_names.hpp.
 #include <algorithm>
 #include <vector>
 
 #include "cuda/default_policy.hpp"
 #include "cuda/family_table.hpp"
+#include "cuda/variant_names.hpp"
 
 namespace kbench::gpu::conv {
 

@@ -1,11 +1,12 @@
 #pragma once
-// One problem set up on cuDNN: descriptors built, algorithm chosen and run once, workspace allocated.
-// enqueue() is the pass's call (cudnn_pass.hpp: forward, backward data or backward filter) and, with
-// a bias, a separate step: on the forward pass cudnnAddTensor, on backward_weights
-// cudnnConvolutionBackwardBias into grad_bias. Both lie inside the timed region, since the legacy
-// API has no fused bias for backward data and PyTorch adds the bias (and reduces grad_bias) the same
-// way.
+// One problem set up on cuDNN: what runs chosen and run once, workspace allocated. What runs is either
+// a legacy algorithm (descriptors, cudnn_pass.hpp's call) or an engine config of cuDNN's graph API
+// (graph/: `cudnn:graph`, `cudnn:engine/...`, and the exhaustive search where the graph API is built).
+// With a bias, the legacy call is followed by a separate step inside the timed region (forward:
+// cudnnAddTensor; backward_weights: cudnnConvolutionBackwardBias into grad_bias), as PyTorch does it;
+// the graph fuses the forward bias as a pointwise add and keeps the separate grad_bias step.
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "backend/backend.hpp"
 #include "cudnn/cudnn_algo_select.hpp"
 #include "cudnn/cudnn_descriptors.hpp"
+#include "cudnn/graph/graph_api.hpp"
 #include "runtime/device_buffer.hpp"
 #include "runtime/gpu_prepared_run.hpp"
 
@@ -32,10 +34,18 @@ class HandleStreamReset {
   std::shared_ptr<CudnnHandle> handle_;
 };
 
+// One thing cuDNN can run for the pass: a legacy algorithm, or config `engine_config` of the run's graph.
+struct CudnnCandidate {
+  std::optional<AlgoChoice> legacy;
+  std::optional<std::size_t> engine_config;
+  std::int64_t graph_workspace_bytes = 0;
+  std::string how;  // how it was chosen, for the graph ("heuristic", "forced", "exhaustive")
+};
+
 class CudnnPreparedRun final : public GpuPreparedRun {
  public:
-  // Throws CudnnError when no algorithm can be chosen (supports() has normally ruled that out), or
-  // when none of the usable ones executes.
+  // Throws CudnnError when nothing can be chosen (supports() has normally ruled that out), or when
+  // none of the usable choices executes.
   CudnnPreparedRun(const ConvProblem& problem, const BackendOptions& options, std::shared_ptr<CudnnHandle> handle);
 
   std::string implementation() const override;
@@ -49,14 +59,27 @@ class CudnnPreparedRun final : public GpuPreparedRun {
  private:
   // The buffers behind the descriptors for the pass's call (cudnn_pass.hpp).
   ConvPointers tensors();
+  std::string name_of(const CudnnCandidate& candidate) const;
+  // Allocates the candidate's workspace and runs it once; throws what the run threw.
+  void commit(const CudnnCandidate& candidate);
   // Runs the selection's choice once, else each alternative in turn; keeps the first that runs.
   void commit_to_first_that_runs(const Selection& selection);
+  // A graph variant: the forced config, or the heuristics' first that builds and runs.
+  void prepare_graph_variant(const BackendOptions& options);
+  // --algo exhaustive with the graph API: every legacy algorithm and engine config, timed by kbench.
+  void search_both_apis(const BackendOptions& options);
+  void grad_bias_after(const CudnnCall& call);
 
   std::shared_ptr<CudnnHandle> handle_;
   HandleStreamReset stream_reset_;  // after handle_: reset before the handle may go
   ConvDescriptors descs_;
-  AlgoChoice choice_;
-  std::vector<std::string> skipped_;  // usable algorithms that failed their trial run, with why
+  CudnnGraphAttributes graph_attributes_;
+  std::unique_ptr<CudnnGraph> graph_;  // graph variants and the exhaustive search
+  CudnnCandidate running_;             // what enqueue() runs
+  AlgoChoice choice_;                  // running_.legacy's, when it is set
+  std::vector<std::pair<std::int64_t, void*>> graph_tensors_;  // the graph's variant pack, by UID
+  std::vector<std::string> skipped_;  // usable choices that failed their trial run, with why
+  std::vector<std::pair<std::string, std::string>> search_;  // the exhaustive search's properties
   DeviceBuffer<unsigned char> workspace_;
 };
 

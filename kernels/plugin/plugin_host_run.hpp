@@ -1,6 +1,6 @@
 #pragma once
 // A host-memory plugin on kbench's host buffers, timed by the CPU clock like the reference: the
-// path CI exercises. Buffers hold the problem's dtype and layout (runtime/tensor_storage.hpp, the same
+// path CI exercises. Buffers hold the problem's dtype and layout (host/host_operands.hpp, the same
 // arithmetic the GPU fills use), one per forward operand whatever the pass (problem/conv_pass.hpp).
 #include <cstddef>
 #include <cstdint>
@@ -10,9 +10,8 @@
 #include <vector>
 
 #include "backend/backend.hpp"
+#include "host/host_operands.hpp"
 #include "plugin/plugin_instance.hpp"
-#include "problem/memory_layout.hpp"
-#include "runtime/tensor_storage.hpp"
 
 namespace kbench::plugin {
 
@@ -34,19 +33,10 @@ class PluginHostRun final : public PreparedRun {
   bool inputs_unchanged() override;
 
  private:
-  struct HostTensor {
-    gpu::TensorStorage storage;
-    std::vector<std::byte> bytes;  // operator new's alignment, enough for every dtype
-  };
-  HostTensor& tensor(Operand operand);
-  std::uint32_t bits_at(const HostTensor& t, std::int64_t offset) const;
-  void set_bits(HostTensor& t, std::int64_t offset, std::uint32_t bits);
-  std::uint64_t input_checksum() const;
-
   PluginChoice choice_;
   ConvProblem problem_;
   MathMode math_;
-  HostTensor x_, w_, b_, y_;
+  host::HostOperands operands_;
   std::vector<std::byte> workspace_;
   kbench_plugin_tensors_t tensors_{};
   std::unique_ptr<PluginInstance> instance_;  // after the buffers: released before they are freed

@@ -25,16 +25,30 @@ std::vector<std::int64_t> row_major_strides(const std::vector<std::int64_t>& sha
   return strides;
 }
 
-DLManagedTensor* make_fp32_view(float* data, DLDevice device, const std::vector<std::int64_t>& shape) {
+std::vector<std::int64_t> channels_last_strides(const std::vector<std::int64_t>& shape) {
+  if (shape.size() < 2) return row_major_strides(shape);
+  std::vector<std::int64_t> strides(shape.size(), 1);
+  std::int64_t step = shape[1];  // the channels are innermost; then the spatial axes, last fastest
+  for (std::size_t i = shape.size(); i-- > 2;) {
+    strides[i] = step;
+    step *= shape[i];
+  }
+  strides[0] = step;
+  return strides;
+}
+
+DLManagedTensor* make_view(void* data, DLDevice device, DLDataType dtype, const std::vector<std::int64_t>& shape,
+                           const std::vector<std::int64_t>& strides) {
   if (shape.empty()) throw std::invalid_argument("dlpack: a view needs at least one dimension");
+  if (strides.size() != shape.size()) throw std::invalid_argument("dlpack: one stride per dimension");
   auto view = std::make_unique<View>();
   view->shape = shape;
-  view->strides = row_major_strides(shape);
+  view->strides = strides;
   DLTensor& t = view->managed.dl_tensor;
   t.data = data;
   t.device = device;
   t.ndim = static_cast<std::int32_t>(shape.size());
-  t.dtype = DLDataType{kDLFloat, 32, 1};
+  t.dtype = dtype;
   t.shape = view->shape.data();
   t.strides = view->strides.data();
   t.byte_offset = 0;

@@ -42,12 +42,16 @@ struct DLManagedTensor {
 inline constexpr const char* kCapsuleName = "dltensor";
 inline constexpr const char* kUsedCapsuleName = "used_dltensor";
 
-// A DLManagedTensor over memory kbench owns: shape and row-major strides live in the same
+// A DLManagedTensor over memory kbench owns: shape and strides (in elements) live in the same
 // allocation (manager_ctx), the deleter frees only that, never `data`. The buffer must outlive
 // every tensor made from it (a torch run drops its tensors before its buffers go).
-DLManagedTensor* make_fp32_view(float* data, DLDevice device, const std::vector<std::int64_t>& shape);
+DLManagedTensor* make_view(void* data, DLDevice device, DLDataType dtype, const std::vector<std::int64_t>& shape,
+                           const std::vector<std::int64_t>& strides);
 
 // Row-major strides, in elements, of a compact tensor of `shape`.
 std::vector<std::int64_t> row_major_strides(const std::vector<std::int64_t>& shape);
+// The strides of a compact tensor of logical `shape` [d0, d1, spatial...] stored channels last,
+// [d0, spatial..., d1] (problem/memory_layout.hpp): what torch calls channels_last (channels_last_3d).
+std::vector<std::int64_t> channels_last_strides(const std::vector<std::int64_t>& shape);
 
 }  // namespace kbench::torch::dlpack

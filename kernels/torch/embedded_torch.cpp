@@ -54,7 +54,7 @@ Support EmbeddedTorch::fits(const ConvProblem& problem, const BackendOptions& op
 #if defined(KBENCH_HAVE_CUDA)
   if (on_gpu())
     return gpu::fits_in_device_memory(gpu::GpuPreparedRun::device_bytes_needed(problem, options.device) +
-                                          computed_elements(problem) * std::int64_t{4},
+                                          computed_elements(problem) * bytes_per_element(problem.dtype),
                                       options.device);
 #else
   (void)options;
@@ -62,7 +62,7 @@ Support EmbeddedTorch::fits(const ConvProblem& problem, const BackendOptions& op
   const double elements = static_cast<double>(problem.input_elements() + problem.weight_elements() +
                                               problem.bias_elements() + problem.output_elements() +
                                               computed_elements(problem));
-  const double bytes = 4.0 * elements;
+  const double bytes = static_cast<double>(bytes_per_element(problem.dtype)) * elements;
   const std::optional<std::int64_t> free = reference::available_host_memory();
   if (!free || bytes <= static_cast<double>(*free)) return Support::yes();
   return Support::no(fmt::format(

@@ -6,7 +6,6 @@
 
 #include <fmt/format.h>
 
-#include "torch/embedded_torch.hpp"
 #include "torch/torch_flags.hpp"
 
 namespace kbench::torch {
@@ -15,17 +14,18 @@ namespace {
 
 class ModuleBackend final : public Backend {
  public:
-  explicit ModuleBackend(std::string python_flag) : torch_(std::move(python_flag)) {}
+  explicit ModuleBackend(std::shared_ptr<const EmbeddedTorch> torch) : torch_(std::move(torch)) {}
 
   std::string name() const override { return "module"; }
   std::string description() const override {
     return "a KernelBench-style file's ModelNew (else Model), built from its get_init_inputs() with kbench's weight "
-           "and bias as its parameters, in the embedded torch (--backends module:PATH.py; forward pass, fp32 nchw)";
+           "and bias as its parameters, in the embedded torch (--backends module:PATH.py; forward pass; the model "
+           "cast to the workload's dtype, its input channels-last strided for nhwc)";
   }
-  bool runs_on_cpu() const override { return !torch_.on_gpu(); }
+  bool runs_on_cpu() const override { return !torch_->on_gpu(); }
   bool selected_by_default() const override { return false; }  // it needs a file
 
-  Support available() const override { return torch_.available(); }
+  Support available() const override { return torch_->available(); }
 
   // The file must be there before anything starts: a mistyped path is the command line's error.
   Support variant_usable(const std::string& variant) const override {
@@ -43,16 +43,11 @@ class ModuleBackend final : public Backend {
       return Support::no(fmt::format("a module's forward is what runs; its {} pass is torch's own "
                                      "(--backends torch runs aten.convolution_backward)",
                                      to_string(problem.pass)));
-    if (problem.dtype != DType::fp32)
-      return Support::no(fmt::format("the module backend hands the model fp32 tensors only, not {}",
-                                     to_string(problem.dtype)));
-    if (problem.layout != Layout::nchw)
-      return Support::no("the module backend hands the model channels-first (nchw) tensors only, not nhwc");
     return Support::yes();
   }
 
   Support fits(const ConvProblem& problem, const BackendOptions& options) const override {
-    return torch_.fits(problem, options);
+    return torch_->fits(problem, options);
   }
 
   // The file is the variant: `module:all` has nothing to expand to.
@@ -77,22 +72,22 @@ class ModuleBackend final : public Backend {
     eager.variant.clear();
     TorchSettings settings = torch_settings(eager);
     settings.module = options.variant;  // as typed: what the result names; Python shares kbench's directory
-    return torch_.prepare(problem, options, settings);
+    return torch_->prepare(problem, options, settings);
   }
 
   std::vector<std::string> environment_notes() const override {
     if (!available()) return {};
-    return {torch_.environment_note("module")};
+    return {torch_->environment_note("module")};
   }
 
  private:
-  EmbeddedTorch torch_;
+  std::shared_ptr<const EmbeddedTorch> torch_;
 };
 
 }  // namespace
 
-std::unique_ptr<Backend> make_module_backend(std::string python_flag) {
-  return std::make_unique<ModuleBackend>(std::move(python_flag));
+std::unique_ptr<Backend> make_module_backend(std::shared_ptr<const EmbeddedTorch> torch) {
+  return std::make_unique<ModuleBackend>(std::move(torch));
 }
 
 }  // namespace kbench::torch

@@ -8,10 +8,11 @@
 #include <string>
 
 #include "backend/backend.hpp"
+#include "torch/embedded_torch.hpp"
 
 namespace kbench::torch {
 
-// `python_flag`: as make_torch_backend's.
-std::unique_ptr<Backend> make_module_backend(std::string python_flag);
+// `torch`: as make_torch_backend's (the same one).
+std::unique_ptr<Backend> make_module_backend(std::shared_ptr<const EmbeddedTorch> torch);
 
 }  // namespace kbench::torch

@@ -157,7 +157,8 @@ void PythonRuntime::throw_error(const std::string& context) const {
   if (!name) api_.PyErr_Clear();
   const std::string type_name = name ? text_of(name.get()) : std::string("Exception");
   const std::string message = text_of(value);
-  throw PythonError(fmt::format("{}: {}{}{}", context, type_name, message.empty() ? "" : ": ", message));
+  throw PythonError(fmt::format("{}: {}{}{}", context, type_name, message.empty() ? "" : ": ", message), type_name,
+                    message);
 }
 
 PyRef PythonRuntime::check(PyObject* result, const std::string& context) const {

@@ -23,6 +23,16 @@ struct PyObject;
 class PythonError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+  PythonError(const std::string& what, std::string exception_type, std::string message)
+      : std::runtime_error(what), exception_type_(std::move(exception_type)), message_(std::move(message)) {}
+  // The Python exception's class name ("ValueError") and its text; empty when the error did not come
+  // from Python.
+  const std::string& exception_type() const { return exception_type_; }
+  const std::string& message() const { return message_; }
+
+ private:
+  std::string exception_type_;
+  std::string message_;
 };
 
 // CPython's stable-ABI functions kbench uses, by dlsym. Names as in CPython's documentation.

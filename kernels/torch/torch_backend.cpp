@@ -4,7 +4,6 @@
 
 #include <fmt/format.h>
 
-#include "torch/embedded_torch.hpp"
 #include "torch/torch_flags.hpp"
 
 namespace kbench::torch {
@@ -13,7 +12,7 @@ namespace {
 
 class TorchBackend final : public Backend {
  public:
-  explicit TorchBackend(std::string python_flag) : torch_(std::move(python_flag)) {}
+  explicit TorchBackend(std::shared_ptr<const EmbeddedTorch> torch) : torch_(std::move(torch)) {}
 
   std::string name() const override { return "torch"; }
   std::string description() const override {
@@ -21,11 +20,11 @@ class TorchBackend final : public Backend {
            "an embedded Python, eager or torch.compile'd (variants eager, compile, compile-max-autotune; --python "
            "picks the interpreter)";
   }
-  bool runs_on_cpu() const override { return !torch_.on_gpu(); }
+  bool runs_on_cpu() const override { return !torch_->on_gpu(); }
   // Starting Python and importing torch takes seconds: only a run that names it pays for that.
   bool selected_by_default() const override { return false; }
 
-  Support available() const override { return torch_.available(); }
+  Support available() const override { return torch_->available(); }
 
   Support supports(const ConvProblem& problem, const BackendOptions& options) const override {
     const std::optional<TorchMode> mode = parse_torch_variant(options.variant);
@@ -33,13 +32,13 @@ class TorchBackend final : public Backend {
       return Support::no(
           fmt::format("unknown torch variant '{}'; known: eager, compile, compile-max-autotune", options.variant));
     if (Support s = torch_expressible(problem); !s) return s;
-    if (*mode != TorchMode::eager && torch_.started() && !torch_.facts().has_compile)
-      return Support::no(fmt::format("torch {} has no torch.compile (it came with torch 2.0)", torch_.facts().version));
+    if (*mode != TorchMode::eager && torch_->started() && !torch_->facts().has_compile)
+      return Support::no(fmt::format("torch {} has no torch.compile (it came with torch 2.0)", torch_->facts().version));
     return Support::yes();
   }
 
   Support fits(const ConvProblem& problem, const BackendOptions& options) const override {
-    return torch_.fits(problem, options);
+    return torch_->fits(problem, options);
   }
 
   std::vector<std::string> variants(const ConvProblem&, const BackendOptions&) const override {
@@ -67,22 +66,22 @@ class TorchBackend final : public Backend {
 
   std::unique_ptr<PreparedRun> prepare(const ConvProblem& problem, const BackendOptions& options) override {
     if (Support s = supports(problem, options); !s) throw std::invalid_argument("torch: " + s.reason);
-    return torch_.prepare(problem, options, torch_settings(options));
+    return torch_->prepare(problem, options, torch_settings(options));
   }
 
   std::vector<std::string> environment_notes() const override {
     if (!available()) return {};
-    return {torch_.environment_note("torch")};
+    return {torch_->environment_note("torch")};
   }
 
  private:
-  EmbeddedTorch torch_;
+  std::shared_ptr<const EmbeddedTorch> torch_;
 };
 
 }  // namespace
 
-std::unique_ptr<Backend> make_torch_backend(std::string python_flag) {
-  return std::make_unique<TorchBackend>(std::move(python_flag));
+std::unique_ptr<Backend> make_torch_backend(std::shared_ptr<const EmbeddedTorch> torch) {
+  return std::make_unique<TorchBackend>(std::move(torch));
 }
 
 }  // namespace kbench::torch

@@ -7,10 +7,12 @@
 #include <string>
 
 #include "backend/backend.hpp"
+#include "torch/embedded_torch.hpp"
 
 namespace kbench::torch {
 
-// `python_flag`: --python PATH, empty when not given (then $KBENCH_PYTHON, then python3 on PATH).
-std::unique_ptr<Backend> make_torch_backend(std::string python_flag);
+// `torch`: the interpreter and torch this backend runs in, shared with the module backend so that
+// the interpreter is probed and started once per process.
+std::unique_ptr<Backend> make_torch_backend(std::shared_ptr<const EmbeddedTorch> torch);
 
 }  // namespace kbench::torch

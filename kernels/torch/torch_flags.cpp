@@ -56,12 +56,9 @@ std::string functional_name(const ConvProblem& problem) {
 }
 
 Support torch_expressible(const ConvProblem& problem) {
-  if (problem.dtype != DType::fp32)
-    return Support::no(fmt::format("the torch backend runs fp32 problems only, not {}", to_string(problem.dtype)));
-  // kbench's GPU buffers hold an nhwc problem channels last; torch would need them as channels-last strides
-  // through DLPack, which this backend does not pass yet. Running it as nchw would change the workload.
-  if (problem.layout != Layout::nchw)
-    return Support::no("the torch backend passes channels-first (nchw) tensors only so far, not nhwc");
+  // Every dtype and layout: the tensors reach torch in the problem's dtype, channels-last strided for
+  // nhwc (torch's channels_last). Whether this torch has a kernel for the dtype on its device is known
+  // when it runs (no fp16 convolutions on the CPU in torch 1.13): the result is then unsupported.
   if (problem.spatial_rank < 1 || problem.spatial_rank > 3)
     return Support::no(fmt::format("torch has no {}-d convolution", problem.spatial_rank));
   for (int d = 0; d < problem.spatial_rank; ++d)
@@ -102,7 +99,9 @@ std::string call_json(const ConvProblem& problem) {
                      {"input_shape", input_shape(problem)},
                      {"weight_shape", weight_shape(problem)},
                      {"output_shape", output_shape(problem)},
-                     {"pass", to_string(problem.pass)}};
+                     {"pass", to_string(problem.pass)},
+                     {"dtype", to_string(problem.dtype)},
+                     {"layout", to_string(problem.layout)}};
   if (problem.transposed()) doc["output_padding"] = spatial(problem.output_padding, rank);
   return doc.dump();
 }

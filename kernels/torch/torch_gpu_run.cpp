@@ -13,9 +13,8 @@ std::uintptr_t as_integer(cudaStream_t stream) { return reinterpret_cast<std::ui
 
 TorchGpuRun::TorchGpuRun(TorchSession& session, const ConvProblem& problem, int device_index, const TorchSettings& settings)
     : GpuPreparedRun(problem, device_index), settings_(settings), session_(session) {
-  // torch only reads x, w and b; DLPack has no read-only flag, hence the casts.
-  const TorchBuffers buffers{const_cast<float*>(x()), const_cast<float*>(w()),
-                             problem.bias ? const_cast<float*>(b()) : nullptr, y(),
+  // In the problem's dtype and layout; a backward pass writes its gradient into x's or w's and b's.
+  const TorchBuffers buffers{x_data(), w_data(), problem.bias ? b_data() : nullptr, y_data(),
                              dlpack::DLDevice{dlpack::kDLCUDA, device()}};
   call_ = std::make_unique<TorchCall>(session_, problem, settings_, buffers);
   if (warms_up_when_prepared(settings_)) {

@@ -1,27 +1,11 @@
 #include "torch/torch_prepared_run.hpp"
 
-#include <algorithm>
-#include <bit>
 #include <chrono>
-#include <limits>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
-#include "data/host_tensors.hpp"
-#include "problem/conv_pass.hpp"
-
 namespace kbench::torch {
-
-namespace {
-
-// The values every backend draws, copied into the buffer torch already holds (never reallocated).
-void fill_seeded(std::vector<float>& tensor, const ConvProblem& problem, std::uint64_t seed, data::TensorRole role) {
-  const std::vector<float> values = data::make_seeded(problem, seed, role);
-  std::copy(values.begin(), values.end(), tensor.begin());
-}
-
-}  // namespace
 
 std::vector<std::pair<std::string, std::string>> torch_properties(const TorchSession& session,
                                                                   const TorchSettings& settings,
@@ -51,11 +35,9 @@ TorchCpuRun::TorchCpuRun(TorchSession& session, const ConvProblem& problem, cons
     : session_(session),
       problem_(problem),
       settings_(settings),
-      x_(static_cast<std::size_t>(problem.input_elements())),
-      w_(static_cast<std::size_t>(problem.weight_elements())),
-      b_(static_cast<std::size_t>(problem.bias_elements())),
-      y_(static_cast<std::size_t>(problem.output_elements())) {
-  const TorchBuffers buffers{x_.data(), w_.data(), problem.bias ? b_.data() : nullptr, y_.data(),
+      operands_(problem) {
+  const TorchBuffers buffers{operands_.data(Operand::input), operands_.data(Operand::weight),
+                             operands_.data(Operand::bias), operands_.data(Operand::output),
                              dlpack::DLDevice{dlpack::kDLCPU, 0}};
   call_ = std::make_unique<TorchCall>(session_, problem_, settings_, buffers);
   if (warms_up_when_prepared(settings_)) {
@@ -70,31 +52,13 @@ std::vector<std::pair<std::string, std::string>> TorchCpuRun::properties() const
   return props;
 }
 
-std::vector<float>& TorchCpuRun::buffer(Operand operand) {
-  switch (operand) {
-    case Operand::input: return x_;
-    case Operand::weight: return w_;
-    case Operand::bias: return b_;
-    case Operand::output: break;
-  }
-  return y_;
-}
-
-const std::vector<float>& TorchCpuRun::buffer(Operand operand) const {
-  return const_cast<TorchCpuRun*>(this)->buffer(operand);
-}
-
 void TorchCpuRun::fill_inputs(std::uint64_t seed) {
-  for (const data::TensorRole role : data::roles_read(problem_))
-    fill_seeded(buffer(data::role_operand(role)), problem_, seed, role);
-  checksum_ = checksum();
+  operands_.fill(seed);
+  checksum_ = operands_.input_checksum();
   filled_ = true;
 }
 
-void TorchCpuRun::poison_output() {
-  for (const Operand operand : computed_operands(problem_))
-    std::fill(buffer(operand).begin(), buffer(operand).end(), std::numeric_limits<float>::quiet_NaN());
-}
+void TorchCpuRun::poison_output() { operands_.poison(); }
 
 void TorchCpuRun::run() {
   if (!filled_) throw std::logic_error("torch backend: run() before fill_inputs()");
@@ -111,34 +75,8 @@ Sample TorchCpuRun::timed_run(const TimingOptions&) {
   return Sample{elapsed.count(), false};
 }
 
-// The computed tensor is its parts one after the other: grad_weight's elements then grad_bias's.
-std::vector<float> TorchCpuRun::read_output(std::span<const std::int64_t> indices) {
-  const std::vector<Operand> parts = computed_operands(problem_);
-  std::vector<float> all;
-  for (const Operand operand : parts) all.insert(all.end(), buffer(operand).begin(), buffer(operand).end());
-  if (indices.empty()) return all;
-  std::vector<float> values;
-  values.reserve(indices.size());
-  for (const std::int64_t index : indices) {
-    if (index < 0 || index >= static_cast<std::int64_t>(all.size()))
-      throw std::out_of_range(fmt::format("{} index {} is outside its {} elements", computed_name(problem_), index,
-                                          all.size()));
-    values.push_back(all[static_cast<std::size_t>(index)]);
-  }
-  return values;
-}
+std::vector<float> TorchCpuRun::read_output(std::span<const std::int64_t> indices) { return operands_.read(indices); }
 
-bool TorchCpuRun::inputs_unchanged() { return filled_ && checksum() == checksum_; }
-
-// FNV-1a over the floats' bit patterns, the tensors the pass reads in turn, each closed by its length.
-std::uint64_t TorchCpuRun::checksum() const {
-  std::uint64_t hash = 0xcbf29ce484222325ULL;
-  for (const data::TensorRole role : data::roles_read(problem_)) {
-    const std::vector<float>& tensor = buffer(data::role_operand(role));
-    for (const float value : tensor) hash = (hash ^ std::bit_cast<std::uint32_t>(value)) * 0x100000001b3ULL;
-    hash = (hash ^ tensor.size()) * 0x100000001b3ULL;
-  }
-  return hash;
-}
+bool TorchCpuRun::inputs_unchanged() { return filled_ && operands_.input_checksum() == checksum_; }
 
 }  // namespace kbench::torch

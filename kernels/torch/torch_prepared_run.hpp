@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "backend/backend.hpp"
-#include "problem/memory_layout.hpp"
+#include "host/host_operands.hpp"
 #include "torch/torch_flags.hpp"
 #include "torch/torch_session.hpp"
 
@@ -41,19 +41,13 @@ class TorchCpuRun final : public PreparedRun {
   bool inputs_unchanged() override;
 
  private:
-  std::uint64_t checksum() const;  // of the tensors the pass reads
-  // The buffer of a forward operand; a backward pass's tensors live in those of their shapes
-  // (grad_output in y_, grad_input in x_, grad_weight and grad_bias in w_ and b_).
-  std::vector<float>& buffer(Operand operand);
-  const std::vector<float>& buffer(Operand operand) const;
-
   TorchSession& session_;
   ConvProblem problem_;
   TorchSettings settings_;
-  // One buffer per forward operand, whatever the pass (problem/conv_pass.hpp's computed_operands).
-  // Buffers before the call: members go in reverse order, so torch's tensors over them go first.
-  // Filled in place, never reallocated: torch holds their addresses.
-  std::vector<float> x_, w_, b_, y_;
+  // One buffer per forward operand in the problem's dtype and layout, whatever the pass; a backward
+  // pass's tensors live in those of their shapes (grad_output in y's, grad_input in x's).
+  // Before the call: members go in reverse order, so torch's tensors over them go first.
+  host::HostOperands operands_;
   std::uint64_t checksum_ = 0;
   bool filled_ = false;
   std::unique_ptr<TorchCall> call_;

@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "backend/unsupported_problem.hpp"
+
 namespace kbench::torch {
 
 namespace {
@@ -16,6 +18,7 @@ constexpr const char* kHelperSource = R"PY(
 import importlib.util
 import inspect
 import json
+import re
 import sys
 import torch
 import torch.nn.functional as F
@@ -43,10 +46,24 @@ def facts():
     })
 
 
-def _tensor(capsule, shape, name):
+_DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
+
+
+class Unsupported(Exception):
+    """torch has no kernel for this call's dtype on this device (kbench reports the result unsupported)."""
+
+
+# What torch's dispatcher says when an operator has no kernel for a dtype ("slow_conv2d_cpu" not
+# implemented for 'Half'): a limit of this torch build, not a wrong answer.
+_NO_KERNEL = re.compile(r"not implemented for '(Half|BFloat16|Float)'")
+
+
+def _tensor(capsule, shape, name, call):
     tensor = _dlpack.from_dlpack(capsule)
     if list(tensor.shape) != list(shape):
         raise ValueError(f"{name}: DLPack gave shape {list(tensor.shape)}, expected {list(shape)}")
+    if tensor.dtype != _DTYPES[call["dtype"]]:
+        raise ValueError(f"{name}: DLPack gave {tensor.dtype}, expected {call['dtype']}")
     return tensor
 
 
@@ -73,12 +90,22 @@ def _shape(shape):
     return "[" + ", ".join(str(n) for n in shape) + "]"
 
 
+def _memory_format(tensor):
+    # torch names channels last for 4-D and 5-D tensors only; a 3-D one is just strided that way.
+    if tensor.is_contiguous():
+        return "contiguous"
+    formats = {4: torch.channels_last, 5: torch.channels_last_3d}
+    if tensor.dim() in formats and tensor.is_contiguous(memory_format=formats[tensor.dim()]):
+        return str(formats[tensor.dim()]).replace("torch.", "")
+    return "channels last" if tensor.stride(1) == 1 else "strided"
+
+
 class Call:
     def __init__(self, x, w, b, y, call, settings):
-        self.x = _tensor(x, call["input_shape"], "input")
-        self.w = _tensor(w, call["weight_shape"], "weight")
-        self.b = _tensor(b, [call["output_shape"][1]], "bias") if call["bias"] else None
-        self.y = _tensor(y, call["output_shape"], "output")
+        self.x = _tensor(x, call["input_shape"], "input", call)
+        self.w = _tensor(w, call["weight_shape"], "weight", call)
+        self.b = _tensor(b, [call["output_shape"][1]], "bias", call) if call["bias"] else None
+        self.y = _tensor(y, call["output_shape"], "output", call)
         self.cuda = self.x.is_cuda
         self.streams = {}
         self.out = None
@@ -170,7 +197,8 @@ class Call:
         if len(required) > 1:
             raise ValueError(f"{path}: {class_name}.forward takes {len(required)} inputs ({', '.join(required)}); "
                              "kbench gives it one, the workload's input")
-        model = model.to(self.x.device).eval()
+        # In the workload's dtype, as KernelBench evaluates a model at a precision (its parameters cast).
+        model = model.to(device=self.x.device, dtype=self.x.dtype).eval()
         weight, bias = self._module_parameters(model, class_name, path, call)
         self.implementation = f"{class_name} from {path}"
         self.module_facts = {"module.file": path, "module.class": class_name, "module.weight": weight,
@@ -222,11 +250,18 @@ class Call:
 
     def run(self, pointer):
         self.out = None  # the last output's memory back to torch's cache before the next is taken
-        if self.cuda:
-            with torch.cuda.stream(self._stream(pointer)):
+        try:
+            if self.cuda:
+                with torch.cuda.stream(self._stream(pointer)):
+                    self.out = self.fn(*self.args)
+            else:
                 self.out = self.fn(*self.args)
-        else:
-            self.out = self.fn(*self.args)
+        except (RuntimeError, NotImplementedError) as error:
+            if not _NO_KERNEL.search(str(error)):
+                raise
+            reason = str(error).strip().splitlines()[0]
+            raise Unsupported(f"torch {torch.__version__} has no {self.x.dtype} kernel for this call on "
+                              f"{self.x.device}: {reason}") from None
 
     def copy_out(self, pointer):
         if self.out is None:
@@ -249,6 +284,8 @@ class Call:
             device += " (" + torch.cuda.get_device_name(self.x.device) + ")"
         return json.dumps({
             "device": device,
+            "dtype": str(self.x.dtype),
+            "input_strides": _shape(self.x.stride()) + " (" + _memory_format(self.x) + ")",
             "cudnn.allow_tf32": str(torch.backends.cudnn.allow_tf32),
             "cuda.matmul.allow_tf32": str(torch.backends.cuda.matmul.allow_tf32),
             "cudnn.benchmark": str(torch.backends.cudnn.benchmark),
@@ -275,7 +312,24 @@ void capsule_destructor(PyObject* capsule) {
   if (view && view->deleter) view->deleter(view);
 }
 
+// One of the problem's tensors as torch will see it: its logical shape, strided by the problem's layout.
+dlpack::DLManagedTensor* operand_view(const ConvProblem& problem, void* data, const dlpack::DLDevice& device,
+                                      const std::vector<std::int64_t>& shape) {
+  const bool channels_last = problem.layout == Layout::nhwc && shape.size() > 1;  // never the bias
+  return dlpack::make_view(data, device, dlpack_dtype(problem.dtype), shape,
+                           channels_last ? dlpack::channels_last_strides(shape) : dlpack::row_major_strides(shape));
+}
+
 }  // namespace
+
+dlpack::DLDataType dlpack_dtype(DType dtype) {
+  switch (dtype) {
+    case DType::fp16: return {dlpack::kDLFloat, 16, 1};
+    case DType::bf16: return {dlpack::kDLBfloat, 16, 1};
+    case DType::fp32: break;
+  }
+  return {dlpack::kDLFloat, 32, 1};
+}
 
 TorchSession& TorchSession::open(const InterpreterInfo& interpreter) {
   const std::lock_guard lock(g_session_mutex);
@@ -313,11 +367,11 @@ TorchCall::TorchCall(TorchSession& session, const ConvProblem& problem, const To
   const PythonRuntime& python = session_.python();
   const PythonApi& api = python.api();
   const Gil gil(python);
-  PyRef x = session_.capsule(dlpack::make_fp32_view(buffers.x, buffers.device, input_shape(problem)));
-  PyRef w = session_.capsule(dlpack::make_fp32_view(buffers.w, buffers.device, weight_shape(problem)));
-  PyRef b = problem.bias ? session_.capsule(dlpack::make_fp32_view(buffers.b, buffers.device, {problem.out_channels}))
+  PyRef x = session_.capsule(operand_view(problem, buffers.x, buffers.device, input_shape(problem)));
+  PyRef w = session_.capsule(operand_view(problem, buffers.w, buffers.device, weight_shape(problem)));
+  PyRef b = problem.bias ? session_.capsule(operand_view(problem, buffers.b, buffers.device, {problem.out_channels}))
                          : python.check(api.PyLong_FromLongLong(0), "bias placeholder");
-  PyRef y = session_.capsule(dlpack::make_fp32_view(buffers.y, buffers.device, output_shape(problem)));
+  PyRef y = session_.capsule(operand_view(problem, buffers.y, buffers.device, output_shape(problem)));
   PyRef call = python.check(api.PyUnicode_FromString(call_json(problem).c_str()), "call description");
   PyRef configured = python.check(api.PyUnicode_FromString(settings_json(settings).c_str()), "settings");
   state_ =
@@ -338,7 +392,12 @@ void TorchCall::run(std::uintptr_t stream) {
   const PythonRuntime& python = session_.python();
   const Gil gil(python);
   PyRef pointer = python.check(python.api().PyLong_FromVoidPtr(reinterpret_cast<void*>(stream)), "stream");
-  PyRef result = python.call_method(state_.get(), "run", {pointer.get()});
+  try {
+    PyRef result = python.call_method(state_.get(), "run", {pointer.get()});
+  } catch (const PythonError& e) {
+    if (e.exception_type() == "Unsupported") throw UnsupportedProblem(e.message());
+    throw;
+  }
 }
 
 void TorchCall::copy_out(std::uintptr_t stream) {

@@ -46,14 +46,19 @@ class TorchSession {
   TorchFacts facts_;
 };
 
-// kbench's four buffers, where torch is to find them (host or device memory, per `device`).
+// kbench's four buffers, where torch is to find them (host or device memory, per `device`), in the
+// problem's dtype and layout (problem/memory_layout.hpp): torch sees them with channels-last strides
+// where the layout is nhwc.
 struct TorchBuffers {
-  float* x = nullptr;
-  float* w = nullptr;
-  float* b = nullptr;  // null without bias
-  float* y = nullptr;
+  void* x = nullptr;
+  void* w = nullptr;
+  void* b = nullptr;  // null without bias
+  void* y = nullptr;
   dlpack::DLDevice device{dlpack::kDLCPU, 0};
 };
+
+// The DLPack element type of `dtype` (float16, bfloat16 or float32).
+dlpack::DLDataType dlpack_dtype(DType dtype);
 
 // One problem prepared in torch: tensors over kbench's buffers, settings applied, the call (eager
 // or compiled, or a module file's model: settings.module) made once. Holds the GIL only inside its calls.

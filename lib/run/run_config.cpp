@@ -11,7 +11,15 @@ std::vector<BackendRequest> parse_backend_list(const std::string& text) {
   std::vector<BackendRequest> requests;
   std::size_t start = 0;
   while (start <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
+    std::size_t comma = std::min(text.find(',', start), text.size());
+    // A piece with '=' and no ':' continues the variant before it: no backend name has '=', and an
+    // engine config's knob list is comma-separated (cudnn:engine/12:TILEK=2,SPLIT_K_SLC=1).
+    while (comma < text.size() && text.find(':', start) < comma) {
+      const std::size_t next = std::min(text.find(',', comma + 1), text.size());
+      const std::string piece = text.substr(comma + 1, next - comma - 1);
+      if (piece.find('=') == std::string::npos || piece.find(':') != std::string::npos) break;
+      comma = next;
+    }
     const std::string entry = text.substr(start, comma - start);
     if (entry.empty())
       throw InputError(fmt::format("--backends: empty entry in '{}'; expected NAME[:VARIANT|:all],...", text));

@@ -22,7 +22,8 @@ struct BackendRequest {
   friend bool operator==(const BackendRequest&, const BackendRequest&) = default;
 };
 
-// Comma-separated list; throws InputError on an empty entry.
+// Comma-separated list; throws InputError on an empty entry. A piece with '=' and no ':' belongs to the
+// variant before it, so a cuDNN engine config keeps its knob list (cudnn:engine/12:TILEK=2,SPLIT_K_SLC=1).
 std::vector<BackendRequest> parse_backend_list(const std::string& text);
 
 // The backend a request names; throws InputError (--backends: ...) when it names none, or a variant the

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "backend/unsupported_problem.hpp"
 #include "core/build_info.hpp"
 #include "core/error.hpp"
 #include "data/counter_rng.hpp"
@@ -227,7 +228,8 @@ struct ResultContext {
 
 // One (workload, backend or variant, math mode) result, in the phases its run() names: admit,
 // prepare, verify, time, verify again on fresh inputs. A phase that ends the result says why with a
-// status; an exception from the backend ends it as failed. Never throws.
+// status; an exception from the backend ends it as failed (as unsupported for UnsupportedProblem).
+// Never throws.
 class ResultRun {
  public:
   explicit ResultRun(const ResultContext& context) : c_(context) {
@@ -249,6 +251,8 @@ class ResultRun {
   Result run() {
     try {
       if (admit() && prepare() && verify() && time() && verify_fresh_inputs()) finish_ok();
+    } catch (const UnsupportedProblem& e) {
+      end(ResultStatus::unsupported, e.what());
     } catch (const std::exception& e) {
       end(ResultStatus::failed, e.what());
     }

@@ -1,5 +1,5 @@
 // Stride-1 transposed convolutions run as the forward convolutions they equal
-// (transposed/forward_equivalent.hpp), as the cuda backend's plan does it, under the CUDA emulation:
+// (transposed/forward_equivalent.hpp), as the cuda backend's launch does it, under the CUDA emulation:
 // the weights kernel (forward_weights.cuh) writes the forward weights from the transposed ones, then
 // a forward kernel (the register depthwise kernel, the shared-memory direct kernel) runs on them,
 // and every output is compared with the fp64 reference of the transposed problem itself.

@@ -67,7 +67,7 @@ void check_depthwise(const ConvProblem& p, std::uint64_t seed, dw::StoreMode sto
       true);
 }
 
-// The shared-memory direct kernel with the launch the plan computes; returns its instance (0, 3, 5,
+// The shared-memory direct kernel with the launch its tiling computes; returns its instance (0, 3, 5,
 // 7, kTransposedInstance or kTransposedPairs).
 int check_direct_tiled(const ConvProblem& p, std::uint64_t seed) {
   REQUIRE(gpu::conv::direct_tiled_envelope(p).ok);

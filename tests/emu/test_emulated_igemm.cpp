@@ -44,7 +44,7 @@ using gpu_tests::pick;
 
 constexpr float kPoison = 1.0e30f;  // every output is overwritten or the comparison fails
 
-// One GEMM of a plan, as GemmPart::pack + GemmPart::run do it on the device (under split-K, the GEMM
+// One GEMM of a launch, as GemmPart::pack + GemmPart::run do it on the device (under split-K, the GEMM
 // into a workspace, then the reduction); adds the streaming stores made to each output element to
 // `writes`.
 void run_gemm(ig::GemmMath math, const ig::GemmConvDesc& d, const std::vector<ig::GemmTap>& taps,
@@ -115,10 +115,10 @@ void run_gemm(ig::GemmMath math, const ig::GemmConvDesc& d, const std::vector<ig
   for (std::size_t i = 0; i < y.size(); ++i) writes[i] += counts[i * sizeof(float)];
 }
 
-// Runs `choice` on `problem` as the cuda backend's plan would (forward: one GEMM; transposed: one per
+// Runs `choice` on `problem` as the cuda backend's launch would (forward: one GEMM; transposed: one per
 // tapped phase, the first also writing the untapped planes and rows) and checks every output.
-// Resident A runs `resident_blocks` persistent blocks per row tile (the plan: one per SM); every GEMM
-// that can split its reduction runs in `splits` (the plan: choose_splits for the device's SMs).
+// Resident A runs `resident_blocks` persistent blocks per row tile (the launch: one per SM); every GEMM
+// that can split its reduction runs in `splits` (the launch: choose_splits for the device's SMs).
 void check(const ConvProblem& problem, const KernelChoice& choice, MathMode math, std::uint64_t seed,
            std::int64_t resident_blocks = 3, std::int64_t splits = 1) {
   const std::string name = gpu::conv::variant_name(choice);
@@ -131,7 +131,7 @@ void check(const ConvProblem& problem, const KernelChoice& choice, MathMode math
   const ig::GemmMath gemm_math = gpu::conv::gemm_math(choice.family);
   if (gpu::conv::is_implicit_gemm(choice.family)) {
     // A stride-1 transposed problem runs as its forward equivalent, on the forward weights
-    // (forward_equivalent.hpp), as the plan runs it; the output is held to its own reference.
+    // (forward_equivalent.hpp), as the launch runs it; the output is held to its own reference.
     const std::optional<ConvProblem> forward = gpu::conv::forward_problem_for(choice.family, problem);
     const ConvProblem f3 = reference::as_rank3(forward.value_or(problem));
     data::HostTensors tf = t;
@@ -389,7 +389,7 @@ TEST_SUITE("cuda_emulated") {
 
   TEST_CASE("emulated zero fill alone: a transposed convolution whose every output is the bias") {
     // Stride 4, dilation 4, one tap, padding 1: no output receives a tap (zero_fill.cu's kernel, as
-    // the plan launches it when there is no phase GEMM: its body is zero_fill_planes).
+    // the launch enqueues it when there is no phase GEMM: its body is zero_fill_planes).
     const ConvProblem p = gpu_tests::make_problem(OpKind::conv_transpose, 2, 3, 4, 8, 1, Dims{{1, 1, 1}},
                                                   Dims{{1, 1, 1}}, Dims{{4, 4, 1}}, Dims{{4, 4, 1}}, Dims{{1, 1, 0}},
                                                   Dims{{0, 0, 0}}, true, Dims{{2, 3, 0}});

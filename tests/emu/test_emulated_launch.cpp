@@ -1,4 +1,4 @@
-// The emulation refuses a launch the device would refuse (cudaErrorInvalidConfiguration), so a plan
+// The emulation refuses a launch the device would refuse (cudaErrorInvalidConfiguration), so a launch
 // whose grid or shared memory outgrows the hardware fails on the CPU first: the grid's y and z below
 // 2^16, a block of 32 to 1,024 threads, at most 227 KB of dynamic shared memory.
 #include <doctest/doctest.h>

@@ -47,6 +47,8 @@ kbench::DevicePeaks measured() {
   peaks.bandwidth_Bps = 4.31e12;
   peaks.fp32_flops = 6.1e13;
   peaks.tf32_flops = 3.3e14;
+  peaks.fp16_tensor_flops = 6.6e14;
+  peaks.bf16_tensor_flops = 6.5e14;
   peaks.sms = 132;
   peaks.l2_bytes = 62914560;
   return peaks;
@@ -71,11 +73,26 @@ TEST_SUITE("host") {
     CHECK(loaded->bandwidth_Bps == doctest::Approx(4.31e12));
     CHECK(loaded->fp32_flops == doctest::Approx(6.1e13));
     CHECK(loaded->tf32_flops == doctest::Approx(3.3e14));
+    CHECK(loaded->fp16_tensor_flops == doctest::Approx(6.6e14));
+    CHECK(loaded->bf16_tensor_flops == doctest::Approx(6.5e14));
     CHECK(loaded->sms == 132);
     CHECK(loaded->l2_bytes == doctest::Approx(62914560));
 
     CHECK_FALSE(load_calibration("NVIDIA H100 80GB HBM3", kUuid).has_value());
     CHECK_FALSE(load_calibration("NVIDIA H200", "GPU-ffffffff-0000-1111-2222-333344445555").has_value());
+  }
+
+  TEST_CASE("a calibration saved before the half rates were measured loads with them unknown") {
+    const ScopedCacheHome home;
+    const std::filesystem::path path = calibration_path(kUuid);
+    std::filesystem::create_directories(path.parent_path());
+    std::ofstream(path) << R"({"format": 1, "name": "NVIDIA H200", "uuid": ")" << kUuid
+                        << R"(", "bandwidth_Bps": 4e12, "fp32_flops": 6e13, "tf32_flops": 3e14, "sms": 132,)"
+                        << R"( "l2_bytes": 1})";
+    const auto loaded = load_calibration("NVIDIA H200", kUuid);
+    REQUIRE(loaded.has_value());
+    CHECK(loaded->fp16_tensor_flops == 0);
+    CHECK(loaded->half_tensor_flops(kbench::DType::bf16) == doctest::Approx(6e14));  // twice TF32
   }
 
   TEST_CASE("a damaged calibration file is an error naming the file") {

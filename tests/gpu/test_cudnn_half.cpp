@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cudnn/cudnn_backend.hpp"
+#include "cudnn_half_problems.hpp"
 #include "problem_factory.hpp"
 #include "reference/reference_conv.hpp"
 #include "verify/compare.hpp"
@@ -21,42 +22,10 @@ using kbench::DType;
 using kbench::Layout;
 using kbench::MathMode;
 using kbench::OpKind;
-using kbench::gpu_tests::make_problem;
+using kbench::gpu_tests::half_problems;
+using kbench::gpu_tests::NamedProblem;
 
 namespace {
-
-struct NamedProblem {
-  const char* name;
-  ConvProblem problem;
-};
-
-std::vector<NamedProblem> problems() {
-  using D = Dims;
-  const OpKind conv = OpKind::conv;
-  const OpKind tconv = OpKind::conv_transpose;
-  return {
-      {"conv1d, stride 3, dilation 4, bias",
-       make_problem(conv, 1, 2, 8, 16, 1, D{{50, 1, 1}}, D{{3, 1, 1}}, D{{3, 1, 1}}, D{{4, 1, 1}}, D{{0, 0, 0}},
-                    D{{0, 0, 0}}, true)},
-      {"conv2d, grouped, strided, dilated, padded, bias",
-       make_problem(conv, 2, 2, 8, 16, 2, D{{9, 7, 1}}, D{{3, 2, 1}}, D{{2, 1, 1}}, D{{1, 2, 1}}, D{{1, 0, 0}},
-                    D{{1, 0, 0}}, true)},
-      {"conv2d, depthwise 3x3", make_problem(conv, 2, 2, 8, 8, 8, D{{12, 14, 1}}, D{{3, 3, 1}}, D{{1, 1, 1}},
-                                             D{{1, 1, 1}}, D{{1, 1, 0}}, D{{1, 1, 0}}, false)},
-      {"conv3d, padded, uneven strides, bias",
-       make_problem(conv, 3, 1, 8, 8, 1, D{{5, 6, 7}}, D{{3, 3, 3}}, D{{1, 2, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}},
-                    D{{1, 1, 1}}, true)},
-      {"conv_transpose1d, asymmetric padding, bias",
-       make_problem(tconv, 1, 2, 8, 8, 1, D{{9, 1, 1}}, D{{3, 1, 1}}, D{{2, 1, 1}}, D{{1, 1, 1}}, D{{2, 0, 0}},
-                    D{{1, 0, 0}}, true)},
-      {"conv_transpose2d, grouped, output_padding, bias",
-       make_problem(tconv, 2, 2, 8, 16, 2, D{{5, 6, 1}}, D{{3, 3, 1}}, D{{2, 2, 1}}, D{{1, 1, 1}}, D{{1, 1, 0}},
-                    D{{1, 1, 0}}, true, D{{1, 0, 0}})},
-      {"conv_transpose3d, stride 2, padding 1, dilation 2",
-       make_problem(tconv, 3, 1, 8, 8, 1, D{{4, 4, 4}}, D{{3, 3, 3}}, D{{2, 2, 2}}, D{{2, 2, 2}}, D{{1, 1, 1}},
-                    D{{1, 1, 1}}, false)},
-  };
-}
 
 ConvProblem as(ConvProblem p, DType dtype, Layout layout) {
   p.dtype = dtype;
@@ -104,7 +73,7 @@ std::string property(const kbench::PreparedRun& run, const std::string& key) {
 TEST_CASE("cuDNN on fp16 and bf16 data in both layouts matches the reference, in both math modes") {
   const std::unique_ptr<kbench::Backend> backend = kbench::gpu::make_cudnn_backend();
   REQUIRE(backend->available().ok);
-  for (const NamedProblem& np : problems())
+  for (const NamedProblem& np : half_problems())
     for (const DType dtype : {DType::fp16, DType::bf16})
       for (const Layout layout : {Layout::nchw, Layout::nhwc})
         for (const MathMode math : {MathMode::fp32, MathMode::tf32}) {
@@ -134,7 +103,7 @@ TEST_CASE("cuDNN on fp16 and bf16 data in both layouts matches the reference, in
 
 TEST_CASE("cuDNN on fp32 channels-last data matches the reference (the fp32 tolerance)") {
   const std::unique_ptr<kbench::Backend> backend = kbench::gpu::make_cudnn_backend();
-  for (const NamedProblem& np : problems()) {
+  for (const NamedProblem& np : half_problems()) {
     CAPTURE(np.name);
     const ConvProblem p = as(np.problem, DType::fp32, Layout::nhwc);
     BackendOptions options;
@@ -155,7 +124,7 @@ TEST_CASE("cuDNN on fp32 channels-last data matches the reference (the fp32 tole
 TEST_CASE("every algorithm cuDNN accepts for fp16 NHWC computes the convolution (cudnn:all)") {
   const auto backend = kbench::gpu::make_cudnn_backend();
   for (const std::size_t which : {std::size_t{1}, std::size_t{5}}) {
-    const ConvProblem p = as(problems()[which].problem, DType::fp16, Layout::nhwc);
+    const ConvProblem p = as(half_problems()[which].problem, DType::fp16, Layout::nhwc);
     BackendOptions options;
     int ran = 0;
     for (const std::string& variant : backend->variants(p, options)) {
@@ -176,8 +145,8 @@ TEST_CASE("every algorithm cuDNN accepts for fp16 NHWC computes the convolution 
 TEST_CASE("exhaustive search and a zero workspace limit on bf16 NHWC") {
   const auto backend = kbench::gpu::make_cudnn_backend();
   for (const std::size_t which : {std::size_t{1}, std::size_t{6}}) {
-    const ConvProblem p = as(problems()[which].problem, DType::bf16, Layout::nhwc);
-    CAPTURE(problems()[which].name);
+    const ConvProblem p = as(half_problems()[which].problem, DType::bf16, Layout::nhwc);
+    CAPTURE(half_problems()[which].name);
     BackendOptions options;
     options.algo_search = kbench::AlgoSearch::exhaustive;
     REQUIRE(backend->supports(p, options).ok);
@@ -199,7 +168,7 @@ TEST_CASE("exhaustive search and a zero workspace limit on bf16 NHWC") {
 
 TEST_CASE("graph replay of cuDNN on fp16 NHWC (backward data and a half bias add)") {
   const auto backend = kbench::gpu::make_cudnn_backend();
-  const ConvProblem p = as(problems()[5].problem, DType::fp16, Layout::nhwc);
+  const ConvProblem p = as(half_problems()[5].problem, DType::fp16, Layout::nhwc);
   std::unique_ptr<kbench::PreparedRun> run = backend->prepare(p, {});
   run->fill_inputs(5);
   std::vector<std::int64_t> indices(static_cast<std::size_t>(p.output_elements()));

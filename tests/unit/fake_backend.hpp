@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "backend/backend.hpp"
+#include "backend/unsupported_problem.hpp"
 #include "data/host_tensors.hpp"
 #include "reference/reference_conv.hpp"
 
@@ -24,6 +25,7 @@ enum class Misbehaviour {
   wrong_values,            // off by 1e-2 relative everywhere
   throw_in_run,            // a failing library call
   throw_in_prepare,
+  no_kernel_in_run,        // finds only when it runs that it cannot compute the problem
 };
 
 struct FakeBackendConfig {
@@ -55,6 +57,8 @@ class FakeRun : public PreparedRun {
   void run() override {
     ++runs;
     if (config_.misbehaviour == Misbehaviour::throw_in_run) throw std::runtime_error("cudaErrorIllegalAddress (fake)");
+    if (config_.misbehaviour == Misbehaviour::no_kernel_in_run)
+      throw UnsupportedProblem("no fp16 kernel for this call on cpu (fake)");
     if (config_.misbehaviour == Misbehaviour::leave_output_unwritten) return;
     if (config_.misbehaviour == Misbehaviour::replay_first_output && !first_output_.empty()) {
       output_ = first_output_;

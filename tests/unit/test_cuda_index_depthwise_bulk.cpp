@@ -21,7 +21,7 @@ namespace {
 
 namespace dw = gpu::conv::depthwise;
 
-dw::BulkTilingFit plan_for(const ConvProblem& p, std::int64_t stages = 1, std::int64_t planes = 1) {
+dw::BulkTilingFit tiling_for(const ConvProblem& p, std::int64_t stages = 1, std::int64_t planes = 1) {
   return dw::make_bulk_tiling(dw::make_plane_shape(1, planes, p.input[0], p.input[1], p.output_extent(0),
                                                    p.output_extent(1), p.pad_before[0], p.pad_before[1], p.kernel[0]),
                               stages);
@@ -45,7 +45,7 @@ ConvProblem random_bulk(std::mt19937_64& rng) {
     const ConvProblem p = depthwise(k, Dims{{test::pick(rng, 1, 80), 4 * test::pick(rng, 1, 300), 1}},
                                     Dims{{test::pick(rng, 0, k - 1), test::pick(rng, 0, 1) * (k - 1) / 2, 0}},
                                     Dims{{test::pick(rng, 0, k - 1), test::pick(rng, 0, k - 1), 0}});
-    if (p.output_extent(0) >= 1 && p.output_extent(1) >= 1 && plan_for(p).support.ok) return p;
+    if (p.output_extent(0) >= 1 && p.output_extent(1) >= 1 && tiling_for(p).support.ok) return p;
   }
 }
 
@@ -88,9 +88,9 @@ std::vector<std::int64_t> build_window(const dw::BulkTiling& t, const dw::BulkSt
 
 // Checks the whole tiling of p with `stages` buffer sets (one plane; alignment also for the planes after it).
 void check_tiling(const ConvProblem& p, std::int64_t stages) {
-  const dw::BulkTilingFit plan = plan_for(p, stages, 3);
-  REQUIRE(plan.support.ok);
-  const dw::BulkTiling& t = plan.tiling;
+  const dw::BulkTilingFit fit = tiling_for(p, stages, 3);
+  REQUIRE(fit.support.ok);
+  const dw::BulkTiling& t = fit.tiling;
   const std::int64_t oh_n = p.output_extent(0), ow_n = p.output_extent(1), k = p.kernel[0];
   const std::int64_t align = dw::bulk_row_alignment(ow_n);
   CHECK(t.strip_rows % align == 0);
@@ -160,7 +160,7 @@ TEST_SUITE("cuda_index") {
       CAPTURE(trial);
       check_tiling(p, 1);
       check_tiling(p, 2);
-      const dw::BulkTiling t = plan_for(p).tiling;
+      const dw::BulkTiling t = tiling_for(p).tiling;
       shared_columns += t.segments > 1 ? 1 : 0;
       margins += t.pitch > t.in_w ? 1 : 0;
     }
@@ -170,7 +170,7 @@ TEST_SUITE("cuda_index") {
     const ConvProblem wide = depthwise(3, Dims{{12, 3000, 1}}, Dims{{1, 0, 0}}, Dims{{1, 0, 0}});
     check_tiling(wide, 1);
     check_tiling(wide, 2);
-    CHECK(plan_for(wide).tiling.stage_bytes() > dw::kBulkStageTarget);
+    CHECK(tiling_for(wide).tiling.stage_bytes() > dw::kBulkStageTarget);
   }
 
   TEST_CASE("bulk depthwise tiling: seed 84, and what it refuses") {

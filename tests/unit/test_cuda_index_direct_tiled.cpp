@@ -1,4 +1,4 @@
-// The shared-memory direct kernel's plan and tiling (direct_tiled_tiling.hpp, direct_tiled_index.hpp)
+// The shared-memory direct kernel's tiling (direct_tiled_tiling.hpp, direct_tiled_index.hpp)
 // against brute force: every output computed by exactly one (block, thread, step) of the launch,
 // reached by the pointer steps the kernel takes; every (input channel, tap) of it read from the
 // block's window stack at the input coordinate the convolution defines, zero exactly where that lies
@@ -190,9 +190,9 @@ int check_live_items(const dt::TiledDesc& d, const dt::BlockTile& b) {
 
 // Checks the launch of `p`'s tiling covers its outputs once and reads the right window elements.
 void check_tiling(const ConvProblem& p) {
-  const dt::Tiling plan = dt::make_tiling(p);
-  REQUIRE_MESSAGE(plan.support.ok, plan.support.reason);
-  const dt::TiledDesc& d = plan.desc;
+  const dt::Tiling tiling = dt::make_tiling(p);
+  REQUIRE_MESSAGE(tiling.support.ok, tiling.support.reason);
+  const dt::TiledDesc& d = tiling.desc;
   const ConvProblem p3 = reference::as_rank3(p);
   CHECK(d.smem_bytes() <= dt::kMaxSmemBytes);
   // The passes take every stack item once, in order; partial sums only where there are several.
@@ -295,9 +295,9 @@ int check_random_problems(std::uint64_t seed, OpKind op, int trials, std::int64_
   int refused = 0, stepped = 0;
   for (int trial = 0; trial < trials; ++trial) {
     const ConvProblem p = random_small_groups(rng, 1 + trial % 3, op, most_in);
-    const dt::Tiling plan = dt::make_tiling(p);
+    const dt::Tiling tiling = dt::make_tiling(p);
     // Wide strides and dilations on several channels can exceed the 48 KB (tested below).
-    if (!plan.support.ok) {
+    if (!tiling.support.ok) {
       ++refused;
       continue;
     }
@@ -311,7 +311,7 @@ int check_random_problems(std::uint64_t seed, OpKind op, int trials, std::int64_
     CAPTURE(p.dilation[0]);
     check_tiling(p);
     check_weight_sources(p);
-    stepped += plan.desc.per_thread > 1 ? 1 : 0;
+    stepped += tiling.desc.per_thread > 1 ? 1 : 0;
   }
   CHECK(refused < trials / 10);
   return stepped;
@@ -342,8 +342,8 @@ TEST_SUITE("cuda_index") {
       int in_passes = 0, trials = 0;
       for (; trials < 60 || in_passes < 15; ++trials) {
         REQUIRE_MESSAGE(trials < 240, "the random problems rarely take passes: " << in_passes << " of " << trials);
-        const dt::Tiling plan = dt::make_tiling(random_small_groups(rng, 1 + trials % 3, op, 160));
-        in_passes += plan.support.ok && plan.desc.passes() > 1 ? 1 : 0;
+        const dt::Tiling tiling = dt::make_tiling(random_small_groups(rng, 1 + trials % 3, op, 160));
+        in_passes += tiling.support.ok && tiling.desc.passes() > 1 ? 1 : 0;
       }
       check_random_problems(seed, op, trials, 160);
     }
@@ -356,15 +356,15 @@ TEST_SUITE("cuda_index") {
     // (a quarter of the outputs' extent), one pass of 4 x 64 tiles. pix2pix's, 128 -> 3: passes.
     ConvProblem dcgan = conv2d(64, 1, 3, 32, 32, 4, 2, 1, 1);
     dcgan.op = OpKind::conv_transpose;
-    const dt::Tiling dcgan_plan = dt::make_tiling(dcgan);
-    REQUIRE(dcgan_plan.support.ok);
-    CHECK(dcgan_plan.desc.passes() == 1);
+    const dt::Tiling dcgan_tiling = dt::make_tiling(dcgan);
+    REQUIRE(dcgan_tiling.support.ok);
+    CHECK(dcgan_tiling.desc.passes() == 1);
     check_tiling(dcgan);
     ConvProblem pix2pix = conv2d(128, 1, 3, 128, 128, 4, 2, 1, 1);
     pix2pix.op = OpKind::conv_transpose;
-    const dt::Tiling pix2pix_plan = dt::make_tiling(pix2pix);
-    REQUIRE(pix2pix_plan.support.ok);
-    CHECK(pix2pix_plan.desc.passes() > 1);
+    const dt::Tiling pix2pix_tiling = dt::make_tiling(pix2pix);
+    REQUIRE(pix2pix_tiling.support.ok);
+    CHECK(pix2pix_tiling.desc.passes() > 1);
     check_weight_sources(pix2pix);
     // Eight output channels per group with a deep stack: the GEMM's, not passes.
     CHECK_FALSE(dt::make_tiling(conv2d(256, 1, 8, 56, 56, 3, 1, 1, 1)).support.ok);
@@ -380,9 +380,9 @@ TEST_SUITE("cuda_index") {
       p.kernel = Dims{{2, 3, 3}};
       p.stride = p.dilation = Dims{{1, 1, 1}};
       p.pad_before = p.pad_after = Dims{{1, 1, 1}};
-      const dt::Tiling plan = dt::make_tiling(p);
-      REQUIRE(plan.support.ok);
-      const dt::TiledDesc& d = plan.desc;
+      const dt::Tiling tiling = dt::make_tiling(p);
+      REQUIRE(tiling.support.ok);
+      const dt::TiledDesc& d = tiling.desc;
       CHECK(d.stack() == 2 * channels);
       const dt::BlockTile first = dt::block_tile(d, 0);  // output depth 0: depth tap 0 in the padding
       REQUIRE(first.od == 0);
@@ -428,10 +428,10 @@ TEST_SUITE("cuda_index") {
     strided_line.input = Dims{{std::int64_t{1} << 20, 1, 1}};
     strided_line.kernel = Dims{{5, 1, 1}};
     strided_line.stride = Dims{{56, 1, 1}};
-    const dt::Tiling strided_plan = dt::make_tiling(strided_line);
-    REQUIRE(strided_plan.support.ok);
-    CHECK(strided_plan.desc.window_rows == 1);
-    CHECK_FALSE(strided_plan.desc.along_rows);
+    const dt::Tiling strided_tiling = dt::make_tiling(strided_line);
+    REQUIRE(strided_tiling.support.ok);
+    CHECK(strided_tiling.desc.window_rows == 1);
+    CHECK_FALSE(strided_tiling.desc.along_rows);
     check_tiling(strided_line);
     // 1-D: one row of 256 threads, 16 columns each.
     ConvProblem line;

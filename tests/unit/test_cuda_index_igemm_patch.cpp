@@ -98,20 +98,20 @@ TEST_SUITE("cuda_index") {
   TEST_CASE("input_patch: every B element the math loop reads is the gathered one, for random 1-D/2-D problems") {
     std::mt19937_64 rng(kbench::testing::test_seed(5050));
     Counts counts;
-    int planned = 0;
+    int tiled = 0;
     for (int trial = 0; trial < 150; ++trial) {
       const ConvProblem p3 = reference::as_rank3(patch_problem(rng));
       const std::vector<ig::GemmTap> taps = ig::forward_taps(p3);
       ig::GemmConvDesc d = ig::make_forward_desc(p3, ig::KOrder::input_patch, 32);
       for (const int bn : {4, 7, 16, 128}) {
-        const ig::PatchTiling plan = ig::make_patch_tiling(d, taps, bn);
-        REQUIRE_MESSAGE(plan.support.ok, plan.support.reason);
-        d.patch = plan.desc;
+        const ig::PatchTiling tiling = ig::make_patch_tiling(d, taps, bn);
+        REQUIRE_MESSAGE(tiling.support.ok, tiling.support.reason);
+        d.patch = tiling.desc;
         check_patch(p3, d, taps, bn, counts);
-        ++planned;
+        ++tiled;
       }
     }
-    CHECK(planned == 600);
+    CHECK(tiled == 600);
     CHECK(counts.reads > 100000);
     CHECK(counts.padding_reads > 1000);
     CHECK(counts.columns > 10000);

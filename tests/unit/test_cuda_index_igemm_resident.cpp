@@ -152,7 +152,7 @@ TEST_SUITE("cuda_index") {
     // Five B stages of 16 rows of 256 (+8) floats, and 8 staging rows of 72 floats for each of 16 warps.
     CHECK(s.total_bytes == s.prefix_bytes + s.resident_a_bytes + 5 * 16 * (256 + 8) * 4 + 16 * 8 * 72 * 4);
     CHECK(s.total_bytes <= ig::kMaxSmemBytes);
-    CHECK(s.total_bytes > ig::kMaxSmemBytes / 2);  // one block per SM: the plan launches one per SM
+    CHECK(s.total_bytes > ig::kMaxSmemBytes / 2);  // one block per SM: the launch runs one per SM
     CHECK(ig::a_layout_for(d, ig::GemmMath::tf32) == ig::ALayout::mma_fragments);
 
     ig::GemmConvDesc launched = d;

@@ -1,6 +1,6 @@
 // Split-K of the implicit GEMM (igemm_split_index.hpp): the splits' chunk ranges, the workspace
-// layout, the grid's z, how many splits a device gets, the no_split_k variant and how plans name a
-// split kernel. The kernels themselves run split under the CPU emulation (test_emulated_igemm.cpp).
+// layout, the grid's z, how many splits a device gets, the no_split_k variant and how `kbench plan` names
+// a split kernel. The kernels themselves run split under the CPU emulation (test_emulated_igemm.cpp).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -211,8 +211,8 @@ TEST_SUITE("cuda_index") {
     CHECK(short_reduction.reason.find("too short to split") != std::string::npos);
     // Only the GEMM families split.
     const KernelChoice direct{.family = Family::direct_tiled, .split = ig::SplitK::none};
-    CHECK(gpu::conv::choice_envelope(direct, late, MathMode::fp32).reason.find("implicit GEMM families only") !=
-          std::string::npos);
+    CHECK(gpu::conv::choice_envelope(direct, late, MathMode::fp32).reason ==
+          "direct_tiled: its variants force no reduction split ('no_split_k')");
 
     // On the device: different from the default only where the default splits.
     CHECK(gpu::conv::split_variant_on_device(kNoSplit, late, kH200Sms));
@@ -223,7 +223,7 @@ TEST_SUITE("cuda_index") {
     CHECK(gpu::conv::split_variant_on_device(KernelChoice{Family::implicit_gemm_tf32}, wide, kH200Sms));
   }
 
-  TEST_CASE("split-K in a plan: the kernel's name ends in /split_k, its facts say how it splits") {
+  TEST_CASE("split-K as kbench plan describes it: the kernel's name ends in /split_k, its facts say how it splits") {
     const ConvProblem late = layer(1, 512, 512, 7, 3, 1);
     const gpu::conv::KernelDescription d =
         gpu::conv::describe_kernel(KernelChoice{Family::implicit_gemm_tf32}, late, LaunchDevice{kH200Sms, 0});

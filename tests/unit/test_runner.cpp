@@ -87,6 +87,7 @@ TEST_SUITE("runner") {
         {Misbehaviour::wrong_values, ResultStatus::wrong, "checked elements out of the error bound"},
         {Misbehaviour::throw_in_run, ResultStatus::failed, "cudaErrorIllegalAddress"},
         {Misbehaviour::throw_in_prepare, ResultStatus::failed, "out of memory"},
+        {Misbehaviour::no_kernel_in_run, ResultStatus::unsupported, "no fp16 kernel for this call"},
     };
     for (const auto& c : cases) {
       CAPTURE(static_cast<int>(c.misbehaviour));
@@ -311,6 +312,14 @@ TEST_SUITE("runner") {
     REQUIRE(list.size() == 3);
     CHECK(list[1].all_variants);
     CHECK(list[2].variant == "FFT");
+    // An engine config's comma-separated knobs stay in its variant; the next backend starts a new entry.
+    const auto engines = parse_backend_list("cudnn:engine/12:TILEK=2,SPLIT_K_SLC=1,cuda,cudnn:engine/3:A=1,B=2");
+    REQUIRE(engines.size() == 3);
+    CHECK(engines[0].variant == "engine/12:TILEK=2,SPLIT_K_SLC=1");
+    CHECK(engines[1].backend == "cuda");
+    CHECK(engines[2].variant == "engine/3:A=1,B=2");
+    CHECK(parse_backend_list("cudnn,x=1").size() == 2);  // no variant before it: a (bad) backend name of its own
+    CHECK_THROWS_AS(parse_backend_list("cudnn:engine/1:A=1,,cuda"), InputError);
   }
 
   TEST_CASE("a variant its backend can never use stops the run before anything runs") {

@@ -5,9 +5,13 @@
 #include <cstddef>
 #include <vector>
 
+#include "problem/memory_layout.hpp"
 #include "torch/dlpack.hpp"
+#include "torch/torch_session.hpp"
 
 using namespace kbench::torch::dlpack;
+using kbench::ChannelAxes;
+using kbench::DType;
 
 TEST_CASE("torch dlpack: the structs have the public specification's layout (x86-64)") {
   // dlpack.h: DLDevice {int32, int32}; DLDataType {uint8, uint8, uint16}; DLTensor as below.
@@ -34,9 +38,46 @@ TEST_CASE("torch dlpack: row-major strides in elements") {
   CHECK(row_major_strides({3, 1, 5}) == std::vector<std::int64_t>{5, 5, 1});
 }
 
+// Channels-last strides must address each logical element where kbench's layout stores it
+// (problem/memory_layout.hpp): the same arithmetic the fills, the kernels and the reference use.
+TEST_CASE("torch dlpack: channels-last strides address kbench's nhwc storage") {
+  for (const std::vector<std::int64_t>& shape : std::vector<std::vector<std::int64_t>>{
+           {2, 3, 5}, {2, 3, 4, 5}, {1, 6, 2, 3, 4}, {3, 1, 2, 2}, {4, 5, 1, 1}}) {
+    CAPTURE(shape.size());
+    const std::vector<std::int64_t> strides = channels_last_strides(shape);
+    REQUIRE(strides.size() == shape.size());
+    std::int64_t spatial = 1;
+    for (std::size_t d = 2; d < shape.size(); ++d) spatial *= shape[d];
+    const ChannelAxes axes{shape[1], spatial};
+    std::int64_t count = 1;
+    for (const std::int64_t n : shape) count *= n;
+    for (std::int64_t logical = 0; logical < count; ++logical) {
+      std::int64_t rest = logical, offset = 0;
+      for (std::size_t d = shape.size(); d-- > 0;) {
+        offset += rest % shape[d] * strides[d];
+        rest /= shape[d];
+      }
+      REQUIRE(offset == channels_last_offset(logical, axes));
+    }
+  }
+  CHECK(channels_last_strides({2, 3, 4, 5}) == std::vector<std::int64_t>{60, 1, 15, 3});
+  CHECK(channels_last_strides({7}) == std::vector<std::int64_t>{1});  // a bias: one axis, as it is
+}
+
+TEST_CASE("torch dlpack: element types") {
+  CHECK(kDLBfloat == 4);
+  const DLDataType fp16 = kbench::torch::dlpack_dtype(DType::fp16);
+  CHECK((fp16.code == kDLFloat && fp16.bits == 16 && fp16.lanes == 1));
+  const DLDataType bf16 = kbench::torch::dlpack_dtype(DType::bf16);
+  CHECK((bf16.code == kDLBfloat && bf16.bits == 16 && bf16.lanes == 1));
+  const DLDataType fp32 = kbench::torch::dlpack_dtype(DType::fp32);
+  CHECK((fp32.code == kDLFloat && fp32.bits == 32 && fp32.lanes == 1));
+}
+
 TEST_CASE("torch dlpack: an fp32 view of kbench's memory") {
   std::vector<float> buffer(2 * 3 * 4, 1.5f);
-  DLManagedTensor* view = make_fp32_view(buffer.data(), DLDevice{kDLCUDA, 3}, {2, 3, 4});
+  DLManagedTensor* view =
+      make_view(buffer.data(), DLDevice{kDLCUDA, 3}, DLDataType{kDLFloat, 32, 1}, {2, 3, 4}, row_major_strides({2, 3, 4}));
   REQUIRE(view != nullptr);
   const DLTensor& t = view->dl_tensor;
   CHECK(t.data == buffer.data());
@@ -61,5 +102,6 @@ TEST_CASE("torch dlpack: an fp32 view of kbench's memory") {
 
 TEST_CASE("torch dlpack: a view needs a shape") {
   float x = 0;
-  CHECK_THROWS(make_fp32_view(&x, DLDevice{kDLCPU, 0}, {}));
+  CHECK_THROWS(make_view(&x, DLDevice{kDLCPU, 0}, DLDataType{kDLFloat, 32, 1}, {}, {}));
+  CHECK_THROWS(make_view(&x, DLDevice{kDLCPU, 0}, DLDataType{kDLFloat, 32, 1}, {1, 1}, {1}));
 }

@@ -4,7 +4,7 @@
 // its variants, the facts a result records of it, and what it needs of the device. One descriptor per
 // family, in the family's folder; family_table.hpp lists them, and the central code loops over that
 // table. Plain C++ with no CUDA include: the unit tests ask these questions on the CPU. The launch
-// side (plans, device bytes) is in kernel_launch.hpp, per family in its folder too.
+// side (launches, device bytes) is in kernel_launch.hpp, per family in its folder too.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -17,6 +17,7 @@
 #include "core/support.hpp"
 #include "core/types.hpp"
 #include "cuda/kernel_choice.hpp"
+#include "cuda/variant_knob_table.hpp"
 #include "problem/conv_problem.hpp"
 #include "reference/computable.hpp"
 
@@ -30,8 +31,8 @@ struct KernelDescription {
   Properties properties;
 };
 
-// What a description needs of the device the kernel runs on. 0 where unknown (a plan for a GPU that
-// is not present): the figures that depend on it are then described rather than counted.
+// What a description needs of the device the kernel runs on. 0 where unknown (`kbench plan` for a GPU
+// that is not present): the figures that depend on it are then described rather than counted.
 struct LaunchDevice {
   int sms = 0;                            // resident A's persistent blocks (one per SM); split-K's splits
   std::int64_t bulk_resident_blocks = 0;  // depthwise2d/bulk_pipelined: blocks resident at once (occupancy)
@@ -42,16 +43,6 @@ struct ArchitectureNeed {
   std::string_view feature;  // "wgmma"
   std::string_view needs;    // "a compute capability 9.0 device (its kernel is built for sm_90a)"
   bool (*accepts)(int major, int minor);
-};
-
-// The knobs of KernelChoice a family's variants may force.
-enum Knob : unsigned {
-  kKnobOrder = 1u << 0,     // reduction order
-  kKnobSchedule = 1u << 1,  // A schedule
-  kKnobMma = 1u << 2,       // tensor-core instruction
-  kKnobSplit = 1u << 3,     // split-K
-  kKnobStores = 1u << 4,    // row store mode
-  kKnobFill = 1u << 5,      // where the zero fill runs
 };
 
 // A set of element types, and of memory layouts, as a descriptor's bits.
@@ -73,9 +64,9 @@ struct FamilyDescriptor {
   unsigned dtypes = dtype_bit(DType::fp32);
   unsigned layouts = layout_bit(Layout::nchw);
   MathMode computes_in = MathMode::fp32;
-  unsigned knobs = 0;  // Knob bits
-  // The `cuda:NAME/...` parts its variants take after the name, for messages and docs ("" when none).
-  std::string_view variant_grammar;
+  // The kinds of knob its variants may force (Knob bits; kVariantKnobs): the `cuda:NAME/...` parts
+  // it takes, each optional, in that table's order.
+  unsigned knobs = 0;
   // Takes a stride-1 transposed convolution as the forward convolution it equals (forward_equivalent.hpp).
   bool runs_forward_equivalent = true;
   // The family's own envelope for a problem it runs as it is, after the checks every family shares

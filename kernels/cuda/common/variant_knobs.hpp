@@ -41,7 +41,7 @@ inline const char* mma_kind_name(MmaKind k) { return k == MmaKind::wgmma ? "wgmm
 
 // Whether the reduction may be split over several blocks per output tile (split-K,
 // igemm_split_index.hpp). automatic: where the device would otherwise idle (a grid of fewer blocks
-// than half its SMs), as the plan decides from the device's SM count. none: never (the variant
+// than half its SMs), as the launch decides from the device's SM count. none: never (the variant
 // "no_split_k", to measure what splitting gains).
 enum class SplitK : std::int32_t { automatic = 0, none = 1 };
 

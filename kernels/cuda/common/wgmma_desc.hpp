@@ -2,7 +2,7 @@
 // wgmma shared-memory matrix descriptors (PTX ISA, "Matrix Descriptor Format"), host/device so the CPU
 // tests check the bit fields and the emulation decodes them as the tensor core does. kbench uses the
 // K-major layout without swizzle: the operand is a grid of "core matrices" of 8 rows (M or N) x 16
-// bytes (4 TF32 values along K), 128 contiguous bytes each; the descriptor holds where the first one
+// bytes (4 TF32 or 8 fp16/bf16 values along K), 128 contiguous bytes each; the descriptor holds where the first one
 // starts and the byte distances to the next one along K ("leading dimension byte offset") and along
 // M/N ("stride dimension byte offset").
 //   bits  0-13  start address >> 4 (shared window)    bits 16-29  leading dimension byte offset >> 4
@@ -40,6 +40,14 @@ KBENCH_HD constexpr std::uint32_t wgmma_tf32_element_address(std::uint64_t desc,
   return f.start_address + static_cast<std::uint32_t>(k / 4) * f.k_stride_bytes +
          static_cast<std::uint32_t>(mn / 8) * f.mn_stride_bytes + static_cast<std::uint32_t>(mn % 8) * 16 +
          static_cast<std::uint32_t>(k % 4) * 4;
+}
+
+// The same for a 16-bit element (fp16, bf16): a core matrix row's 16 bytes hold 8 values along K.
+KBENCH_HD constexpr std::uint32_t wgmma_half_element_address(std::uint64_t desc, int k, int mn) {
+  const WgmmaDescFields f = wgmma_descriptor_fields(desc);
+  return f.start_address + static_cast<std::uint32_t>(k / 8) * f.k_stride_bytes +
+         static_cast<std::uint32_t>(mn / 8) * f.mn_stride_bytes + static_cast<std::uint32_t>(mn % 8) * 16 +
+         static_cast<std::uint32_t>(k % 8) * 2;
 }
 
 }  // namespace kbench::gpu::conv

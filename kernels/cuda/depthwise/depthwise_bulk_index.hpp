@@ -72,6 +72,7 @@ struct BulkTiling : PlaneShape {
   KBENCH_HD std::int64_t items() const { return out_w * segments; }
 };
 
+// A problem's bulk tiling, or why the problem does not fit one.
 struct BulkTilingFit {
   BulkTiling tiling;
   Support support;  // whether the problem fits
@@ -84,19 +85,19 @@ inline std::int64_t bulk_row_alignment(std::int64_t out_w) { return out_w % 4 ==
 // `stages` buffer sets (1 or 2).
 inline BulkTilingFit make_bulk_tiling(const PlaneShape& shape, std::int64_t stages = 1) {
   using geometry::ceil_div;
-  BulkTilingFit plan;
-  BulkTiling& t = plan.tiling;
+  BulkTilingFit fit;
+  BulkTiling& t = fit.tiling;
   static_cast<PlaneShape&>(t) = shape;
   t.stages = stages;
   const std::string name = stages == 2 ? "depthwise2d/bulk_pipelined" : "depthwise2d/bulk_copies";
   const std::int64_t in_w = t.in_w, out_h = t.out_h, out_w = t.out_w, pad_left = t.pad_left, kernel = t.kernel;
   if (in_w % 4 != 0) {
-    plan.support = Support::no(name + ": input rows must be a multiple of 4 floats (16-byte bulk copies)");
-    return plan;
+    fit.support = Support::no(name + ": input rows must be a multiple of 4 floats (16-byte bulk copies)");
+    return fit;
   }
   if (out_h * out_w % 4 != 0) {
-    plan.support = Support::no(name + ": output planes must be a multiple of 4 floats (16-byte bulk copies)");
-    return plan;
+    fit.support = Support::no(name + ": output planes must be a multiple of 4 floats (16-byte bulk copies)");
+    return fit;
   }
   // Window rows hold input column ic at margin + ic; output column c reads margin - pad_left + c + kw.
   t.margin = ceil_div(pad_left, 4) * 4;
@@ -114,8 +115,8 @@ inline BulkTilingFit make_bulk_tiling(const PlaneShape& shape, std::int64_t stag
   if (rows == 0) {
     t.strip_rows = align;
     if (t.stage_bytes() > kBulkStageMax) {
-      plan.support = Support::no(name + ": rows too wide for a strip in shared memory");
-      return plan;
+      fit.support = Support::no(name + ": rows too wide for a strip in shared memory");
+      return fit;
     }
     rows = align;
   }
@@ -125,8 +126,8 @@ inline BulkTilingFit make_bulk_tiling(const PlaneShape& shape, std::int64_t stag
   const std::int64_t per_column = kBulkThreads / out_w;
   t.segments = per_column < 1 ? 1 : (per_column > t.strip_rows ? t.strip_rows : per_column);
   t.segment_rows = ceil_div(t.strip_rows, t.segments);
-  if (t.total_strips() > 0x7fffffff) plan.support = Support::no(name + ": too many strips for one launch");
-  return plan;
+  if (t.total_strips() > 0x7fffffff) fit.support = Support::no(name + ": too many strips for one launch");
+  return fit;
 }
 
 // Strip `strip` (of total_strips): its plane, output rows [row_begin, row_begin + rows) and window.

@@ -114,7 +114,6 @@ inline constexpr FamilyDescriptor kDepthwise2dFamily{
     .family = Family::depthwise2d,
     .computes_in = MathMode::fp32,
     .knobs = kKnobStores,
-    .variant_grammar = "/realigned_stores, /bulk_copies or /bulk_pipelined",
     .runs_forward_equivalent = true,
     .envelope = depthwise2d_choice_envelope,
     .any_extent = false,

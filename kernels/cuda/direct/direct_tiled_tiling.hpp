@@ -131,8 +131,8 @@ struct Tiling {
 };
 
 inline Tiling make_tiling(const ConvProblem& p) {
-  Tiling plan;
-  TiledDesc& d = plan.desc;
+  Tiling tiling;
+  TiledDesc& d = tiling.desc;
   const ConvProblem p3 = reference::as_rank3(p);  // D, H, W
   d.groups = p3.groups;
   d.cin_per_group = p3.in_channels_per_group();
@@ -215,11 +215,11 @@ inline Tiling make_tiling(const ConvProblem& p) {
   const bool in_passes_allowed = d.multiplier <= kMaxChunkedMultiplier && countable;
   const std::int64_t least = stack < kPreferredChunk ? stack : kPreferredChunk;
   if (!any_width(whole_stack) && !(in_passes_allowed && (any_width(passes_of(least)) || any_width(passes_of(1))))) {
-    plan.support = Support::no(
+    tiling.support = Support::no(
         "direct_tiled: the input windows of the smallest tile and the group's weights exceed 48 KB of shared memory "
         "(8 or more output channels per group with many input channels or depth taps, or a stride or dilation too "
         "large)");
-    return plan;
+    return tiling;
   }
   // Everything a window holds fits in 48 KB, so its extents, steps and counts are far from 2^31
   // (a single output row never steps by its row stride, which the windows therefore do not bound).
@@ -234,8 +234,8 @@ inline Tiling make_tiling(const ConvProblem& p) {
   d.dilation_d = p3.dilation[0];
   d.tiles_h = geometry::ceil_div(d.out_h, d.tile_rows());
   d.tiles_w = geometry::ceil_div(d.out_w, d.tile_cols());
-  if (d.blocks() > 0x7fffffff) plan.support = Support::no("direct_tiled: too many blocks for one launch");
-  return plan;
+  if (d.blocks() > 0x7fffffff) tiling.support = Support::no("direct_tiled: too many blocks for one launch");
+  return tiling;
 }
 
 }  // namespace kbench::gpu::conv::direct_tiled

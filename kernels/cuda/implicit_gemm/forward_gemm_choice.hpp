@@ -28,9 +28,9 @@ inline ForwardGemm forward_gemm_in(const ConvProblem& p3, igemm::KOrder order) {
   const igemm::TileFacts f = igemm::tile_facts(igemm::choose_tile(p3.out_channels_per_group(), order));
   ForwardGemm g{igemm::make_forward_desc(p3, order, f.bm), {}};
   if (order == igemm::KOrder::input_patch) {
-    const igemm::PatchTiling plan = igemm::make_patch_tiling(g.desc, igemm::forward_taps(p3), f.bn);
-    g.desc.patch = plan.desc;
-    g.support = plan.support;
+    const igemm::PatchTiling patch = igemm::make_patch_tiling(g.desc, igemm::forward_taps(p3), f.bn);
+    g.desc.patch = patch.desc;
+    g.support = patch.support;
   }
   return g;
 }
@@ -83,11 +83,11 @@ inline ForwardGemm forward_gemm_ordered(const ConvProblem& p3, std::optional<ige
   return forward_gemm_in(p3, order);
 }
 
-// The input_patch descriptor's patch plan is made for the mma.sync tiles' 256 columns
+// The input_patch descriptor's patch tiling is made for the mma.sync tiles' 256 columns
 // (forward_gemm_in); the wgmma tile reuses it, so it must be as wide.
 static_assert(igemm::TileWgmma::kBN == igemm::Tile64W::kBN && igemm::TileWgmma::kBN == igemm::Tile96W::kBN &&
                   igemm::TileWgmma::kBN == igemm::Tile128::kBN,
-              "the wgmma tile reads the patch planned for the input_patch tiles' width");
+              "the wgmma tile reads the patch tiled for the input_patch tiles' width");
 
 // Whether the wgmma kernel runs a forward GEMM (igemm_wgmma_kernel.cuh), or why not: the input_patch
 // order, a tensor-core math, A streamed.

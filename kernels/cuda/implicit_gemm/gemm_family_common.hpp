@@ -60,7 +60,7 @@ inline std::string tile_name(const igemm::GemmConvDesc& d) {
 }
 
 // no_split_k where the default would not split any of the GEMMs on a device of `sms` SMs: the
-// default under another name, which `cuda:all`, the exhaustive search and the plans leave out.
+// default under another name, which `cuda:all`, the exhaustive search and `kbench plan` leave out.
 inline Support no_split_differs(bool default_splits, int sms) {
   if (default_splits) return Support::yes();
   return Support::no(

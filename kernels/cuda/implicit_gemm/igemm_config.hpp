@@ -1,5 +1,5 @@
 #pragma once
-// Block tiles and math policies of the implicit-GEMM kernel, visible to host code so the plan can
+// Block tiles and math policies of the implicit-GEMM kernel, visible to host code so the launch can
 // size shared memory and grids without including device code.
 //
 // A block has WARPS_M x WARPS_N warps; each warp computes 16*MFRAG rows x 64 columns:

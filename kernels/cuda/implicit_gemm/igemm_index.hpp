@@ -110,12 +110,12 @@ struct GemmConvDesc {
   // Planes of packed A: 2 where the 3xTF32 math reads A through wgmma descriptors (big parts, then
   // remainders: the tensor core cannot split an operand it reads from shared memory), else 1.
   std::int32_t a_planes = 1;
-  // resident: the persistent blocks per (row tile, group), set by the plan from the device's SM
+  // resident: the persistent blocks per (row tile, group), set by the launch from the device's SM
   // count (0: one block per column tile, still correct).
   std::int64_t resident_blocks = 0;
   // Split-K: the blocks of an output tile (grid z = groups x splits), each reducing its share of the
   // chunks into a partial tile in a workspace that a second kernel sums (igemm_split_index.hpp). 1:
-  // the GEMM stores the output itself. Set by the plan from the device's SM count.
+  // the GEMM stores the output itself. Set by the launch from the device's SM count.
   std::int64_t splits = 1;
 };
 

@@ -12,7 +12,7 @@
 
 namespace kbench::gpu::conv::igemm {
 
-// Device-side data of one GEMM, owned by its plan.
+// Device-side data of one GEMM, owned by its KernelLaunch.
 struct GemmDeviceData {
   const GemmTap* taps = nullptr;
   const KEntry* table = nullptr;        // k_table order only
@@ -21,7 +21,7 @@ struct GemmDeviceData {
   float* partials = nullptr;            // split-K's workspace (igemm_split_index.hpp), where d.splits > 1
 };
 
-// Allows the kernel instance `smem_bytes` of dynamic shared memory. Once per plan, before any launch.
+// Allows the kernel instance `smem_bytes` of dynamic shared memory. Once per KernelLaunch, before it enqueues.
 void configure_gemm(TileKind tile, GemmMath math, KOrder order, std::size_t smem_bytes);
 
 // Packs (and for the tf32 math rounds) the weights into A's chunk order.

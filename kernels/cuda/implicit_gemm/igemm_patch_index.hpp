@@ -110,23 +110,23 @@ struct PatchTiling {
 
 // The patch geometry of forward descriptor d for column tiles of `bn`, or why the order cannot run it.
 inline PatchTiling make_patch_tiling(const GemmConvDesc& d, const std::vector<GemmTap>& taps, int bn) {
-  PatchTiling plan;
+  PatchTiling tiling;
   if (d.col_extent[0] != 1 || d.in_extent[0] != 1 || d.base_scale[0] != 1 || d.base_offset[0] != 0) {
-    plan.support = Support::no("input_patch: 1-D and 2-D convolutions only");
-    return plan;
+    tiling.support = Support::no("input_patch: 1-D and 2-D convolutions only");
+    return tiling;
   }
   std::int64_t off1 = 0, off2 = 0;
   for (const GemmTap& t : taps) {
     if (t.offset[0] != 0 || t.offset[1] < 0 || t.offset[2] < 0) {
-      plan.support = Support::no("input_patch: forward taps only");
-      return plan;
+      tiling.support = Support::no("input_patch: forward taps only");
+      return tiling;
     }
     off1 = t.offset[1] > off1 ? t.offset[1] : off1;
     off2 = t.offset[2] > off2 ? t.offset[2] : off2;
   }
   if (d.in_extent[2] % 4 != 0) {
-    plan.support = Support::no("input_patch: input rows must be a multiple of 4 floats (16-byte copies)");
-    return plan;
+    tiling.support = Support::no("input_patch: input rows must be a multiple of 4 floats (16-byte copies)");
+    return tiling;
   }
   const std::int64_t oh = d.col_extent[1], ow = d.col_extent[2];
   const std::int64_t s1 = d.base_scale[1], s2 = d.base_scale[2];
@@ -143,10 +143,10 @@ inline PatchTiling make_patch_tiling(const GemmConvDesc& d, const std::vector<Ge
   const std::int64_t floats = d.cin_per_group * channel_floats;
   const std::int64_t tiles = (oh * ow + bn - 1) / bn;
   if (floats > (std::int64_t{1} << 20) || tiles * d.batch > 0x7fffffff) {
-    plan.support = Support::no("input_patch: patch or grid too large");
-    return plan;
+    tiling.support = Support::no("input_patch: patch or grid too large");
+    return tiling;
   }
-  PatchDesc& p = plan.desc;
+  PatchDesc& p = tiling.desc;
   p.tiles_per_image = static_cast<std::int32_t>(tiles);
   p.image_columns = static_cast<std::int32_t>(oh * ow);
   p.rows = static_cast<std::int32_t>(rows);
@@ -155,7 +155,7 @@ inline PatchTiling make_patch_tiling(const GemmConvDesc& d, const std::vector<Ge
   p.floats = static_cast<std::int32_t>(floats);
   p.data_col = static_cast<std::int32_t>(data_col);
   p.load_vectors = static_cast<std::int32_t>(load_cols / 4);
-  return plan;
+  return tiling;
 }
 
 // The per-k offsets of a descriptor, chunk by chunk (chunks * kChunkRows entries).

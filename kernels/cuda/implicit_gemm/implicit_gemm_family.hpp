@@ -108,9 +108,6 @@ inline constexpr FamilyDescriptor implicit_gemm_descriptor(Family f, MathMode co
       .family = f,
       .computes_in = computes_in,
       .knobs = kKnobOrder | kKnobSchedule | kKnobMma | kKnobSplit,
-      .variant_grammar =
-          "optionally /channel_blocks, /k_table or /input_patch, then /streamed_a or /resident_a, or /wgmma; "
-          "/no_split_k last",
       .runs_forward_equivalent = true,
       .envelope = implicit_gemm_envelope,
       .any_extent = false,

@@ -1,6 +1,6 @@
 #pragma once
 // A backward_data pass run as the forward pass of its backward_data_problem (pass_problem.hpp): the
-// forward plan of that problem, under the backward_data description. The operands it is given are
+// forward launch of that problem, under the backward_data description. The operands it is given are
 // already the forward problem's (pass_operands.hpp: grad_output as its input, grad_input as its output).
 #include <memory>
 

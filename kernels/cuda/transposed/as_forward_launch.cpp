@@ -1,5 +1,5 @@
 // A stride-1 transposed convolution on a forward kernel (forward_equivalent.hpp): each execution
-// first writes the forward weights from the run's own, then runs the forward plan on them.
+// first writes the forward weights from the run's own, then runs the forward launch on them.
 #include <utility>
 
 #include "cuda/family_launchers.hpp"

@@ -26,7 +26,7 @@ inline std::int64_t default_fill_blocks(const ConvProblem& p3, const igemm::Gemm
   return std::min(trailing_fill_blocks(tiles, zero.planes), std::max<std::int64_t>(0, 0x7fffffff - tiles));
 }
 
-// The phase GEMMs of a transposed convolution, as the plan launches them: the first one carries the
+// The phase GEMMs of a transposed convolution, as the launch enqueues them: the first one carries the
 // zero fill of the untapped outputs, with fill-only blocks after its column tiles (trailing_fill_blocks)
 // unless `fill` is FillBlocks::none.
 inline std::vector<PhaseGemm> transposed_gemms(const ConvProblem& p3, FillBlocks fill = FillBlocks::trailing) {
@@ -136,7 +136,6 @@ inline constexpr FamilyDescriptor transposed_phase_descriptor(Family f, MathMode
       .family = f,
       .computes_in = computes_in,
       .knobs = kKnobSplit | kKnobFill,
-      .variant_grammar = "/no_fill_blocks; /no_split_k last",
       .runs_forward_equivalent = false,  // transposed by construction
       .envelope = transposed_phase_envelope,
       .any_extent = false,

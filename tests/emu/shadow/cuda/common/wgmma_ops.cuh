@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 
+#include "core/half.hpp"
 #include "cuda/common/tf32_bits.hpp"
 #include "cuda/common/wgmma_desc.hpp"
 
@@ -74,9 +75,11 @@ inline void wgmma_m64n96k8_tf32(float (&d)[48], const std::uint32_t (&a)[4], std
   });
 }
 
-// Both operands from shared memory: m64n256k8, A (64 x 8) at desc_a, B (8 x 256) at desc_b, both
-// K-major and unswizzled, read when the product lands (at the wait that covers it).
-inline void wgmma_m64n256k8_tf32_ss(float (&d)[128], std::uint64_t desc_a, std::uint64_t desc_b) {
+// Both operands from shared memory: m64n256, A (64 x K) at desc_a, B (K x 256) at desc_b, both
+// K-major and unswizzled, read when the product lands (at the wait that covers it). `element(desc, k,
+// mn)` reads one operand value as the tensor core does (TF32 truncation, or a 16-bit float widened).
+template <int kK, class Element>
+void wgmma_m64n256_ss(float (&d)[128], std::uint64_t desc_a, std::uint64_t desc_b, Element element) {
   ::kbench::emu::WarpgroupSlots& s = ::kbench::emu::warpgroup_slots();
   const int rank = ::kbench::emu::warpgroup_rank();
   s.desc_a[rank] = desc_a;
@@ -92,23 +95,43 @@ inline void wgmma_m64n256k8_tf32_ss(float (&d)[128], std::uint64_t desc_a, std::
       throw ::kbench::emu::EmulationError("wgmma: only unswizzled operands are emulated");
   }
   float* out = d;
-  ::kbench::emu::wgmma_enqueue([out, desc_a, desc_b, rank] {
+  ::kbench::emu::wgmma_enqueue([out, desc_a, desc_b, rank, element] {
     const int w = rank / 32, gid = rank % 32 / 4, tig = rank % 4;
-    const unsigned char* smem = ::kbench::emu::shared_base();
-    const auto operand = [smem](std::uint64_t desc, int k, int mn) {
-      const std::uint32_t at = wgmma_tf32_element_address(desc, k, mn);
-      if (at + 4 > ::kbench::emu::shared_size())
-        throw ::kbench::emu::EmulationError("wgmma: operand outside the block's shared memory");
-      std::uint32_t bits;
-      std::memcpy(&bits, smem + at, 4);
-      return static_cast<double>(tf32_value_of(bits));
-    };
     for (int j = 0; j < 128; ++j) {
       const int row = 16 * w + gid + 8 * (j % 4 / 2), col = 8 * (j / 4) + 2 * tig + j % 2;
       double sum = out[j];
-      for (int k = 0; k < 8; ++k) sum += operand(desc_a, k, row) * operand(desc_b, k, col);
+      for (int k = 0; k < kK; ++k) sum += element(desc_a, k, row) * element(desc_b, k, col);
       out[j] = static_cast<float>(sum);
     }
+  });
+}
+
+// The `bytes` bytes at `at` of the block's shared memory, checked to lie inside it.
+inline std::uint32_t wgmma_shared_bits(std::uint32_t at, std::uint32_t bytes) {
+  if (at + bytes > ::kbench::emu::shared_size())
+    throw ::kbench::emu::EmulationError("wgmma: operand outside the block's shared memory");
+  std::uint32_t bits = 0;
+  std::memcpy(&bits, ::kbench::emu::shared_base() + at, bytes);
+  return bits;
+}
+
+inline void wgmma_m64n256k8_tf32_ss(float (&d)[128], std::uint64_t desc_a, std::uint64_t desc_b) {
+  wgmma_m64n256_ss<8>(d, desc_a, desc_b, [](std::uint64_t desc, int k, int mn) {
+    return static_cast<double>(tf32_value_of(wgmma_shared_bits(wgmma_tf32_element_address(desc, k, mn), 4)));
+  });
+}
+
+inline void wgmma_m64n256k16_f16_ss(float (&d)[128], std::uint64_t desc_a, std::uint64_t desc_b) {
+  wgmma_m64n256_ss<16>(d, desc_a, desc_b, [](std::uint64_t desc, int k, int mn) {
+    const auto bits = static_cast<std::uint16_t>(wgmma_shared_bits(wgmma_half_element_address(desc, k, mn), 2));
+    return static_cast<double>(float_from_fp16_bits(bits));
+  });
+}
+
+inline void wgmma_m64n256k16_bf16_ss(float (&d)[128], std::uint64_t desc_a, std::uint64_t desc_b) {
+  wgmma_m64n256_ss<16>(d, desc_a, desc_b, [](std::uint64_t desc, int k, int mn) {
+    const auto bits = static_cast<std::uint16_t>(wgmma_shared_bits(wgmma_half_element_address(desc, k, mn), 2));
+    return static_cast<double>(float_from_bf16_bits(bits));
   });
 }
 
