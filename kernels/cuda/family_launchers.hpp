@@ -2,7 +2,8 @@
 // The launch side of each kernel family: the device facts its launch counts with, the launch, and
 // the device memory that launch takes beyond the problem's tensors. Declared here, defined in each family's
 // folder (direct/direct_launcher.cpp, depthwise/depthwise_launcher.cpp, implicit_gemm/igemm_launcher.cpp,
-// transposed/phase_launcher.cpp, half_gemm/half_gemm_launcher.cpp, depthwise_nhwc/depthwise_nhwc_launcher.cpp,
+// transposed/phase_launcher.cpp, half_gemm/half_gemm_launcher.cpp,
+// half_gemm/half_phase_launcher.cpp, depthwise_nhwc/depthwise_nhwc_launcher.cpp,
 // wgrad/wgrad_launcher.cpp, wgrad/wgrad_depthwise_launcher.cpp); kernel_launch.cpp picks a family's
 // launcher and builds the launch.
 #include <cstdint>
@@ -30,6 +31,7 @@ const FamilyLauncher& depthwise2d_launcher();
 const FamilyLauncher& implicit_gemm_launcher();
 const FamilyLauncher& transposed_phase_launcher();
 const FamilyLauncher& implicit_gemm_half_launcher();
+const FamilyLauncher& transposed_phase_half_launcher();
 const FamilyLauncher& depthwise_nhwc_launcher();
 const FamilyLauncher& wgrad_gemm_launcher();
 const FamilyLauncher& wgrad_depthwise_launcher();

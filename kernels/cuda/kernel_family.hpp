@@ -13,6 +13,8 @@
 //   transposed_phase_*       transposed convolutions, one GEMM per tapped phase; same three maths
 //   implicit_gemm_half       forward convolutions of fp16/bf16 tensors (NHWC first, NCHW too); m16n8k16
 //                            tensor cores, fp32 accumulation
+//   transposed_phase_half    transposed convolutions of fp16/bf16 tensors: the half GEMM per tapped phase combination,
+//                            each phase's weights packed first, the untapped outputs given the bias by one fill
 //   depthwise_nhwc           depthwise convolutions (multiplier 1) of channels-last tensors, fp32/fp16/bf16, 1-D to
 //                            3-D; 16-byte vectors of channels per thread, fp32 FMA, the output rounded once
 //   wgrad_gemm_ffma          the backward_weights pass (grad_weight, grad_bias) of convolutions and transposed ones;
@@ -38,6 +40,7 @@ enum class Family {
   transposed_phase_3xtf32,
   transposed_phase_tf32,
   implicit_gemm_half,
+  transposed_phase_half,
   depthwise_nhwc,
   wgrad_gemm_ffma,
   wgrad_depthwise,
@@ -54,6 +57,7 @@ inline constexpr Family kAllFamilies[] = {
     Family::transposed_phase_3xtf32,
     Family::transposed_phase_tf32,
     Family::implicit_gemm_half,
+    Family::transposed_phase_half,
     Family::depthwise_nhwc,
     Family::wgrad_gemm_ffma,
     Family::wgrad_depthwise,
@@ -71,6 +75,7 @@ inline std::string_view family_name(Family f) {
     case Family::transposed_phase_3xtf32: return "transposed_phase_3xtf32";
     case Family::transposed_phase_tf32: return "transposed_phase_tf32";
     case Family::implicit_gemm_half: return "implicit_gemm_half";
+    case Family::transposed_phase_half: return "transposed_phase_half";
     case Family::depthwise_nhwc: return "depthwise_nhwc";
     case Family::wgrad_gemm_ffma: return "wgrad_gemm_ffma";
     case Family::wgrad_depthwise: return "wgrad_depthwise";

@@ -21,6 +21,7 @@ const FamilyLauncher& launcher_for(Family f) {
   if (is_implicit_gemm(f)) return implicit_gemm_launcher();
   if (is_transposed_phase(f)) return transposed_phase_launcher();
   if (f == Family::implicit_gemm_half) return implicit_gemm_half_launcher();
+  if (f == Family::transposed_phase_half) return transposed_phase_half_launcher();
   if (f == Family::depthwise_nhwc) return depthwise_nhwc_launcher();
   if (f == Family::wgrad_gemm_ffma) return wgrad_gemm_launcher();
   if (f == Family::wgrad_depthwise) return wgrad_depthwise_launcher();

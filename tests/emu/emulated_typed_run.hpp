@@ -77,14 +77,14 @@ inline BoundCheck check_within_bound(const ConvProblem& p, const data::HostTenso
   return c;
 }
 
-// Runs `kernel` over `grid` blocks of `threads` on the seeded tensors of `p` stored as its dtype and
-// layout (kType must be p.dtype), with `shared` as the dynamic shared memory; every output poisoned
-// first, so one left unwritten fails. `counted_stores`: the kernel writes its output only by
+// Runs `launches` (the launches of one convolution, each an emu::launch) on the seeded tensors of `p`
+// stored as its dtype and layout (kType must be p.dtype), with x, w and the bias registered as
+// readable and y as writable (`launches` registers any buffer of its own); every output poisoned
+// first, so one left unwritten fails. `counted_stores`: the launches write the output only by
 // streaming stores, each element exactly once (checked).
 template <DType kType>
-void run_typed_and_compare(const ConvProblem& p, std::uint64_t seed, emu::Dim3 grid, unsigned threads,
-                           const TypedKernel<kType>& kernel, unsigned char* shared = nullptr,
-                           std::size_t shared_bytes = 0, bool counted_stores = false) {
+void run_typed_sequence_and_compare(const ConvProblem& p, std::uint64_t seed, const TypedKernel<kType>& launches,
+                                    bool counted_stores = false) {
   REQUIRE(p.dtype == kType);
   const data::HostTensors t = data::make_host_tensors(p, seed);
   const std::vector<Stored<kType>> x = to_memory<kType>(p, Operand::input, t.input);
@@ -97,8 +97,7 @@ void run_typed_and_compare(const ConvProblem& p, std::uint64_t seed, emu::Dim3 g
   emu::allow_read(w.data(), w.size() * sizeof w[0]);
   if (!b.empty()) emu::allow_read(b.data(), b.size() * sizeof b[0]);
   emu::allow_write(y.data(), y.size() * sizeof y[0]);
-  emu::launch(grid, emu::Dim3{threads}, shared, shared_bytes,
-              [&] { kernel(x.data(), w.data(), b.empty() ? nullptr : b.data(), y.data()); });
+  launches(x.data(), w.data(), b.empty() ? nullptr : b.data(), y.data());
   std::vector<float> got(y.size());
   for (std::size_t i = 0; i < y.size(); ++i)
     got[i] = gpu::conv::Element<kType>::widen(
@@ -114,6 +113,20 @@ void run_typed_and_compare(const ConvProblem& p, std::uint64_t seed, emu::Dim3 g
     for (std::size_t i = 0; i < y.size(); ++i) not_once += counts[i * sizeof y[0]] != 1 ? 1 : 0;
     CHECK_MESSAGE(not_once == 0, not_once << " outputs not written exactly once");
   }
+}
+
+// One launch of `kernel` over `grid` blocks of `threads`, with `shared` as the dynamic shared memory;
+// otherwise as run_typed_sequence_and_compare.
+template <DType kType>
+void run_typed_and_compare(const ConvProblem& p, std::uint64_t seed, emu::Dim3 grid, unsigned threads,
+                           const TypedKernel<kType>& kernel, unsigned char* shared = nullptr,
+                           std::size_t shared_bytes = 0, bool counted_stores = false) {
+  run_typed_sequence_and_compare<kType>(
+      p, seed,
+      [&](const Stored<kType>* x, const Stored<kType>* w, const Stored<kType>* b, Stored<kType>* y) {
+        emu::launch(grid, emu::Dim3{threads}, shared, shared_bytes, [&] { kernel(x, w, b, y); });
+      },
+      counted_stores);
 }
 
 }  // namespace kbench::emu_tests

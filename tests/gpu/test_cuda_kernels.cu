@@ -280,6 +280,31 @@ TEST_SUITE("cuda_kernels") {
     }
   }
 
+  TEST_CASE("half GEMMs: forward and transposed by phases, fp16 and bf16, NHWC and NCHW, and seed 77 at full size") {
+    using D = Dims;
+    std::mt19937_64 rng(kbench::testing::test_seed(2470));
+    const kbench::DType dtypes[] = {kbench::DType::fp16, kbench::DType::bf16};
+    for (int trial = 0; trial < 24; ++trial) {
+      // C_in/g of 8 or 16 (16-byte copies under NHWC) or 3 (gathers); 8 to 72 output channels per group.
+      const std::int64_t cin_pg = trial % 4 == 3 ? 3 : 8 * pick(rng, 1, 2);
+      const OpKind op = trial % 2 == 0 ? OpKind::conv : OpKind::conv_transpose;
+      ConvProblem p = random_problem(rng, op, 1 + trial % 3, cin_pg, pick(rng, 8, 72));
+      p.dtype = dtypes[trial / 2 % 2];
+      p.layout = trial / 4 % 2 == 0 ? kbench::Layout::nhwc : kbench::Layout::nchw;
+      CAPTURE(trial);
+      check_bounded(p, op == OpKind::conv ? "implicit_gemm_half" : "transposed_phase_half",
+                    2470 + static_cast<std::uint64_t>(trial));
+    }
+    // Seed 77 in fp16 and bf16 NHWC: one tapped phase of 27 taps, 7 of 8 outputs written by the fill.
+    ConvProblem s77 = make_problem(OpKind::conv_transpose, 3, 16, 32, 64, 1, D{{16, 32, 32}}, D{{3, 3, 3}},
+                                   D{{2, 2, 2}}, D{{2, 2, 2}}, D{{1, 1, 1}}, D{{1, 1, 1}}, false);
+    s77.layout = kbench::Layout::nhwc;
+    for (const kbench::DType dtype : dtypes) {
+      s77.dtype = dtype;
+      check_bounded(s77, "transposed_phase_half", 77, sampled(s77));
+    }
+  }
+
   TEST_CASE("direct_tiled: random 1-D to 3-D shapes, few channels per group, each instance, both math modes") {
     using D = Dims;
     std::mt19937_64 rng(kbench::testing::test_seed(2103));

@@ -431,8 +431,8 @@ TEST_SUITE("cuda_index") {
           // Depthwise (a GEMM of one output channel): its channels-last kernel, NCHW the generic one.
           CHECK(gpu::conv::default_family(as(seed84()), math) ==
                 (layout == Layout::nhwc ? Family::depthwise_nhwc : Family::direct));
-          // Transposed: the generic kernel, for now.
-          CHECK(gpu::conv::default_family(as(seed77()), math) == Family::direct);
+          // Transposed: the half GEMM by phases, in both layouts.
+          CHECK(gpu::conv::default_family(as(seed77()), math) == Family::transposed_phase_half);
           const std::vector<Family> families = gpu::conv::applicable_families(as(seed76()), math);
           CHECK(families == std::vector<Family>{Family::direct, Family::implicit_gemm_half});
         }
@@ -456,6 +456,36 @@ TEST_SUITE("cuda_index") {
     t.dtype = DType::fp16;
     CHECK(gpu::conv::family_envelope(Family::implicit_gemm_half, t, MathMode::fp32).reason ==
           "implicit_gemm_half: forward convolutions only");
+    CHECK(gpu::conv::family_envelope(Family::transposed_phase_half, seed76(), MathMode::fp32).reason ==
+          "transposed_phase_half: does not compute fp32 tensors");
+    ConvProblem forward = seed76();
+    forward.dtype = DType::bf16;
+    CHECK(gpu::conv::family_envelope(Family::transposed_phase_half, forward, MathMode::fp32).reason ==
+          "transposed_phase_half: transposed convolutions only");
+    t.stride[0] = 65;
+    CHECK(gpu::conv::family_envelope(Family::transposed_phase_half, t, MathMode::fp32).reason ==
+          "transposed_phase_half: stride above 64");
+  }
+
+  TEST_CASE("transposed_phase_half: fp16/bf16 transposed problems where a GEMM pays, else the generic kernel") {
+    ConvProblem t = seed77();
+    t.dtype = DType::fp16;
+    t.layout = Layout::nhwc;
+    CHECK(gpu::conv::default_family(t, MathMode::fp32) == Family::transposed_phase_half);
+    CHECK(gpu::conv::applicable_families(t, MathMode::fp32) ==
+          std::vector<Family>{Family::direct, Family::transposed_phase_half});
+    // A stride-1 transposed convolution is one phase of every tap.
+    t.stride = t.dilation = Dims{{1, 1, 1}};
+    CHECK(gpu::conv::default_family(t, MathMode::fp32) == Family::transposed_phase_half);
+    // Under 8 output channels per group the GEMM's M is mostly padding: the generic kernel.
+    t.out_channels = 4;
+    CHECK(gpu::conv::default_family(t, MathMode::fp32) == Family::direct);
+    // The backward_data pass of a forward half convolution is a transposed one: the phase GEMMs too.
+    ConvProblem f = seed76();
+    f.dtype = DType::bf16;
+    f.layout = Layout::nhwc;
+    f.pass = Pass::backward_data;
+    CHECK(gpu::conv::default_family(f, MathMode::fp32) == Family::transposed_phase_half);
   }
 
   TEST_CASE("depthwise_nhwc: channels-last depthwise problems in every dtype, its envelope's reasons, the default") {

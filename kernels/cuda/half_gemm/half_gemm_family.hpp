@@ -13,13 +13,17 @@ namespace kbench::gpu::conv {
 
 inline constexpr std::int64_t kMaxGridY = 65535;  // column tiles and groups: gridDim.y and .z
 
+// Whether one launch of the GEMM `d` fits CUDA's grid: row tiles in x, column tiles in y, groups in z.
+inline Support half_gemm_grid_fits(const half_gemm::HalfGemmDesc& d, std::string_view family) {
+  if (d.col_tiles > kMaxGridY || d.p3.groups > kMaxGridY)
+    return Support::no(fmt::format("{}: over 65,535 column tiles or groups for one launch", family));
+  if (d.row_tiles > 0x7fffffff) return Support::no(fmt::format("{}: too many row tiles for one launch", family));
+  return Support::yes();
+}
+
 inline Support implicit_gemm_half_envelope(const KernelChoice&, const ConvProblem& p, MathMode) {
   if (p.transposed()) return Support::no("implicit_gemm_half: forward convolutions only");
-  const half_gemm::HalfGemmDesc d = half_gemm::make_half_gemm_desc(p);
-  if (d.col_tiles > kMaxGridY || p.groups > kMaxGridY)
-    return Support::no("implicit_gemm_half: over 65,535 column tiles or groups for one launch");
-  if (d.row_tiles > 0x7fffffff) return Support::no("implicit_gemm_half: too many row tiles for one launch");
-  return Support::yes();
+  return half_gemm_grid_fits(half_gemm::make_half_gemm_desc(p), "implicit_gemm_half");
 }
 
 inline std::string_view half_gemm_loads(const half_gemm::HalfGemmDesc& d) {

@@ -1,15 +1,20 @@
 #pragma once
 // The index arithmetic of the fp16/bf16 tensor-core implicit GEMM (half_gemm_kernel.cuh), host/device
-// and unit-tested on the CPU (tests/unit/test_cuda_index_half_gemm.cpp).
+// and unit-tested on the CPU (tests/unit/test_cuda_index_half_gemm.cpp, test_cuda_index_half_phase.cpp).
 //
 // Per group: C[m][j] = sum_k A[m][k] B[k][j] with
-//   m = an output position (image, then the spatial position: the NHWC output's row order),
+//   m = a GEMM row: an image, then a position on the row grid (the NHWC output's row order),
 //   j = an output channel of the group,
 //   k = tap * (C_in/g) + c: taps outer, the group's input channels inner, so that under NHWC, where
 //       channels are contiguous, 8 consecutive k are 16 contiguous bytes of one input position and
 //       of one weight row (KRSC): one 16-byte copy each.
 // A is gathered from the input (im2col, never materialised), B read from the weights, C written to
 // the output through memory strides, so the same arithmetic serves NCHW (element gathers) and NHWC.
+//
+// The row grid and the taps are affine per dimension, so one descriptor serves a forward convolution
+// (rows = every output position, taps = the kernel: make_half_gemm_desc) and one phase of a
+// transposed convolution (rows = the outputs of the phase, taps = the kernel taps landing on it, read
+// from weights packed per phase: half_phase_index.hpp).
 #include <cstdint>
 
 #include "core/host_device.hpp"
@@ -37,35 +42,45 @@ inline constexpr int kSmemBytes = kStages * kStageHalves * 2;  // 30,720: static
 inline constexpr int kVector = 8;
 
 struct HalfGemmDesc {
-  ConvProblem p3;  // rank 3 (reference::as_rank3)
-  Dims out{{1, 1, 1}};
-  std::int64_t rows = 0;    // M: batch x output volume
+  ConvProblem p3;  // rank 3 (reference::as_rank3): extents, groups and dtype of the whole problem
+  Dims out{{1, 1, 1}};  // the output's extents
+  // Per dimension d: the row grid's extent; row coordinate r reads input coordinate
+  // in_origin + r * in_step + t * tap_step through tap t < taps, and writes output coordinate
+  // out_origin + r * out_step.
+  std::int64_t row_extent[3] = {1, 1, 1};
+  std::int64_t in_origin[3] = {0, 0, 0};
+  std::int64_t in_step[3] = {1, 1, 1};
+  std::int64_t tap_step[3] = {1, 1, 1};
+  std::int64_t taps[3] = {1, 1, 1};
+  std::int64_t out_origin[3] = {0, 0, 0};
+  std::int64_t out_step[3] = {1, 1, 1};
+  std::int64_t rows = 0;    // M: batch x row volume
   std::int64_t cols = 0;    // N: C_out / g
-  std::int64_t depth = 0;   // K: kernel volume x C_in / g
+  std::int64_t depth = 0;   // K: taps x C_in / g
   std::int64_t chunks = 0;  // ceil(K / kTileK)
-  std::int64_t cin_pg = 0, cout_pg = 0, kvol = 0, out_volume = 0;
-  // Memory strides, in elements: input image / channel / spatial position; weight row (output
-  // channel) / input channel / tap; output image / channel / spatial position.
+  std::int64_t cin_pg = 0, cout_pg = 0, kvol = 0, row_volume = 0, out_volume = 0;
+  // Memory strides, in elements: input image / channel / spatial position; weights per group /
+  // output channel (row of B^T) / input channel / tap; output image / channel / spatial position.
   std::int64_t x_image = 0, x_channel = 0, x_position = 0;
-  std::int64_t w_row = 0, w_channel = 0, w_tap = 0;
+  std::int64_t w_group = 0, w_row = 0, w_channel = 0, w_tap = 0;
   std::int64_t y_image = 0, y_channel = 0, y_position = 0;
   std::int64_t row_tiles = 0, col_tiles = 0;
-  // Channels last with C_in/g a multiple of 8: every 8-aligned run of k is 16 contiguous, 16-byte
-  // aligned bytes of the input and of the weights (cp.async 16). Otherwise elements are gathered one
-  // by one (NCHW, or channels not a multiple of 8).
+  // Input channels contiguous (NHWC) and weights with contiguous input channels (forward NHWC, or
+  // packed), C_in/g a multiple of 8: every 8-aligned run of k is 16 contiguous, 16-byte aligned bytes
+  // of A and of B (cp.async 16). Otherwise elements are gathered one by one.
   bool vector_loads = false;
 };
 
-inline HalfGemmDesc make_half_gemm_desc(const ConvProblem& problem) {
-  HalfGemmDesc d;
-  d.p3 = reference::as_rank3(problem);
+// What a descriptor needs once its row grid, taps and weight strides are set: the GEMM's sizes and
+// the activations' strides.
+inline void finish_half_gemm_desc(HalfGemmDesc& d) {
   const ConvProblem& p = d.p3;
-  d.out = p.output();
   d.cin_pg = p.in_channels_per_group();
   d.cout_pg = p.out_channels_per_group();
-  d.kvol = p.kernel_volume();
+  d.kvol = d.taps[0] * d.taps[1] * d.taps[2];
+  d.row_volume = d.row_extent[0] * d.row_extent[1] * d.row_extent[2];
   d.out_volume = d.out[0] * d.out[1] * d.out[2];
-  d.rows = p.batch * d.out_volume;
+  d.rows = p.batch * d.row_volume;
   d.cols = d.cout_pg;
   d.depth = d.kvol * d.cin_pg;
   d.chunks = (d.depth + kTileK - 1) / kTileK;
@@ -74,19 +89,38 @@ inline HalfGemmDesc make_half_gemm_desc(const ConvProblem& problem) {
   d.x_image = p.in_channels * in_volume;
   d.x_channel = last ? 1 : in_volume;
   d.x_position = last ? p.in_channels : 1;
-  d.w_row = d.cin_pg * d.kvol;
-  d.w_channel = last ? 1 : d.kvol;
-  d.w_tap = last ? d.cin_pg : 1;
   d.y_image = p.out_channels * d.out_volume;
   d.y_channel = last ? 1 : d.out_volume;
   d.y_position = last ? p.out_channels : 1;
   d.row_tiles = (d.rows + kTileM - 1) / kTileM;
   d.col_tiles = (d.cols + kTileN - 1) / kTileN;
-  d.vector_loads = last && d.cin_pg % kVector == 0;
+  d.vector_loads = last && d.w_channel == 1 && d.cin_pg % kVector == 0;
+}
+
+// A forward convolution: rows are the output positions, taps the kernel, B the weights as stored.
+inline HalfGemmDesc make_half_gemm_desc(const ConvProblem& problem) {
+  HalfGemmDesc d;
+  d.p3 = reference::as_rank3(problem);
+  const ConvProblem& p = d.p3;
+  d.out = p.output();
+  for (int dim = 0; dim < 3; ++dim) {
+    d.row_extent[dim] = d.out[dim];
+    d.in_origin[dim] = -p.pad_before[dim];
+    d.in_step[dim] = p.stride[dim];
+    d.tap_step[dim] = p.dilation[dim];
+    d.taps[dim] = p.kernel[dim];
+  }
+  const bool last = p.layout == Layout::nhwc;
+  const std::int64_t kvol = p.kernel_volume(), cin_pg = p.in_channels_per_group();
+  d.w_row = cin_pg * kvol;
+  d.w_group = p.out_channels_per_group() * d.w_row;
+  d.w_channel = last ? 1 : kvol;
+  d.w_tap = last ? cin_pg : 1;
+  finish_half_gemm_desc(d);
   return d;
 }
 
-// Output row m: its image, its spatial position (flat) and the input coordinate its tap 0 reads.
+// GEMM row m: its image, its output position (flat) and the input coordinate its tap 0 reads.
 struct RowOrigin {
   std::int64_t image = 0;
   std::int64_t position = 0;
@@ -95,14 +129,14 @@ struct RowOrigin {
 
 KBENCH_HD RowOrigin row_origin(const HalfGemmDesc& d, std::int64_t m) {
   RowOrigin r;
-  r.image = m / d.out_volume;
-  r.position = m % d.out_volume;
-  const std::int64_t o2 = r.position % d.out[2];
-  const std::int64_t o1 = r.position / d.out[2] % d.out[1];
-  const std::int64_t o0 = r.position / (d.out[2] * d.out[1]);
-  r.base[0] = o0 * d.p3.stride[0] - d.p3.pad_before[0];
-  r.base[1] = o1 * d.p3.stride[1] - d.p3.pad_before[1];
-  r.base[2] = o2 * d.p3.stride[2] - d.p3.pad_before[2];
+  r.image = m / d.row_volume;
+  const std::int64_t s = m % d.row_volume;
+  const std::int64_t coord[3] = {s / (d.row_extent[2] * d.row_extent[1]), s / d.row_extent[2] % d.row_extent[1],
+                                 s % d.row_extent[2]};
+  for (int dim = 0; dim < 3; ++dim) {
+    r.base[dim] = d.in_origin[dim] + coord[dim] * d.in_step[dim];
+    r.position = r.position * d.out[dim] + d.out_origin[dim] + coord[dim] * d.out_step[dim];
+  }
   return r;
 }
 
@@ -117,9 +151,9 @@ KBENCH_HD KIndex k_index(const HalfGemmDesc& d, std::int64_t k) {
   KIndex ki;
   ki.tap = k / d.cin_pg;
   ki.channel = k % d.cin_pg;
-  ki.t[2] = ki.tap % d.p3.kernel[2];
-  ki.t[1] = ki.tap / d.p3.kernel[2] % d.p3.kernel[1];
-  ki.t[0] = ki.tap / (d.p3.kernel[2] * d.p3.kernel[1]);
+  ki.t[2] = ki.tap % d.taps[2];
+  ki.t[1] = ki.tap / d.taps[2] % d.taps[1];
+  ki.t[0] = ki.tap / (d.taps[2] * d.taps[1]);
   return ki;
 }
 
@@ -129,7 +163,7 @@ KBENCH_HD std::int64_t input_offset(const HalfGemmDesc& d, const RowOrigin& r, s
   const KIndex ki = k_index(d, k);
   std::int64_t position = 0;
   for (int dim = 0; dim < 3; ++dim) {
-    const std::int64_t i = r.base[dim] + ki.t[dim] * d.p3.dilation[dim];
+    const std::int64_t i = r.base[dim] + ki.t[dim] * d.tap_step[dim];
     if (i < 0 || i >= d.p3.input[dim]) return -1;
     position = position * d.p3.input[dim] + i;
   }
@@ -140,7 +174,7 @@ KBENCH_HD std::int64_t input_offset(const HalfGemmDesc& d, const RowOrigin& r, s
 KBENCH_HD std::int64_t weight_offset(const HalfGemmDesc& d, std::int64_t g, std::int64_t j, std::int64_t k) {
   if (k >= d.depth) return -1;
   const KIndex ki = k_index(d, k);
-  return (g * d.cout_pg + j) * d.w_row + ki.channel * d.w_channel + ki.tap * d.w_tap;
+  return g * d.w_group + j * d.w_row + ki.channel * d.w_channel + ki.tap * d.w_tap;
 }
 
 // Offset of C[m][j] of group g in the output; also the bias index is g * cout_pg + j.

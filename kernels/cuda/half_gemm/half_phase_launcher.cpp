@@ -1,0 +1,57 @@
+// The launch side of the `transposed_phase_half` family (family_launchers.hpp): the packed weights of
+// every phase GEMM in one device buffer; per run, the bias fill, then each phase's packing and GEMM.
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "cuda/family_launchers.hpp"
+#include "cuda/half_gemm/half_gemm_launch.hpp"
+#include "cuda/half_gemm/half_phase_family.hpp"
+#include "cuda/half_gemm/half_phase_launch.hpp"
+#include "runtime/device_buffer.hpp"
+
+namespace kbench::gpu::conv {
+
+namespace {
+
+class HalfPhaseLaunch final : public KernelLaunch {
+ public:
+  HalfPhaseLaunch(const ConvProblem& p, KernelDescription description)
+      : KernelLaunch(std::move(description)),
+        gemms_(half_gemm::make_half_phase_gemms(p)),
+        fill_(half_gemm::make_bias_fill_desc(p)),
+        packed_(half_phase_packed_elements(gemms_)) {}
+
+  void enqueue(const Operands& ops, cudaStream_t stream) override {
+    // The packing is part of the convolution, as cuDNN's weight transforms are: inside the timed region.
+    half_gemm::launch_untapped_bias_fill(fill_, ops, stream);
+    for (const half_gemm::HalfPhaseGemm& g : gemms_) {
+      half_gemm::launch_pack_phase_weights(g, ops.w, packed_.data(), stream);
+      Operands phase = ops;  // the GEMM reads its B from the packed weights
+      phase.w = static_cast<const float*>(static_cast<const void*>(packed_.data() + g.packed_offset));
+      half_gemm::launch_half_gemm(g.desc, phase, stream);
+    }
+  }
+
+ private:
+  std::vector<half_gemm::HalfPhaseGemm> gemms_;
+  half_gemm::BiasFillDesc fill_;
+  DeviceBuffer<std::uint16_t> packed_;
+};
+
+}  // namespace
+
+const FamilyLauncher& transposed_phase_half_launcher() {
+  static const FamilyLauncher launcher{
+      .make_launch = [](const KernelChoice&, const ConvProblem& p, const LaunchDevice&,
+                        KernelDescription d) -> std::unique_ptr<KernelLaunch> {
+        return std::make_unique<HalfPhaseLaunch>(p, std::move(d));
+      },
+      .device_bytes = [](const KernelChoice&, const ConvProblem& p, const LaunchDevice&) -> std::int64_t {
+        return half_phase_packed_elements(half_gemm::make_half_phase_gemms(p)) * 2;
+      },
+  };
+  return launcher;
+}
+
+}  // namespace kbench::gpu::conv
