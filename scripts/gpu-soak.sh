@@ -7,7 +7,7 @@
 # walk runs on the CPU and checks only that every draw lies in its variant's envelope.
 #
 # The kernel tests that draw their shapes at random (test_cuda_kernels.cu: direct, depthwise2d,
-# direct_tiled, the implicit GEMMs, the transposed phases); the cases that run the seeds at full size
+# direct_tiled, the implicit GEMMs, the transposed phases, the half GEMMs); the cases that run the seeds at full size
 # and the 2^30 extents are left out (the same every time, and slow). Test-case filters, not a suite
 # filter: tests/gpu/main.cpp runs the host suite first, and a suite filter would add to its own.
 # One process per seed (killed after KBENCH_SOAK_SEED_TIMEOUT_S, default 150 s): a fault poisons its
@@ -25,9 +25,9 @@ count="${KBENCH_SOAK_COUNT:-1000000}"
 for number in "$seconds" "$seed" "$count" "${KBENCH_SOAK_SEED_TIMEOUT_S:-150}"; do
   [[ "$number" =~ ^[0-9]+$ ]] || { echo "gpu-soak: '$number' is not a whole number" >&2; exit 2; }
 done
-cases='direct*,depthwise2d*,implicit GEMM*,transposed by phases*,stride-1 transposed*'
+cases='direct*,depthwise2d*,implicit GEMM*,transposed by phases*,stride-1 transposed*,half GEMMs*'
 excluded='*full size*,*2^30*'
-# A seed runs thirteen test cases in one process; the GPU tests allow one case 60 s (run-gpu-tests.sh).
+# A seed runs fourteen test cases in one process; the GPU tests allow one case 60 s (run-gpu-tests.sh).
 per_seed_limit_s="${KBENCH_SOAK_SEED_TIMEOUT_S:-150}"
 max_failed_seeds=3
 
