@@ -54,11 +54,14 @@ inline Family default_family(const ConvProblem& p, MathMode math) {
   // 16-byte vectors of channels (the fp32 families read NCHW only; the half GEMM's M would be 1).
   if (p.layout == Layout::nhwc && family_envelope(Family::depthwise_nhwc, p, math)) return Family::depthwise_nhwc;
   // fp16 and bf16: the tensor-core GEMMs (forward, or transposed by phases) where a GEMM pays (its M,
-  // the output channels per group, and its reduction at least 8 long) and it runs the problem; else the
-  // generic kernel, which takes every dtype and layout. The fp32 families below take fp32 NCHW only.
+  // the output channels per group, and its reduction at least 8 long) and it runs the problem; what
+  // it does not pay for (depthwise, groups of a few channels) on the shared-memory direct kernel in
+  // NCHW; else the generic kernel, which takes every dtype and layout. The fp32 families below take
+  // fp32 NCHW only.
   if (p.dtype != DType::fp32) {
     const Family half = p.transposed() ? Family::transposed_phase_half : Family::implicit_gemm_half;
-    return gemm_worthwhile(p) && family_envelope(half, p, math) ? half : Family::direct;
+    if (gemm_worthwhile(p) && family_envelope(half, p, math)) return half;
+    return family_envelope(Family::direct_tiled, p, math) ? Family::direct_tiled : Family::direct;
   }
   // A stride-1 transposed convolution takes its forward equivalent's default where that pays.
   if (const std::optional<ConvProblem> forward = forward_equivalent(p))

@@ -59,6 +59,8 @@ inline const FamilyDescriptor& descriptor(Family f) {
 // `p` itself. A backward_data problem is first its forward problem (families_problem).
 inline std::optional<ConvProblem> forward_problem_for(Family f, const ConvProblem& p) {
   if (!descriptor(f).runs_forward_equivalent || p.pass != Pass::forward) return std::nullopt;
+  // The weights' rewrite (transposed/forward_weights.cuh) is fp32 NCHW: other tensors run as they are.
+  if (p.dtype != DType::fp32 || p.layout != Layout::nchw) return std::nullopt;
   return forward_equivalent(p);
 }
 

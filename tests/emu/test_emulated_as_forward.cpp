@@ -78,7 +78,7 @@ void check_as_forward(const ConvProblem& p, Family family, std::uint64_t seed) {
       p, t, tf, static_cast<unsigned>(d.blocks()), dt::kThreads,
       [&](const data::HostTensors& k, float* y) {
         dt::with_tiled_instance(d, [&](auto kk) {
-          dt::direct_tiled_kernel<decltype(kk)::value>(d, k.input.data(), k.weight.data(),
+          dt::direct_tiled_kernel<decltype(kk)::value, DType::fp32>(d, k.input.data(), k.weight.data(),
                                                        k.bias.empty() ? nullptr : k.bias.data(), y);
         });
       },

@@ -78,7 +78,7 @@ int check_direct_tiled(const ConvProblem& p, std::uint64_t seed) {
       [&](const data::HostTensors& t, float* y) {
         const float* bias = t.bias.empty() ? nullptr : t.bias.data();
         dt::with_tiled_instance(d, [&](auto k) {
-          dt::direct_tiled_kernel<decltype(k)::value>(d, t.input.data(), t.weight.data(), bias, y);
+          dt::direct_tiled_kernel<decltype(k)::value, DType::fp32>(d, t.input.data(), t.weight.data(), bias, y);
         });
       },
       true, dt::smem, static_cast<std::size_t>(d.smem_bytes()));

@@ -308,6 +308,33 @@ TEST_SUITE("cuda_kernels") {
     }
   }
 
+  TEST_CASE("direct_tiled in fp16 and bf16 NCHW: random depthwise and few-channel shapes, forward and transposed") {
+    using D = Dims;
+    std::mt19937_64 rng(kbench::testing::test_seed(2496));
+    for (int trial = 0; trial < 24; ++trial) {
+      const OpKind op = trial % 3 == 2 ? OpKind::conv_transpose : OpKind::conv;
+      ConvProblem p;
+      do {
+        kbench::gpu_tests::ShapeLimits limits;
+        limits.input[1] = 150;  // 2-D: past 64-column and 64-row tiles
+        limits.input[2] = 40;
+        limits.kernel[0] = limits.kernel[1] = 7;
+        limits.stride = 3;
+        p = random_problem(rng, op, 1 + trial % 3, trial % 4 == 3 ? pick(rng, 1, 4) : 1, pick(rng, 1, 3), limits);
+        if (p.spatial_rank == 2 && trial % 4 == 1) p.kernel = D{{3 + 2 * (trial / 4 % 3), 3 + 2 * (trial / 4 % 3), 1}};
+        p.dtype = trial % 2 == 0 ? kbench::DType::fp16 : kbench::DType::bf16;
+      } while (!kbench::reference::computable(p).ok ||
+               !kbench::gpu_tests::variant_envelope(p, "direct_tiled", MathMode::fp32).ok);
+      CAPTURE(trial);
+      check_bounded(p, "direct_tiled", 2496 + static_cast<std::uint64_t>(trial));
+    }
+    // Seed 84 in fp16 NCHW (sampled): depthwise 3x3 on 256 x 512 planes.
+    ConvProblem s84 = make_problem(OpKind::conv, 2, 64, 128, 128, 128, D{{256, 512, 1}}, D{{3, 3, 1}}, D{{1, 1, 1}},
+                                   D{{1, 1, 1}}, D{{0, 0, 0}}, D{{0, 0, 0}}, false);
+    s84.dtype = kbench::DType::fp16;
+    check_bounded(s84, "direct_tiled", 84, sampled(s84));
+  }
+
   TEST_CASE("direct_tiled: random 1-D to 3-D shapes, few channels per group, each instance, both math modes") {
     using D = Dims;
     std::mt19937_64 rng(kbench::testing::test_seed(2103));

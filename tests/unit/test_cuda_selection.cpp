@@ -415,7 +415,7 @@ TEST_SUITE("cuda_index") {
     }
   }
 
-  TEST_CASE("fp16 and bf16: the tensor-core GEMM for the seeds' convolutions in both layouts, direct elsewhere") {
+  TEST_CASE("fp16 and bf16: the tensor-core GEMM for the seeds' convolutions in both layouts, their own kernels elsewhere") {
     for (const DType dtype : {DType::fp16, DType::bf16})
       for (const Layout layout : {Layout::nhwc, Layout::nchw})
         for (const MathMode math : {MathMode::fp32, MathMode::tf32}) {
@@ -428,9 +428,9 @@ TEST_SUITE("cuda_index") {
           };
           CHECK(gpu::conv::default_family(as(seed50()), math) == Family::implicit_gemm_half);
           CHECK(gpu::conv::default_family(as(seed76()), math) == Family::implicit_gemm_half);
-          // Depthwise (a GEMM of one output channel): its channels-last kernel, NCHW the generic one.
+          // Depthwise (a GEMM of one output channel): its channels-last kernel, NCHW the shared-memory one.
           CHECK(gpu::conv::default_family(as(seed84()), math) ==
-                (layout == Layout::nhwc ? Family::depthwise_nhwc : Family::direct));
+                (layout == Layout::nhwc ? Family::depthwise_nhwc : Family::direct_tiled));
           // Transposed: the half GEMM by phases, in both layouts.
           CHECK(gpu::conv::default_family(as(seed77()), math) == Family::transposed_phase_half);
           const std::vector<Family> families = gpu::conv::applicable_families(as(seed76()), math);
@@ -467,6 +467,27 @@ TEST_SUITE("cuda_index") {
           "transposed_phase_half: stride above 64");
   }
 
+  TEST_CASE("direct_tiled in fp16/bf16: NCHW depthwise and few channels, stride-1 transposed as it is") {
+    ConvProblem p = seed84();
+    p.dtype = DType::bf16;
+    CHECK(gpu::conv::default_family(p, MathMode::fp32) == Family::direct_tiled);
+    // Stride-1 transposed: no forward rewrite for 16-bit weights (it is fp32 NCHW), run as transposed.
+    ConvProblem t = p;
+    t.op = OpKind::conv_transpose;
+    t.pad_before = t.pad_after = Dims{{1, 1, 0}};
+    CHECK_FALSE(gpu::conv::forward_problem_for(Family::direct_tiled, t).has_value());
+    t.dtype = DType::fp32;
+    CHECK(gpu::conv::forward_problem_for(Family::direct_tiled, t).has_value());
+    t.dtype = DType::fp16;
+    CHECK(gpu::conv::default_family(t, MathMode::fp32) == Family::direct_tiled);
+    // Channels last: not direct_tiled's (its windows are rows of a plane).
+    p.layout = Layout::nhwc;
+    p.in_channels = p.out_channels = p.groups = 3;  // not depthwise_nhwc's either (16-byte vectors)
+    CHECK(gpu::conv::family_envelope(Family::direct_tiled, p, MathMode::fp32).reason ==
+          "direct_tiled: does not read nhwc tensors");
+    CHECK(gpu::conv::default_family(p, MathMode::fp32) == Family::direct);
+  }
+
   TEST_CASE("transposed_phase_half: fp16/bf16 transposed problems where a GEMM pays, else the generic kernel") {
     ConvProblem t = seed77();
     t.dtype = DType::fp16;
@@ -477,9 +498,12 @@ TEST_SUITE("cuda_index") {
     // A stride-1 transposed convolution is one phase of every tap.
     t.stride = t.dilation = Dims{{1, 1, 1}};
     CHECK(gpu::conv::default_family(t, MathMode::fp32) == Family::transposed_phase_half);
-    // Under 8 output channels per group the GEMM's M is mostly padding: the generic kernel.
+    // Under 8 output channels per group the GEMM's M is mostly padding: the shared-memory direct
+    // kernel in NCHW, the generic one in NHWC.
     t.out_channels = 4;
     CHECK(gpu::conv::default_family(t, MathMode::fp32) == Family::direct);
+    t.layout = Layout::nchw;
+    CHECK(gpu::conv::default_family(t, MathMode::fp32) == Family::direct_tiled);
     // The backward_data pass of a forward half convolution is a transposed one: the phase GEMMs too.
     ConvProblem f = seed76();
     f.dtype = DType::bf16;

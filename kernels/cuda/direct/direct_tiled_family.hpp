@@ -1,7 +1,8 @@
 #pragma once
 // The `direct_tiled` family: every convolution, forward or transposed, whose smallest tile's input
 // windows (one per input channel of a group and depth tap) and the group's weights fit in 48 KB of
-// shared memory (direct_tiled_tiling.hpp): depthwise, groups of a few channels, 1-D to 3-D; fp32 FMA.
+// shared memory (direct_tiled_tiling.hpp): depthwise, groups of a few channels, 1-D to 3-D; fp32 FMA,
+// on fp32, fp16 or bf16 tensors in NCHW (16-bit elements widened into shared memory, outputs rounded once).
 #include "cuda/common/family_descriptor.hpp"
 #include "cuda/direct/direct_tiled_index.hpp"
 #include "cuda/direct/direct_tiled_tiling.hpp"
@@ -43,6 +44,7 @@ inline KernelDescription describe_direct_tiled(const KernelChoice&, const ConvPr
 
 inline constexpr FamilyDescriptor kDirectTiledFamily{
     .family = Family::direct_tiled,
+    .dtypes = kAllDTypes,
     .computes_in = MathMode::fp32,
     .knobs = 0,
     .runs_forward_equivalent = true,

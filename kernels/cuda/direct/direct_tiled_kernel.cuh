@@ -21,10 +21,15 @@
 // forward 3x3 and 5x5 instances and the transposed pairs keep an output channel's weights in
 // registers; otherwise weights are read from shared memory (a broadcast).
 //
+// Element types: fp32 copies its windows and weights with cp.async; fp16 and bf16 (cp.async has no
+// 2-byte copy) load, widen and store them, so shared memory and the arithmetic are fp32 in every dtype,
+// and each output is rounded once at its store. NCHW only (the windows are rows of a plane).
+//
 // Device code only (the launcher is direct_tiled.cu); the CPU emulation tests run it too.
 #include <cstdint>
 
 #include "cuda/common/device_ops.cuh"
+#include "cuda/common/element.hpp"
 #include "cuda/direct/direct_tiled_index.hpp"
 
 namespace kbench::gpu::conv::direct_tiled {
@@ -33,12 +38,44 @@ namespace kbench::gpu::conv::direct_tiled {
 // windows overlaps the arithmetic of the others only if several are resident.
 inline constexpr int kMinBlocksPerSm = 4;
 
+// One element into shared memory as fp32: an asynchronous copy (zero-filled when !inside; `src`
+// valid regardless), or for 16-bit types a load and an exact widening.
+template <DType kType>
+__device__ __forceinline__ void copy_to_shared(float* dst, const Storage<kType>* src, bool inside) {
+  if constexpr (kType == DType::fp32) {
+    cp_async_4(dst, src, inside);
+  } else {
+    *dst = inside ? Element<kType>::widen(*src) : 0.0f;
+  }
+}
+
+template <DType kType>
+__device__ __forceinline__ float load_bias(const Storage<kType>* bias, std::int64_t i) {
+  if constexpr (kType == DType::fp32) {
+    return __ldg(bias + i);
+  } else {
+    return Element<kType>::widen(bias[i]);
+  }
+}
+
+// An output, rounded once to the element type; fp32 by a streaming store.
+template <DType kType>
+__device__ __forceinline__ void store_output(Storage<kType>* out, float v) {
+  if constexpr (kType == DType::fp32) {
+    __stcs(out, v);
+  } else {
+    *out = Element<kType>::narrow(v);
+  }
+}
+
 // Copies pass `pass`'s input windows of tile b (its items, zeros where they lie in the padding)
 // and their weights of the group into shared memory, and waits for them with the whole block. Dead
 // items (live_items) are left uncopied: the arithmetic skips them.
+template <DType kType>
 __device__ __forceinline__ void copy_pass(const TiledDesc& d, const BlockTile& b, std::uint32_t live, int pass,
-                                          const float* __restrict__ x, const float* __restrict__ weights,
-                                          float* windows, float* weight_tile, int tid) {
+                                          const Storage<kType>* __restrict__ x,
+                                          const Storage<kType>* __restrict__ weights, float* windows,
+                                          float* weight_tile, int tid) {
   const int warp = tid / 32, lane = tid % 32;
   const int per_window = d.segments_per_window(), first_item = pass * d.chunk;
   for (int item = warp; item < d.pass_items(pass) * per_window; item += kWarps) {
@@ -49,12 +86,13 @@ __device__ __forceinline__ void copy_pass(const TiledDesc& d, const BlockTile& b
     const std::int64_t plane = stack_input_plane(d, b, s);
     const bool inside = plane >= 0 && window_in_input(d, b, seg.row, col);
     // A zero-filled copy reads nothing, but its source must still be a valid address.
-    const float* src = inside ? x + (plane * d.in_h + b.in_row0 + seg.row) * d.in_w + (b.in_col0 + col) : x;
-    cp_async_4(windows + q * d.window_floats() + seg.row * d.window_cols + col, src, inside);
+    const Storage<kType>* src =
+        inside ? x + (plane * d.in_h + b.in_row0 + seg.row) * d.in_w + (b.in_col0 + col) : x;
+    copy_to_shared<kType>(windows + q * d.window_floats() + seg.row * d.window_cols + col, src, inside);
   }
   for (int i = tid; i < d.tile_weight_floats(); i += kThreads) {
     const int source = weight_source(d, pass, i);
-    if (source >= 0) cp_async_4(weight_tile + i, weights + source, true);
+    if (source >= 0) copy_to_shared<kType>(weight_tile + i, weights + source, true);
   }
   cp_async_commit();
   cp_async_wait<0>();
@@ -201,8 +239,9 @@ __device__ __forceinline__ float add_items(const TiledDesc& d, const ThreadWork&
 
 // Output [N, C_out, D, H, W] of output channel j of tile b's group at the thread's first output:
 // n * C_out + co = (n * groups + g) * m + j.
-__device__ __forceinline__ float* output_at(const TiledDesc& d, const BlockTile& b, const ThreadOutput& origin, int j,
-                                            float* y) {
+template <class T>
+__device__ __forceinline__ T* output_at(const TiledDesc& d, const BlockTile& b, const ThreadOutput& origin, int j,
+                                        T* y) {
   return y + (((b.image_group * d.multiplier + j) * d.out_d + b.od) * d.out_h + b.row0 + origin.row) * d.out_w +
          b.col0 + origin.col;
 }
@@ -210,30 +249,31 @@ __device__ __forceinline__ float* output_at(const TiledDesc& d, const BlockTile&
 // A stack in several passes: the outputs' partial sums wait in shared memory (thread-minor, so a
 // warp's accesses hit 32 banks) from one pass to the next; the last pass stores them. Every thread
 // takes part in every pass's copy and barriers, outputs or not.
-template <int K>
+template <int K, DType kType>
 __device__ __forceinline__ void compute_in_passes(const TiledDesc& d, const BlockTile& b, std::uint32_t live,
-                                                  const ThreadWork& t, const float* __restrict__ x,
-                                                  const float* __restrict__ weights, const float* __restrict__ bias,
-                                                  float* __restrict__ y, float* windows, float* weight_tile,
+                                                  const ThreadWork& t, const Storage<kType>* __restrict__ x,
+                                                  const Storage<kType>* __restrict__ weights,
+                                                  const Storage<kType>* __restrict__ bias,
+                                                  Storage<kType>* __restrict__ y, float* windows, float* weight_tile,
                                                   float* partial, int tid) {
   const std::int64_t g = b.image_group % d.groups;
   const bool all_live = all_items_live(d, live);
   const int passes = d.passes();
   for (int pass = 0; pass < passes; ++pass) {
     if (pass > 0) __syncthreads();  // every thread is done with the previous pass's windows
-    copy_pass(d, b, live, pass, x, weights, windows, weight_tile, tid);
+    copy_pass<kType>(d, b, live, pass, x, weights, windows, weight_tile, tid);
     const bool first = pass == 0, last = pass + 1 == passes;
     for (int j = 0; j < d.multiplier; ++j) {
-      const float b0 = first && bias != nullptr ? __ldg(bias + g * d.multiplier + j) : 0.0f;
+      const float b0 = first && bias != nullptr ? load_bias<kType>(bias, g * d.multiplier + j) : 0.0f;
       const float* wj = weight_tile + j * d.tile_weights_per_output();
       float* sums = partial + j * d.per_thread * kThreads + tid;  // output i at sums[i * kThreads]
-      float* out = output_at(d, b, t.origin, j, y);
+      Storage<kType>* out = output_at(d, b, t.origin, j, y);
       const float* at = t.first_at;
       for (int i = 0; i < t.count; ++i, at += t.step_in, out += t.step_out) {
         float acc = first ? b0 : sums[i * kThreads];
         acc = add_items<K>(d, t, at, wj, pass * d.chunk, d.pass_items(pass), live, all_live, acc);
         if (last)
-          __stcs(out, acc);
+          store_output<kType>(out, acc);
         else
           sums[i * kThreads] = acc;
       }
@@ -241,10 +281,10 @@ __device__ __forceinline__ void compute_in_passes(const TiledDesc& d, const Bloc
   }
 }
 
-template <int K>
+template <int K, DType kType>
 __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
-    direct_tiled_kernel(const TiledDesc d, const float* __restrict__ x, const float* __restrict__ w,
-                        const float* __restrict__ bias, float* __restrict__ y) {
+    direct_tiled_kernel(const TiledDesc d, const Storage<kType>* __restrict__ x, const Storage<kType>* __restrict__ w,
+                        const Storage<kType>* __restrict__ bias, Storage<kType>* __restrict__ y) {
   extern __shared__ __align__(16) unsigned char smem[];
   float* windows = reinterpret_cast<float*>(smem);
   float* weight_tile = windows + d.chunk_floats();
@@ -252,22 +292,22 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
   const int tid = static_cast<int>(threadIdx.x);
   // Weights [C_out, k, KD, KH, KW]: group g's m output channels are g*m .. g*m + m-1, consecutive.
   const std::int64_t g = b.image_group % d.groups;
-  const float* group_w = w + g * d.weight_floats();
+  const Storage<kType>* group_w = w + g * d.weight_floats();
   const std::uint32_t live = live_items(d, b);
   const ThreadWork t = thread_work<K>(d, b, windows, tid);
   if (d.passes() > 1) {
-    compute_in_passes<K>(d, b, live, t, x, group_w, bias, y, windows, weight_tile, weight_tile + d.tile_weight_floats(),
-                         tid);
+    compute_in_passes<K, kType>(d, b, live, t, x, group_w, bias, y, windows, weight_tile,
+                                weight_tile + d.tile_weight_floats(), tid);
     return;
   }
-  copy_pass(d, b, live, 0, x, group_w, windows, weight_tile, tid);
+  copy_pass<kType>(d, b, live, 0, x, group_w, windows, weight_tile, tid);
   if (t.count == 0) return;  // past the output's edge (no barrier follows)
   const int stack = d.stack();
   const bool all_live = all_items_live(d, live);  // block-uniform
   for (int j = 0; j < d.multiplier; ++j) {
-    const float b0 = bias != nullptr ? __ldg(bias + g * d.multiplier + j) : 0.0f;
+    const float b0 = bias != nullptr ? load_bias<kType>(bias, g * d.multiplier + j) : 0.0f;
     const float* wj = weight_tile + j * d.tile_weights_per_output();
-    float* out = output_at(d, b, t.origin, j, y);
+    Storage<kType>* out = output_at(d, b, t.origin, j, y);
     const float* at = t.first_at;
     const int count = t.count, step_in = t.step_in;
     const std::int64_t step_out = t.step_out;
@@ -278,7 +318,8 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
         float wk[kRegisterWeights<K>];
 #pragma unroll
         for (int k = 0; k < kRegisterWeights<K>; ++k) wk[k] = wj[k];
-        for (int i = 0; i < count; ++i, at += step_in, out += step_out) __stcs(out, add_taps<K>(d, at, wk, b0));
+        for (int i = 0; i < count; ++i, at += step_in, out += step_out)
+          store_output<kType>(out, add_taps<K>(d, at, wk, b0));
         continue;
       }
     }
@@ -288,13 +329,13 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
 #pragma unroll
         for (int q = 0; q < 4; ++q) wk[q] = pairs.present[q] ? wj[pairs.weight[q]] : 0.0f;
         for (int i = 0; i < count; ++i, at += step_in, out += step_out)
-          __stcs(out, add_pair_taps(
-                          pairs, at, [&](int q) { return wk[q]; }, b0));
+          store_output<kType>(out, add_pair_taps(
+                                       pairs, at, [&](int q) { return wk[q]; }, b0));
         continue;
       }
     }
     for (int i = 0; i < count; ++i, at += step_in, out += step_out)
-      __stcs(out, add_items<K>(d, t, at, wj, 0, stack, live, all_live, b0));
+      store_output<kType>(out, add_items<K>(d, t, at, wj, 0, stack, live, all_live, b0));
   }
 }
 

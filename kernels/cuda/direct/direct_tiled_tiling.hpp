@@ -44,6 +44,7 @@ struct TiledDesc {
   int dilation_h = 1, dilation_w = 1;
   std::int64_t pad_front = 0, pad_top = 0, pad_left = 0;
   bool transposed = false;
+  DType dtype = DType::fp32;  // of every tensor; windows, weights and sums are fp32 in shared memory
   PhaseDim phase_h, phase_w;  // transposed: the rows' and columns' phases (phase_index.hpp)
   int threads_w = 64;         // threads across a row (a multiple of 32 dividing kThreads)
   int per_thread = 1;         // P: outputs of a thread per output channel
@@ -148,6 +149,7 @@ inline Tiling make_tiling(const ConvProblem& p) {
   d.pad_top = p3.pad_before[1];
   d.pad_left = p3.pad_before[2];
   d.transposed = p3.transposed();
+  d.dtype = p3.dtype;
   if (d.transposed) {
     d.phase_h = make_phase_dim(p3, 1);
     d.phase_w = make_phase_dim(p3, 2);
