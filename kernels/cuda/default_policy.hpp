@@ -46,8 +46,8 @@ inline bool forward_kernel_pays(Family f, const ConvProblem& forward) {
 inline Family default_family(const ConvProblem& p, MathMode math) {
   // A backward_data pass runs as the forward pass of its backward_data_problem: that problem's default.
   if (p.pass == Pass::backward_data) return default_family(backward_data_problem(p), math);
-  // backward_weights (fp32 NCHW; problem_supported refuses the rest): depthwise problems on their own
-  // family, where the generic GEMM's tiles would be M = 1 row of padding; the GEMM for the rest.
+  // backward_weights: depthwise problems on their own family (fp32 NCHW), where the generic GEMM's
+  // tiles would be M = 1 row of padding; the GEMM, which takes every dtype and layout, for the rest.
   if (p.pass == Pass::backward_weights)
     return family_envelope(Family::wgrad_depthwise, p, math) ? Family::wgrad_depthwise : Family::wgrad_gemm_ffma;
   // Depthwise convolutions stored channels last, in every dtype: their own kernel, which reads whole

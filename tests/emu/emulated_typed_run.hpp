@@ -20,6 +20,7 @@
 #include "core/types.hpp"
 #include "cuda/common/element.hpp"
 #include "data/host_tensors.hpp"
+#include "problem/conv_pass.hpp"
 #include "problem/conv_problem.hpp"
 #include "problem/memory_layout.hpp"
 #include "reference/reference_conv.hpp"
@@ -49,16 +50,19 @@ struct BoundCheck {
   double got = 0, expected = 0, allowed = 0;
 };
 
-// The outputs `got` (logical order) against the reference of `p` on `t`, within the bound above.
+// The computed elements `got` (logical order) of p's pass against the reference on `t`, within the
+// bound above (S from the reference on every operand's magnitudes; a backward_weights pass keeps its
+// grad_bias, whose S is the sum of |grad_output|).
 inline BoundCheck check_within_bound(const ConvProblem& p, const data::HostTensors& t, const std::vector<float>& got) {
   const std::vector<double> ref = reference::convolve(p, t);
   ConvProblem unbiased = p;
-  unbiased.bias = false;
-  data::HostTensors magnitudes{t.input, t.weight, {}};
-  for (float& v : magnitudes.input) v = std::fabs(v);
-  for (float& v : magnitudes.weight) v = std::fabs(v);
+  unbiased.bias = p.pass == Pass::backward_weights && p.bias;
+  data::HostTensors magnitudes{t.input, t.weight, {}, t.grad_output};
+  for (std::vector<float>* operand : {&magnitudes.input, &magnitudes.weight, &magnitudes.grad_output})
+    for (float& v : *operand) v = std::fabs(v);
   const std::vector<double> sums = reference::convolve(unbiased, magnitudes);
-  const double k = static_cast<double>(p.in_channels_per_group() * p.kernel_volume());
+  REQUIRE(sums.size() == got.size());
+  const double k = static_cast<double>(reduction_length(p));
   const double u_out = unit_roundoff(p.dtype);
   BoundCheck c;
   for (std::size_t i = 0; i < got.size(); ++i) {

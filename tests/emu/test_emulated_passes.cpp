@@ -21,6 +21,7 @@
 #include "cuda/wgrad/wgrad_kernel.cuh"
 #include "data/host_tensors.hpp"
 #include "emulated_run.hpp"
+#include "emulated_typed_run.hpp"
 #include "problem/conv_pass.hpp"
 #include "problem_factory.hpp"
 #include "reference/reference_conv.hpp"
@@ -86,13 +87,13 @@ std::vector<float> run_wgrad(const ConvProblem& p, const data::HostTensors& t, s
                        static_cast<unsigned>(d.groups * d.splits)};
   float* gemm_out = d.splits > 1 ? workspace.data() : dw.data();
   emu::launch(grid, emu::Dim3{wg::kThreads}, wg::smem, wg::kSmemBytes,
-              [&] { wg::wgrad_gemm_kernel(d, rows.data(), gathered.data(), gemm_out); });
+              [&] { wg::wgrad_gemm_kernel<DType::fp32>(d, rows.data(), gathered.data(), gemm_out); });
   if (d.splits > 1)
     emu::launch(emu::Dim3{2}, emu::Dim3{wg::kThreads}, nullptr, 0,
                 [&] { wg::wgrad_sum_splits_kernel(wg::weight_elements(d), d.splits, workspace.data(), dw.data()); });
   if (d.bias_channels > 0)
     emu::launch(emu::Dim3{static_cast<unsigned>(d.bias_channels)}, emu::Dim3{wg::kThreads}, wg::smem,
-                wg::kThreads * sizeof(float), [&] { wg::wgrad_bias_kernel(d, t.grad_output.data(), db.data()); });
+                wg::kThreads * sizeof(float), [&] { wg::wgrad_bias_kernel<DType::fp32>(d, t.grad_output.data(), db.data()); });
   dw.insert(dw.end(), db.begin(), db.end());
   return dw;
 }
@@ -103,6 +104,48 @@ void check_backward_weights(const ConvProblem& p, std::uint64_t seed, std::int64
   const std::vector<float> got = run_wgrad(p, t, splits);
   REQUIRE(static_cast<std::int64_t>(got.size()) == computed_elements(p));
   require_matches(p, got, t);
+}
+
+// p (backward_weights) in kType and p's layout on the wgrad kernels in `splits` splits: the operands
+// stored as the run stores them, grad_weight and grad_bias poisoned, read back in logical order and
+// checked within emulated_typed_run.hpp's bound.
+template <DType kType>
+void check_backward_weights_typed(const ConvProblem& p, std::uint64_t seed, std::int64_t splits) {
+  using emu_tests::Stored;
+  using E = gpu::conv::Element<kType>;
+  REQUIRE(p.dtype == kType);
+  REQUIRE(gpu::conv::family_envelope(gpu::conv::Family::wgrad_gemm_ffma, p, MathMode::fp32).ok);
+  const wg::WgradDesc d = wg::with_splits(wg::make_wgrad_desc(p, 0), splits);
+  const data::HostTensors t = data::make_host_tensors(p, seed);
+  const std::vector<Stored<kType>> x = emu_tests::to_memory<kType>(p, Operand::input, t.input);
+  const std::vector<Stored<kType>> dy = emu_tests::to_memory<kType>(p, Operand::output, t.grad_output);
+  std::vector<Stored<kType>> dw(static_cast<std::size_t>(wg::weight_elements(d)), E::narrow(NAN));
+  std::vector<Stored<kType>> db(static_cast<std::size_t>(d.bias_channels), E::narrow(NAN));
+  std::vector<float> workspace(static_cast<std::size_t>(wg::workspace_elements(d)), std::nanf(""));
+  emu::clear_buffers();
+  const emu::Dim3 grid{static_cast<unsigned>(wg::tiles_n(d)), static_cast<unsigned>(wg::tiles_m(d)),
+                       static_cast<unsigned>(d.groups * d.splits)};
+  REQUIRE(wg::stores_through_workspace(d) == (kType != DType::fp32 || p.layout == Layout::nhwc || splits > 1));
+  float* gemm_out = wg::stores_through_workspace(d) ? workspace.data() : reinterpret_cast<float*>(dw.data());
+  const Stored<kType>* rows = d.rows_are_x ? x.data() : dy.data();
+  const Stored<kType>* gathered = d.rows_are_x ? dy.data() : x.data();
+  emu::launch(grid, emu::Dim3{wg::kThreads}, wg::smem, wg::kSmemBytes,
+              [&] { wg::wgrad_gemm_kernel<kType>(d, rows, gathered, gemm_out); });
+  if (wg::stores_through_workspace(d))
+    emu::launch(emu::Dim3{2}, emu::Dim3{wg::kThreads}, nullptr, 0,
+                [&] { wg::wgrad_store_kernel<kType>(d, workspace.data(), dw.data()); });
+  if (d.bias_channels > 0)
+    emu::launch(emu::Dim3{static_cast<unsigned>(d.bias_channels)}, emu::Dim3{wg::kThreads}, wg::smem,
+                wg::kThreads * sizeof(float), [&] { wg::wgrad_bias_kernel<kType>(d, dy.data(), db.data()); });
+  std::vector<float> got;
+  for (std::int64_t i = 0; i < wg::weight_elements(d); ++i)
+    got.push_back(E::widen(dw[static_cast<std::size_t>(memory_offset(p, Operand::weight, i))]));
+  for (const Stored<kType> v : db) got.push_back(E::widen(v));
+  const emu_tests::BoundCheck c = emu_tests::check_within_bound(p, t, got);
+  INFO(to_string(p.dtype) << " " << to_string(p.layout) << ": " << c.failures << " of " << c.checked
+                          << " outside the bound, first at " << c.first << ": got " << c.got << ", expected "
+                          << c.expected << " within " << c.allowed);
+  CHECK(c.failures == 0);
 }
 
 // p (depthwise backward_weights) on the wgrad_depthwise kernel as `d` stages and slices it, then the
@@ -125,7 +168,7 @@ std::vector<float> run_wgrad_depthwise(const ConvProblem& p, const data::HostTen
                 [&] { wg::wgrad_sum_splits_kernel(wd::weight_elements(d), d.slices, workspace.data(), dw.data()); });
   if (d.g.bias_channels > 0)
     emu::launch(emu::Dim3{static_cast<unsigned>(d.g.bias_channels)}, emu::Dim3{wg::kThreads}, wg::smem,
-                wg::kThreads * sizeof(float), [&] { wg::wgrad_bias_kernel(d.g, t.grad_output.data(), db.data()); });
+                wg::kThreads * sizeof(float), [&] { wg::wgrad_bias_kernel<DType::fp32>(d.g, t.grad_output.data(), db.data()); });
   dw.insert(dw.end(), db.begin(), db.end());
   return dw;
 }
@@ -176,6 +219,27 @@ TEST_CASE("emulated wgrad_gemm_ffma: grad_weight and grad_bias, split and unspli
   check_backward_weights(wide, 399, 3);
   wide.op = OpKind::conv_transpose;
   check_backward_weights(wide, 398, 2);
+}
+
+TEST_CASE("emulated wgrad_gemm_ffma in fp16, bf16 and fp32 NHWC: grad_weight and grad_bias, split and unsplit") {
+  std::mt19937_64 rng(testing::test_seed(2606));
+  for (int i = 0; i < 12; ++i) {
+    ConvProblem p = random_pass_problem(rng, i, Pass::backward_weights);
+    p.bias = i % 3 != 0;
+    p.layout = i % 2 == 0 ? Layout::nhwc : Layout::nchw;
+    const std::int64_t splits = i % 4 < 2 ? 1 : pick(rng, 2, 4);
+    CAPTURE(describe(p));
+    CAPTURE(splits);
+    const auto seed = 2606 + static_cast<std::uint64_t>(i);
+    p.dtype = DType::fp16;
+    check_backward_weights_typed<DType::fp16>(p, seed, splits);
+    p.dtype = DType::bf16;
+    check_backward_weights_typed<DType::bf16>(p, seed, splits);
+    if (p.layout == Layout::nhwc) {
+      p.dtype = DType::fp32;
+      check_backward_weights_typed<DType::fp32>(p, seed, splits);
+    }
+  }
 }
 
 TEST_CASE("emulated wgrad_depthwise: grad_weight and grad_bias, every lines per step, sliced and not") {

@@ -17,6 +17,7 @@
 #include "dry_run.hpp"
 #include "problem_factory.hpp"
 #include "cuda/cuda_backend.hpp"
+#include "problem/conv_pass.hpp"
 #include "reference/computable.hpp"
 #include "reference/reference_conv.hpp"
 #include "cuda/device_support.hpp"
@@ -141,7 +142,7 @@ void check_bounded(const ConvProblem& problem, const std::string& variant, std::
   run->poison_output();
   run->run();
   if (indices.empty()) {
-    indices.resize(static_cast<std::size_t>(problem.output_elements()));
+    indices.resize(static_cast<std::size_t>(kbench::computed_elements(problem)));
     std::iota(indices.begin(), indices.end(), 0);
   }
   const std::vector<float> got = run->read_output(indices);
@@ -333,6 +334,24 @@ TEST_SUITE("cuda_kernels") {
                                    D{{1, 1, 1}}, D{{0, 0, 0}}, D{{0, 0, 0}}, false);
     s84.dtype = kbench::DType::fp16;
     check_bounded(s84, "direct_tiled", 84, sampled(s84));
+  }
+
+  TEST_CASE("backward passes in fp16, bf16 and NHWC: random grad_weight and grad_input problems, default kernels") {
+    std::mt19937_64 rng(kbench::testing::test_seed(2497));
+    const kbench::DType dtypes[] = {kbench::DType::fp16, kbench::DType::bf16, kbench::DType::fp32};
+    for (int trial = 0; trial < 24; ++trial) {
+      const OpKind op = trial % 2 == 0 ? OpKind::conv : OpKind::conv_transpose;
+      ConvProblem p = random_problem(rng, op, 1 + trial % 3, pick(rng, 1, 24), pick(rng, 1, 24));
+      p.pass = trial % 4 < 2 ? kbench::Pass::backward_weights : kbench::Pass::backward_data;
+      p.dtype = dtypes[trial % 3];
+      p.layout = trial / 3 % 2 == 0 ? kbench::Layout::nhwc : kbench::Layout::nchw;
+      if (p.dtype == kbench::DType::fp32) p.layout = kbench::Layout::nhwc;  // fp32 NCHW has its own cases
+      const std::string variant = kbench::gpu_tests::default_variant(p, MathMode::fp32);
+      if (variant.empty()) continue;  // a backward_data problem with no forward form
+      CAPTURE(trial);
+      CAPTURE(variant);
+      check_bounded(p, variant, 2497 + static_cast<std::uint64_t>(trial));
+    }
   }
 
   TEST_CASE("direct_tiled: random 1-D to 3-D shapes, few channels per group, each instance, both math modes") {

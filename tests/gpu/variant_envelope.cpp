@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "cuda/default_policy.hpp"
 #include "cuda/kernel_choice.hpp"
 #include "cuda/kernel_selection.hpp"
 
@@ -20,6 +21,11 @@ std::vector<std::string> applicable_variant_names(const ConvProblem& problem, Ma
   for (const gpu::conv::KernelChoice& c : gpu::conv::applicable_variants(problem, math))
     names.push_back(gpu::conv::variant_name(c));
   return names;
+}
+
+std::string default_variant(const ConvProblem& problem, MathMode math) {
+  if (!gpu::conv::problem_supported(problem).ok) return "";
+  return std::string(gpu::conv::family_name(gpu::conv::default_family(problem, math)));
 }
 
 bool has_forward_equivalent(const ConvProblem& problem) { return gpu::conv::forward_equivalent(problem).has_value(); }

@@ -16,6 +16,10 @@ Support variant_envelope(const ConvProblem& problem, const std::string& variant,
 // The variants `cuda:all` would run for the problem (applicable_variants), by name, whatever the device.
 std::vector<std::string> applicable_variant_names(const ConvProblem& problem, MathMode math);
 
+// The variant the cuda backend runs the problem on by default (default_family's name), or "" where the
+// backend does not support the problem (problem_supported).
+std::string default_variant(const ConvProblem& problem, MathMode math);
+
 // Whether the problem is a stride-1 transposed convolution with a forward equivalent (forward_equivalent.hpp).
 bool has_forward_equivalent(const ConvProblem& problem);
 

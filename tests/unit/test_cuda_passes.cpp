@@ -103,7 +103,7 @@ TEST_SUITE("cuda_passes") {
   }
 
   TEST_CASE(
-      "backward_weights: wgrad_gemm_ffma alone, the default, other dtypes and layouts refused, forward untouched") {
+      "backward_weights: wgrad_gemm_ffma alone, the default, every dtype and layout, forward untouched") {
     ConvProblem p = testing::seed76();
     p.pass = Pass::backward_weights;
     for (const MathMode math : {MathMode::fp32, MathMode::tf32}) {
@@ -124,16 +124,27 @@ TEST_SUITE("cuda_passes") {
     CHECK(property(gpu::conv::describe_kernel(KernelChoice{.family = Family::wgrad_gemm_ffma}, p,
                                               gpu::conv::LaunchDevice{132, 0}),
                    "launches") == "3 (GEMM splits, sum of splits, grad_bias)");
-    // What it does not take: the reason names the pass, or the family and the dtype or layout.
+    // Every dtype and layout: fp16, bf16 and NHWC too, through the workspace and a storing kernel.
+    for (const DType dtype : {DType::fp16, DType::bf16, DType::fp32})
+      for (const Layout layout : {Layout::nchw, Layout::nhwc}) {
+        ConvProblem typed = p;
+        typed.dtype = dtype;
+        typed.layout = layout;
+        CAPTURE(to_string(dtype));
+        CAPTURE(to_string(layout));
+        CHECK(gpu::conv::problem_supported(typed).ok);
+        CHECK(gpu::conv::default_family(typed, MathMode::fp32) == Family::wgrad_gemm_ffma);
+      }
     ConvProblem half = p;
-    half.dtype = DType::fp16;
-    CHECK(gpu::conv::problem_supported(half).reason ==
-          "the cuda backend has no kernel for the backward_weights pass of fp16 nchw tensors");
-    ConvProblem nhwc = p;
-    nhwc.layout = Layout::nhwc;
-    CHECK_FALSE(gpu::conv::problem_supported(nhwc).ok);
-    CHECK(gpu::conv::family_envelope(Family::wgrad_gemm_ffma, nhwc, MathMode::fp32).reason ==
-          gpu::conv::problem_supported(nhwc).reason);
+    half.dtype = DType::bf16;
+    half.layout = Layout::nhwc;
+    CHECK(property(gpu::conv::describe_kernel(KernelChoice{.family = Family::wgrad_gemm_ffma}, half,
+                                              gpu::conv::LaunchDevice{132, 0}),
+                   "launches") == "3 (GEMM splits, sum of splits, grad_bias)");
+    half.bias = false;
+    CHECK(property(gpu::conv::describe_kernel(KernelChoice{.family = Family::wgrad_gemm_ffma}, half,
+                                              gpu::conv::LaunchDevice{1, 0}),
+                   "launches") == "2 (GEMM, store in the dtype and layout)");
     // A forward problem never lists it, nor does a backward_data one.
     for (const Pass pass : {Pass::forward, Pass::backward_data}) {
       const ConvProblem f = with_pass(testing::seed76(), pass);

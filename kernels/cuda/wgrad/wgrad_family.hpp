@@ -3,7 +3,8 @@
 // convolutions and transposed convolutions, any rank and groups, as one implicit GEMM per group in
 // fp32 FFMA (wgrad_index.hpp), its long reduction split over blocks where the tiles alone would leave
 // the device idle, the splits summed in a fixed order by a second kernel: deterministic, no atomics.
-// fp32 NCHW; under math tf32 it runs the same FFMA kernel (math_used fp32).
+// fp32, fp16 and bf16 tensors, NCHW and NHWC (widened on load, fp32 sums, one rounding); under math
+// tf32 it runs the same FFMA kernel (math_used fp32).
 #include <string>
 
 #include <fmt/format.h>
@@ -27,8 +28,9 @@ inline KernelDescription describe_wgrad_gemm(const KernelChoice&, const ConvProb
   namespace wg = wgrad;
   const wg::WgradDesc d = wg::make_wgrad_desc(p, device.sms);
   const bool split = d.splits > 1;
-  const int launches = 1 + (split ? 1 : 0) + (d.bias_channels > 0 ? 1 : 0);
-  std::string launch_list = split ? "GEMM splits, sum of splits" : "GEMM";
+  const bool stores = wg::stores_through_workspace(d);
+  const int launches = 1 + (stores ? 1 : 0) + (d.bias_channels > 0 ? 1 : 0);
+  std::string launch_list = split ? "GEMM splits, sum of splits" : stores ? "GEMM, store in the dtype and layout" : "GEMM";
   if (d.bias_channels > 0) launch_list += ", grad_bias";
   KernelDescription out{
       fmt::format("wgrad_gemm_ffma/{}x{}{}", wg::kTileM, wg::kTileN, split ? "/split_k" : ""),
@@ -62,8 +64,8 @@ inline KernelDescription describe_wgrad_gemm(const KernelChoice&, const ConvProb
 inline constexpr FamilyDescriptor kWgradGemmFfmaFamily{
     .family = Family::wgrad_gemm_ffma,
     .passes = pass_bit(Pass::backward_weights),
-    .dtypes = dtype_bit(DType::fp32),
-    .layouts = layout_bit(Layout::nchw),
+    .dtypes = kAllDTypes,
+    .layouts = kAllLayouts,
     .computes_in = MathMode::fp32,
     .knobs = 0,
     .runs_forward_equivalent = false,  // a transposed problem's is the conv's with x and dy exchanged

@@ -13,6 +13,11 @@
 // K is split over `splits` blocks per tile (split-K), each writing its partial to a workspace; a
 // second kernel sums the partials in split order, so the result does not depend on which block
 // finishes first (no atomics). grad_bias sums grad_output over batch and positions per channel.
+//
+// Tensors of any dtype and layout: the operands are read through memory strides and widened to fp32,
+// the products summed in fp32. fp32 NCHW unsplit, the GEMM writes grad_weight itself; otherwise every
+// split's fp32 partial goes to the workspace (flat in logical order) and the sum kernel rounds the
+// total once to the dtype and stores it where the layout puts it.
 #include <algorithm>
 #include <cstdint>
 
@@ -48,7 +53,21 @@ struct WgradDesc {
   std::int64_t splits = 1, k_per_split = 1;
   // grad_bias: grad_output's channels and positions (0 channels without bias).
   std::int64_t bias_channels = 0, dy_volume = 1;
+  DType dtype = DType::fp32;
+  // Memory strides, in elements: the rows' and the gathered operand's image / channel / position,
+  // grad_output's (for grad_bias), grad_weight's row (dim 0) / channel (dim 1) / tap.
+  std::int64_t row_image = 1, row_channel = 1, row_position = 1;
+  std::int64_t gathered_image = 1, gathered_channel = 1, gathered_position_step = 1;
+  std::int64_t dy_image = 1, dy_channel = 1, dy_position = 1;
+  std::int64_t w_row = 1, w_channel = 1, w_tap = 1;
+  bool channels_last = false;
 };
+
+// The GEMM writes fp32 NCHW grad_weight itself when unsplit; everything else goes through the
+// workspace and the sum kernel.
+KBENCH_HD bool stores_through_workspace(const WgradDesc& d) {
+  return d.splits > 1 || d.dtype != DType::fp32 || d.channels_last;
+}
 
 KBENCH_HD std::int64_t k_total(const WgradDesc& d) { return d.batch * d.row_volume; }
 KBENCH_HD std::int64_t columns(const WgradDesc& d) { return d.c * d.taps; }
@@ -57,17 +76,26 @@ KBENCH_HD std::int64_t tiles_m(const WgradDesc& d) { return (d.m + kTileM - 1) /
 KBENCH_HD std::int64_t tiles_n(const WgradDesc& d) { return (columns(d) + kTileN - 1) / kTileN; }
 KBENCH_HD std::int64_t tiles(const WgradDesc& d) { return tiles_m(d) * tiles_n(d) * d.groups; }
 
-// Flat offsets (NCHW) of a row element and a gathered element; grad_weight's flat index of (g, m, col).
+// Memory offsets of a row element and a gathered element; grad_weight's flat (logical) index of
+// (g, m, col) and where that element lives in memory.
 KBENCH_HD std::int64_t row_offset(const WgradDesc& d, std::int64_t g, std::int64_t n, std::int64_t m,
                                   std::int64_t pos) {
-  return ((n * d.groups + g) * d.m + m) * d.row_volume + pos;
+  return n * d.row_image + (g * d.m + m) * d.row_channel + pos * d.row_position;
 }
 KBENCH_HD std::int64_t gathered_offset(const WgradDesc& d, std::int64_t g, std::int64_t n, std::int64_t c,
                                        std::int64_t gathered_pos) {
-  return ((n * d.groups + g) * d.c + c) * d.gathered_volume + gathered_pos;
+  return n * d.gathered_image + (g * d.c + c) * d.gathered_channel + gathered_pos * d.gathered_position_step;
 }
 KBENCH_HD std::int64_t weight_index(const WgradDesc& d, std::int64_t g, std::int64_t m, std::int64_t col) {
   return (g * d.m + m) * columns(d) + col;
+}
+KBENCH_HD std::int64_t weight_offset(const WgradDesc& d, std::int64_t index) {
+  const std::int64_t col = index % columns(d);
+  return index / columns(d) * d.w_row + col / d.taps * d.w_channel + col % d.taps * d.w_tap;
+}
+// grad_output's element (n, channel, pos), for grad_bias.
+KBENCH_HD std::int64_t dy_offset(const WgradDesc& d, std::int64_t n, std::int64_t channel, std::int64_t pos) {
+  return n * d.dy_image + channel * d.dy_channel + pos * d.dy_position;
 }
 
 // The gathered operand's position that row position `pos` meets at kernel tap `tap`, or -1 in the padding.
@@ -135,10 +163,28 @@ inline WgradDesc make_wgrad_desc(const ConvProblem& problem, int sms) {
   d.gathered_volume = d.gathered_extent[0] * d.gathered_extent[1] * d.gathered_extent[2];
   d.bias_channels = p.bias ? p.out_channels : 0;
   d.dy_volume = p.output_spatial_volume();
+  d.dtype = p.dtype;
+  d.channels_last = p.layout == Layout::nhwc;
+  // Activations [N, C, spatial] or [N, spatial, C]; weights [dim0, dim1, taps] or [dim0, taps, dim1].
+  const auto strides = [&](std::int64_t channels, std::int64_t volume, std::int64_t& image, std::int64_t& channel,
+                           std::int64_t& position) {
+    image = channels * volume;
+    channel = d.channels_last ? 1 : volume;
+    position = d.channels_last ? channels : 1;
+  };
+  const std::int64_t row_channels = d.groups * d.m, gathered_channels = d.groups * d.c;
+  strides(row_channels, d.row_volume, d.row_image, d.row_channel, d.row_position);
+  strides(gathered_channels, d.gathered_volume, d.gathered_image, d.gathered_channel, d.gathered_position_step);
+  strides(p.out_channels, d.dy_volume, d.dy_image, d.dy_channel, d.dy_position);
+  d.w_row = d.c * d.taps;
+  d.w_channel = d.channels_last ? 1 : d.taps;
+  d.w_tap = d.channels_last ? d.c : 1;
   return with_splits(d, choose_splits(d, sms));
 }
 
-// Workspace the split partials take (elements); 0 unsplit, where the GEMM writes grad_weight itself.
-inline std::int64_t workspace_elements(const WgradDesc& d) { return d.splits > 1 ? d.splits * weight_elements(d) : 0; }
+// Workspace the partials take (fp32 elements); 0 where the GEMM writes grad_weight itself.
+inline std::int64_t workspace_elements(const WgradDesc& d) {
+  return stores_through_workspace(d) ? d.splits * weight_elements(d) : 0;
+}
 
 }  // namespace kbench::gpu::conv::wgrad

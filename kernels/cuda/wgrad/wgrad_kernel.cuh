@@ -2,20 +2,24 @@
 // The backward_weights kernels (wgrad_index.hpp): the implicit GEMM in fp32 FFMA, one 64 x 64 tile of
 // grad_weight per block and one K range (split) per blockIdx.z / groups; the sum of the splits'
 // partials in split order; grad_bias per channel by a fixed tree. Every sum has one order whatever
-// the schedule, so a run's result is bit-for-bit repeatable. Run on the CPU by tests/emu too.
+// the schedule, so a run's result is bit-for-bit repeatable. Operands of any dtype and layout are
+// widened to fp32 on load; outputs rounded once to the dtype. Run on the CPU by tests/emu too.
 #include <cmath>
 #include <cstdint>
 
+#include "cuda/common/element.hpp"
 #include "cuda/wgrad/wgrad_index.hpp"
 
 namespace kbench::gpu::conv::wgrad {
 
-// Partial (or, unsplit, whole) grad_weight of split s = blockIdx.z / groups into `out` at s x
-// weight_elements (each split's partial flat [groups M, C, taps]; split 0 alone when unsplit). `rows` and `gathered`
-// are the two operands, NCHW.
+// Partial (or, unsplit fp32 NCHW, whole) grad_weight of split s = blockIdx.z / groups into `out` at s x
+// weight_elements (each split's partial flat [groups M, C, taps], fp32). `rows` and `gathered` are the
+// two operands, in the problem's dtype and layout.
+template <DType kType>
 __global__ void __launch_bounds__(kThreads)
-    wgrad_gemm_kernel(WgradDesc d, const float* __restrict__ rows, const float* __restrict__ gathered,
-                      float* __restrict__ out) {
+    wgrad_gemm_kernel(WgradDesc d, const Storage<kType>* __restrict__ rows,
+                      const Storage<kType>* __restrict__ gathered, float* __restrict__ out) {
+  using E = Element<kType>;
   extern __shared__ __align__(16) unsigned char smem[];
   float* a_tile = reinterpret_cast<float*>(smem);  // [kTileK][kTileM]
   float* b_tile = a_tile + kTileK * kTileM;        // [kTileK][kTileN]
@@ -36,7 +40,7 @@ __global__ void __launch_bounds__(kThreads)
       const int mm = e / kTileK, kk = e % kTileK;
       const std::int64_t k = kb + kk, m = m0 + mm;
       float v = 0.0f;
-      if (k < range.end && m < d.m) v = rows[row_offset(d, g, k / d.row_volume, m, k % d.row_volume)];
+      if (k < range.end && m < d.m) v = E::widen(rows[row_offset(d, g, k / d.row_volume, m, k % d.row_volume)]);
       a_tile[kk * kTileM + mm] = v;
     }
     // B: consecutive threads take consecutive columns (channel, tap), gathered with zero padding.
@@ -46,7 +50,7 @@ __global__ void __launch_bounds__(kThreads)
       float v = 0.0f;
       if (k < range.end && col < cols) {
         const std::int64_t at = gathered_position(d, k % d.row_volume, col % d.taps);
-        if (at >= 0) v = gathered[gathered_offset(d, g, k / d.row_volume, col / d.taps, at)];
+        if (at >= 0) v = E::widen(gathered[gathered_offset(d, g, k / d.row_volume, col / d.taps, at)]);
       }
       b_tile[kk * kTileN + cc] = v;
     }
@@ -79,10 +83,25 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
+// grad_weight in its dtype and layout: element i (logical) the splits' fp32 partials at i summed in
+// split order, rounded once, stored at weight_offset(d, i).
+template <DType kType>
+__global__ void __launch_bounds__(kThreads)
+    wgrad_store_kernel(WgradDesc d, const float* __restrict__ partials, Storage<kType>* __restrict__ dw) {
+  const std::int64_t elements = weight_elements(d);
+  const std::int64_t step = std::int64_t{gridDim.x} * kThreads;
+  for (std::int64_t i = std::int64_t{blockIdx.x} * kThreads + threadIdx.x; i < elements; i += step) {
+    float sum = 0.0f;
+    for (std::int64_t s = 0; s < d.splits; ++s) sum += partials[s * elements + i];
+    dw[weight_offset(d, i)] = Element<kType>::narrow(sum);
+  }
+}
+
 // grad_bias[blockIdx.x]: grad_output of that channel summed over batch and positions; each thread a
 // fixed strided share, then a fixed tree through shared memory (kThreads floats).
+template <DType kType>
 __global__ void __launch_bounds__(kThreads)
-    wgrad_bias_kernel(WgradDesc d, const float* __restrict__ dy, float* __restrict__ db) {
+    wgrad_bias_kernel(WgradDesc d, const Storage<kType>* __restrict__ dy, Storage<kType>* __restrict__ db) {
   extern __shared__ __align__(16) unsigned char smem[];
   float* partial = reinterpret_cast<float*>(smem);
   const int t = static_cast<int>(threadIdx.x);
@@ -90,7 +109,7 @@ __global__ void __launch_bounds__(kThreads)
   float sum = 0.0f;
   for (std::int64_t e = t; e < d.batch * d.dy_volume; e += kThreads) {
     const std::int64_t n = e / d.dy_volume, pos = e % d.dy_volume;
-    sum += dy[(n * d.bias_channels + channel) * d.dy_volume + pos];
+    sum += Element<kType>::widen(dy[dy_offset(d, n, channel, pos)]);
   }
   partial[t] = sum;
   __syncthreads();
@@ -98,7 +117,7 @@ __global__ void __launch_bounds__(kThreads)
     if (t < half) partial[t] += partial[t + half];
     __syncthreads();
   }
-  if (t == 0) db[channel] = partial[0];
+  if (t == 0) db[channel] = Element<kType>::narrow(partial[0]);
 }
 
 }  // namespace kbench::gpu::conv::wgrad
