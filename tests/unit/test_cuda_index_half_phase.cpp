@@ -14,6 +14,7 @@
 
 #include "cuda/half_gemm/half_phase_index.hpp"
 #include "problem/memory_layout.hpp"
+#include "seed_problems.hpp"
 #include "test_cuda_index_support.hpp"
 #include "test_seed.hpp"
 
@@ -118,17 +119,7 @@ TEST_SUITE("cuda_index") {
   }
 
   TEST_CASE("half transposed by phases: seed 77 is one tapped phase of 27 taps, the rest filled") {
-    ConvProblem p;
-    p.op = OpKind::conv_transpose;
-    p.spatial_rank = 3;
-    p.batch = 16;
-    p.in_channels = 32;
-    p.out_channels = 64;
-    p.input = Dims{{16, 32, 32}};
-    p.kernel = Dims{{3, 3, 3}};
-    p.stride = Dims{{2, 2, 2}};
-    p.dilation = Dims{{2, 2, 2}};
-    p.pad_before = p.pad_after = Dims{{1, 1, 1}};
+    ConvProblem p = testing::seed77();
     p.dtype = DType::fp16;
     p.layout = Layout::nhwc;
     const std::vector<hg::HalfPhaseGemm> gemms = hg::make_half_phase_gemms(p);
