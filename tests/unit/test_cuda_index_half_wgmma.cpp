@@ -146,8 +146,7 @@ TEST_SUITE("cuda_index") {
           "implicit_gemm_half: forward convolutions only");
     CHECK(gpu::conv::choice_envelope(kHalfWgmma, testing::seed76(), MathMode::fp32).reason ==
           "implicit_gemm_half: does not compute fp32 tensors");
-    for (const KernelChoice& c : gpu::conv::applicable_variants(transposed, MathMode::fp32))
-      CHECK(c != kHalfWgmma);
+    for (const KernelChoice& c : gpu::conv::applicable_variants(transposed, MathMode::fp32)) CHECK(c != kHalfWgmma);
   }
 }
 

@@ -50,32 +50,31 @@ inline std::string_view half_gemm_loads(const half_gemm::HalfGemmDesc& d) {
 
 // "implicit_gemm_half/cp_async16/64x64" (NHWC, C_in/g a multiple of 8) or ".../gathered/64x64", then
 // "/wgmma" on Hopper's warpgroup instruction.
-inline KernelDescription describe_implicit_gemm_half(const KernelChoice& c, const ConvProblem& p,
-                                                     const LaunchDevice&) {
+inline KernelDescription describe_implicit_gemm_half(const KernelChoice& c, const ConvProblem& p, const LaunchDevice&) {
   namespace hg = half_gemm;
   const hg::HalfGemmDesc d = hg::make_half_gemm_desc(p);
   const bool wgmma = half_gemm_on_wgmma(c);
   const std::string_view element = p.dtype == DType::bf16 ? "bf16" : "f16";
-  return {fmt::format("implicit_gemm_half/{}/{}x{}{}", half_gemm_loads(d), hg::kTileM, hg::kTileN,
-                      wgmma ? "/wgmma" : ""),
-          {{"gemm", fmt::format("M {} (output positions) x N {} (output channels) x K {} (taps x channels), {} "
-                                "group(s)",
-                                d.rows, d.cols, d.depth, p.groups)},
-           {"instruction", wgmma ? fmt::format("wgmma.mma_async.m64n64k16.f32.{}.{} (sm_90a), both operands from "
-                                               "shared memory",
-                                               element, element)
-                                 : fmt::format("mma.sync.m16n8k16.f32.{}", element)},
-           {"accumulation", "fp32"},
-           {"tile", wgmma ? fmt::format("{}x{}x{}, {} threads, one warpgroup", hg::kTileM, hg::kTileN, hg::kTileK,
-                                        hg::kThreads)
-                          : fmt::format("{}x{}x{}, {} threads, warps of {}x{}", hg::kTileM, hg::kTileN, hg::kTileK,
-                                        hg::kThreads, hg::kWarpM, hg::kWarpN)},
-           {"loads", d.vector_loads ? "16-byte cp.async, zero-filled at padding"
-                                    : "element gathers (NCHW, or C_in/g not a multiple of 8)"},
-           {"stages", std::to_string(wgmma ? hg::kWgmmaStages : hg::kStages)},
-           {"shared_memory_bytes", std::to_string(wgmma ? hg::kWgmmaSmemBytes : hg::kSmemBytes)},
-           {"blocks", std::to_string(d.row_tiles * d.col_tiles * p.groups)},
-           {"launches", "1"}}};
+  return {
+      fmt::format("implicit_gemm_half/{}/{}x{}{}", half_gemm_loads(d), hg::kTileM, hg::kTileN, wgmma ? "/wgmma" : ""),
+      {{"gemm", fmt::format("M {} (output positions) x N {} (output channels) x K {} (taps x channels), {} "
+                            "group(s)",
+                            d.rows, d.cols, d.depth, p.groups)},
+       {"instruction", wgmma ? fmt::format("wgmma.mma_async.m64n64k16.f32.{}.{} (sm_90a), both operands from "
+                                           "shared memory",
+                                           element, element)
+                             : fmt::format("mma.sync.m16n8k16.f32.{}", element)},
+       {"accumulation", "fp32"},
+       {"tile",
+        wgmma ? fmt::format("{}x{}x{}, {} threads, one warpgroup", hg::kTileM, hg::kTileN, hg::kTileK, hg::kThreads)
+              : fmt::format("{}x{}x{}, {} threads, warps of {}x{}", hg::kTileM, hg::kTileN, hg::kTileK, hg::kThreads,
+                            hg::kWarpM, hg::kWarpN)},
+       {"loads", d.vector_loads ? "16-byte cp.async, zero-filled at padding"
+                                : "element gathers (NCHW, or C_in/g not a multiple of 8)"},
+       {"stages", std::to_string(wgmma ? hg::kWgmmaStages : hg::kStages)},
+       {"shared_memory_bytes", std::to_string(wgmma ? hg::kWgmmaSmemBytes : hg::kSmemBytes)},
+       {"blocks", std::to_string(d.row_tiles * d.col_tiles * p.groups)},
+       {"launches", "1"}}};
 }
 
 inline constexpr FamilyDescriptor kImplicitGemmHalfFamily{

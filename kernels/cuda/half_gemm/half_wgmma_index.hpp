@@ -16,10 +16,10 @@
 namespace kbench::gpu::conv::half_gemm {
 
 static_assert(kTileM == kTileN, "A and B tiles share one layout");
-inline constexpr int kWgmmaCoreBytes = 128;                                  // 8 rows x 16 bytes
-inline constexpr std::uint32_t kWgmmaMnStrideBytes = kWgmmaCoreBytes;        // next 8 rows
+inline constexpr int kWgmmaCoreBytes = 128;                                        // 8 rows x 16 bytes
+inline constexpr std::uint32_t kWgmmaMnStrideBytes = kWgmmaCoreBytes;              // next 8 rows
 inline constexpr std::uint32_t kWgmmaKStrideBytes = kTileM / 8 * kWgmmaCoreBytes;  // next 8 k: 1024
-inline constexpr int kWgmmaOperandHalves = kTileM * kTileK;                  // 2048 (4 KB)
+inline constexpr int kWgmmaOperandHalves = kTileM * kTileK;                        // 2048 (4 KB)
 inline constexpr int kWgmmaStageHalves = 2 * kWgmmaOperandHalves;
 // Four stages, two chunks ahead: the stage refilled at chunk c held chunk c - 2, whose products every
 // thread waited for before the barrier of chunk c; chunk c - 1's may still be in flight (wait_group 1).
@@ -46,7 +46,9 @@ KBENCH_HD constexpr int wgmma_vector_segment(int thread) { return thread / 8 % 4
 // Accumulator i (of 32) of an m64n64 product, thread t of the warpgroup (PTX ISA's D layout, warp
 // w = t / 32, gid = t % 32 / 4, tig = t % 4): row 16 w + gid + 8 (i % 4 / 2), column 8 (i / 4) + 2 tig + i % 2.
 inline constexpr int kWgmmaAccumulators = kTileM * kTileN / kThreads;  // 32
-KBENCH_HD constexpr int wgmma_c_row(int thread, int i) { return 16 * (thread / 32) + thread % 32 / 4 + 8 * (i % 4 / 2); }
+KBENCH_HD constexpr int wgmma_c_row(int thread, int i) {
+  return 16 * (thread / 32) + thread % 32 / 4 + 8 * (i % 4 / 2);
+}
 KBENCH_HD constexpr int wgmma_c_col(int thread, int i) { return 8 * (i / 4) + 2 * (thread % 4) + i % 2; }
 
 }  // namespace kbench::gpu::conv::half_gemm

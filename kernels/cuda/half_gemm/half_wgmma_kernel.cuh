@@ -121,10 +121,9 @@ __global__ void __launch_bounds__(kThreads)
     wgmma_fence();
 #pragma unroll
     for (int step = 0; step < kTileK / 16; ++step)
-      wgmma_m64n64k16<kType>(acc, wgmma_descriptor(a_address + wgmma_step_bytes(step), kWgmmaKStrideBytes,
-                                                   kWgmmaMnStrideBytes),
-                             wgmma_descriptor(b_address + wgmma_step_bytes(step), kWgmmaKStrideBytes,
-                                              kWgmmaMnStrideBytes));
+      wgmma_m64n64k16<kType>(
+          acc, wgmma_descriptor(a_address + wgmma_step_bytes(step), kWgmmaKStrideBytes, kWgmmaMnStrideBytes),
+          wgmma_descriptor(b_address + wgmma_step_bytes(step), kWgmmaKStrideBytes, kWgmmaMnStrideBytes));
     wgmma_commit();
 
     // The loads overlap the products just issued; their stage held chunk - 2.
