@@ -12,13 +12,15 @@
 #include "cuda/direct/direct_conv_kernel.cuh"
 #include "cuda/family_table.hpp"
 #include "cuda/half_gemm/half_gemm_kernel.cuh"
+#include "cuda/half_gemm/half_wgmma_index.hpp"
 #include "emulated_typed_run.hpp"
 #include "problem_factory.hpp"
 #include "test_seed.hpp"
 
-// The GEMM's `extern __shared__` array, as the emulation provides it (one block runs at a time).
+// The GEMMs' `extern __shared__` array, as the emulation provides it (one block runs at a time), for
+// the mma.sync kernel and the wgmma one (test_emulated_half_wgmma.cpp).
 namespace kbench::gpu::conv::half_gemm {
-alignas(16) unsigned char smem[kSmemBytes];
+alignas(16) unsigned char smem[std::max(kSmemBytes, kWgmmaSmemBytes)];
 }
 
 namespace kbench {

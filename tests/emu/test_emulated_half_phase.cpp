@@ -1,7 +1,9 @@
 // The fp16/bf16 transposed convolution by phases (transposed_phase_half) from its own sources on the
 // CPU under the CUDA emulation, every launch of one run in its order: the bias fill, then each tapped
 // phase's weight packing and tensor-core GEMM (m16n8k16 emulated from the PTX ISA's fragments), against
-// the fp64 reference within the error bound of emulated_typed_run.hpp, in fp16 and bf16, NHWC and NCHW.
+// the fp64 reference within the error bound of emulated_typed_run.hpp, in fp16 and bf16, NHWC and NCHW;
+// and the same launches with each phase GEMM on the wgmma kernel (half_wgmma_kernel.cuh), which takes
+// the phase descriptors as they are.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -12,13 +14,14 @@
 #include "cuda/family_table.hpp"
 #include "cuda/half_gemm/half_gemm_kernel.cuh"
 #include "cuda/half_gemm/half_phase_kernels.cuh"
+#include "cuda/half_gemm/half_wgmma_kernel.cuh"
 #include "emulated_typed_run.hpp"
 #include "problem_factory.hpp"
 #include "test_seed.hpp"
 
 // The GEMM's `extern __shared__` array, as the emulation provides it: defined in test_emulated_half.cpp.
 namespace kbench::gpu::conv::half_gemm {
-extern unsigned char smem[kSmemBytes];
+extern unsigned char smem[];
 }
 
 namespace kbench {
@@ -34,9 +37,10 @@ unsigned strided_blocks(std::int64_t units) {
   return static_cast<unsigned>(std::max<std::int64_t>(1, units / (3 * hg::kPhaseThreads)));
 }
 
-// The launches HalfPhaseLaunch::enqueue makes (half_phase_launcher.cpp), under the emulation.
+// The launches HalfPhaseLaunch::enqueue makes (half_phase_launcher.cpp), under the emulation; with
+// `wgmma`, each phase GEMM on the wgmma kernel.
 template <DType kType>
-void check_half_phase(ConvProblem p, Layout layout, std::uint64_t seed) {
+void check_half_phase(ConvProblem p, Layout layout, std::uint64_t seed, bool wgmma = false) {
   p.dtype = kType;
   p.layout = layout;
   REQUIRE(gpu::conv::family_envelope(gpu::conv::Family::transposed_phase_half, p, MathMode::fp32).ok);
@@ -64,8 +68,12 @@ void check_half_phase(ConvProblem p, Layout layout, std::uint64_t seed) {
           const emu::Dim3 grid{static_cast<unsigned>(d.row_tiles), static_cast<unsigned>(d.col_tiles),
                                static_cast<unsigned>(p.groups)};
           const std::uint16_t* b_packed = packed.data() + g.packed_offset;
-          emu::launch(grid, emu::Dim3{hg::kThreads}, hg::smem, hg::kSmemBytes, [&] {
-            if (d.vector_loads)
+          emu::launch(grid, emu::Dim3{hg::kThreads}, hg::smem, wgmma ? hg::kWgmmaSmemBytes : hg::kSmemBytes, [&] {
+            if (wgmma && d.vector_loads)
+              hg::half_wgmma_kernel<kType, true>(d, x, b_packed, b, y);
+            else if (wgmma)
+              hg::half_wgmma_kernel<kType, false>(d, x, b_packed, b, y);
+            else if (d.vector_loads)
               hg::half_gemm_kernel<kType, true>(d, x, b_packed, b, y);
             else
               hg::half_gemm_kernel<kType, false>(d, x, b_packed, b, y);
@@ -112,6 +120,29 @@ TEST_SUITE("cuda_emulated") {
       CAPTURE(i);
       check_half_phase_everywhere(shapes[i], 7700 + 10 * i);
     }
+  }
+
+  TEST_CASE("emulated fp16/bf16 transposed GEMMs by phases on the wgmma kernel: the phase descriptors") {
+    using D = Dims;
+    const OpKind t = OpKind::conv_transpose;
+    const ConvProblem shapes[] = {
+        // 2-D, stride 3, dilation 2: every phase tapped, 1 or 2 taps each; output_padding; no bias
+        make_problem(t, 2, 2, 8, 24, 1, D{{5, 4, 0}}, D{{4, 3, 0}}, D{{3, 3, 0}}, D{{2, 2, 0}}, D{{2, 1, 0}},
+                     D{{1, 0, 0}}, false, D{{1, 2, 0}}),
+        // 3-D, stride 2, dilation 2 (7 of 8 phase combinations untapped), 16 -> 16 channels, bias
+        make_problem(t, 3, 1, 16, 16, 1, D{{3, 4, 3}}, D{{3, 3, 3}}, D{{2, 2, 2}}, D{{2, 2, 2}}, D{{1, 1, 1}},
+                     D{{1, 1, 1}}, true),
+        // 1-D, stride 1, 5 input channels (gathered)
+        make_problem(t, 1, 2, 5, 12, 1, D{{23, 0, 0}}, D{{5, 0, 0}}, D{{1, 0, 0}}, D{{1, 0, 0}}, D{{2, 0, 0}},
+                     D{{3, 0, 0}}, true),
+    };
+    for (std::size_t i = 0; i < std::size(shapes); ++i)
+      for (const Layout layout : {Layout::nhwc, Layout::nchw}) {
+        CAPTURE(i);
+        CAPTURE(to_string(layout));
+        check_half_phase<DType::fp16>(shapes[i], layout, 7950 + 10 * i, true);
+        check_half_phase<DType::bf16>(shapes[i], layout, 7951 + 10 * i, true);
+      }
   }
 
   TEST_CASE("emulated fp16/bf16 transposed GEMMs by phases: random problems") {

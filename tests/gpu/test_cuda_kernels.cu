@@ -726,6 +726,29 @@ TEST_SUITE("cuda_kernels") {
       check_family(s50, std::string("implicit_gemm_") + v.suffix + "/wgmma", v.math, 50, sampled(s50));
   }
 
+  TEST_CASE("implicit_gemm_half on wgmma: random shapes, fp16 and bf16, NHWC and NCHW, and seed 76 fp16 NHWC") {
+    using D = Dims;
+    if (!wgmma_device()) return;
+    std::mt19937_64 rng(kbench::testing::test_seed(2476));
+    const kbench::DType dtypes[] = {kbench::DType::fp16, kbench::DType::bf16};
+    for (int trial = 0; trial < 16; ++trial) {
+      // C_in/g of 8 to 24 (16-byte copies under NHWC) or 3 (gathers); 8 to 136 output channels per
+      // group (up to three column tiles).
+      const std::int64_t cin_pg = trial % 4 == 3 ? 3 : 8 * pick(rng, 1, 3);
+      ConvProblem p = random_problem(rng, OpKind::conv, 1 + trial % 3, cin_pg, pick(rng, 8, 136));
+      p.dtype = dtypes[trial / 2 % 2];
+      p.layout = trial / 4 % 2 == 0 ? kbench::Layout::nhwc : kbench::Layout::nchw;
+      CAPTURE(trial);
+      check_bounded(p, "implicit_gemm_half/wgmma", 2476 + static_cast<std::uint64_t>(trial));
+    }
+    // Seed 76 in fp16 NHWC: 2^31 + input elements (64-bit offsets), K 192 (six full chunks).
+    ConvProblem s76 = make_problem(OpKind::conv, 1, 64, 64, 128, 1, D{{524280, 1, 1}}, D{{3, 1, 1}}, D{{3, 1, 1}},
+                                   D{{4, 1, 1}}, D{{0, 0, 0}}, D{{0, 0, 0}}, false);
+    s76.dtype = kbench::DType::fp16;
+    s76.layout = kbench::Layout::nhwc;
+    check_bounded(s76, "implicit_gemm_half/wgmma", 76, sampled(s76));
+  }
+
   TEST_CASE("the four seed workloads at full size, every family that serves them, sampled outputs") {
     using D = Dims;
     const ConvProblem s76 = make_problem(OpKind::conv, 1, 64, 64, 128, 1, D{{524280, 1, 1}}, D{{3, 1, 1}}, D{{3, 1, 1}},

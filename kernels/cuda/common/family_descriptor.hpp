@@ -92,6 +92,11 @@ inline void no_more_variants(const KernelChoice&, const ConvProblem&, std::vecto
 inline std::optional<ArchitectureNeed> no_architecture_need(const KernelChoice&) { return std::nullopt; }
 inline Support same_on_every_device(const KernelChoice&, const ConvProblem&, int) { return Support::yes(); }
 
+// The wgmma kernels are built for sm_90a, whose image loads on compute capability 9.0 devices only.
+inline constexpr ArchitectureNeed kWgmmaNeed{"wgmma",
+                                             "a compute capability 9.0 device (its kernel is built for sm_90a)",
+                                             [](int major, int minor) { return major == 9 && minor == 0; }};
+
 // Whether the reference can compute the problem (what the cuda backend's families need of it beyond
 // their own envelopes).
 inline Support reference_computable(const ConvProblem& p) { return reference::computable(p); }

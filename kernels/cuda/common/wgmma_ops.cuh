@@ -2,8 +2,9 @@
 // Hopper's warpgroup-level tensor-core product (wgmma.mma_async, PTX ISA 9.7.15), as the wgmma
 // implicit-GEMM kernel uses it: TF32 m64n96k8 with A (64 x 8) in registers and B (8 x 96) read by the
 // tensor core from shared memory through a descriptor (wgmma_desc.hpp); and, for `kbench calibrate`,
-// m64n256 with both operands in shared memory, in TF32 (k8), fp16 and bf16 (k16). Needs sm_90a:
-// compiled for another target the functions trap, and the backend never launches them there. Device code only;
+// m64n256 with both operands in shared memory, in TF32 (k8), fp16 and bf16 (k16); and, for the
+// fp16/bf16 implicit GEMM, m64n64k16 with both operands in shared memory. Needs sm_90a: compiled for
+// another target the functions trap, and the backend never launches them there. Device code only;
 // tests/emu/shadow/ has a CPU version with the same interface.
 #include <cstdint>
 
@@ -130,6 +131,43 @@ __device__ __forceinline__ void wgmma_m64n256k16_bf16_ss(float (&d)[128], std::u
                    : KBENCH_WGMMA_D128_OPERANDS(d)
                    : "l"(desc_a), "l"(desc_b), "n"(1));
 }
+
+// m64n64k16 with fp16 or bf16 operands, both K-major in shared memory (transpose flags 0), fp32
+// accumulation: the fp16/bf16 implicit GEMM's wgmma variant (half_wgmma_kernel.cuh). Accumulator
+// layout as above, j < 8: d[4j + e] (16w + gid + 8 (e / 2), 8j + 2 tig + e % 2).
+#define KBENCH_WGMMA_D32_REGISTERS \
+  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31 "
+#define KBENCH_WGMMA_D32_OPERANDS(d) \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+  "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+  "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+
+__device__ __forceinline__ void wgmma_m64n64k16_f16_ss(float (&d)[32], std::uint64_t desc_a, std::uint64_t desc_b) {
+  KBENCH_WGMMA_ASM("{\n"
+                   ".reg .pred p;\n"
+                   "setp.ne.b32 p, %34, 0;\n"
+                   "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {" KBENCH_WGMMA_D32_REGISTERS
+                   "}, %32, %33, p, 1, 1, 0, 0;\n"
+                   "}\n"
+                   : KBENCH_WGMMA_D32_OPERANDS(d)
+                   : "l"(desc_a), "l"(desc_b), "n"(1));
+}
+
+__device__ __forceinline__ void wgmma_m64n64k16_bf16_ss(float (&d)[32], std::uint64_t desc_a, std::uint64_t desc_b) {
+  KBENCH_WGMMA_ASM("{\n"
+                   ".reg .pred p;\n"
+                   "setp.ne.b32 p, %34, 0;\n"
+                   "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {" KBENCH_WGMMA_D32_REGISTERS
+                   "}, %32, %33, p, 1, 1, 0, 0;\n"
+                   "}\n"
+                   : KBENCH_WGMMA_D32_OPERANDS(d)
+                   : "l"(desc_a), "l"(desc_b), "n"(1));
+}
+
+#undef KBENCH_WGMMA_D32_OPERANDS
+#undef KBENCH_WGMMA_D32_REGISTERS
 
 #undef KBENCH_WGMMA_D128_OPERANDS
 #undef KBENCH_WGMMA_D128_REGISTERS

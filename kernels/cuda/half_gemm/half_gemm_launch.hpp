@@ -11,4 +11,7 @@ namespace kbench::gpu::conv::half_gemm {
 
 void launch_half_gemm(const HalfGemmDesc& d, const Operands& ops, cudaStream_t stream);
 
+// The same GEMM on wgmma.mma_async (half_wgmma.cu): compute capability 9.0 devices only.
+void launch_half_gemm_wgmma(const HalfGemmDesc& d, const Operands& ops, cudaStream_t stream);
+
 }  // namespace kbench::gpu::conv::half_gemm

@@ -85,11 +85,6 @@ inline KernelDescription describe_implicit_gemm(const KernelChoice& choice, cons
            {"launches", d.splits > 1 ? "3 (pack weights, GEMM, split-K reduction)" : "2 (pack weights, GEMM)"}}};
 }
 
-// wgmma's kernel is built for sm_90a, whose image loads on compute capability 9.0 devices only.
-inline constexpr ArchitectureNeed kWgmmaNeed{"wgmma",
-                                             "a compute capability 9.0 device (its kernel is built for sm_90a)",
-                                             [](int major, int minor) { return major == 9 && minor == 0; }};
-
 inline std::optional<ArchitectureNeed> implicit_gemm_architecture_need(const KernelChoice& c) {
   if (c.mma == igemm::MmaKind::wgmma) return kWgmmaNeed;
   return std::nullopt;

@@ -75,11 +75,11 @@ inline void wgmma_m64n96k8_tf32(float (&d)[48], const std::uint32_t (&a)[4], std
   });
 }
 
-// Both operands from shared memory: m64n256, A (64 x K) at desc_a, B (K x 256) at desc_b, both
+// Both operands from shared memory: m64nN, A (64 x K) at desc_a, B (K x N) at desc_b, both
 // K-major and unswizzled, read when the product lands (at the wait that covers it). `element(desc, k,
 // mn)` reads one operand value as the tensor core does (TF32 truncation, or a 16-bit float widened).
-template <int kK, class Element>
-void wgmma_m64n256_ss(float (&d)[128], std::uint64_t desc_a, std::uint64_t desc_b, Element element) {
+template <int kN, int kK, class Element>
+void wgmma_m64_ss(float (&d)[kN / 2], std::uint64_t desc_a, std::uint64_t desc_b, Element element) {
   ::kbench::emu::WarpgroupSlots& s = ::kbench::emu::warpgroup_slots();
   const int rank = ::kbench::emu::warpgroup_rank();
   s.desc_a[rank] = desc_a;
@@ -97,7 +97,7 @@ void wgmma_m64n256_ss(float (&d)[128], std::uint64_t desc_a, std::uint64_t desc_
   float* out = d;
   ::kbench::emu::wgmma_enqueue([out, desc_a, desc_b, rank, element] {
     const int w = rank / 32, gid = rank % 32 / 4, tig = rank % 4;
-    for (int j = 0; j < 128; ++j) {
+    for (int j = 0; j < kN / 2; ++j) {
       const int row = 16 * w + gid + 8 * (j % 4 / 2), col = 8 * (j / 4) + 2 * tig + j % 2;
       double sum = out[j];
       for (int k = 0; k < kK; ++k) sum += element(desc_a, k, row) * element(desc_b, k, col);
@@ -116,23 +116,36 @@ inline std::uint32_t wgmma_shared_bits(std::uint32_t at, std::uint32_t bytes) {
 }
 
 inline void wgmma_m64n256k8_tf32_ss(float (&d)[128], std::uint64_t desc_a, std::uint64_t desc_b) {
-  wgmma_m64n256_ss<8>(d, desc_a, desc_b, [](std::uint64_t desc, int k, int mn) {
+  wgmma_m64_ss<256, 8>(d, desc_a, desc_b, [](std::uint64_t desc, int k, int mn) {
     return static_cast<double>(tf32_value_of(wgmma_shared_bits(wgmma_tf32_element_address(desc, k, mn), 4)));
   });
 }
 
+// 16-bit operand value (k, mn) at `desc`, widened as the tensor core reads it.
+inline double wgmma_fp16_operand(std::uint64_t desc, int k, int mn) {
+  const auto bits = static_cast<std::uint16_t>(wgmma_shared_bits(wgmma_half_element_address(desc, k, mn), 2));
+  return static_cast<double>(float_from_fp16_bits(bits));
+}
+
+inline double wgmma_bf16_operand(std::uint64_t desc, int k, int mn) {
+  const auto bits = static_cast<std::uint16_t>(wgmma_shared_bits(wgmma_half_element_address(desc, k, mn), 2));
+  return static_cast<double>(float_from_bf16_bits(bits));
+}
+
 inline void wgmma_m64n256k16_f16_ss(float (&d)[128], std::uint64_t desc_a, std::uint64_t desc_b) {
-  wgmma_m64n256_ss<16>(d, desc_a, desc_b, [](std::uint64_t desc, int k, int mn) {
-    const auto bits = static_cast<std::uint16_t>(wgmma_shared_bits(wgmma_half_element_address(desc, k, mn), 2));
-    return static_cast<double>(float_from_fp16_bits(bits));
-  });
+  wgmma_m64_ss<256, 16>(d, desc_a, desc_b, wgmma_fp16_operand);
 }
 
 inline void wgmma_m64n256k16_bf16_ss(float (&d)[128], std::uint64_t desc_a, std::uint64_t desc_b) {
-  wgmma_m64n256_ss<16>(d, desc_a, desc_b, [](std::uint64_t desc, int k, int mn) {
-    const auto bits = static_cast<std::uint16_t>(wgmma_shared_bits(wgmma_half_element_address(desc, k, mn), 2));
-    return static_cast<double>(float_from_bf16_bits(bits));
-  });
+  wgmma_m64_ss<256, 16>(d, desc_a, desc_b, wgmma_bf16_operand);
+}
+
+inline void wgmma_m64n64k16_f16_ss(float (&d)[32], std::uint64_t desc_a, std::uint64_t desc_b) {
+  wgmma_m64_ss<64, 16>(d, desc_a, desc_b, wgmma_fp16_operand);
+}
+
+inline void wgmma_m64n64k16_bf16_ss(float (&d)[32], std::uint64_t desc_a, std::uint64_t desc_b) {
+  wgmma_m64_ss<64, 16>(d, desc_a, desc_b, wgmma_bf16_operand);
 }
 
 }  // namespace kbench::gpu::conv
