@@ -726,7 +726,7 @@ TEST_SUITE("cuda_kernels") {
       check_family(s50, std::string("implicit_gemm_") + v.suffix + "/wgmma", v.math, 50, sampled(s50));
   }
 
-  TEST_CASE("implicit_gemm_half on wgmma: random shapes, fp16 and bf16, NHWC and NCHW, and seed 76 fp16 NHWC") {
+  TEST_CASE("implicit_gemm_half and transposed_phase_half on wgmma: random shapes, both layouts, seeds 76 and 77") {
     using D = Dims;
     if (!wgmma_device()) return;
     std::mt19937_64 rng(kbench::testing::test_seed(2476));
@@ -747,6 +747,20 @@ TEST_SUITE("cuda_kernels") {
     s76.dtype = kbench::DType::fp16;
     s76.layout = kbench::Layout::nhwc;
     check_bounded(s76, "implicit_gemm_half/wgmma", 76, sampled(s76));
+    // Transposed: each phase GEMM on the wgmma kernel, 8 random problems and seed 77 in bf16 NHWC.
+    for (int trial = 0; trial < 8; ++trial) {
+      const std::int64_t cin_pg = trial % 4 == 3 ? 3 : 8 * pick(rng, 1, 3);
+      ConvProblem p = random_problem(rng, OpKind::conv_transpose, 1 + trial % 3, cin_pg, pick(rng, 8, 136));
+      p.dtype = dtypes[trial % 2];
+      p.layout = trial / 2 % 2 == 0 ? kbench::Layout::nhwc : kbench::Layout::nchw;
+      CAPTURE(trial);
+      check_bounded(p, "transposed_phase_half/wgmma", 2492 + static_cast<std::uint64_t>(trial));
+    }
+    ConvProblem s77 = make_problem(OpKind::conv_transpose, 3, 16, 32, 64, 1, D{{16, 32, 32}}, D{{3, 3, 3}},
+                                   D{{2, 2, 2}}, D{{2, 2, 2}}, D{{1, 1, 1}}, D{{1, 1, 1}}, false);
+    s77.dtype = kbench::DType::bf16;
+    s77.layout = kbench::Layout::nhwc;
+    check_bounded(s77, "transposed_phase_half/wgmma", 77, sampled(s77));
   }
 
   TEST_CASE("the four seed workloads at full size, every family that serves them, sampled outputs") {

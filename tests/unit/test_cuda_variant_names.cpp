@@ -31,7 +31,7 @@ unsigned documented_knobs(Family f) {
   if (conv::is_implicit_gemm(f)) return conv::kKnobOrder | conv::kKnobSchedule | conv::kKnobMma | conv::kKnobSplit;
   if (conv::is_transposed_phase(f)) return conv::kKnobFill | conv::kKnobSplit;
   if (f == Family::depthwise2d) return conv::kKnobStores;
-  if (f == Family::implicit_gemm_half) return conv::kKnobMma;
+  if (f == Family::implicit_gemm_half || f == Family::transposed_phase_half) return conv::kKnobMma;
   return 0;
 }
 
@@ -105,8 +105,8 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 TEST_SUITE("cuda_index") {
   TEST_CASE("variant names: every family with every combination of its knobs names and reads back") {
     const std::vector<Named> valid = every_valid_choice();
-    // The GEMMs, transposed, depthwise2d, implicit_gemm_half, the rest.
-    CHECK(valid.size() == 3 * 4 * 3 * 3 * 3 + 3 * 3 * 3 + 5 + 3 + 6);
+    // The GEMMs, transposed, depthwise2d, the two half GEMMs, the rest.
+    CHECK(valid.size() == 3 * 4 * 3 * 3 * 3 + 3 * 3 * 3 + 5 + 3 + 3 + 5);
     for (const Named& n : valid) {
       CAPTURE(n.name());
       CHECK(conv::descriptor(n.choice.family).knobs == documented_knobs(n.choice.family));

@@ -25,7 +25,7 @@ inline Support half_gemm_grid_fits(const half_gemm::HalfGemmDesc& d, std::string
 }
 
 // Both instructions serve every forward problem: the wgmma kernel shares the tile, the grid and the
-// loads (the transposed phase GEMMs are transposed_phase_half's, which offers mma.sync only).
+// loads (and serves transposed_phase_half's phase GEMMs alike).
 inline Support implicit_gemm_half_envelope(const KernelChoice&, const ConvProblem& p, MathMode) {
   if (p.transposed()) return Support::no("implicit_gemm_half: forward convolutions only");
   return half_gemm_grid_fits(half_gemm::make_half_gemm_desc(p), "implicit_gemm_half");

@@ -2,7 +2,8 @@
 // The `transposed_phase_half` family: transposed convolutions of fp16 or bf16 tensors, any rank, NHWC
 // and NCHW, as one tensor-core GEMM (half_gemm_kernel.cuh) per tapped phase combination over the
 // taps that land there (half_phase_index.hpp), each phase's weights packed first; the outputs no tap
-// reaches get the bias from one fill launch. fp32 accumulation, the output rounded once.
+// reaches get the bias from one fill launch. fp32 accumulation, the output rounded once. The variant
+// `/wgmma` runs each phase GEMM on the wgmma kernel (half_wgmma_kernel.cuh; compute capability 9.0).
 #include <string>
 #include <vector>
 
@@ -38,10 +39,18 @@ inline std::int64_t half_phase_packed_elements(const std::vector<half_gemm::Half
   return gemms.empty() ? 0 : gemms.back().packed_offset + half_gemm::packed_elements(gemms.back());
 }
 
-// "transposed_phase_half/cp_async16/64x64" (NHWC, C_in/g a multiple of 8), ".../gathered/64x64", or
-// "transposed_phase_half/bias_only" when no tap lands on any output.
-inline KernelDescription describe_transposed_phase_half(const KernelChoice&, const ConvProblem& p,
+// The wgmma variant wherever the family applies and a tap lands somewhere (cuda:all lists it last).
+inline void transposed_phase_half_variants(const KernelChoice& own, const ConvProblem& p,
+                                           std::vector<KernelChoice>& candidates) {
+  if (half_gemm::tapped_phase_count(reference::as_rank3(p)) > 0)
+    candidates.push_back(KernelChoice{.family = own.family, .mma = igemm::MmaKind::wgmma});
+}
+
+// "transposed_phase_half/cp_async16/64x64" (NHWC, C_in/g a multiple of 8), ".../gathered/64x64",
+// then "/wgmma" on the warpgroup instruction; "transposed_phase_half/bias_only" when no tap lands.
+inline KernelDescription describe_transposed_phase_half(const KernelChoice& c, const ConvProblem& p,
                                                         const LaunchDevice&) {
+  const bool wgmma = half_gemm_on_wgmma(c);
   namespace hg = half_gemm;
   const std::vector<hg::HalfPhaseGemm> gemms = hg::make_half_phase_gemms(p);
   const hg::BiasFillDesc fill = hg::make_bias_fill_desc(p);
@@ -66,7 +75,9 @@ inline KernelDescription describe_transposed_phase_half(const KernelChoice&, con
   if (gemms.empty())
     return {"transposed_phase_half/bias_only", {props[0], props[1], props.back(), {"launches", std::to_string(fills)}}};
   const hg::HalfGemmDesc& first = gemms.front().desc;
-  props.emplace_back("instruction", fmt::format("mma.sync.m16n8k16.f32.{}", p.dtype == DType::bf16 ? "bf16" : "f16"));
+  const std::string_view element = p.dtype == DType::bf16 ? "bf16" : "f16";
+  props.emplace_back("instruction", wgmma ? fmt::format("wgmma.mma_async.m64n64k16.f32.{}.{} (sm_90a)", element, element)
+                                          : fmt::format("mma.sync.m16n8k16.f32.{}", element));
   props.emplace_back("accumulation", "fp32");
   props.emplace_back("tile", fmt::format("{}x{}x{}, {} threads, warps of {}x{}", hg::kTileM, hg::kTileN, hg::kTileK,
                                          hg::kThreads, hg::kWarpM, hg::kWarpN));
@@ -74,7 +85,8 @@ inline KernelDescription describe_transposed_phase_half(const KernelChoice&, con
                                                  : "element gathers (NCHW, or C_in/g not a multiple of 8)");
   props.emplace_back("packed_weights_bytes", std::to_string(packed * 2));
   props.emplace_back("launches", std::to_string(2 * gemms.size() + fills));
-  return {fmt::format("transposed_phase_half/{}/{}x{}", half_gemm_loads(first), hg::kTileM, hg::kTileN),
+  return {fmt::format("transposed_phase_half/{}/{}x{}{}", half_gemm_loads(first), hg::kTileM, hg::kTileN,
+                      wgmma ? "/wgmma" : ""),
           std::move(props)};
 }
 
@@ -83,13 +95,13 @@ inline constexpr FamilyDescriptor kTransposedPhaseHalfFamily{
     .dtypes = dtype_bit(DType::fp16) | dtype_bit(DType::bf16),
     .layouts = kAllLayouts,
     .computes_in = MathMode::fp32,
-    .knobs = 0,
+    .knobs = kKnobMma,
     .runs_forward_equivalent = false,  // transposed by construction (a stride-1 problem is one phase)
     .envelope = transposed_phase_half_envelope,
     .any_extent = false,
-    .variants = no_more_variants,
+    .variants = transposed_phase_half_variants,
     .describe = describe_transposed_phase_half,
-    .architecture_need = no_architecture_need,
+    .architecture_need = implicit_gemm_half_architecture_need,
     .differs_on_device = same_on_every_device,
 };
 

@@ -1,5 +1,6 @@
 // The launch side of the `transposed_phase_half` family (family_launchers.hpp): the packed weights of
-// every phase GEMM in one device buffer; per run, the bias fill, then each phase's packing and GEMM.
+// every phase GEMM in one device buffer; per run, the bias fill, then each phase's packing and GEMM
+// (on the wgmma kernel for the variant `/wgmma`).
 #include <memory>
 #include <utility>
 #include <vector>
@@ -16,8 +17,9 @@ namespace {
 
 class HalfPhaseLaunch final : public KernelLaunch {
  public:
-  HalfPhaseLaunch(const ConvProblem& p, KernelDescription description)
+  HalfPhaseLaunch(const ConvProblem& p, bool wgmma, KernelDescription description)
       : KernelLaunch(std::move(description)),
+        wgmma_(wgmma),
         gemms_(half_gemm::make_half_phase_gemms(p)),
         fill_(half_gemm::make_bias_fill_desc(p)),
         packed_(half_phase_packed_elements(gemms_)) {}
@@ -29,11 +31,15 @@ class HalfPhaseLaunch final : public KernelLaunch {
       half_gemm::launch_pack_phase_weights(g, ops.w, packed_.data(), stream);
       Operands phase = ops;  // the GEMM reads its B from the packed weights
       phase.w = static_cast<const float*>(static_cast<const void*>(packed_.data() + g.packed_offset));
-      half_gemm::launch_half_gemm(g.desc, phase, stream);
+      if (wgmma_)
+        half_gemm::launch_half_gemm_wgmma(g.desc, phase, stream);
+      else
+        half_gemm::launch_half_gemm(g.desc, phase, stream);
     }
   }
 
  private:
+  bool wgmma_;
   std::vector<half_gemm::HalfPhaseGemm> gemms_;
   half_gemm::BiasFillDesc fill_;
   DeviceBuffer<std::uint16_t> packed_;
@@ -43,9 +49,9 @@ class HalfPhaseLaunch final : public KernelLaunch {
 
 const FamilyLauncher& transposed_phase_half_launcher() {
   static const FamilyLauncher launcher{
-      .make_launch = [](const KernelChoice&, const ConvProblem& p, const LaunchDevice&,
+      .make_launch = [](const KernelChoice& c, const ConvProblem& p, const LaunchDevice&,
                         KernelDescription d) -> std::unique_ptr<KernelLaunch> {
-        return std::make_unique<HalfPhaseLaunch>(p, std::move(d));
+        return std::make_unique<HalfPhaseLaunch>(p, c.mma == igemm::MmaKind::wgmma, std::move(d));
       },
       .device_bytes = [](const KernelChoice&, const ConvProblem& p, const LaunchDevice&) -> std::int64_t {
         return half_phase_packed_elements(half_gemm::make_half_phase_gemms(p)) * 2;
