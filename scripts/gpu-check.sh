@@ -10,10 +10,11 @@
 #   headline, first, so that a visit short of time (a build on the device) still brings it back,
 #   the same seeds in fp16 and bf16 NHWC (seeds-fp16-nhwc.json, seeds-bf16-nhwc.json), their backward
 #   passes and the backward examples (seeds-backward.json, examples-backward.json), the GPU tests (scripts/run-gpu-tests.sh: each case in its own process),
-#   every kernel variant and cuDNN algorithm (variants.json), their figures against issue 4's targets
+#   every kernel variant and cuDNN algorithm (variants.json), every kernel variant of the fp16 NHWC
+#   seeds (variants-half.json), their figures against issue 4's targets
 #   (figures.md, scripts/gpu-summary.py, also printed at the end), every example on cuDNN, our
 #   default, direct and direct_tiled (examples.json), compute-sanitizer memcheck and
-#   racecheck of our kernels on the small examples, Nsight Compute counters of our default kernels
+#   racecheck of our kernels on the small examples (memcheck also on the backward and half examples), Nsight Compute counters of our default kernels
 #   on the seeds (scripts/gpu-profile.sh), in the time left the randomised kernel tests on other
 #   shapes (scripts/gpu-soak.sh), nvidia-smi -q (after).
 # A failing step does not stop the others. A kernel fault (a sticky CUDA error) poisons its
@@ -214,6 +215,10 @@ for file in "${seed_files[@]}"; do
   done
 done
 merged merge-variants "$outdir/variants.json" "${variant_parts[@]}"
+# Every kernel variant of the fp16 NHWC seeds (the half defaults against /wgmma and direct): what to
+# tune first for issue 24's targets; bf16 runs the same kernels.
+step variants-half 60 "$kbench" run "$repo_root/workloads/kernelbench/level1-fp16-nhwc" --backends cuda:all \
+  --seed "$input_seed" --iterations 10 --time-budget 2 --format json --output "$outdir/variants-half.json"
 # The figures docs/perf-notes.md records: defaults against cuDNN and the targets, fastest variants.
 figures_inputs=("$outdir/seeds.json")
 [[ -f "$outdir/variants.json" ]] && figures_inputs+=("$outdir/variants.json")
@@ -234,6 +239,9 @@ if command -v compute-sanitizer >/dev/null; then
   # The backward passes' kernels (wgrad_gemm_ffma, wgrad_depthwise, the forward families on dgrad problems).
   step memcheck-backward 60 compute-sanitizer --tool memcheck --error-exitcode 9 "$kbench" run \
     "$repo_root/workloads/examples-backward" --backends cuda:all --iterations 1 --warmups 0 --hot
+  # The fp16/bf16 and channels-last kernels on every dtype x layout x op example.
+  step memcheck-half 60 compute-sanitizer --tool memcheck --error-exitcode 9 "$kbench" run \
+    "$repo_root/workloads/examples-half" --backends cuda:all --iterations 1 --warmups 0 --hot
 fi
 # Hardware counters of our default kernels on the seeds (needs a runtime where ncu reads them).
 step profile 75 bash "$repo_root/scripts/gpu-profile.sh" "$kbench" "$outdir"

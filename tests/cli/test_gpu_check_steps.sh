@@ -14,7 +14,7 @@ summary="$WORK/out/summary.txt"
 grep -Eq '^info +ok ' "$summary" || fail "the selected step did not run"
 grep -Eq '^plan +ok ' "$summary" || fail "the plan step did not run"
 json_check "$WORK/out/plan.json" 'doc["schema"] == "kbench.plan/1" and len({p["workload"] for p in doc["plans"]}) >= 4'
-for name in nvidia-smi-before timing-protocol gpu-tests calibrate seeds-050 merge-seeds seeds-fp16-nhwc seeds-bf16-nhwc seeds-backward examples-backward variants-076-tf32 merge-variants figures \
+for name in nvidia-smi-before timing-protocol gpu-tests calibrate seeds-050 merge-seeds seeds-fp16-nhwc seeds-bf16-nhwc seeds-backward examples-backward variants-076-tf32 merge-variants variants-half figures \
   examples profile gpu-soak nvidia-smi-after; do
   grep -Eq "^$name +skipped \(not selected\)" "$summary" || fail "$name is not listed as skipped"
 done
