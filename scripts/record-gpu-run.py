@@ -2,7 +2,7 @@
 """record-gpu-run.py OUTDIR [--results-dir DIR] - file a gpu-check visit's documents under docs/results/.
 
 After `scripts/gpu-check.sh OUTDIR` ran on a GPU machine and its files came back: takes seeds.json,
-variants.json, examples.json, seeds-{fp16,bf16}-nhwc.json, plan.json and the timing-protocol check's protocol-*.json from OUTDIR
+variants.json, variants-half.json, examples.json, seeds-{fp16,bf16}-nhwc.json, plan.json and the timing-protocol check's protocol-*.json from OUTDIR
 (or from OUTDIR/gpu-check.tar.gz, where gpu-check bundled them), names them as docs/results/README.md
 asks, `YYYY-MM-DD_<gpu>_<commit>.json`, `..._variants.json`, `..._examples.json`, `..._plan.json` and
 `..._protocol-cold.json` etc. (date of the visit, GPU model in lower case, the commit the build recorded),
@@ -77,7 +77,10 @@ def main():
         stem = f"{seeds['started_at'][:10]}_{gpu_slug(seeds.get('device'))}_{commit_of(seeds.get('build'))}"
         files = [(seeds_path, f"{stem}.json")]
         # Each written by its own gpu-check step, if it ran; protocol-* by the timing-protocol check.
-        documents = ("variants", "examples", "seeds-fp16-nhwc", "seeds-bf16-nhwc", "seeds-backward", "examples-backward")
+        documents = (
+            "variants", "variants-half", "examples", "seeds-fp16-nhwc", "seeds-bf16-nhwc", "seeds-backward",
+            "examples-backward",
+        )
         for document in documents + tuple(f"protocol-{c}" for c in PROTOCOL_CONFIGS):
             path = os.path.join(source, f"{document}.json")
             if os.path.isfile(path):
