@@ -140,6 +140,18 @@ KBENCH_HD RowOrigin row_origin(const HalfGemmDesc& d, std::int64_t m) {
   return r;
 }
 
+// The GEMM rows a thread loads A for (rows row0 + row(r) of the block's tile, r < kRows), each
+// decoded once for the whole reduction; a row past M is marked not ok (and decoded as row 0).
+template <int kRows, class Row>
+KBENCH_HD void decode_rows(const HalfGemmDesc& d, std::int64_t row0, Row row, RowOrigin (&origin)[kRows],
+                           bool (&row_ok)[kRows]) {
+  for (int r = 0; r < kRows; ++r) {
+    const std::int64_t m = row0 + row(r);
+    row_ok[r] = m < d.rows;
+    origin[r] = row_origin(d, row_ok[r] ? m : 0);
+  }
+}
+
 // Reduction index k: its tap (flat and per dimension) and input channel within the group.
 struct KIndex {
   std::int64_t tap = 0;

@@ -80,15 +80,10 @@ __global__ void __launch_bounds__(kThreads)
   const std::int64_t col0 = static_cast<std::int64_t>(blockIdx.y) * kTileN;
   const int t = threadIdx.x;
 
-  // The output rows this thread loads A for, decoded once for the whole reduction.
   constexpr int kRows = kVectorLoads ? kVectorPieces : 1;
   RowOrigin origin[kRows];
   bool row_ok[kRows];
-  for (int r = 0; r < kRows; ++r) {
-    const std::int64_t m = row0 + (kVectorLoads ? vector_row(t, r) : element_row(t));
-    row_ok[r] = m < d.rows;
-    origin[r] = row_origin(d, row_ok[r] ? m : 0);
-  }
+  decode_rows(d, row0, [&](int r) { return kVectorLoads ? vector_row(t, r) : element_row(t); }, origin, row_ok);
   const auto stage_a = [&](std::int64_t chunk) { return stages + (chunk % kStages) * kStageHalves; };
   const auto stage_b = [&](std::int64_t chunk) { return stage_a(chunk) + kTileM * kRowHalves; };
 
