@@ -11,14 +11,13 @@
 
 #include "cuda/direct/direct_conv_kernel.cuh"
 #include "cuda/family_table.hpp"
-#include "cuda/half_gemm/half_gemm_kernel.cuh"
-#include "cuda/half_gemm/half_wgmma_index.hpp"
 #include "emulated_typed_run.hpp"
+#include "half_gemm_emulated.hpp"
 #include "problem_factory.hpp"
 #include "test_seed.hpp"
 
-// The GEMMs' `extern __shared__` array, as the emulation provides it (one block runs at a time), for
-// the mma.sync kernel and the wgmma one (test_emulated_half_wgmma.cpp).
+// The GEMMs' `extern __shared__` array (half_gemm_emulated.hpp), as the emulation provides it (one
+// block runs at a time), for the mma.sync kernel and the wgmma one.
 namespace kbench::gpu::conv::half_gemm {
 alignas(16) unsigned char smem[std::max(kSmemBytes, kWgmmaSmemBytes)];
 }
@@ -29,7 +28,6 @@ namespace {
 namespace hg = gpu::conv::half_gemm;
 using emu_tests::run_typed_and_compare;
 using emu_tests::Stored;
-using gpu_tests::make_problem;
 using gpu_tests::pick;
 
 template <DType kType, Layout kLayout>
@@ -57,26 +55,16 @@ void check_half_gemm(ConvProblem p, Layout layout, std::uint64_t seed) {
   p.layout = layout;
   REQUIRE(gpu::conv::family_envelope(gpu::conv::Family::implicit_gemm_half, p, MathMode::fp32).ok);
   const hg::HalfGemmDesc d = hg::make_half_gemm_desc(p);
-  const emu::Dim3 grid{static_cast<unsigned>(d.row_tiles), static_cast<unsigned>(d.col_tiles),
-                       static_cast<unsigned>(p.groups)};
-  run_typed_and_compare<kType>(
-      p, seed, grid, hg::kThreads,
-      [&](const Stored<kType>* x, const Stored<kType>* w, const Stored<kType>* b, Stored<kType>* y) {
-        if (d.vector_loads)
-          hg::half_gemm_kernel<kType, true>(d, x, w, b, y);
-        else
-          hg::half_gemm_kernel<kType, false>(d, x, w, b, y);
-      },
-      hg::smem, hg::kSmemBytes);
+  emu_tests::run_typed_sequence_and_compare<kType>(
+      p, seed, [&](const Stored<kType>* x, const Stored<kType>* w, const Stored<kType>* b, Stored<kType>* y) {
+        emu_tests::launch_half_gemm<kType>(d, x, w, b, y, false);
+      });
 }
 
 // Both element types in both layouts; returns whether NHWC ran the 16-byte copies.
 bool check_half_gemm_everywhere(const ConvProblem& p, std::uint64_t seed) {
-  for (const Layout layout : {Layout::nhwc, Layout::nchw}) {
-    CAPTURE(to_string(layout));
-    check_half_gemm<DType::fp16>(p, layout, seed);
-    check_half_gemm<DType::bf16>(p, layout, seed + 1);
-  }
+  emu_tests::in_both_types_and_layouts(
+      seed, [&](auto type, Layout layout, std::uint64_t s) { check_half_gemm<decltype(type)::value>(p, layout, s); });
   ConvProblem nhwc = p;
   nhwc.layout = Layout::nhwc;
   return hg::make_half_gemm_desc(nhwc).vector_loads;
@@ -100,29 +88,9 @@ TEST_SUITE("cuda_emulated") {
   }
 
   TEST_CASE("emulated fp16/bf16 tensor-core GEMM: ranks, groups, stride, padding, dilation, bias, both layouts") {
-    using D = Dims;
-    const OpKind conv = OpKind::conv;
-    // (rank, n, cin, cout, groups, input, kernel, stride, dilation, pad before, pad after, bias)
-    const ConvProblem shapes[] = {
-        // 2-D, 16 channels (vector loads), padding, bias; 2 x 2 row tiles
-        make_problem(conv, 2, 2, 16, 24, 1, D{{9, 7, 0}}, D{{3, 3, 0}}, D{{1, 1, 0}}, D{{1, 1, 0}}, D{{1, 1, 0}},
-                     D{{1, 1, 0}}, true),
-        // 1-D, stride 2, dilation 2, asymmetric padding, K = 40 (a partial chunk), no bias
-        make_problem(conv, 1, 1, 8, 16, 1, D{{37, 0, 0}}, D{{5, 0, 0}}, D{{2, 0, 0}}, D{{2, 0, 0}}, D{{3, 0, 0}},
-                     D{{1, 0, 0}}, false),
-        // 3-D, groups of 8 -> 12 channels, bias
-        make_problem(conv, 3, 1, 16, 24, 2, D{{3, 5, 4}}, D{{2, 3, 2}}, D{{1, 1, 2}}, D{{1, 1, 1}}, D{{0, 1, 1}},
-                     D{{1, 1, 0}}, true),
-        // 2-D, 3 input channels (gathered in either layout: AlexNet-like), 70 output channels (2 column
-        // tiles), stride 4
-        make_problem(conv, 2, 1, 3, 70, 1, D{{19, 19, 0}}, D{{5, 5, 0}}, D{{4, 4, 0}}, D{{1, 1, 0}}, D{{2, 2, 0}},
-                     D{{2, 2, 0}}, true),
-        // 2-D, groups of 12 input channels (gathered), 8 output channels per group
-        make_problem(conv, 2, 2, 36, 24, 3, D{{6, 5, 0}}, D{{3, 1, 0}}, D{{1, 2, 0}}, D{{2, 1, 0}}, D{{2, 0, 0}},
-                     D{{0, 1, 0}}, true),
-    };
+    const std::vector<ConvProblem> shapes = emu_tests::forward_half_gemm_shapes();
     int vector = 0;
-    for (std::size_t i = 0; i < std::size(shapes); ++i) {
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
       CAPTURE(i);
       vector += check_half_gemm_everywhere(shapes[i], 2450 + 10 * i) ? 1 : 0;
     }

@@ -12,17 +12,10 @@
 #include <vector>
 
 #include "cuda/family_table.hpp"
-#include "cuda/half_gemm/half_gemm_kernel.cuh"
 #include "cuda/half_gemm/half_phase_kernels.cuh"
-#include "cuda/half_gemm/half_wgmma_kernel.cuh"
-#include "emulated_typed_run.hpp"
+#include "half_gemm_emulated.hpp"
 #include "problem_factory.hpp"
 #include "test_seed.hpp"
-
-// The GEMM's `extern __shared__` array, as the emulation provides it: defined in test_emulated_half.cpp.
-namespace kbench::gpu::conv::half_gemm {
-extern unsigned char smem[];
-}
 
 namespace kbench {
 namespace {
@@ -64,85 +57,60 @@ void check_half_phase(ConvProblem p, Layout layout, std::uint64_t seed, bool wgm
         for (const hg::HalfPhaseGemm& g : gemms) {
           emu::launch(emu::Dim3{strided_blocks(hg::packed_elements(g))}, emu::Dim3{hg::kPhaseThreads}, nullptr, 0,
                       [&] { hg::pack_phase_weights_kernel(g, w, packed.data() + g.packed_offset); });
-          const hg::HalfGemmDesc& d = g.desc;
-          const emu::Dim3 grid{static_cast<unsigned>(d.row_tiles), static_cast<unsigned>(d.col_tiles),
-                               static_cast<unsigned>(p.groups)};
-          const std::uint16_t* b_packed = packed.data() + g.packed_offset;
-          emu::launch(grid, emu::Dim3{hg::kThreads}, hg::smem, wgmma ? hg::kWgmmaSmemBytes : hg::kSmemBytes, [&] {
-            if (wgmma && d.vector_loads)
-              hg::half_wgmma_kernel<kType, true>(d, x, b_packed, b, y);
-            else if (wgmma)
-              hg::half_wgmma_kernel<kType, false>(d, x, b_packed, b, y);
-            else if (d.vector_loads)
-              hg::half_gemm_kernel<kType, true>(d, x, b_packed, b, y);
-            else
-              hg::half_gemm_kernel<kType, false>(d, x, b_packed, b, y);
-          });
+          emu_tests::launch_half_gemm<kType>(g.desc, x, packed.data() + g.packed_offset, b, y, wgmma);
         }
       });
 }
 
-// Both element types in both layouts.
-void check_half_phase_everywhere(const ConvProblem& p, std::uint64_t seed) {
-  for (const Layout layout : {Layout::nhwc, Layout::nchw}) {
-    CAPTURE(to_string(layout));
-    check_half_phase<DType::fp16>(p, layout, seed);
-    check_half_phase<DType::bf16>(p, layout, seed + 1);
-  }
+// Both element types in both layouts, each phase GEMM on the wgmma kernel with `wgmma`.
+void check_half_phase_everywhere(const ConvProblem& p, std::uint64_t seed, bool wgmma = false) {
+  emu_tests::in_both_types_and_layouts(seed, [&](auto type, Layout layout, std::uint64_t s) {
+    check_half_phase<decltype(type)::value>(p, layout, s, wgmma);
+  });
+}
+
+// Transposed shapes (rank, n, cin, cout, groups, input, kernel, stride, dilation, pad before, pad
+// after, bias, output_padding); the first three also run on the wgmma kernel.
+std::vector<ConvProblem> transposed_half_shapes() {
+  using D = Dims;
+  const OpKind t = OpKind::conv_transpose;
+  return {
+      // seed 77's kind, small: 3-D, stride 2, dilation 2 (7 of 8 phase combinations untapped), 16 -> 16
+      // channels (vector loads and vector fills under NHWC), bias
+      make_problem(t, 3, 1, 16, 16, 1, D{{3, 4, 3}}, D{{3, 3, 3}}, D{{2, 2, 2}}, D{{2, 2, 2}}, D{{1, 1, 1}},
+                   D{{1, 1, 1}}, true),
+      // 2-D, stride 3, dilation 2: every phase tapped, 1 or 2 taps each; output_padding; no bias
+      make_problem(t, 2, 2, 8, 24, 1, D{{5, 4, 0}}, D{{4, 3, 0}}, D{{3, 3, 0}}, D{{2, 2, 0}}, D{{2, 1, 0}},
+                   D{{1, 0, 0}}, false, D{{1, 2, 0}}),
+      // 1-D, stride 1 (one phase, every tap, the forward correlation flipped), 5 input channels (gathered)
+      make_problem(t, 1, 2, 5, 12, 1, D{{23, 0, 0}}, D{{5, 0, 0}}, D{{1, 0, 0}}, D{{1, 0, 0}}, D{{2, 0, 0}},
+                   D{{3, 0, 0}}, true),
+      // 2-D, groups of 8 -> 10 channels (a fill of elements, C_out not a multiple of 8), stride 2, bias
+      make_problem(t, 2, 1, 16, 20, 2, D{{4, 5, 0}}, D{{3, 2, 0}}, D{{2, 2, 0}}, D{{1, 1, 0}}, D{{0, 1, 0}},
+                   D{{1, 0, 0}}, true, D{{1, 0, 0}}),
+      // 2-D, 70 output channels (2 column tiles), stride 2, kernel 4: each phase 2 x 2 taps
+      make_problem(t, 2, 1, 8, 70, 1, D{{6, 5, 0}}, D{{4, 4, 0}}, D{{2, 2, 0}}, D{{1, 1, 0}}, D{{1, 1, 0}},
+                   D{{1, 1, 0}}, true),
+  };
 }
 
 }  // namespace
 
 TEST_SUITE("cuda_emulated") {
   TEST_CASE("emulated fp16/bf16 transposed GEMMs by phases: untapped phases, strides, groups, padding, both layouts") {
-    using D = Dims;
-    const OpKind t = OpKind::conv_transpose;
-    // (rank, n, cin, cout, groups, input, kernel, stride, dilation, pad before, pad after, bias, output_padding)
-    const ConvProblem shapes[] = {
-        // seed 77's kind, small: 3-D, stride 2, dilation 2 (7 of 8 phase combinations untapped), 16 -> 16
-        // channels (vector loads and vector fills under NHWC), bias
-        make_problem(t, 3, 1, 16, 16, 1, D{{3, 4, 3}}, D{{3, 3, 3}}, D{{2, 2, 2}}, D{{2, 2, 2}}, D{{1, 1, 1}},
-                     D{{1, 1, 1}}, true),
-        // 2-D, stride 3, dilation 2: every phase tapped, 1 or 2 taps each; output_padding; no bias
-        make_problem(t, 2, 2, 8, 24, 1, D{{5, 4, 0}}, D{{4, 3, 0}}, D{{3, 3, 0}}, D{{2, 2, 0}}, D{{2, 1, 0}},
-                     D{{1, 0, 0}}, false, D{{1, 2, 0}}),
-        // 1-D, stride 1 (one phase, every tap, the forward correlation flipped), 5 input channels (gathered)
-        make_problem(t, 1, 2, 5, 12, 1, D{{23, 0, 0}}, D{{5, 0, 0}}, D{{1, 0, 0}}, D{{1, 0, 0}}, D{{2, 0, 0}},
-                     D{{3, 0, 0}}, true),
-        // 2-D, groups of 8 -> 10 channels (a fill of elements, C_out not a multiple of 8), stride 2, bias
-        make_problem(t, 2, 1, 16, 20, 2, D{{4, 5, 0}}, D{{3, 2, 0}}, D{{2, 2, 0}}, D{{1, 1, 0}}, D{{0, 1, 0}},
-                     D{{1, 0, 0}}, true, D{{1, 0, 0}}),
-        // 2-D, 70 output channels (2 column tiles), stride 2, kernel 4: each phase 2 x 2 taps
-        make_problem(t, 2, 1, 8, 70, 1, D{{6, 5, 0}}, D{{4, 4, 0}}, D{{2, 2, 0}}, D{{1, 1, 0}}, D{{1, 1, 0}},
-                     D{{1, 1, 0}}, true),
-    };
-    for (std::size_t i = 0; i < std::size(shapes); ++i) {
+    const std::vector<ConvProblem> shapes = transposed_half_shapes();
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
       CAPTURE(i);
       check_half_phase_everywhere(shapes[i], 7700 + 10 * i);
     }
   }
 
   TEST_CASE("emulated fp16/bf16 transposed GEMMs by phases on the wgmma kernel: the phase descriptors") {
-    using D = Dims;
-    const OpKind t = OpKind::conv_transpose;
-    const ConvProblem shapes[] = {
-        // 2-D, stride 3, dilation 2: every phase tapped, 1 or 2 taps each; output_padding; no bias
-        make_problem(t, 2, 2, 8, 24, 1, D{{5, 4, 0}}, D{{4, 3, 0}}, D{{3, 3, 0}}, D{{2, 2, 0}}, D{{2, 1, 0}},
-                     D{{1, 0, 0}}, false, D{{1, 2, 0}}),
-        // 3-D, stride 2, dilation 2 (7 of 8 phase combinations untapped), 16 -> 16 channels, bias
-        make_problem(t, 3, 1, 16, 16, 1, D{{3, 4, 3}}, D{{3, 3, 3}}, D{{2, 2, 2}}, D{{2, 2, 2}}, D{{1, 1, 1}},
-                     D{{1, 1, 1}}, true),
-        // 1-D, stride 1, 5 input channels (gathered)
-        make_problem(t, 1, 2, 5, 12, 1, D{{23, 0, 0}}, D{{5, 0, 0}}, D{{1, 0, 0}}, D{{1, 0, 0}}, D{{2, 0, 0}},
-                     D{{3, 0, 0}}, true),
-    };
-    for (std::size_t i = 0; i < std::size(shapes); ++i)
-      for (const Layout layout : {Layout::nhwc, Layout::nchw}) {
-        CAPTURE(i);
-        CAPTURE(to_string(layout));
-        check_half_phase<DType::fp16>(shapes[i], layout, 7950 + 10 * i, true);
-        check_half_phase<DType::bf16>(shapes[i], layout, 7951 + 10 * i, true);
-      }
+    const std::vector<ConvProblem> shapes = transposed_half_shapes();
+    for (std::size_t i = 0; i < 3; ++i) {
+      CAPTURE(i);
+      check_half_phase_everywhere(shapes[i], 7950 + 10 * i, true);
+    }
   }
 
   TEST_CASE("emulated fp16/bf16 transposed GEMMs by phases: random problems") {

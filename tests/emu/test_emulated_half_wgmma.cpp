@@ -11,15 +11,9 @@
 #include <random>
 
 #include "cuda/family_table.hpp"
-#include "cuda/half_gemm/half_wgmma_kernel.cuh"
-#include "emulated_typed_run.hpp"
+#include "half_gemm_emulated.hpp"
 #include "problem_factory.hpp"
 #include "test_seed.hpp"
-
-// The kernels' `extern __shared__` array, as the emulation provides it: defined in test_emulated_half.cpp.
-namespace kbench::gpu::conv::half_gemm {
-extern unsigned char smem[];
-}
 
 namespace kbench {
 namespace {
@@ -33,19 +27,6 @@ const gpu::conv::KernelChoice kHalfWgmma{.family = gpu::conv::Family::implicit_g
                                          .mma = gpu::conv::igemm::MmaKind::wgmma};
 
 template <DType kType>
-void launch_half_wgmma(const hg::HalfGemmDesc& d, const Stored<kType>* x, const Stored<kType>* w,
-                       const Stored<kType>* b, Stored<kType>* y) {
-  const emu::Dim3 grid{static_cast<unsigned>(d.row_tiles), static_cast<unsigned>(d.col_tiles),
-                       static_cast<unsigned>(d.p3.groups)};
-  emu::launch(grid, emu::Dim3{hg::kThreads}, hg::smem, hg::kWgmmaSmemBytes, [&] {
-    if (d.vector_loads)
-      hg::half_wgmma_kernel<kType, true>(d, x, w, b, y);
-    else
-      hg::half_wgmma_kernel<kType, false>(d, x, w, b, y);
-  });
-}
-
-template <DType kType>
 void check_half_wgmma(ConvProblem p, Layout layout, std::uint64_t seed) {
   p.dtype = kType;
   p.layout = layout;
@@ -53,17 +34,14 @@ void check_half_wgmma(ConvProblem p, Layout layout, std::uint64_t seed) {
   const hg::HalfGemmDesc d = hg::make_half_gemm_desc(p);
   emu_tests::run_typed_sequence_and_compare<kType>(
       p, seed, [&](const Stored<kType>* x, const Stored<kType>* w, const Stored<kType>* b, Stored<kType>* y) {
-        launch_half_wgmma<kType>(d, x, w, b, y);
+        emu_tests::launch_half_gemm<kType>(d, x, w, b, y, true);
       });
 }
 
 // Both element types in both layouts; returns whether NHWC ran the 16-byte copies.
 bool check_half_wgmma_everywhere(const ConvProblem& p, std::uint64_t seed) {
-  for (const Layout layout : {Layout::nhwc, Layout::nchw}) {
-    CAPTURE(to_string(layout));
-    check_half_wgmma<DType::fp16>(p, layout, seed);
-    check_half_wgmma<DType::bf16>(p, layout, seed + 1);
-  }
+  emu_tests::in_both_types_and_layouts(
+      seed, [&](auto type, Layout layout, std::uint64_t s) { check_half_wgmma<decltype(type)::value>(p, layout, s); });
   ConvProblem nhwc = p;
   nhwc.layout = Layout::nhwc;
   return hg::make_half_gemm_desc(nhwc).vector_loads;
@@ -74,32 +52,13 @@ bool check_half_wgmma_everywhere(const ConvProblem& p, std::uint64_t seed) {
 TEST_SUITE("cuda_emulated") {
   TEST_CASE("emulated fp16/bf16 wgmma GEMM: ranks, groups, stride, padding, dilation, bias, partial tiles") {
     using D = Dims;
-    const OpKind conv = OpKind::conv;
-    // (rank, n, cin, cout, groups, input, kernel, stride, dilation, pad before, pad after, bias)
-    const ConvProblem shapes[] = {
-        // 2-D, 16 channels (vector loads), padding, bias; M 126 (2 row tiles, the second partial),
-        // K 144 (5 chunks: every stage of the pipeline refilled once, the last chunk partial)
-        make_problem(conv, 2, 2, 16, 24, 1, D{{9, 7, 0}}, D{{3, 3, 0}}, D{{1, 1, 0}}, D{{1, 1, 0}}, D{{1, 1, 0}},
-                     D{{1, 1, 0}}, true),
-        // 1-D, stride 2, dilation 2, asymmetric padding, K = 40 (a partial second chunk), no bias
-        make_problem(conv, 1, 1, 8, 16, 1, D{{37, 0, 0}}, D{{5, 0, 0}}, D{{2, 0, 0}}, D{{2, 0, 0}}, D{{3, 0, 0}},
-                     D{{1, 0, 0}}, false),
-        // 3-D, groups of 8 -> 12 channels, bias
-        make_problem(conv, 3, 1, 16, 24, 2, D{{3, 5, 4}}, D{{2, 3, 2}}, D{{1, 1, 2}}, D{{1, 1, 1}}, D{{0, 1, 1}},
-                     D{{1, 1, 0}}, true),
-        // 2-D, 3 input channels (gathered in either layout), 70 output channels (2 column tiles, the
-        // second partial), stride 4
-        make_problem(conv, 2, 1, 3, 70, 1, D{{19, 19, 0}}, D{{5, 5, 0}}, D{{4, 4, 0}}, D{{1, 1, 0}}, D{{2, 2, 0}},
-                     D{{2, 2, 0}}, true),
-        // 2-D, groups of 12 input channels (gathered), 8 output channels per group
-        make_problem(conv, 2, 2, 36, 24, 3, D{{6, 5, 0}}, D{{3, 1, 0}}, D{{1, 2, 0}}, D{{2, 1, 0}}, D{{2, 0, 0}},
-                     D{{0, 1, 0}}, true),
-        // 2-D, 24 channels, 130 output channels (3 column tiles), K 216 (7 chunks, the last of 24), bias
-        make_problem(conv, 2, 1, 24, 130, 1, D{{6, 6, 0}}, D{{3, 3, 0}}, D{{1, 1, 0}}, D{{1, 1, 0}}, D{{1, 1, 0}},
-                     D{{1, 1, 0}}, true),
-    };
+    // The family's forward shapes, and one of 130 output channels (3 column tiles) over K 216 (7
+    // chunks, the last of 24), bias.
+    std::vector<ConvProblem> shapes = emu_tests::forward_half_gemm_shapes();
+    shapes.push_back(make_problem(OpKind::conv, 2, 1, 24, 130, 1, D{{6, 6, 0}}, D{{3, 3, 0}}, D{{1, 1, 0}},
+                                  D{{1, 1, 0}}, D{{1, 1, 0}}, D{{1, 1, 0}}, true));
     int vector = 0;
-    for (std::size_t i = 0; i < std::size(shapes); ++i) {
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
       CAPTURE(i);
       vector += check_half_wgmma_everywhere(shapes[i], 7600 + 10 * i) ? 1 : 0;
     }

@@ -1,0 +1,80 @@
+#pragma once
+// What the emulation tests of the fp16/bf16 tensor-core GEMM share (test_emulated_half.cpp, its wgmma
+// variant's and the transposed phases'): one launch of either kernel as the CUDA launchers make it,
+// the forward shapes every kernel of the family runs, and a check run in both element types and both
+// layouts.
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include "cuda/half_gemm/half_gemm_kernel.cuh"
+#include "cuda/half_gemm/half_wgmma_kernel.cuh"
+#include "emulated_typed_run.hpp"
+#include "problem_factory.hpp"
+
+// The GEMMs' `extern __shared__` array, defined in test_emulated_half.cpp (one block runs at a time).
+namespace kbench::gpu::conv::half_gemm {
+extern unsigned char smem[];
+}
+
+namespace kbench::emu_tests {
+
+// One launch of the GEMM `d` on tensors x, w (B as the descriptor addresses it), bias b and y: the
+// mma.sync kernel (half_gemm.cu's grid and shared memory) or, with `wgmma`, half_wgmma.cu's.
+template <DType kType>
+void launch_half_gemm(const gpu::conv::half_gemm::HalfGemmDesc& d, const Stored<kType>* x, const Stored<kType>* w,
+                      const Stored<kType>* b, Stored<kType>* y, bool wgmma) {
+  namespace hg = gpu::conv::half_gemm;
+  const emu::Dim3 grid{static_cast<unsigned>(d.row_tiles), static_cast<unsigned>(d.col_tiles),
+                       static_cast<unsigned>(d.p3.groups)};
+  emu::launch(grid, emu::Dim3{hg::kThreads}, hg::smem, wgmma ? hg::kWgmmaSmemBytes : hg::kSmemBytes, [&] {
+    if (wgmma && d.vector_loads)
+      hg::half_wgmma_kernel<kType, true>(d, x, w, b, y);
+    else if (wgmma)
+      hg::half_wgmma_kernel<kType, false>(d, x, w, b, y);
+    else if (d.vector_loads)
+      hg::half_gemm_kernel<kType, true>(d, x, w, b, y);
+    else
+      hg::half_gemm_kernel<kType, false>(d, x, w, b, y);
+  });
+}
+
+// check(std::integral_constant<DType, T>, layout, seed) for T = fp16 (seed) and bf16 (seed + 1), in
+// NHWC and in NCHW.
+template <class Check>
+void in_both_types_and_layouts(std::uint64_t seed, Check&& check) {
+  for (const Layout layout : {Layout::nhwc, Layout::nchw}) {
+    CAPTURE(to_string(layout));
+    check(std::integral_constant<DType, DType::fp16>{}, layout, seed);
+    check(std::integral_constant<DType, DType::bf16>{}, layout, seed + 1);
+  }
+}
+
+// Forward shapes for both GEMM kernels (rank, n, cin, cout, groups, input, kernel, stride, dilation,
+// pad before, pad after, bias); three of them load 16 bytes at a time under NHWC, two gather.
+inline std::vector<ConvProblem> forward_half_gemm_shapes() {
+  using D = Dims;
+  using gpu_tests::make_problem;
+  const OpKind conv = OpKind::conv;
+  return {
+      // 2-D, 16 channels (vector loads), padding, bias; M 126 (2 row tiles, the second partial), K 144
+      // (5 chunks: every stage of either pipeline refilled, the last chunk partial)
+      make_problem(conv, 2, 2, 16, 24, 1, D{{9, 7, 0}}, D{{3, 3, 0}}, D{{1, 1, 0}}, D{{1, 1, 0}}, D{{1, 1, 0}},
+                   D{{1, 1, 0}}, true),
+      // 1-D, stride 2, dilation 2, asymmetric padding, K = 40 (a partial second chunk), no bias
+      make_problem(conv, 1, 1, 8, 16, 1, D{{37, 0, 0}}, D{{5, 0, 0}}, D{{2, 0, 0}}, D{{2, 0, 0}}, D{{3, 0, 0}},
+                   D{{1, 0, 0}}, false),
+      // 3-D, groups of 8 -> 12 channels, bias
+      make_problem(conv, 3, 1, 16, 24, 2, D{{3, 5, 4}}, D{{2, 3, 2}}, D{{1, 1, 2}}, D{{1, 1, 1}}, D{{0, 1, 1}},
+                   D{{1, 1, 0}}, true),
+      // 2-D, 3 input channels (gathered in either layout: AlexNet-like), 70 output channels (2 column
+      // tiles, the second partial), stride 4
+      make_problem(conv, 2, 1, 3, 70, 1, D{{19, 19, 0}}, D{{5, 5, 0}}, D{{4, 4, 0}}, D{{1, 1, 0}}, D{{2, 2, 0}},
+                   D{{2, 2, 0}}, true),
+      // 2-D, groups of 12 input channels (gathered), 8 output channels per group
+      make_problem(conv, 2, 2, 36, 24, 3, D{{6, 5, 0}}, D{{3, 1, 0}}, D{{1, 2, 0}}, D{{2, 1, 0}}, D{{2, 0, 0}},
+                   D{{0, 1, 0}}, true),
+  };
+}
+
+}  // namespace kbench::emu_tests
