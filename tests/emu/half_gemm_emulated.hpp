@@ -4,9 +4,11 @@
 // the forward shapes every kernel of the family runs, and a check run in both element types and both
 // layouts.
 #include <cstdint>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
+#include "cuda/family_table.hpp"
 #include "cuda/half_gemm/half_gemm_kernel.cuh"
 #include "cuda/half_gemm/half_wgmma_kernel.cuh"
 #include "emulated_typed_run.hpp"
@@ -48,6 +50,32 @@ void in_both_types_and_layouts(std::uint64_t seed, Check&& check) {
     check(std::integral_constant<DType, DType::fp16>{}, layout, seed);
     check(std::integral_constant<DType, DType::bf16>{}, layout, seed + 1);
   }
+}
+
+// The forward problem p in kType and `layout` on the mma.sync kernel, or with `wgmma` on the wgmma
+// one, inside implicit_gemm_half's envelope for that choice.
+template <DType kType>
+void check_forward_half_gemm(ConvProblem p, Layout layout, std::uint64_t seed, bool wgmma) {
+  p.dtype = kType;
+  p.layout = layout;
+  const gpu::conv::KernelChoice choice{.family = gpu::conv::Family::implicit_gemm_half,
+                                       .mma = wgmma ? std::optional(gpu::conv::igemm::MmaKind::wgmma) : std::nullopt};
+  REQUIRE(gpu::conv::choice_envelope(choice, p, MathMode::fp32).ok);
+  const gpu::conv::half_gemm::HalfGemmDesc d = gpu::conv::half_gemm::make_half_gemm_desc(p);
+  run_typed_sequence_and_compare<kType>(
+      p, seed, [&](const Stored<kType>* x, const Stored<kType>* w, const Stored<kType>* b, Stored<kType>* y) {
+        launch_half_gemm<kType>(d, x, w, b, y, wgmma);
+      });
+}
+
+// check_forward_half_gemm in both element types and layouts; returns whether NHWC ran the 16-byte copies.
+inline bool check_forward_half_gemm_everywhere(const ConvProblem& p, std::uint64_t seed, bool wgmma) {
+  in_both_types_and_layouts(seed, [&](auto type, Layout layout, std::uint64_t s) {
+    check_forward_half_gemm<decltype(type)::value>(p, layout, s, wgmma);
+  });
+  ConvProblem nhwc = p;
+  nhwc.layout = Layout::nhwc;
+  return gpu::conv::half_gemm::make_half_gemm_desc(nhwc).vector_loads;
 }
 
 // Forward shapes for both GEMM kernels (rank, n, cin, cout, groups, input, kernel, stride, dilation,

@@ -25,7 +25,6 @@ alignas(16) unsigned char smem[std::max(kSmemBytes, kWgmmaSmemBytes)];
 namespace kbench {
 namespace {
 
-namespace hg = gpu::conv::half_gemm;
 using emu_tests::run_typed_and_compare;
 using emu_tests::Stored;
 using gpu_tests::pick;
@@ -47,27 +46,6 @@ void check_direct_layouts(ConvProblem p, std::uint64_t seed) {
   check_direct_typed<kType, Layout::nchw>(p, seed);
   p.layout = Layout::nhwc;
   check_direct_typed<kType, Layout::nhwc>(p, seed);
-}
-
-template <DType kType>
-void check_half_gemm(ConvProblem p, Layout layout, std::uint64_t seed) {
-  p.dtype = kType;
-  p.layout = layout;
-  REQUIRE(gpu::conv::family_envelope(gpu::conv::Family::implicit_gemm_half, p, MathMode::fp32).ok);
-  const hg::HalfGemmDesc d = hg::make_half_gemm_desc(p);
-  emu_tests::run_typed_sequence_and_compare<kType>(
-      p, seed, [&](const Stored<kType>* x, const Stored<kType>* w, const Stored<kType>* b, Stored<kType>* y) {
-        emu_tests::launch_half_gemm<kType>(d, x, w, b, y, false);
-      });
-}
-
-// Both element types in both layouts; returns whether NHWC ran the 16-byte copies.
-bool check_half_gemm_everywhere(const ConvProblem& p, std::uint64_t seed) {
-  emu_tests::in_both_types_and_layouts(
-      seed, [&](auto type, Layout layout, std::uint64_t s) { check_half_gemm<decltype(type)::value>(p, layout, s); });
-  ConvProblem nhwc = p;
-  nhwc.layout = Layout::nhwc;
-  return hg::make_half_gemm_desc(nhwc).vector_loads;
 }
 
 }  // namespace
@@ -92,7 +70,7 @@ TEST_SUITE("cuda_emulated") {
     int vector = 0;
     for (std::size_t i = 0; i < shapes.size(); ++i) {
       CAPTURE(i);
-      vector += check_half_gemm_everywhere(shapes[i], 2450 + 10 * i) ? 1 : 0;
+      vector += emu_tests::check_forward_half_gemm_everywhere(shapes[i], 2450 + 10 * i, false) ? 1 : 0;
     }
     CHECK(vector == 3);  // both load paths ran
   }
@@ -108,7 +86,7 @@ TEST_SUITE("cuda_emulated") {
       const ConvProblem p =
           gpu_tests::random_problem(rng, OpKind::conv, 1 + trial % 3, cin_pg, pick(rng, 8, 20), limits);
       CAPTURE(trial);
-      check_half_gemm_everywhere(p, 2500 + 10 * static_cast<std::uint64_t>(trial));
+      emu_tests::check_forward_half_gemm_everywhere(p, 2500 + 10 * static_cast<std::uint64_t>(trial), false);
     }
   }
 }

@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <random>
 
-#include "cuda/family_table.hpp"
 #include "half_gemm_emulated.hpp"
 #include "problem_factory.hpp"
 #include "test_seed.hpp"
@@ -18,34 +17,8 @@
 namespace kbench {
 namespace {
 
-namespace hg = gpu::conv::half_gemm;
-using emu_tests::Stored;
 using gpu_tests::make_problem;
 using gpu_tests::pick;
-
-const gpu::conv::KernelChoice kHalfWgmma{.family = gpu::conv::Family::implicit_gemm_half,
-                                         .mma = gpu::conv::igemm::MmaKind::wgmma};
-
-template <DType kType>
-void check_half_wgmma(ConvProblem p, Layout layout, std::uint64_t seed) {
-  p.dtype = kType;
-  p.layout = layout;
-  REQUIRE(gpu::conv::choice_envelope(kHalfWgmma, p, MathMode::fp32).ok);
-  const hg::HalfGemmDesc d = hg::make_half_gemm_desc(p);
-  emu_tests::run_typed_sequence_and_compare<kType>(
-      p, seed, [&](const Stored<kType>* x, const Stored<kType>* w, const Stored<kType>* b, Stored<kType>* y) {
-        emu_tests::launch_half_gemm<kType>(d, x, w, b, y, true);
-      });
-}
-
-// Both element types in both layouts; returns whether NHWC ran the 16-byte copies.
-bool check_half_wgmma_everywhere(const ConvProblem& p, std::uint64_t seed) {
-  emu_tests::in_both_types_and_layouts(
-      seed, [&](auto type, Layout layout, std::uint64_t s) { check_half_wgmma<decltype(type)::value>(p, layout, s); });
-  ConvProblem nhwc = p;
-  nhwc.layout = Layout::nhwc;
-  return hg::make_half_gemm_desc(nhwc).vector_loads;
-}
 
 }  // namespace
 
@@ -60,7 +33,7 @@ TEST_SUITE("cuda_emulated") {
     int vector = 0;
     for (std::size_t i = 0; i < shapes.size(); ++i) {
       CAPTURE(i);
-      vector += check_half_wgmma_everywhere(shapes[i], 7600 + 10 * i) ? 1 : 0;
+      vector += emu_tests::check_forward_half_gemm_everywhere(shapes[i], 7600 + 10 * i, true) ? 1 : 0;
     }
     CHECK(vector == 4);  // both load paths ran
   }
@@ -76,7 +49,7 @@ TEST_SUITE("cuda_emulated") {
       const ConvProblem p =
           gpu_tests::random_problem(rng, OpKind::conv, 1 + trial % 3, cin_pg, pick(rng, 8, 72), limits);
       CAPTURE(trial);
-      check_half_wgmma_everywhere(p, 7700 + 10 * static_cast<std::uint64_t>(trial));
+      emu_tests::check_forward_half_gemm_everywhere(p, 7700 + 10 * static_cast<std::uint64_t>(trial), true);
     }
   }
 }
