@@ -15,7 +15,8 @@ outdir="${2:?usage: gpu-profile.sh KBENCH OUTDIR [SPEC_DIR]}"
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 specs="${3:-$repo_root/workloads/kernelbench/level1}"
 
-ncu_bin="$(command -v ncu || ls -d /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | tail -n 1)"
+# ncu on PATH, else where CUDA or Nsight Compute install it (KBENCH_CUDA_ROOT: gpu-check.sh's).
+ncu_bin="$(command -v ncu || ls -d /opt/nvidia/nsight-compute/*/ncu "${KBENCH_CUDA_ROOT:-/usr/local/cuda}/bin/ncu" 2>/dev/null | tail -n 1)"
 if [[ -z "$ncu_bin" || ! -x "$ncu_bin" ]]; then
   echo "gpu-profile: ncu not found" >&2
   exit 3
