@@ -1,7 +1,26 @@
 # cmake -P script (see KbenchBuildInfo.cmake): writes OUTPUT, the definition of
-# kbench::build_description(), from FACTS and the git commit of SOURCE_DIR.
+# kbench::build_description(), from FACTS and the git commit of SOURCE_DIR. Without .git (a copy of
+# the working tree, as a GPU machine gets it), the commit comes from the environment's KBENCH_COMMIT,
+# else from SOURCE_DIR/.gpu-bundle/COMMIT (scripts/pack-for-gpu.sh writes it): a hash of 7 to 40 hex
+# digits, "-dirty" after it where the tree had uncommitted changes.
 set(commit "unknown commit")
-if(GIT AND EXISTS ${SOURCE_DIR}/.git)
+set(recorded "")
+if(DEFINED ENV{KBENCH_COMMIT} AND NOT "$ENV{KBENCH_COMMIT}" STREQUAL "")
+  set(recorded "$ENV{KBENCH_COMMIT}")
+  set(recorded_from "KBENCH_COMMIT")
+elseif(EXISTS ${SOURCE_DIR}/.gpu-bundle/COMMIT)
+  file(STRINGS ${SOURCE_DIR}/.gpu-bundle/COMMIT recorded LIMIT_COUNT 1)
+  set(recorded_from "${SOURCE_DIR}/.gpu-bundle/COMMIT")
+endif()
+if(NOT EXISTS ${SOURCE_DIR}/.git AND NOT recorded STREQUAL "")
+  string(STRIP "${recorded}" recorded)
+  if(recorded MATCHES "^([0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]*)(-dirty)?$")
+    string(SUBSTRING "${CMAKE_MATCH_1}" 0 12 head)
+    set(commit "commit ${head}${CMAKE_MATCH_2}")
+  else()
+    message(WARNING "kbench: ${recorded_from} holds '${recorded}', not a commit hash: the build says 'unknown commit'")
+  endif()
+elseif(GIT AND EXISTS ${SOURCE_DIR}/.git)
   execute_process(COMMAND ${GIT} -C ${SOURCE_DIR} rev-parse --short=12 HEAD
                   OUTPUT_VARIABLE head OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE head_status ERROR_QUIET)
   if(head_status EQUAL 0 AND head)
