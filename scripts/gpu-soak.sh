@@ -31,6 +31,18 @@ excluded='*full size*,*2^30*'
 per_seed_limit_s="${KBENCH_SOAK_SEED_TIMEOUT_S:-150}"
 max_failed_seeds=3
 
+# Each seed's `timeout` leads a process group of its own: when this script is stopped (gpu-check's step
+# limit), that group goes too, so no seed keeps the GPU busy after the step.
+seed_pid=""
+stop() {
+  [[ -n "$seed_pid" ]] && { kill -TERM -- "-$seed_pid"; sleep 0.2; kill -KILL -- "-$seed_pid"; } 2>/dev/null
+  echo "gpu-soak: stopped by a signal during seed $seed"
+  exit 143
+}
+trap stop TERM INT HUP
+output_file="$(mktemp)"
+trap 'rm -f "$output_file"' EXIT
+
 passed=0 failed=0 deadline=$(( SECONDS + seconds ))
 while (( deadline - SECONDS >= 10 && passed + failed < count )); do
   left=$(( deadline - SECONDS ))
@@ -38,9 +50,14 @@ while (( deadline - SECONDS >= 10 && passed + failed < count )); do
   t0=$SECONDS
   seed_value="$seed"
   (( seed == 0 )) && seed_value=""  # 0: the default draws
-  output="$(KBENCH_TEST_SEED="$seed_value" timeout --kill-after=5 "$limit" "$program" "--test-case=$cases" \
-    "--test-case-exclude=$excluded" --no-version 2>&1)"
+  # In the background, so that `wait` returns to the trap when this script is signalled.
+  KBENCH_TEST_SEED="$seed_value" timeout --kill-after=5 "$limit" "$program" "--test-case=$cases" \
+    "--test-case-exclude=$excluded" --no-version >"$output_file" 2>&1 </dev/null &
+  seed_pid=$!
+  wait "$seed_pid"
   rc=$?
+  seed_pid=""
+  output="$(cat "$output_file")"
   took=$(( SECONDS - t0 ))
   case $rc in
     0) passed=$((passed + 1))

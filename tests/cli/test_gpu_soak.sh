@@ -2,7 +2,7 @@
 # time is spent. On a stand-in program that fails on every third seed and hangs on seed 5: each seed
 # runs in its own process with the seed set and the kernel-test filters, failures show their output,
 # a hang is killed, three failed seeds end the soak, exit 1; a clean stand-in ends when the time is
-# spent, exit 0; bad arguments exit 2. On the real GPU test program without a device: exit 77.
+# spent, exit 0; stopped from outside, the seed running goes too; bad arguments exit 2. On the real GPU test program without a device: exit 77.
 source "$(dirname "$0")/lib.sh"
 RUN="bash $SRC/scripts/gpu-soak.sh"
 
@@ -10,7 +10,7 @@ cat >"$WORK/fake" <<'SH'
 #!/usr/bin/env bash
 [[ "$1" == "--test-case=direct*,depthwise2d*,implicit GEMM*,transposed by phases*,stride-1 transposed*,half GEMMs*" ]] || { echo "filter $1"; exit 3; }
 [[ "$2" == "--test-case-exclude=*full size*,*2^30*" ]] || { echo "exclude $2"; exit 3; }
-(( KBENCH_TEST_SEED == 5 )) && { echo "seed 5 hangs"; sleep 600; }
+(( KBENCH_TEST_SEED == 5 )) && { echo "seed 5 hangs"; echo $$ >>"$(dirname "$0")/pids"; sleep 600 & echo $! >>"$(dirname "$0")/pids"; wait; }
 (( KBENCH_TEST_SEED % 3 == 0 )) && { echo "mismatch at seed $KBENCH_TEST_SEED"; exit 1; }
 exit 0
 SH
@@ -35,6 +35,17 @@ cat "$WORK/deadline.txt"
 grep -q '^stopped .* seed 5 (time is up)$' "$WORK/deadline.txt" || fail "the run cut at the deadline is not reported"
 grep -q '1 seeds ok, 0 failed' "$WORK/deadline.txt" || fail "wrong count at the deadline"
 [[ $rc == 0 ]] || fail "a soak cut at its deadline without failures must exit 0, not $rc"
+
+# Stopped from outside while seed 5 hangs (as gpu-check's `timeout` does at its step's limit): the
+# seed's process group goes with the script.
+rm -f "$WORK/pids"
+KBENCH_SOAK_FROM=5 timeout 2 $RUN "$WORK/fake" 600 >/dev/null
+[[ $? == 124 ]] || fail "the outer timeout did not stop the soak"
+sleep 0.5
+[[ -s "$WORK/pids" ]] || fail "seed 5 did not start"
+for pid in $(cat "$WORK/pids"); do
+  state="$(ps -o stat= -p "$pid")" && [[ "$state" != Z* ]] && fail "seed 5's process $pid outlived the soak"
+done
 
 $RUN "$WORK/fake" soon >/dev/null 2>&1
 [[ $? == 2 ]] || fail "a time that is not a number must give exit 2"
