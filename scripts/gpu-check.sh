@@ -117,7 +117,7 @@ tail_limit_s=5
 reserve_s=$(( 3 * tail_limit_s ))
 summary=()
 failures=0
-ran_steps=0 bundled_at=-1
+ran_steps=0 bundled_at=-1 bundle_note=""
 gpu_gate=""   # why the steps after `info` do not run (no usable device), once known
 notes=()
 
@@ -153,12 +153,25 @@ record() {
 # write_summary STATE: OUTDIR/summary.txt as of now (and gpu-check.tar.gz when bundling), each
 # replaced whole, so that whatever moment the call is cut off at leaves both readable and current.
 write_summary() {
-  local state="$1" verdict
+  local state="$1" verdict bytes
+  # The tarball first, and again only when a step ran since (a step not run changes no file). The
+  # profiler's reports (a few MB each) stay out: their CSV exports carry the counters, and the device
+  # returns at most 16 MiB a file.
+  if [[ "$bundle" == 1 && "$ran_steps" != "$bundled_at" ]]; then
+    bundled_at=$ran_steps
+    (cd "$work" && find . -maxdepth 1 -type f ! -name '*.ncu-rep' ! -name '*.part' -printf '%f\n' | LC_ALL=C sort |
+       tar czf "$outdir/gpu-check.tar.gz.part" -T - 2>/dev/null) &&
+      mv -f "$outdir/gpu-check.tar.gz.part" "$outdir/gpu-check.tar.gz"
+    bytes="$(stat -c %s "$outdir/gpu-check.tar.gz" 2>/dev/null || echo 0)"
+    bundle_note=""
+    (( bytes < 15 * 1024 * 1024 )) ||
+      bundle_note="warning: gpu-check.tar.gz is $((bytes / 1024 / 1024)) MiB, near the 16 MiB a returned file may have"
+  fi
   if (( failures )); then verdict="$failures step(s) failed or did not run"; else verdict="all steps ok"; fi
   {
     tick
     echo "gpu-check summary ($stamp, ${elapsed}s of ${budget_s}s, $state)"
-    printf '%s\n' "${notes[@]}"
+    printf '%s\n' "${notes[@]}" ${bundle_note:+"$bundle_note"}
     printf '%s\n' "${summary[@]}"
     if [[ "$state" == "in progress" ]]; then
       echo "$verdict so far; the call was cut off here if this is the summary that came back"
@@ -166,14 +179,6 @@ write_summary() {
       echo "$verdict; logs in $([[ "$bundle" == 1 ]] && echo "$outdir/gpu-check.tar.gz" || echo "$outdir")"
     fi
   } >"$outdir/summary.txt.part" && mv -f "$outdir/summary.txt.part" "$outdir/summary.txt"
-  # The tarball again only when a step ran since (a step not run changes no file).
-  [[ "$bundle" == 1 && "$ran_steps" != "$bundled_at" ]] || return 0
-  bundled_at=$ran_steps
-  # The profiler's reports (a few MB each) stay out: their CSV exports carry the counters, and the
-  # device returns at most 16 MiB a file.
-  (cd "$work" && find . -maxdepth 1 -type f ! -name '*.ncu-rep' ! -name '*.part' -printf '%f\n' | LC_ALL=C sort |
-     tar czf "$outdir/gpu-check.tar.gz.part" -T - 2>/dev/null) &&
-    mv -f "$outdir/gpu-check.tar.gz.part" "$outdir/gpu-check.tar.gz"
 }
 
 # run_step NAME LIMIT RESERVE COMMAND...: COMMAND under `timeout`, stdout and stderr in NAME.log; it
