@@ -112,7 +112,7 @@ tick
 real_seconds() { local us=$(( $2 * us_per_s )); printf -v "$1" '%d.%06d' $((us / 1000000)) $((us % 1000000)); }
 
 # Stage 5's reserve: merge-variants, figures and nvidia-smi-after at their limits, under a second each
-# in practice. Stages 1-3 at their limits take 440 s, so that all of them run even if every one hangs.
+# in practice. Stages 1-3 at their limits take 435 s, so that all of them run even if every one hangs.
 tail_limit_s=5
 reserve_s=$(( 3 * tail_limit_s ))
 summary=()
@@ -282,7 +282,7 @@ printf 'gpu-check: %s\n' "${notes[@]}"
 
 # Stage 1: the machine, and whether kbench sees a GPU on it.
 step nvidia-smi-before 10 nvidia-smi -q
-step info 10 "$kbench" info
+step info 20 "$kbench" info
 if ! grep -Eq '^device 0: +[^ ]' "$work/info.log" 2>/dev/null; then
   why="$(grep -E '^devices:' "$work/info.log" 2>/dev/null | head -n 1 | sed 's/^devices: *//')"
   gpu_gate="kbench info lists no device 0${why:+ ($why)}"
@@ -299,7 +299,7 @@ seed_parts=()
 for file in "${seed_files[@]}"; do
   id="$(seed_id "$file")"
   # Seed 76 moves 14 GB per pass (its input alone is 4.3 GB to fill and verify): the longest.
-  step "seeds-$id" "$([[ $id == 076 ]] && echo 40 || echo 25)" "$kbench" compare "$file" --backends cuda,cudnn \
+  step "seeds-$id" "$([[ $id == 076 ]] && echo 35 || echo 25)" "$kbench" compare "$file" --backends cuda,cudnn \
     --baseline cudnn --math fp32,tf32 --seed "$input_seed" --time-budget "$run_time_budget" --format json \
     --output "$work/seeds-$id.json"
   seed_parts+=("$work/seeds-$id.json")
@@ -308,7 +308,7 @@ merged merge-seeds "$work/seeds.json" "$reserve_s" "${seed_parts[@]}"
 
 # Stage 3: every other GPU path once. The GPU tests, each case in a process of its own (a fault fails
 # its own case only; none outlives the step).
-step gpu-tests 60 bash "$repo_root/scripts/run-gpu-tests.sh" "$gpu_tests"
+step gpu-tests 75 bash "$repo_root/scripts/run-gpu-tests.sh" "$gpu_tests"
 # The seeds in fp16 and bf16, channels last (issue 24's targets): our tensor-core GEMM and generic
 # kernel against cuDNN, one process per dtype, fewer samples.
 for dtype in fp16 bf16; do
@@ -318,7 +318,7 @@ for dtype in fp16 bf16; do
 done
 # The seeds' backward passes (issue 26's targets: the forward targets apply to each pass) and the small
 # backward examples (every op, rank and feature), against cuDNN, fewer samples.
-step seeds-backward 40 "$kbench" compare "$repo_root/workloads/kernelbench/level1-backward" \
+step seeds-backward 30 "$kbench" compare "$repo_root/workloads/kernelbench/level1-backward" \
   --backends cuda,cudnn --baseline cudnn --math fp32,tf32 --seed "$input_seed" --iterations 30 \
   --time-budget 3 --format json --output "$work/seeds-backward.json"
 step examples-backward 20 "$kbench" run "$repo_root/workloads/examples-backward" --backends cudnn,cuda \
@@ -340,11 +340,11 @@ sanitize() {  # sanitize NAME LIMIT TOOL SPEC_DIR
     --iterations 1 --warmups 0 --hot
 }
 [[ -n "$sanitizer" ]] || notes+=("compute-sanitizer not found on PATH, beside ncu or under $cuda_root: the sanitizer steps did not run")
-sanitize memcheck 40 memcheck "$repo_root/workloads/examples"
+sanitize memcheck 35 memcheck "$repo_root/workloads/examples"
 # The fp16/bf16 and channels-last kernels on every dtype x layout x op example.
-sanitize memcheck-half 25 memcheck "$repo_root/workloads/examples-half"
+sanitize memcheck-half 20 memcheck "$repo_root/workloads/examples-half"
 # The backward passes' kernels (wgrad_gemm_ffma, wgrad_depthwise, the forward families on dgrad problems).
-sanitize memcheck-backward 25 memcheck "$repo_root/workloads/examples-backward"
+sanitize memcheck-backward 20 memcheck "$repo_root/workloads/examples-backward"
 
 # Stage 4: what tunes and explains, in the time left.
 step calibrate 30 "$kbench" calibrate
