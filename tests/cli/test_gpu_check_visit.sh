@@ -8,6 +8,7 @@
 #   - a call killed midway (as the device kills one at its limit) leaves both files, current, and
 #     record-gpu-run.py files the partial set they hold, merging the seeds' parts itself.
 source "$(dirname "$0")/lib.sh"
+command -v setsid >/dev/null && command -v pkill >/dev/null || { echo "SKIP: no setsid or pkill"; exit 77; }
 source "$SRC/tests/cli/gpu_check_fakes/setup.sh"
 
 visit full 470 KBENCH_CHECK_BUNDLE=1

@@ -44,7 +44,7 @@ KBENCH_SOAK_FROM=5 timeout 2 $RUN "$WORK/fake" 600 >/dev/null
 sleep 0.5
 [[ -s "$WORK/pids" ]] || fail "seed 5 did not start"
 for pid in $(cat "$WORK/pids"); do
-  state="$(ps -o stat= -p "$pid")" && [[ "$state" != Z* ]] && fail "seed 5's process $pid outlived the soak"
+  state="$(sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null)" && [[ "$state" != Z* ]] && fail "seed 5's process $pid outlived the soak"
 done
 
 $RUN "$WORK/fake" soon >/dev/null 2>&1

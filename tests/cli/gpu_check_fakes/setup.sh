@@ -82,7 +82,8 @@ elapsed_of() { sed -n 's/^gpu-check summary ([^,]*, \([0-9]*\)s of .*/\1/p' "$WO
 alive() {
   local pid state
   for pid in $(cat "$WORK/pids" 2>/dev/null); do
-    state="$(ps -o stat= -p "$pid" 2>/dev/null)" && [[ "$state" != Z* ]] && return 0
+    # /proc/PID/stat: the state is the field after the parenthesised command name.
+    state="$(sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null)" && [[ "$state" != Z* ]] && return 0
   done
   return 1
 }
