@@ -13,6 +13,9 @@ cd "$(dirname "$0")/.."
 bash scripts/fetch-cudnn-frontend.sh
 bash scripts/vendor-deps.sh
 [ -x /usr/local/cuda/bin/nvcc ] && export PATH="/usr/local/cuda/bin:$PATH"
-cmake --preset portable | grep -E 'kbench: CUDA|cuDNN' || true
+configure_log="$(mktemp)"
+trap 'rm -f "$configure_log"' EXIT
+cmake --preset portable >"$configure_log" 2>&1 || { cat "$configure_log"; exit 1; }
+grep -E 'kbench: CUDA' "$configure_log" || true  # says whether the graph API is in
 cmake --build --preset portable -j "$(nproc)" --target kbench kbench_gpu_tests
 bash scripts/pack-for-gpu.sh build/portable
