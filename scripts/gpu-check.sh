@@ -26,7 +26,8 @@
 # All of them use one --seed, drawn per visit (KBENCH_SEED to repeat one).
 #
 # Time: the whole script keeps under KBENCH_CHECK_BUDGET_S seconds (default 470, inside a 540 s device
-# call). Each step's limit is about twice its expected time. A step of stages 1-4 starts only while
+# call). Each step's limit is about twice the time it is expected to take (estimates: none has run on
+# a GPU yet). A step of stages 1-4 starts only while
 # the budget, less the reserve of stage 5, leaves it at least half its limit (its limit is then cut
 # to what is left); otherwise it is recorded as NOT RUN and the next, smaller step may still fit.
 # summary.txt is rewritten after every step, so a call cut off early still says what ran; the exit
