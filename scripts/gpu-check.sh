@@ -27,9 +27,9 @@
 #
 # Time: the whole script keeps under KBENCH_CHECK_BUDGET_S seconds (default 470, inside a 540 s device
 # call). Each step's limit is about twice the time it is expected to take (estimates: none has run on
-# a GPU yet). A step of stages 1-4 starts only while
-# the budget, less the reserve of stage 5, leaves it at least half its limit (its limit is then cut
-# to what is left); otherwise it is recorded as NOT RUN and the next, smaller step may still fit.
+# a GPU yet). A step of stages 1-4 starts only while the budget, less the reserve of stage 5, leaves
+# it at least half its limit (its limit is then cut to what is left); otherwise it is recorded as NOT
+# RUN and the next, smaller step may still fit.
 # summary.txt is rewritten after every step, so a call cut off early still says what ran; the exit
 # status is non-zero if any step failed or did not run.
 #
