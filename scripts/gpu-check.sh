@@ -13,8 +13,8 @@
 #      passes (seeds-backward.json), the backward examples (examples-backward.json), every example on
 #      cuDNN and our default, direct and direct_tiled kernels (examples.json), compute-sanitizer
 #      memcheck over the forward, half and backward examples;
-#   4. what tunes and explains: kbench calibrate, the timing-protocol check
-#      (scripts/timing-protocol-check.sh: protocol-*.json, protocol.md), racecheck, every kernel variant
+#   4. what tunes and explains: the timing-protocol check (scripts/timing-protocol-check.sh:
+#      protocol-*.json, protocol.md), kbench calibrate, racecheck, every kernel variant
 #      and cuDNN algorithm per seed and math mode (variants-0NN-<math>.json, merged into variants.json),
 #      every variant of the fp16 NHWC seeds (variants-half.json), Nsight Compute counters
 #      (scripts/gpu-profile.sh), and in the time left the randomised GPU tests on other shapes
@@ -347,11 +347,11 @@ sanitize memcheck-half 20 memcheck "$repo_root/workloads/examples-half"
 # The backward passes' kernels (wgrad_gemm_ffma, wgrad_depthwise, the forward families on dgrad problems).
 sanitize memcheck-backward 20 memcheck "$repo_root/workloads/examples-backward"
 
-# Stage 4: what tunes and explains, in the time left.
-step calibrate 30 "$kbench" calibrate
-# Whether the timing protocol behaves (eager vs graph, cold vs hot, on one small example, cuda and cudnn).
+# Stage 4: what tunes and explains, in the time left. First whether the timing protocol behaves (eager
+# vs graph, cold vs hot, on one small example, cuda and cudnn): every time above depends on it.
 step timing-protocol 50 env KBENCH_SEED="$input_seed" KBENCH_PROTOCOL_BUDGET=2 \
   bash "$repo_root/scripts/timing-protocol-check.sh" "$kbench" "$work"
+step calibrate 30 "$kbench" calibrate
 sanitize racecheck 40 racecheck "$repo_root/workloads/examples"
 # Every kernel variant and every cuDNN algorithm, fewer samples (what to tune next): one process per
 # seed and math mode, cuDNN's first, merged into variants.json in stage 5 (or by record-gpu-run.py).

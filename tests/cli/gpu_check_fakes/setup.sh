@@ -50,7 +50,7 @@ printf 'nvidia-smi 1\ninfo 1\n* 100000\n' >"$WORK/hang-times"  # every other ste
 
 STAGES_1_TO_3=(nvidia-smi-before info plan seeds-050 seeds-076 seeds-077 seeds-084 gpu-tests seeds-fp16-nhwc
                seeds-bf16-nhwc seeds-backward examples-backward examples memcheck memcheck-half memcheck-backward)
-STAGE_4=(calibrate timing-protocol racecheck variants-050-fp32 variants-050-tf32 variants-076-fp32 variants-076-tf32
+STAGE_4=(timing-protocol calibrate racecheck variants-050-fp32 variants-050-tf32 variants-076-fp32 variants-076-tf32
          variants-077-fp32 variants-077-tf32 variants-084-fp32 variants-084-tf32 variants-half profile)
 
 # visit NAME BUDGET [VAR=VALUE...]: gpu-check into $WORK/NAME, its output in $WORK/NAME.txt. A
