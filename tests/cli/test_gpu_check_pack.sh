@@ -1,4 +1,6 @@
 # The bundle a GPU visit carries, and the commit a build on the device records from it:
+#   - scripts/build-gpu-bundle.sh fetches cudnn-frontend's headers before it configures, then builds
+#     and packs (with stand-ins for the fetch, vendor-deps and cmake);
 #   - scripts/pack-for-gpu.sh refuses a build configured without cuDNN's graph API where cudnn-frontend's
 #     headers are here (the documented order once built before fetching them), packs one that has it,
 #     and packs a legacy-only build with a note where there are no headers;
@@ -42,6 +44,38 @@ rm -r "$repo/third_party"
 cache KBENCH_CUDNN_FRONTEND_INCLUDE_DIR-NOTFOUND
 $PACK >"$WORK/out" 2>&1 || { cat "$WORK/out"; fail "a legacy-only build without headers was refused"; }
 grep -q "legacy API only" "$WORK/out" || fail "the legacy-only bundle is not said"
+
+# scripts/build-gpu-bundle.sh: the headers fetched before CMake configures (a stand-in cmake that
+# finds them only if they are there then, as find_path does), then the build and a bundle with the
+# graph API. The stand-ins of fetch-cudnn-frontend.sh and vendor-deps.sh write what the real ones do.
+mkdir -p "$WORK/bin"
+cat >"$repo/scripts/fetch-cudnn-frontend.sh" <<'SH'
+#!/usr/bin/env bash
+cd "$(dirname "$0")/.." && mkdir -p third_party/cudnn-frontend/include && touch third_party/cudnn-frontend/include/cudnn_frontend.h
+SH
+cat >"$repo/scripts/vendor-deps.sh" <<'SH'
+#!/usr/bin/env bash
+cd "$(dirname "$0")/.." && mkdir -p .deps/include && cp -r third_party/cudnn-frontend/include/. .deps/include/
+SH
+cat >"$WORK/bin/cmake" <<'SH'
+#!/usr/bin/env bash
+build=build/portable
+if [[ "$1" == --preset ]]; then  # configure: cache where cudnn-frontend is, as find_path leaves it
+  mkdir -p "$build"
+  dir="$PWD/third_party/cudnn-frontend/include"
+  [[ -f "$dir/cudnn_frontend.h" ]] || dir=KBENCH_CUDNN_FRONTEND_INCLUDE_DIR-NOTFOUND
+  printf 'KBENCH_ENABLE_CUDNN_FRONTEND:BOOL=ON\nKBENCH_CUDNN_FRONTEND_INCLUDE_DIR:PATH=%s\n' "$dir" >"$build/CMakeCache.txt"
+  echo "-- kbench: CUDA 13.0, architectures 90, cuDNN ON, cuDNN graph API (cudnn-frontend) $([[ $dir == *NOTFOUND ]] && echo OFF || echo ON)"
+elif [[ "$1" == --build ]]; then
+  mkdir -p "$build/apps/kbench" "$build/tests/gpu"
+  cp /bin/true "$build/apps/kbench/kbench" && cp /bin/true "$build/tests/gpu/kbench_gpu_tests"
+fi
+SH
+chmod +x "$WORK/bin/cmake"
+rm -rf "$repo/build" "$repo/.gpu-bundle" "$repo/third_party" "$repo/.deps"
+PATH="$WORK/bin:$PATH" bash "$repo/scripts/build-gpu-bundle.sh" >"$WORK/out" 2>&1 || { cat "$WORK/out"; fail "build-gpu-bundle failed"; }
+grep -q 'cuDNN graph API (cudnn-frontend) ON' "$WORK/out" || { cat "$WORK/out"; fail "configured before the headers were fetched"; }
+[[ -f "$repo/.gpu-bundle/COMMIT" && -f "$repo/.deps/include/cudnn_frontend.h" ]] || fail "no bundle, or .deps without the headers"
 
 # The device's copy of the tree: no .git, the bundle's COMMIT beside it.
 mkdir -p "$WORK/copy/.gpu-bundle"
