@@ -4,6 +4,8 @@
 #     stage 5 from its reserve, and leaves no stand-in alive after its step;
 #   - a 120 s call at plausible step times runs the headline and its merge, the GPU tests, the fp16
 #     seeds, then the next step that still fits (the backward examples), no step of stage 4, and stage 5;
+#   - KBENCH_CHECK_STEPS="seeds-0* merge-seeds figures", the second call's recipe, selects the fp32/tf32
+#     seeds alone;
 #   - CUDA's tools off PATH are found in KBENCH_CUDA_ROOT; without compute-sanitizer each sanitizer
 #     step says so in the summary.
 source "$(dirname "$0")/lib.sh"
@@ -35,6 +37,13 @@ expect_status short 'NOT RUN \(out of time\)' seeds-bf16-nhwc seeds-backward exa
 expect_status short 'NOT RUN \(no parts\)' merge-variants
 expect_status short 'skipped \(no time left\)' gpu-soak
 (( $(elapsed_of short) <= 120 )) || fail "the 120 s visit took $(elapsed_of short)s"
+
+# The second call's recipe (docs/perf-notes.md): `seeds-0*` runs the fp32/tf32 seeds alone, not the
+# half and backward steps `seeds-*` would also take.
+visit second 120 KBENCH_CHECK_STEPS="seeds-0* merge-seeds figures"
+expect_status second ok info seeds-050 seeds-076 seeds-077 seeds-084 merge-seeds figures
+expect_status second 'skipped \(not selected\)' seeds-fp16-nhwc seeds-bf16-nhwc seeds-backward gpu-tests nvidia-smi-after
+grep -q '^all steps ok' "$WORK/second/summary.txt" || fail "steps not selected counted as failures"
 
 # The image's CUDA tools need not be on PATH: compute-sanitizer and ncu in KBENCH_CUDA_ROOT/bin.
 rm "$WORK/bin/compute-sanitizer" "$WORK/bin/ncu"
