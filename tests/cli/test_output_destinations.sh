@@ -107,6 +107,6 @@ ln -s /proc/self/fd/1 "$WORK/stdout-link"
 "$KBENCH" "${RUN[@]}" --format json --output "$WORK/stdout-link" 2> "$WORK/err" | cat > "$WORK/via-link.txt"
 [ "${PIPESTATUS[0]}" -eq 0 ] || { cat "$WORK/err"; fail "--output through a link to stdout"; }
 [ -L "$WORK/stdout-link" ] || fail "the link to stdout was replaced"
-head -c 1 "$WORK/via-link.txt" | grep -q "{" || fail "the report did not come through the link to stdout"
-grep -q "cli-small-conv2d" "$WORK/via-link.txt" || fail "the text table did not follow on stdout"
+# Standard output's own pipe holds the one document, no text table after it (docs/cli.md).
+json_check "$WORK/via-link.txt" 'doc["results"][0]["status"] == "ok"'
 echo "ok"
