@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "terminal.hpp"
 #include "core/error.hpp"
 #include "diff/diff.hpp"
 #include "diff/diff_render.hpp"
@@ -43,10 +44,11 @@ double parse_threshold(std::string text) {
 void check_flags(const DiffFlags& flags) {
   io::check_input_path(flags.base, "the results file", false);
   io::check_input_path(flags.current, "the results file", false);
-  if (!flags.output.empty()) io::check_output_file(flags.output, "--output");
+  if (!flags.output.empty()) {
+    io::check_output_file(flags.output, "--output");
+    io::check_output_not_an_input(flags.output, "--output", {flags.base, flags.current}, "the results file");
+  }
 }
-
-bool stdout_wants_color() { return isatty(fileno(stdout)) && std::getenv("NO_COLOR") == nullptr; }
 
 int execute(const DiffFlags& flags) {
   const diff::VerdictOptions options{parse_threshold(flags.threshold), flags.alpha};
@@ -67,9 +69,11 @@ int execute(const DiffFlags& flags) {
       output_failure = e.what();
     }
   }
-  if (!flags.output.empty() && output_failure.empty())
-    diff::write_diff(report, sources, diff::DiffFormat::text, std::cout, stdout_wants_color());
-  else
+  if (!flags.output.empty() && output_failure.empty()) {
+    // --output naming standard output itself (/dev/stdout) holds the one document: no summary after it.
+    if (!io::names_standard_output(flags.output))
+      diff::write_diff(report, sources, diff::DiffFormat::text, std::cout, stdout_wants_color());
+  } else
     diff::write_diff(report, sources, format, std::cout, format == diff::DiffFormat::text && stdout_wants_color());
   const int code = diff::diff_exit_code(report);
   if (code == exit_bad_input)

@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "document_output.hpp"
 #include "core/error.hpp"
 #include "import/kernelbench_import.hpp"
 #include "import/miopen_import.hpp"
@@ -119,7 +120,7 @@ int run_import(const ImportFlags& flags) {
   if (flags.output.empty()) {
     std::cout << text;
   } else {
-    io::write_output_file(flags.output, text);
+    if (!write_document_or_stdout(flags.output, text, "spec")) return exit_output_failed;
     std::cerr << "kbench: imported " << workloads.size() << " workload" << (workloads.size() == 1 ? "" : "s")
               << " into " << flags.output << '\n';
   }
@@ -163,7 +164,10 @@ Command add_import_command(CLI::App& app) {
           io::check_input_path(path, flags->source == "miopen" ? "MIOpenDriver commands" : "KernelBench problem file",
                                false);
         }
-        if (!flags->output.empty()) io::check_output_file(flags->output, "--output");
+        if (!flags->output.empty()) {
+          io::check_output_file(flags->output, "--output");
+          io::check_output_not_an_input(flags->output, "--output", flags->inputs, "the input");
+        }
       },
       [flags] { return run_import(*flags); }};
 }

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "core/error.hpp"
+#include "document_output.hpp"
 #include "diff/results_file.hpp"
 #include "io/input_file.hpp"
 #include "io/output_file.hpp"
@@ -32,11 +34,11 @@ int merge(const MergeFlags& flags) {
   if (flags.output.empty()) {
     std::cout << json.str();
   } else {
-    io::write_output_file(flags.output, json.str());
+    if (!write_document_or_stdout(flags.output, json.str(), "merged document")) return exit_output_failed;
     std::cerr << "kbench: merged " << documents.size() << " documents (" << merged.results.size() << " results) into "
               << flags.output << '\n';
   }
-  return 0;
+  return exit_ok;
 }
 
 }  // namespace
@@ -48,7 +50,10 @@ Command add_merge_command(CLI::App& app) {
   app.add_option("--output,-o", flags->output, "Write the merged document here (default: standard output)");
   return {[flags] {
             for (const std::string& path : flags->inputs) io::check_input_path(path, "results file", false);
-            if (!flags->output.empty()) io::check_output_file(flags->output, "--output");
+            if (!flags->output.empty()) {
+              io::check_output_file(flags->output, "--output");
+              io::check_output_not_an_input(flags->output, "--output", flags->inputs, "the results file");
+            }
           },
           [flags] { return merge(*flags); }};
 }

@@ -36,8 +36,15 @@ void check_flags(const ReportFlags& flags) {
   if (renders_format(flags) && flags.inputs.size() != 1)
     throw InputError(
         fmt::format("report: --format renders one results file, got {}; use --html for several", flags.inputs.size()));
-  if (!flags.html.empty()) io::check_output_file(flags.html, "--html");
-  if (!flags.output.empty()) io::check_output_file(flags.output, "--output");
+  if (!flags.html.empty()) {
+    io::check_output_file(flags.html, "--html");
+    io::check_output_not_an_input(flags.html, "--html", flags.inputs, "the results file");
+  }
+  if (!flags.output.empty()) {
+    io::check_output_file(flags.output, "--output");
+    io::check_output_not_an_input(flags.output, "--output", flags.inputs, "the results file");
+    if (!flags.html.empty()) io::check_output_not_an_input(flags.output, "--output", {flags.html}, "the --html page");
+  }
 }
 
 int execute(const ReportFlags& flags) {

@@ -21,6 +21,7 @@
 #include <fmt/ranges.h>
 
 #include "commands.hpp"
+#include "terminal.hpp"
 #include "core/error.hpp"
 #include "data/counter_rng.hpp"
 #include "gpu_environment.hpp"
@@ -33,7 +34,7 @@
 #include "workload_flags.hpp"
 #include "report/comparison_report.hpp"
 #include "report/reporter.hpp"
-#include "run/atomic_file.hpp"
+#include "rewrite_pacer.hpp"
 #include "run/runner.hpp"
 #include "run/devices.hpp"
 #include "run/shard.hpp"
@@ -147,7 +148,19 @@ void add_common_flags(CLI::App& app, RunFlags& f) {
 void check_flags(const RunFlags& f, bool compare) {
   for (const std::string& spec : f.specs) io::check_input_path(spec, "workload spec", true);
   if (!f.peaks_file.empty()) io::check_input_path(f.peaks_file, "peaks file", false);
-  if (!f.output.empty()) io::check_output_file(f.output, "--output");
+  if (!f.output.empty()) {
+    io::check_output_file(f.output, "--output");
+    // Every file the run reads: a spec given, one inside a folder given, the peaks file, a module or plugin.
+    std::vector<std::string> inputs;
+    for (const std::string& spec : f.specs)
+      for (std::string& file : spec_files(spec)) inputs.push_back(std::move(file));
+    if (!f.peaks_file.empty()) inputs.push_back(f.peaks_file);
+    if (!f.backends.empty())
+      for (const BackendRequest& request : parse_backend_list(f.backends))
+        if ((request.backend == "module" || request.backend == "plugin") && !request.variant.empty())
+          inputs.push_back(request.variant.substr(0, request.variant.find(':')));
+    io::check_output_not_an_input(f.output, "--output", inputs, "the input");
+  }
   if (!f.dump_dir.empty()) io::check_output_directory(f.dump_dir, "--dump");
   for (const std::string& axis : f.axes) (void)parse_axis_flag(axis);  // a malformed one costs nothing
   if (!f.passes.empty()) (void)parse_passes_flag(f.passes);
@@ -218,8 +231,6 @@ RunConfig make_config(const RunFlags& f, const GpuEnvironment& gpu) {
   return config;
 }
 
-bool stdout_wants_color() { return isatty(fileno(stdout)) && std::getenv("NO_COLOR") == nullptr; }
-
 int exit_code_for(const RunReport& report, bool write_failed) {
   if (report.interrupted) return exit_interrupted;
   if (write_failed) return exit_output_failed;
@@ -258,9 +269,15 @@ int execute(RunFlags& flags, bool compare) {
   Registry registry;
   register_backends(registry, flags.python);
   RunConfig config = make_config(flags, gpu);
+  // A signal while specs loaded, devices were probed or backends registered: nothing ran, so nothing
+  // is written (an earlier run's --output stays as it was).
+  if (interrupt_requested()) {
+    std::cerr << "kbench: interrupted before the first result; nothing was written\n";
+    return exit_interrupted;
+  }
 
-  // Documents are rewritten after every result (temporary file, then rename), so an interrupted
-  // or crashed run still leaves a valid report of everything that finished.
+  // Documents are rewritten as results come (temporary file, then rename; paced so that writing
+  // stays linear, rewrite_pacer.hpp), so an interrupted or crashed run still leaves a valid report.
   const auto render = [&](const RunReport& report, ReportFormat as, bool color) {
     return render_report(report, flags, compare, as, color);
   };
@@ -268,7 +285,9 @@ int execute(RunFlags& flags, bool compare) {
   // At a terminal, `run`'s text report comes workload by workload as each finishes (`compare` sets
   // results side by side, so it waits for them all).
   std::optional<StreamedTextReport> streamed;
-  if (!compare && isatty(fileno(stdout)) && (format == ReportFormat::text || !flags.output.empty()))
+  // --output naming standard output itself (/dev/stdout) gets the one document there, and no table.
+  const bool output_is_stdout = io::names_standard_output(flags.output);
+  if (!compare && !output_is_stdout && isatty(fileno(stdout)) && (format == ReportFormat::text || !flags.output.empty()))
     streamed.emplace(progress, stdout_wants_color());
   struct Observer : RunObserver {
     ProgressLine& progress;
@@ -287,13 +306,16 @@ int execute(RunFlags& flags, bool compare) {
     }
   };
   // A write that fails during the run (a full disk) does not stop it: the results are kept, the
-  // report is tried again after every result and at the end, and printed to stdout if it still fails.
+  // report is tried again as results come and at the end, and printed to stdout if it still fails.
   std::string output_failure;
+  RewritePacer pacer;
   const auto persist = [&](const RunReport& partial) {
+    if (!pacer.due()) return;
+    const RewritePacer::Timed timed(pacer);
     RunReport marked = partial;
     marked.interrupted = true;  // until the run completes
     try {
-      write_file_atomically(flags.output, render(marked, format, false));
+      io::write_output_file(flags.output, render(marked, format, false));
     } catch (const OutputError& e) {
       if (output_failure.empty()) {
         progress.clear();
@@ -311,7 +333,6 @@ int execute(RunFlags& flags, bool compare) {
                     streamed ? &*streamed : nullptr);
 
   if (!gpu.present) std::cerr << "kbench: " << gpu.description << "; GPU backends are unavailable\n";
-  install_interrupt_handlers();
   RunReport report = run_workloads(workloads, registry, config, &observer, &interrupt_requested());
   progress.clear();
 
@@ -325,7 +346,9 @@ int execute(RunFlags& flags, bool compare) {
       output_failure = e.what();
     }
   }
-  if (streamed && (output_written || format == ReportFormat::text))
+  if (output_written && output_is_stdout) {
+    // the document is what stdout holds
+  } else if (streamed && (output_written || format == ReportFormat::text))
     streamed->finish(report);
   else if (output_written)
     std::cout << render(report, ReportFormat::text, stdout_wants_color());
@@ -345,7 +368,6 @@ int execute_on_devices(RunFlags& flags, bool compare, const std::vector<int>& de
   const Shard run_shard = flags.shard.empty() ? Shard{} : parse_shard(flags.shard);
   // Ctrl-C reaches the children too (one process group): each keeps what it finished and exits 130,
   // and this process, not killed by it, merges and reports what they kept.
-  install_interrupt_handlers();
   char pattern[] = "/tmp/kbench-devices-XXXXXX";
   const char* dir = mkdtemp(pattern);
   if (dir == nullptr) throw OutputError(fmt::format("--devices: cannot make a directory in /tmp: {}", strerror(errno)));
@@ -405,7 +427,7 @@ int execute_on_devices(RunFlags& flags, bool compare, const std::vector<int>& de
   if (!flags.output.empty()) {
     try {
       io::write_output_file(flags.output, render(format, false));
-      std::cout << render(ReportFormat::text, stdout_wants_color());
+      if (!io::names_standard_output(flags.output)) std::cout << render(ReportFormat::text, stdout_wants_color());
     } catch (const OutputError& e) {
       std::cerr << "kbench: error: " << e.what() << "; the report went to stdout instead\n";
       std::cout << render(format, false);
@@ -424,7 +446,11 @@ Command add_run_command(CLI::App& app) {
   add_common_flags(app, *flags);
   app.add_flag("--list-algorithms", flags->list_algorithms,
                "Time every algorithm/kernel variant of the chosen backends (default cudnn), like NAME:all");
-  return {[flags] { check_flags(*flags, false); }, [flags] { return execute(*flags, false); }};
+  return {[flags] {
+            stop_gracefully_on_interrupt();  // from here, a first signal stops the run between results
+            check_flags(*flags, false);
+          },
+          [flags] { return execute(*flags, false); }};
 }
 
 Command add_compare_command(CLI::App& app) {
@@ -432,7 +458,11 @@ Command add_compare_command(CLI::App& app) {
   add_common_flags(app, *flags);
   app.add_option("--baseline", flags->baseline,
                  "Backend the speedups are relative to (default: the first in --backends)");
-  return {[flags] { check_flags(*flags, true); }, [flags] { return execute(*flags, true); }};
+  return {[flags] {
+            stop_gracefully_on_interrupt();
+            check_flags(*flags, true);
+          },
+          [flags] { return execute(*flags, true); }};
 }
 
 }  // namespace kbench::cli

@@ -1,18 +1,12 @@
 #include "torch/interpreter.hpp"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
+#include <cstdlib>
 #include <stdexcept>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-extern char** environ;
+#include "torch/child_process.hpp"
 
 namespace kbench::torch {
 
@@ -48,70 +42,14 @@ print(json.dumps(info))
 
 std::string how_to_choose() { return "point kbench at a Python with torch with --python PATH or KBENCH_PYTHON=PATH"; }
 
-// Runs program -c source without a shell; stdout captured, stderr too (for the message). Returns
-// the exit status, or -1 with `output` saying why it could not start.
-int run_capture(const std::string& program, std::string_view source, std::string& output, std::string& errors) {
-  int out_pipe[2], err_pipe[2];
-  if (pipe2(out_pipe, O_CLOEXEC) != 0) {
-    errors = std::strerror(errno);
-    return -1;
-  }
-  if (pipe2(err_pipe, O_CLOEXEC) != 0) {
-    errors = std::strerror(errno);
-    close(out_pipe[0]);
-    close(out_pipe[1]);
-    return -1;
-  }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], 1);
-  posix_spawn_file_actions_adddup2(&actions, err_pipe[1], 2);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  const std::string code(source);
-  // No -I: the probe must see the sys.path (PYTHONPATH, user site-packages) the embedded interpreter will.
-  std::vector<char*> argv{const_cast<char*>(program.c_str()), const_cast<char*>("-c"), const_cast<char*>(code.c_str()),
-                          nullptr};
-  pid_t pid = 0;
-  const int spawned = posix_spawnp(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  close(out_pipe[1]);
-  close(err_pipe[1]);
-  if (spawned != 0) {
-    close(out_pipe[0]);
-    close(err_pipe[0]);
-    errors = std::strerror(spawned);
-    return -1;
-  }
-  // The probe prints a few kB at most; stderr is read after stdout closes (a Python warning is short).
-  char buffer[4096];
-  for (const auto& [fd, sink] : {std::pair{out_pipe[0], &output}, std::pair{err_pipe[0], &errors}}) {
-    for (;;) {
-      const ssize_t n = read(fd, buffer, sizeof buffer);
-      if (n > 0) {
-        sink->append(buffer, static_cast<std::size_t>(n));
-      } else if (n < 0 && errno == EINTR) {
-        continue;
-      } else {
-        break;
-      }
-    }
-    close(fd);
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-}
-
-std::string last_line(const std::string& text) {
-  std::string trimmed = text;
-  while (!trimmed.empty() && (trimmed.back() == '\n' || trimmed.back() == ' ')) trimmed.pop_back();
-  const std::size_t newline = trimmed.rfind('\n');
-  return newline == std::string::npos ? trimmed : trimmed.substr(newline + 1);
-}
-
 }  // namespace
+
+std::string python_environment_note() {
+  std::string note;
+  for (const char* name : {"PYTHONHOME", "PYTHONPATH"})
+    if (const char* value = std::getenv(name); value && *value) note += fmt::format("; {} is {}", name, value);
+  return note;
+}
 
 InterpreterChoice choose_interpreter(const std::string& python_flag, const char* kbench_python_env) {
   if (!python_flag.empty()) return {python_flag, "--python"};
@@ -187,12 +125,16 @@ bool torch_has_compile(std::string_view version) {
 }
 
 Support probe_interpreter(const InterpreterChoice& choice, InterpreterInfo& info) {
-  std::string output, errors;
-  const int status = run_capture(choice.program, kProbe, output, errors);
+  const ChildLimits limits;
+  // No -I: the probe must see the sys.path (PYTHONPATH, user site-packages) the embedded interpreter will.
+  const ChildOutcome probe = run_program({choice.program, "-c", std::string(kProbe)}, limits);
   const std::string who = fmt::format("Python '{}' (from {})", choice.program, choice.source);
-  if (status < 0) return Support::no(fmt::format("{} cannot be run: {}; {}", who, errors, how_to_choose()));
-  if (status != 0)
-    return Support::no(fmt::format("{} failed (exit {}): {}; {}", who, status, last_line(errors), how_to_choose()));
+  if (!probe.started)
+    return Support::no(fmt::format("{} cannot be run: {}; {}", who, probe.start_error, how_to_choose()));
+  if (probe.exit_code != 0 || probe.timed_out || probe.stdout_overflow)
+    return Support::no(fmt::format("{} failed ({}): {}{}; {}", who, describe_outcome(probe, limits),
+                                   python_failure_summary(probe.err), python_environment_note(), how_to_choose()));
+  const std::string& output = probe.out;
   try {
     info = parse_interpreter_report(output);
   } catch (const std::exception& e) {

@@ -46,7 +46,11 @@ std::vector<std::string> libpython_candidates(const InterpreterInfo& info);
 // Whether an installed torch version ("1.13.1", "2.5.1+cu124", "2.6.0a0+git...") has torch.compile (2.0 on).
 bool torch_has_compile(std::string_view torch_version);
 
-// Runs `choice.program` with the probe; yes with `info` filled, or no with what failed and how to
+// "; PYTHONHOME is /x; PYTHONPATH is /y" for those set: what a Python that fails to start most
+// often fails by, for messages. Empty when neither is set.
+std::string python_environment_note();
+
+// Runs `choice.program` with the probe (read with a bound and a timeout, child_process.hpp); yes with `info` filled, or no with what failed and how to
 // point kbench at another interpreter.
 Support probe_interpreter(const InterpreterChoice& choice, InterpreterInfo& info);
 

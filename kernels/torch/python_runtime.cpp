@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "torch/child_process.hpp"
+
 namespace kbench::torch {
 
 namespace {
@@ -37,11 +39,32 @@ PythonRuntime& PythonRuntime::start(const InterpreterInfo& interpreter) {
                                     g_runtime->interpreter_.executable, interpreter.executable));
     return *g_runtime;
   }
+  start_in_a_child(interpreter);
   auto runtime = std::unique_ptr<PythonRuntime>(new PythonRuntime(interpreter));
   runtime->load_library();
   runtime->initialize();
   g_runtime = runtime.release();
   return *g_runtime;
+}
+
+// Starting CPython is irreversible and may end the process: a runtime whose standard library is not
+// where its home says (PYTHONHOME elsewhere, a moved install) aborts in Py_InitializeEx with "Fatal
+// Python error", taking every other backend's results with it. So a throwaway child starts it
+// first, exactly as this process will; only when the child's start succeeds does this process start.
+void PythonRuntime::start_in_a_child(const InterpreterInfo& interpreter) {
+  const ChildLimits limits;
+  const ChildOutcome trial = run_forked(
+      [&] {
+        auto* runtime = new PythonRuntime(interpreter);  // never freed: the child ends with _exit
+        runtime->load_library();
+        runtime->initialize();
+        return 0;
+      },
+      limits);
+  if (trial.started && !trial.timed_out && trial.signal == 0 && trial.exit_code == 0) return;
+  throw PythonError(fmt::format("Python {} ({}) cannot start embedded in kbench: {} ({}){}", interpreter.version,
+                                interpreter.executable, python_failure_summary(trial.err),
+                                describe_outcome(trial, limits), python_environment_note()));
 }
 
 PythonRuntime::PythonRuntime(InterpreterInfo interpreter) : interpreter_(std::move(interpreter)) {}

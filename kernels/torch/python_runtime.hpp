@@ -137,6 +137,7 @@ class PythonRuntime {
 
  private:
   explicit PythonRuntime(InterpreterInfo interpreter);
+  static void start_in_a_child(const InterpreterInfo& interpreter);
   void load_library();
   void initialize();
 

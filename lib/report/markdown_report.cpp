@@ -80,6 +80,7 @@ void write_markdown_report(const RunReport& report, std::ostream& out) {
   write_facts(run_facts(report), out);
   if (report.interrupted) out << "\n**Interrupted**: the run stopped early; the results below are partial.\n";
 
+  const ResultsByWorkload results(report);
   for (const WorkloadSummary& summary : report.workloads) {
     const Workload& w = summary.workload;
     out << "\n## " << escape_cell(w.name) << " · " << data_text(w.problem) << "\n\n";
@@ -91,11 +92,11 @@ void write_markdown_report(const RunReport& report, std::ostream& out) {
       if (record.stdev_ms >= 0) text += fmt::format(" (stdev {})", format_duration(record.stdev_ms * 1e-3));
       out << "- published record: " << escape_cell(text) << '\n';
     }
-    write_results(report, results_for(report, w.name), out);
+    write_results(report, results.of(w.name), out);
   }
   for (const std::string& name : unsummarized_workloads(report)) {
     out << "\n## " << escape_cell(name) << " (no workload summary in this report)\n";
-    write_results(report, results_for(report, name), out);
+    write_results(report, results.of(name), out);
   }
   if (!report.results.empty())
     out << "\nMedian, spread (p10–p90 in the median's unit; ±stdev under 10 samples) and rates are from verified "

@@ -70,6 +70,15 @@ std::vector<const Result*> results_for(const RunReport& report, const std::strin
   return found;
 }
 
+ResultsByWorkload::ResultsByWorkload(const RunReport& report) {
+  for (const Result& result : report.results) groups_[result.workload].push_back(&result);
+}
+
+const std::vector<const Result*>& ResultsByWorkload::of(const std::string& workload) const {
+  const auto group = groups_.find(workload);
+  return group == groups_.end() ? none_ : group->second;
+}
+
 std::vector<std::string> unsummarized_workloads(const RunReport& report) {
   std::vector<std::string> names;
   for (const Result& result : report.results)

@@ -3,6 +3,7 @@
 // here, once, so no reporter can print a wrong kernel's time by reading Result::timing directly.
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "report/table.hpp"
@@ -34,6 +35,18 @@ std::vector<MathMode> math_modes_for(const RunReport& report, const std::string&
 
 // The results of one workload, in run order.
 std::vector<const Result*> results_for(const RunReport& report, const std::string& workload);
+
+// The results of every workload, grouped in one pass, each group in run order: what a reporter of
+// the whole report uses (results_for once per workload would make N results cost N²).
+class ResultsByWorkload {
+ public:
+  explicit ResultsByWorkload(const RunReport& report);
+  const std::vector<const Result*>& of(const std::string& workload) const;  // empty when it has none
+
+ private:
+  std::unordered_map<std::string, std::vector<const Result*>> groups_;
+  std::vector<const Result*> none_;
+};
 // Workloads named by results but without a summary in the report (a hand-edited JSON file, say),
 // in order of first appearance: reporters show their results without floors rather than drop them.
 std::vector<std::string> unsummarized_workloads(const RunReport& report);

@@ -138,6 +138,20 @@ void write_text_workload(const RunReport& report, const WorkloadSummary& summary
   write_results(report, results_for(report, summary.workload.name), out, style);
 }
 
+namespace {
+void write_text_workloads(const RunReport& report, std::ostream& out, const ReportStyle& style) {
+  const ResultsByWorkload results(report);
+  for (const WorkloadSummary& summary : report.workloads) {
+    write_workload_facts(report, summary, out);
+    write_results(report, results.of(summary.workload.name), out, style);
+  }
+  for (const std::string& name : unsummarized_workloads(report)) {
+    out << '\n' << name << " (no workload summary in this report)\n";
+    write_results(report, results.of(name), out, style);
+  }
+}
+}  // namespace
+
 void write_text_end(const RunReport& report, std::ostream& out, const ReportStyle& style, bool streamed) {
   if (streamed && report.interrupted) {
     const std::string text = "\nINTERRUPTED: the run stopped early; the results above are partial";
@@ -151,11 +165,7 @@ void write_text_end(const RunReport& report, std::ostream& out, const ReportStyl
 
 void write_text_report(const RunReport& report, std::ostream& out, const ReportStyle& style) {
   write_text_header(report, out, style);
-  for (const WorkloadSummary& summary : report.workloads) write_text_workload(report, summary, out, style);
-  for (const std::string& name : unsummarized_workloads(report)) {
-    out << '\n' << name << " (no workload summary in this report)\n";
-    write_results(report, results_for(report, name), out, style);
-  }
+  write_text_workloads(report, out, style);
   write_text_end(report, out, style, false);
 }
 

@@ -33,7 +33,15 @@ double Result::achieved_Bps(const ProblemMetrics& metrics) const {
 }
 
 const WorkloadSummary* RunReport::find_workload(const std::string& name) const {
-  for (const auto& summary : workloads)
+  if (indexed_workloads_ != workloads.size() || workload_index_.empty()) {
+    workload_index_.clear();
+    for (std::size_t i = 0; i < workloads.size(); ++i) workload_index_.emplace(workloads[i].workload.name, i);
+    indexed_workloads_ = workloads.size();
+  }
+  if (const auto hit = workload_index_.find(name);
+      hit != workload_index_.end() && hit->second < workloads.size() && workloads[hit->second].workload.name == name)
+    return &workloads[hit->second];
+  for (const auto& summary : workloads)  // not indexed under that name: renamed in place, or absent
     if (summary.workload.name == name) return &summary;
   return nullptr;
 }

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -117,7 +118,16 @@ struct RunReport {
   // its path: the results are whole, and the CLI's exit status says so. Not part of the JSON document.
   std::vector<std::string> write_failures;
 
+  // The summary of the workload named NAME (the first, should two share it), or nullptr. Every
+  // result's view looks its workload up, so this is a hash lookup, not a scan: a scan made
+  // rendering or reading N results N² (10,000 took minutes).
   const WorkloadSummary* find_workload(const std::string& name) const;
+
+ private:
+  // find_workload's index, rebuilt when the list has grown or shrunk since; a hit is checked against
+  // the list, so a workload renamed in place is found by a scan, never wrongly.
+  mutable std::unordered_map<std::string, std::size_t> workload_index_;
+  mutable std::size_t indexed_workloads_ = 0;
 };
 
 }  // namespace kbench

@@ -151,10 +151,14 @@ std::vector<Workload> parse_workloads(const std::string& yaml_text, const std::s
   return collector.take();
 }
 
-std::vector<Workload> load_workloads(const std::string& path) {
+std::vector<std::string> spec_files(const std::string& path) {
   const bool directory = io::check_input_path(path, "workload spec", true) == io::PathKind::directory;
+  return directory ? spec_files_under(path) : std::vector{path};
+}
+
+std::vector<Workload> load_workloads(const std::string& path) {
   WorkloadCollector collector;
-  const std::vector<std::string> files = directory ? spec_files_under(path) : std::vector{path};
+  const std::vector<std::string> files = spec_files(path);
   for (const std::string& file : files)
     collect_from_text(io::read_input_file(file, "workload spec", io::kMaxSpecBytes), file, collector);
   return collector.take();

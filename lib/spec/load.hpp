@@ -12,6 +12,10 @@ namespace kbench {
 // recursively, in sorted path order. Throws InputError on the first bad file.
 std::vector<Workload> load_workloads(const std::string& path);
 
+// The spec files load_workloads reads for PATH: PATH itself, or every *.yaml / *.yml under a
+// directory, sorted. Throws InputError as load_workloads does (a link loop, no spec at all).
+std::vector<std::string> spec_files(const std::string& path);
+
 // Every path in turn, as above, their workloads concatenated; throws InputError when none holds one.
 std::vector<Workload> load_workloads(const std::vector<std::string>& paths);
 

@@ -66,7 +66,7 @@ grep -q "cannot write $WORK/limited.json: File too large" "$WORK/err" || { cat "
 [ "$(grep -c "kbench: error: cannot write $WORK/limited.json" "$WORK/err")" -eq 2 ] \
   || { cat "$WORK/err"; fail "the failure should be told once during the run and once at the end"; }
 json_check "$WORK/out" 'len(doc["results"]) == 2 and all(r["status"] == "ok" for r in doc["results"])'
-ls "$WORK"/limited.json.tmp.* > /dev/null 2>&1 && fail "a temporary file was left behind"
+ls -A "$WORK" | grep -q "\.limited\.json\.tmp\." && fail "a temporary file was left behind"
 
 # A --dump file that cannot be written (its name taken by a directory): results whole, exit 3.
 mkdir -p "$WORK/dump/cli-small-conv2d.weight.npy"
@@ -107,6 +107,6 @@ ln -s /proc/self/fd/1 "$WORK/stdout-link"
 "$KBENCH" "${RUN[@]}" --format json --output "$WORK/stdout-link" 2> "$WORK/err" | cat > "$WORK/via-link.txt"
 [ "${PIPESTATUS[0]}" -eq 0 ] || { cat "$WORK/err"; fail "--output through a link to stdout"; }
 [ -L "$WORK/stdout-link" ] || fail "the link to stdout was replaced"
-head -c 1 "$WORK/via-link.txt" | grep -q "{" || fail "the report did not come through the link to stdout"
-grep -q "cli-small-conv2d" "$WORK/via-link.txt" || fail "the text table did not follow on stdout"
+# Standard output's own pipe holds the one document, no text table after it (docs/cli.md).
+json_check "$WORK/via-link.txt" 'doc["results"][0]["status"] == "ok"'
 echo "ok"

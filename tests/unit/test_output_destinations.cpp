@@ -145,7 +145,7 @@ TEST_SUITE("output destinations") {
     fs::remove(path);
     fs::create_directories(dir.path / "out.json" / "inside");  // a directory appeared after the check
     CHECK(error_of<OutputError>([&] { kbench::io::write_output_file(path, "x"); }) ==
-          "cannot write " + path + ": Is a directory");
+          "cannot write " + path + ": it is a directory; expected a file name");
     CHECK(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator()) == 1);  // no .tmp left
   }
 
