@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "run/memory_budget.hpp"
+#include "core/memory_budget.hpp"
 #include "runtime/cuda_check.hpp"
 
 namespace kbench::gpu {
@@ -101,7 +101,7 @@ DeviceInfo device_info(int device) {
 Support fits_in_device_memory(std::int64_t bytes_needed, int device) {
   std::int64_t total_bytes = 0;
   const std::int64_t free_bytes = free_memory(device, &total_bytes);
-  return device_memory_fits(bytes_needed, free_bytes, total_bytes, device);  // run/memory_budget.hpp, unit-tested
+  return device_memory_fits(bytes_needed, free_bytes, total_bytes, device);  // core/memory_budget.hpp, unit-tested
 }
 
 std::string format_bytes(std::int64_t bytes) {

@@ -42,7 +42,7 @@ std::vector<DeviceInfo> list_devices();
 DeviceInfo device_info(int device);
 
 // no("needs 14.3 GB of device memory, 12.1 GB free on device 0 (of 80.0 GB)") when `bytes_needed` exceeds the
-// free memory now (cudaMemGetInfo; the decision is run/memory_budget.hpp's device_memory_fits).
+// free memory now (cudaMemGetInfo; the decision is core/memory_budget.hpp's device_memory_fits).
 Support fits_in_device_memory(std::int64_t bytes_needed, int device);
 
 // "14.3 GB", "96.0 MB", "512 bytes" (decimal units, as the reports print sizes).

@@ -13,6 +13,7 @@
 #include "backend/unsupported_problem.hpp"
 #include "core/build_info.hpp"
 #include "core/error.hpp"
+#include "core/memory_budget.hpp"
 #include "data/counter_rng.hpp"
 #include "measure/measure.hpp"
 #include "problem/conv_pass.hpp"
@@ -21,7 +22,6 @@
 #include "run/cpu_rate.hpp"
 #include "run/dump.hpp"
 #include "run/math_policy.hpp"
-#include "run/memory_budget.hpp"
 #include "run/run_metadata.hpp"
 #include "spec/problem_validation.hpp"
 #include "verify/check_points.hpp"
@@ -155,10 +155,13 @@ class ExpectedOutput {
   bool full() { return compute().points.empty(); }
   bool computed() const { return data_.has_value(); }
   const std::vector<double>& reference() { return compute().values; }
+  // Sampled, where not computed yet: a full check would not fit in host memory beside a backend's buffers.
+  void sample_only() { sample_only_ = true; }
 
   // Whether compute() would check every element, decided as it decides, without computing.
   bool would_be_full() const {
     if (data_) return data_->points.empty();
+    if (sample_only_) return false;
     // The full check convolves three times (values, magnitudes, squares).
     return full_check_seconds(problem_) <= config_.full_verify_max_s && full_output_fits(problem_);
   }
@@ -187,6 +190,7 @@ class ExpectedOutput {
   }
   ConvProblem problem_;
   const RunConfig& config_;
+  bool sample_only_ = false;
   std::optional<ReferenceValues> data_;
 };
 
@@ -299,11 +303,19 @@ class ResultRun {
     if (Support s = c_.backend.fits(problem(), options_); !s) return end(ResultStatus::skipped, s.reason);
     if (c_.backend.runs_on_cpu() && c_.entry.timed)
       if (Support s = cpu_budget_check(problem(), c_.config, measure_); !s) return end(ResultStatus::skipped, s.reason);
-    if (Support s = host_memory_fits(host_memory_need(), reference::available_host_memory(),
-                                     reference::available_host_memory_source());
-        !s)
-      return end(ResultStatus::skipped, s.reason);
-    return true;
+    return host_memory_admits();
+  }
+
+  // Whether the host buffers this result will hold fit; a full check that would not fit beside them
+  // gives way to a sampled one first.
+  bool host_memory_admits() {
+    const std::optional<std::int64_t> available = reference::available_host_memory();
+    Support fits = host_memory_fits(host_memory_need(), available, reference::available_host_memory_source());
+    if (!fits && !c_.expected.computed() && c_.expected.would_be_full()) {
+      c_.expected.sample_only();
+      fits = host_memory_fits(host_memory_need(), available, reference::available_host_memory_source());
+    }
+    return fits ? true : end(ResultStatus::skipped, fits.reason);
   }
 
   // The host buffers this result will hold beside what is held already.

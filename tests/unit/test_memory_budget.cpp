@@ -1,4 +1,4 @@
-// Memory said before it runs out (run/memory_budget.hpp, reference/host_memory.hpp): what the machine
+// Memory said before it runs out (core/memory_budget.hpp, reference/host_memory.hpp): what the machine
 // has, read from /proc/meminfo and cgroup v1/v2 files (their texts parsed here, no machine needed), the
 // test-only override, and the decisions with their figures, host and device.
 #include <doctest/doctest.h>
@@ -9,7 +9,7 @@
 #include <string>
 
 #include "reference/host_memory.hpp"
-#include "run/memory_budget.hpp"
+#include "core/memory_budget.hpp"
 
 using namespace kbench;
 using namespace kbench::reference;

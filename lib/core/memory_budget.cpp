@@ -1,4 +1,4 @@
-#include "run/memory_budget.hpp"
+#include "core/memory_budget.hpp"
 
 #include <sys/resource.h>
 
