@@ -9,6 +9,7 @@ class Model(nn.Module):
         super().__init__()
         self.conv = nn.Conv2d(16, 32, 3, padding=1, bias=False)
         self.pointwise = nn.Conv2d(32, 8, 1)
+        self.to(torch.bfloat16)
 
     def forward(self, x):
         x = x.contiguous(memory_format=torch.channels_last)
