@@ -19,6 +19,9 @@ status=$?
   --format json > out/main-job-plan.json
 plan_status=$?
 set -e
-echo "main job: JSON report in out/main-job.json (exit status $status), plans in out/main-job-plan.json (exit status $plan_status)"
+# The run's peak host memory (host_memory.peak_rss_bytes of its document; "unknown" without one).
+peak=$(python3 -c 'import json, sys; print("%.1f GB" % (json.load(open(sys.argv[1]))["host_memory"]["peak_rss_bytes"] / 1e9))' \
+  out/main-job.json 2>/dev/null || echo unknown)
+echo "main job: JSON report in out/main-job.json (exit status $status, peak host memory $peak), plans in out/main-job-plan.json (exit status $plan_status)"
 [ $status -ne 0 ] && exit $status
 exit $plan_status

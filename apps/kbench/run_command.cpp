@@ -16,6 +16,7 @@
 #include <optional>
 #include <chrono>
 #include <sstream>
+#include <stdexcept>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -23,6 +24,7 @@
 #include "commands.hpp"
 #include "terminal.hpp"
 #include "core/error.hpp"
+#include "reference/host_memory.hpp"
 #include "data/counter_rng.hpp"
 #include "gpu_environment.hpp"
 #include "interrupt.hpp"
@@ -265,6 +267,11 @@ int execute(RunFlags& flags, bool compare) {
   const auto format = *parse_report_format(flags.format);
   const std::vector<Workload> workloads = with_workload_flags(load_workloads(flags.specs), flags.passes, flags.axes);
 
+  try {  // the test-only host memory figure, refused before anything runs rather than in every result
+    (void)reference::available_host_memory();
+  } catch (const std::invalid_argument& e) {
+    throw InputError(e.what());
+  }
   const GpuEnvironment gpu = detect_gpu(flags.device);
   Registry registry;
   register_backends(registry, flags.python);

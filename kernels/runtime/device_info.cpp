@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/memory_budget.hpp"
 #include "runtime/cuda_check.hpp"
 
 namespace kbench::gpu {
@@ -38,7 +39,7 @@ Support probe_runtime() {
 }
 
 // cudaMemGetInfo answers for the current device; the caller's current device is restored.
-std::int64_t free_memory(int device) {
+std::int64_t free_memory(int device, std::int64_t* total = nullptr) {
   int previous = 0;
   KBENCH_CUDA_CHECK(cudaGetDevice(&previous));
   KBENCH_CUDA_CHECK(cudaSetDevice(device));
@@ -46,6 +47,7 @@ std::int64_t free_memory(int device) {
   const cudaError_t status = cudaMemGetInfo(&free_bytes, &total_bytes);
   KBENCH_CUDA_CHECK(cudaSetDevice(previous));
   KBENCH_CUDA_CHECK(status);
+  if (total) *total = static_cast<std::int64_t>(total_bytes);
   return static_cast<std::int64_t>(free_bytes);
 }
 
@@ -97,10 +99,9 @@ DeviceInfo device_info(int device) {
 }
 
 Support fits_in_device_memory(std::int64_t bytes_needed, int device) {
-  const std::int64_t free_bytes = free_memory(device);
-  if (bytes_needed <= free_bytes) return Support::yes();
-  return Support::no(
-      fmt::format("needs {}, {} free on device {}", format_bytes(bytes_needed), format_bytes(free_bytes), device));
+  std::int64_t total_bytes = 0;
+  const std::int64_t free_bytes = free_memory(device, &total_bytes);
+  return device_memory_fits(bytes_needed, free_bytes, total_bytes, device);  // core/memory_budget.hpp, unit-tested
 }
 
 std::string format_bytes(std::int64_t bytes) {

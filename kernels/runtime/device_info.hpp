@@ -41,7 +41,8 @@ std::vector<DeviceInfo> list_devices();
 // One device; throws CudaError for an index the runtime rejects.
 DeviceInfo device_info(int device);
 
-// no("needs 14.3 GB, 12.1 GB free on device 0") when `bytes_needed` exceeds the free memory now.
+// no("needs 14.3 GB of device memory, 12.1 GB free on device 0 (of 80.0 GB)") when `bytes_needed` exceeds the
+// free memory now (cudaMemGetInfo; the decision is core/memory_budget.hpp's device_memory_fits).
 Support fits_in_device_memory(std::int64_t bytes_needed, int device);
 
 // "14.3 GB", "96.0 MB", "512 bytes" (decimal units, as the reports print sizes).

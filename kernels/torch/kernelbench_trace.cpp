@@ -115,6 +115,8 @@ def _trace(path):
                     "dilation": _per_dim(given["dilation"], rank), "groups": int(given["groups"]),
                     "dtype": _DTYPES.get(input.dtype, str(input.dtype).replace("torch.", "")),
                     "weight_dtype": _DTYPES.get(weight.dtype, str(weight.dtype).replace("torch.", "")),
+                    # channels last: C the innermost dim of a tensor not contiguous as NC...
+                    "channels_last": input.dim() > 2 and input.stride(1) == 1 and not input.is_contiguous(),
                 }
                 if transposed:
                     call["output_padding"] = _per_dim(given["output_padding"], rank)
@@ -131,7 +133,10 @@ def _trace(path):
                 spatial = [_extent(input.shape[2 + d], weight.shape[2 + d], call["stride"][d], padding[d],
                                    call["dilation"][d], call.get("output_padding", [0] * rank)[d], transposed)
                            for d in range(rank)]
-                return torch.empty([input.shape[0], out_channels] + spatial, dtype=input.dtype, device=input.device)
+                out = torch.empty([input.shape[0], out_channels] + spatial, dtype=input.dtype, device=input.device)
+                if call["channels_last"] and rank > 1:  # as torch's convolutions keep the input's memory format
+                    out = out.contiguous(memory_format=torch.channels_last if rank == 2 else torch.channels_last_3d)
+                return out
             return record
 
         # Tensors on the meta device: shapes and dtypes only, whatever sizes the file asks for.

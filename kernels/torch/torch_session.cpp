@@ -2,6 +2,7 @@
 
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -396,7 +397,13 @@ void TorchCall::run(std::uintptr_t stream) {
     PyRef result = python.call_method(state_.get(), "run", {pointer.get()});
   } catch (const PythonError& e) {
     if (e.exception_type() == "Unsupported") throw UnsupportedProblem(e.message());
-    throw;
+    if (e.exception_type().empty()) throw;
+    // Any other error of torch's on a problem kbench validated ends the result as failed, with torch's own
+    // words: only the dispatcher's "not implemented for" is a declared absence (unsupported). A shape error
+    // may be torch's bug on this CPU (bf16 grouped transposed convolution on AMX) or wrong tensors from
+    // kbench; either must show, not pass as a limit.
+    throw std::runtime_error(
+        fmt::format("torch {} raised {}: {}", session_.facts().version, e.exception_type(), e.message()));
   }
 }
 

@@ -47,6 +47,11 @@ enum class Field {
   out_layout,
   pad_mode,
   pad_val,
+  tensor_vect,
+  vector_length,
+  in_cast_type,
+  wei_cast_type,
+  out_cast_type,
 };
 
 struct Flag {
@@ -56,7 +61,7 @@ struct Flag {
   std::string_view fallback;
 };
 
-constexpr std::array<Flag, 31> kFlags = {{
+constexpr std::array<Flag, 36> kFlags = {{
     {'n', "batchsize", Field::batch, "100"},
     {'c', "in_channels", Field::in_channels, "3"},
     {'!', "in_d", Field::in_d, "32"},
@@ -88,31 +93,39 @@ constexpr std::array<Flag, 31> kFlags = {{
     {'O', "out_layout", Field::out_layout, ""},
     {'z', "pad_mode", Field::pad_mode, "default"},
     {'r', "pad_val", Field::pad_val, "0"},
+    {'Z', "tensor_vect", Field::tensor_vect, "0"},
+    {'L', "vector_length", Field::vector_length, "1"},
+    {'U', "in_cast_type", Field::in_cast_type, "-1"},
+    {'R', "wei_cast_type", Field::wei_cast_type, "-1"},
+    {'T', "out_cast_type", Field::out_cast_type, "-1"},
 }};
 
-// Flags that steer the driver (timing, verification, iterations, search, data files): read, noted, ignored.
+// Flags that steer the driver (timing, verification, iterations, search, data files, where buffers are
+// allocated): read, noted, ignored. Names as conv_driver.hpp's AddCmdLineArgs spells them.
 struct IgnoredFlag {
   char short_name;
   std::string_view long_name;
 };
-constexpr std::array<IgnoredFlag, 12> kIgnored = {{
+constexpr std::array<IgnoredFlag, 14> kIgnored = {{
     {'t', "time"},
     {'V', "verify"},
+    {'C', "verification_cache"},
     {'i', "iter"},
     {'s', "search"},
     {'w', "wall"},
     {'P', "printconv"},
     {'S', "solution"},
     {'o', "dump_output"},
-    {'a', "in_data"},
+    {'d', "in_data"},
     {'e', "weights"},
-    {'d', "dout_data"},
-    {'D', "dumpnhwc"},
+    {'a', "in_bias"},
+    {'D', "dout_data"},
+    {'G', "gpualloc"},
 }};
 
 // MIOpenDriver's other commands: a log holds them too; they are skipped with a note.
-constexpr std::array<std::string_view, 8> kOtherCommands = {"convint8", "convfp8", "pool",  "bnorm",
-                                                            "gemm",     "lrn",     "activ", "softmax"};
+constexpr std::array<std::string_view, 9> kOtherCommands = {"convint8", "convfp8", "convbfp8", "pool",   "bnorm",
+                                                            "gemm",     "lrn",     "activ",    "softmax"};
 
 struct Word {
   std::string_view text;
@@ -180,7 +193,7 @@ class LineReader {
       if (!known)
         fail(w.column, fmt::format("unknown MIOpenDriver flag {}; kbench import maps the problem's flags (-n -c -H -W "
                                    "-! -k -y -x -@ -u -v -# -p -q -$ -l -j -^ -g -m -Y -X -% -_ -F -b -I -f -O -z "
-                                   "-r) and ignores -t -V -i -s -w -P -S -o -a -e -d -D",
+                                   "-r -Z -L -U -R -T) and ignores -t -V -C -i -s -w -P -S -o -d -e -a -D -G",
                                    w.text));
       ignored.push_back(fmt::format("{} {}", w.text, value));
     }
@@ -235,7 +248,7 @@ bool all_are(const Dims& dims, int rank, std::int64_t v) {
   return true;
 }
 
-// conv2d-n16-c64-56x56-k64-3x3 [-s2] [-p1] [-d2] [-g32] [-op1] [-bias] [-fp16]
+// conv2d-n16-c64-56x56-k64-3x3 [-s2] [-p1] [-d2] [-g32] [-op1] [-bias] [-fp16] [-nhwc]
 std::string shape_name(const ConvProblem& p) {
   const int r = p.spatial_rank;
   std::string name =
@@ -248,7 +261,58 @@ std::string shape_name(const ConvProblem& p) {
   if (p.transposed() && !all_are(p.output_padding, r, 0)) name += "-op" + dims_name(p.output_padding, r);
   if (p.bias) name += "-bias";
   if (p.dtype != DType::fp32) name += fmt::format("-{}", to_string(p.dtype));
+  if (p.layout != Layout::nchw) name += fmt::format("-{}", to_string(p.layout));
   return name;
+}
+
+// -I -f -O: MIOpen's layouts of the input, the weights and the output, each NCHW (2-D) or NCDHW (3-D)
+// where left out (conv_driver.hpp's ParseCmdLineArgs), so `-I NHWC` alone is a mixed command. kbench's
+// `layout:` holds for all three tensors: channels first (NCHW, NCDHW) or last (NHWC, NDHWC).
+Layout layout_of(const LineReader& r, int rank) {
+  struct Tensor {
+    Field field;
+    std::string_view flag, what;
+    std::string value;
+    bool channels_last = false;
+  };
+  const std::string_view fallback = rank == 2 ? "NCHW" : "NCDHW";
+  std::array<Tensor, 3> tensors{{{Field::in_layout, "-I", "input", "", false},
+                                 {Field::fil_layout, "-f", "weights", "", false},
+                                 {Field::out_layout, "-O", "output", "", false}}};
+  for (Tensor& t : tensors) {
+    const Setting* s = r.find(t.field);
+    t.value = s ? s->value : std::string(fallback);
+    const std::string written = s ? fmt::format("{} {}", s->written, s->value) : "";
+    if (t.value == "CHWN")
+      r.fail(s->column, fmt::format("{}: MIOpen's CHWN is neither channels first nor channels last, the two layouts "
+                                    "kbench runs; expected {}",
+                                    written, rank == 2 ? "NCHW or NHWC" : "NCDHW or NDHWC"));
+    const bool known = t.value == "NCHW" || t.value == "NHWC" || t.value == "NCDHW" || t.value == "NDHWC";
+    if (!known)
+      r.fail(s->column, fmt::format("{}: not a layout MIOpenDriver takes; expected NCHW, NHWC (2-D), NCDHW or NDHWC "
+                                    "(3-D)",
+                                    written));
+    if (static_cast<int>(t.value.size()) != rank + 2)
+      r.fail(s->column, fmt::format("{} is a {}-D layout but the command is {}-D (--spatial_dim {}); expected {}",
+                                    written, t.value.size() - 2, rank, rank,
+                                    rank == 2 ? "NCHW or NHWC" : "NCDHW or NDHWC"));
+    t.channels_last = t.value.back() == 'C';
+  }
+  for (const Tensor& t : tensors) {
+    if (t.channels_last == tensors[0].channels_last) continue;
+    // Named at a flag the line gives: the one that differs, else the input's.
+    const Setting* s = r.find(t.field);
+    const Setting* at = s ? s : r.find(tensors[0].field);
+    const auto said = [&](const Tensor& x) {
+      return r.find(x.field) ? fmt::format("{} {}", x.flag, x.value)
+                             : fmt::format("{} {} (MIOpen's default where {} is left out)", x.flag, x.value, x.flag);
+    };
+    r.fail(at->column, fmt::format("{} and {}: the {} and the {} in different layouts; kbench's `layout:` is one for "
+                                   "input, weights and output, so expected -I, -f and -O all channels first (NCHW / "
+                                   "NCDHW) or all channels last (NHWC / NDHWC)",
+                                   said(tensors[0]), said(t), tensors[0].what, t.what));
+  }
+  return tensors[0].channels_last ? Layout::nhwc : Layout::nchw;
 }
 
 struct Parsed {
@@ -305,18 +369,24 @@ Parsed parse_line(int line_number, std::string_view line, std::vector<std::strin
   const std::string mode = r.text(Field::mode);
   if (mode != "conv" && mode != "trans")
     r.fail(r.column(Field::mode), fmt::format("-m {}: expected conv or trans", mode));
-  for (const Field layout : {Field::in_layout, Field::fil_layout, Field::out_layout})
-    if (const Setting* s = r.find(layout); s && s->value != "NCHW" && s->value != "NCDHW")
-      r.fail(s->column,
-             fmt::format("{} {}: kbench's workloads are NCHW / NCDHW; expected NCHW or NCDHW", s->written, s->value));
+  if (r.text(Field::tensor_vect) != "0" || r.text(Field::vector_length) != "1")
+    r.fail(r.column(r.given(Field::tensor_vect) && r.text(Field::tensor_vect) != "0" ? Field::tensor_vect
+                                                                                     : Field::vector_length),
+           fmt::format("-Z {} -L {}: MIOpen's vectorized layouts (NCHWc4, NCHWc8, for int8) are not a layout kbench "
+                       "runs; expected -Z 0 -L 1",
+                       r.text(Field::tensor_vect), r.text(Field::vector_length)));
+  for (const Field cast : {Field::in_cast_type, Field::wei_cast_type, Field::out_cast_type})
+    if (const Setting* s = r.find(cast); s && s->value != "-1")
+      r.fail(s->column, fmt::format("{} {}: a tensor cast type (MIOpen's fp8 casts) is not reproduced; expected -1 "
+                                    "(none) with the command's own type (conv, convfp16, convbfp16)",
+                                    s->written, s->value));
   if (r.text(Field::pad_mode) != "default")
     r.fail(r.column(Field::pad_mode), fmt::format("-z {}: MIOpen's padding modes are not reproduced; expected -z "
                                                   "default with the pads given by -p -q -$",
                                                   r.text(Field::pad_mode)));
   if (r.integer(Field::pad_val, 0) != 0)
     r.fail(r.column(Field::pad_val), "-r: a padding value other than 0 is not a convolution kbench runs");
-  const std::int64_t bias = r.integer(Field::bias, 0);
-  if (bias > 1) r.fail(r.column(Field::bias), fmt::format("-b {}: expected 0 or 1", bias));
+  const std::int64_t bias = r.integer(Field::bias, 0);  // MIOpen adds a bias for any -b but 0
 
   const std::int64_t rank = r.integer(Field::spatial_dim, 1);
   if (rank != 2 && rank != 3)
@@ -335,7 +405,7 @@ Parsed parse_line(int line_number, std::string_view line, std::vector<std::strin
   p.in_channels = r.integer(Field::in_channels, 1);
   p.out_channels = r.integer(Field::out_channels, 1);
   p.groups = r.integer(Field::groups, 1);
-  p.bias = bias == 1;
+  p.bias = bias != 0;
   const auto dims = [&](Field d, Field h, Field w, std::int64_t min) {
     Dims out;
     if (rank == 3)
@@ -349,6 +419,7 @@ Parsed parse_line(int line_number, std::string_view line, std::vector<std::strin
   p.stride = dims(Field::stride_d, Field::stride_h, Field::stride_w, 1);
   p.dilation = dims(Field::dil_d, Field::dil_h, Field::dil_w, 1);
   p.pad_before = p.pad_after = dims(Field::pad_d, Field::pad_h, Field::pad_w, 0);
+  p.layout = layout_of(r, p.spatial_rank);
   if (p.transposed()) {
     p.output_padding = dims(Field::opad_d, Field::opad_h, Field::opad_w, 0);
   } else {

@@ -4,7 +4,8 @@
 // Every flag that maps to the spec is mapped (MIOpenDriver's defaults for those left out); flags that
 // only steer the driver (-t, -V, -i, ...) are noted as ignored; anything else is an ImportError at its
 // line and column. -F's passes (1 forward, 2 backward data, 4 backward weights, 0 all) become one workload
-// each, a backward one named NAME.<pass>. Identical lines are one workload with a `count`.
+// each, a backward one named NAME.<pass>; -I -f -O (NCHW/NCDHW or NHWC/NDHWC, the same for all three)
+// the layout. Identical lines are one workload with a `count`.
 #include <string>
 #include <string_view>
 

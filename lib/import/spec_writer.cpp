@@ -74,6 +74,7 @@ std::string write_workload_entry(const Workload& w) {
   std::string out = fmt::format("- name: {}\n", w.name);
   if (!w.description.empty()) out += fmt::format("  description: {}\n", quoted(w.description));
   out += fmt::format("  op: {}\n  dtype: {}\n", to_string(p.op), to_string(p.dtype));
+  if (p.layout != Layout::nchw) out += fmt::format("  layout: {}\n", to_string(p.layout));
   if (p.pass != Pass::forward) out += fmt::format("  pass: {}\n", to_string(p.pass));
   std::vector<std::int64_t> input{p.batch, p.in_channels};
   input.insert(input.end(), p.input.v, p.input.v + rank);

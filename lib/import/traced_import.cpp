@@ -101,6 +101,7 @@ ConvProblem problem_of(const json& call, int line, const std::string& what) {
   }
   p.bias = call.at("bias").get<bool>();
   p.dtype = dtype_of(call.at("dtype").get<std::string>(), what);
+  if (call.value("channels_last", false)) p.layout = Layout::nhwc;  // absent from older tracers: channels first
   if (const std::string weights = call.at("weight_dtype").get<std::string>(); weights != call.at("dtype"))
     fail(fmt::format("its weight is torch.{} and its input torch.{}; PyTorch computes one dtype",
                      weights, call.at("dtype").get<std::string>()));

@@ -9,7 +9,8 @@
 // model, or the function's for a call in forward itself), "line": N, "input": [N, C, spatial...],
 // "weight": [...], "bias": true | false, "stride": [...], "padding": [...] | "same" | "valid",
 // "dilation": [...], "groups": G, "output_padding": [...] (transposed only), "dtype": "float32" |
-// "float16" | "bfloat16", "weight_dtype": the same}.
+// "float16" | "bfloat16", "weight_dtype": the same, "channels_last": true where the input's channels are its
+// innermost dim (layout: nhwc; optional, false when absent)}.
 #include <string>
 #include <string_view>
 

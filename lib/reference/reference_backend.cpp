@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "core/error.hpp"
+#include "core/memory_budget.hpp"
 #include "data/host_tensors.hpp"
 #include "problem/conv_pass.hpp"
 #include "reference/computable.hpp"
@@ -32,8 +33,6 @@ std::uint64_t tensor_checksum(const data::HostTensors& tensors) {
   }
   return hash;
 }
-
-double gib(double bytes) { return bytes / double(std::int64_t{1} << 30); }
 
 constexpr const char* kImplementation = "cpu_direct_fp64";
 
@@ -144,14 +143,11 @@ class ReferenceBackend final : public Backend {
     double input_bytes = 0;
     for (const data::TensorRole role : data::roles_read(problem))
       input_bytes += 4.0 * static_cast<double>(data::role_elements(problem, role));
-    const double output_bytes = 12.0 * static_cast<double>(computed_elements(problem));
-    const std::optional<std::int64_t> available = reference::available_host_memory();
-    if (!available) return Support::yes();  // cannot tell; let the allocation decide
-    if (input_bytes + output_bytes <= static_cast<double>(*available)) return Support::yes();
-    return Support::no(fmt::format(
-        "needs {:.2f} GiB of host memory ({:.2f} GiB inputs + {:.2f} GiB output as fp64 "
-        "and fp32), {:.2f} GiB available",
-        gib(input_bytes + output_bytes), gib(input_bytes), gib(output_bytes), gib(static_cast<double>(*available))));
+    HostMemoryNeed need;
+    need.add("the inputs", input_bytes);
+    need.add("the output as fp64 and fp32", 12.0 * static_cast<double>(computed_elements(problem)));
+    // Where nothing can be read, the allocation decides.
+    return host_memory_fits(need, reference::available_host_memory(), reference::available_host_memory_source());
   }
 
   // One kernel for every problem; the device does not matter.

@@ -375,6 +375,8 @@ RunReport read_json_report(const nlohmann::json& document) {
   if (root.has("build")) report.build = root.at("build").text();  // absent in files from before it existed
   report.started_at = root.at("started_at").text();
   report.host = root.at("host").text();
+  if (root.has("host_memory"))  // absent in files from before it existed
+    report.peak_rss_bytes = root.at("host_memory").at("peak_rss_bytes").integer();
   report.device = root.at("device").text();
   report.peaks = read_peaks(root.at("peaks"));
   report.peaks_from_target = root.at("floors_for_target").boolean();

@@ -246,6 +246,7 @@ nlohmann::ordered_json report_to_json(const RunReport& report) {
       {"build", report.build},
       {"started_at", report.started_at},
       {"host", report.host},
+      {"host_memory", {{"peak_rss_bytes", report.peak_rss_bytes}}},
       {"device", report.device},
       {"peaks", peaks_json(report.peaks)},
       {"floors_for_target", report.peaks_from_target},

@@ -136,6 +136,7 @@ RunReport merge_reports(const std::vector<NamedReport>& reports) {
     merged.started_at = std::min(merged.started_at, r.started_at);  // ISO 8601 UTC sorts as text
     add_note(hosts, r.host);
     add_note(devices, r.device);
+    merged.peak_rss_bytes = std::max(merged.peak_rss_bytes, r.peak_rss_bytes);  // each part its own process
   }
   if (hosts.size() > 1) merged.notes.push_back(fmt::format("merged from runs on hosts {}", fmt::join(hosts, ", ")));
   if (devices.size() > 1)

@@ -94,6 +94,10 @@ std::string with_suffix(const std::string& text, const std::string& suffix, char
 }  // namespace
 
 
+bool WorkloadDump::within_limit(std::int64_t elements) const {
+  return elements * bytes_per_element(workload_.problem.dtype) <= kMaxDumpBytes;
+}
+
 bool WorkloadDump::accepts_output(const Result& result, std::int64_t elements) {
   return fits(elements, bytes_per_element(workload_.problem.dtype), output_label(result));
 }

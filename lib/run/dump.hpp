@@ -26,6 +26,8 @@ class WorkloadDump {
   // False (and the skip noted in the index) when the output is over the dump limit: call it
   // before reading a large output back from a device.
   bool accepts_output(const Result& result, std::int64_t elements);
+  // Whether an output of `elements` is under the dump limit (accepts_output's answer, without noting it).
+  bool within_limit(std::int64_t elements) const;
   void add_output(const Result& result, std::span<const float> output);
   void add_reference(std::span<const double> output);
   // Writes DIR/<workload>.index.json and adds a note to the report naming it; when a file could not be

@@ -106,6 +106,7 @@ struct RunReport {
   std::string build;       // core/build_info.hpp: commit, build type, compiler, CUDA; empty in older files
   std::string started_at;  // ISO 8601 UTC
   std::string host;
+  std::int64_t peak_rss_bytes = 0;  // the run's peak host memory (resident set); 0 where unknown
   std::string device;              // the GPU that ran, or "none (no CUDA device found: ...)"
   DevicePeaks peaks;               // what floors are computed against
   bool peaks_from_target = false;  // no GPU present: floors for --target

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <exception>
 #include <memory>
+#include <new>
 #include <optional>
 
 #include <fmt/format.h>
@@ -12,6 +13,7 @@
 #include "backend/unsupported_problem.hpp"
 #include "core/build_info.hpp"
 #include "core/error.hpp"
+#include "core/memory_budget.hpp"
 #include "data/counter_rng.hpp"
 #include "measure/measure.hpp"
 #include "problem/conv_pass.hpp"
@@ -153,13 +155,30 @@ class ExpectedOutput {
   bool full() { return compute().points.empty(); }
   bool computed() const { return data_.has_value(); }
   const std::vector<double>& reference() { return compute().values; }
+  // Sampled, where not computed yet: a full check would not fit in host memory beside a backend's buffers.
+  void sample_only() { sample_only_ = true; }
+
+  // Whether compute() would check every element, decided as it decides, without computing.
+  bool would_be_full() const {
+    if (data_) return data_->points.empty();
+    if (sample_only_) return false;
+    // The full check convolves three times (values, magnitudes, squares).
+    return full_check_seconds(problem_) <= config_.full_verify_max_s && full_output_fits(problem_);
+  }
+  // The host memory compute() will hold while it computes, 0 once done: a full check's fp32 host operands
+  // and one copy of them for a term, and its three fp64 results (values, magnitudes, squares).
+  double bytes_to_compute() const {
+    if (data_) return 0;
+    if (would_be_full()) return 2 * operand_bytes(problem_) + 3 * 8.0 * static_cast<double>(computed_elements(problem_));
+    const bool host_operands =
+        problem_.pass == Pass::backward_weights && fits_quarter_of_host_memory(2 * operand_bytes(problem_));
+    return host_operands ? 2 * operand_bytes(problem_) : 0;
+  }
 
  private:
   const ReferenceValues& compute() {
     if (data_) return *data_;
-    // The full check convolves three times (values, magnitudes, squares).
-    const double seconds = full_check_seconds(problem_);
-    if (seconds <= config_.full_verify_max_s && full_output_fits(problem_))
+    if (would_be_full())
       data_ = reference_everywhere(problem_, config_.seed);
     else
       data_ = reference_at(problem_, config_.seed, choose_check_points(problem_, point_count(config_.verify_points),
@@ -171,6 +190,7 @@ class ExpectedOutput {
   }
   ConvProblem problem_;
   const RunConfig& config_;
+  bool sample_only_ = false;
   std::optional<ReferenceValues> data_;
 };
 
@@ -253,6 +273,12 @@ class ResultRun {
       if (admit() && prepare() && verify() && time() && verify_fresh_inputs()) finish_ok();
     } catch (const UnsupportedProblem& e) {
       end(ResultStatus::unsupported, e.what());
+    } catch (const std::bad_alloc& e) {
+      // What the admission's estimate missed: named, so the run's other results stand and the reader
+      // knows which buffer did not fit.
+      end(ResultStatus::failed,
+          fmt::format("out of host memory allocating {}{} ({})", allocating_.what,
+                      allocating_.bytes > 0 ? fmt::format(" ({})", format_memory(allocating_.bytes)) : "", e.what()));
     } catch (const std::exception& e) {
       end(ResultStatus::failed, e.what());
     }
@@ -277,10 +303,41 @@ class ResultRun {
     if (Support s = c_.backend.fits(problem(), options_); !s) return end(ResultStatus::skipped, s.reason);
     if (c_.backend.runs_on_cpu() && c_.entry.timed)
       if (Support s = cpu_budget_check(problem(), c_.config, measure_); !s) return end(ResultStatus::skipped, s.reason);
-    return true;
+    return host_memory_admits();
+  }
+
+  // Whether the host buffers this result will hold fit; a full check that would not fit beside them
+  // gives way to a sampled one first.
+  bool host_memory_admits() {
+    const std::optional<std::int64_t> available = reference::available_host_memory();
+    Support fits = host_memory_fits(host_memory_need(), available, reference::available_host_memory_source());
+    if (!fits && !c_.expected.computed() && c_.expected.would_be_full()) {
+      c_.expected.sample_only();
+      fits = host_memory_fits(host_memory_need(), available, reference::available_host_memory_source());
+    }
+    return fits ? true : end(ResultStatus::skipped, fits.reason);
+  }
+
+  // The host buffers this result will hold beside what is held already.
+  HostMemoryNeed host_memory_need() const {
+    HostMemoryNeed need;
+    const double computed = static_cast<double>(computed_elements(problem()));
+    if (c_.backend.runs_on_cpu()) need.add(fmt::format("{}'s tensors", c_.backend.name()), host_backend_bytes());
+    need.add("the fp64 reference of the check", c_.expected.bytes_to_compute());
+    if (c_.expected.would_be_full()) need.add("the output read back for the check", 4 * computed);
+    if (c_.dump && c_.dump->within_limit(computed_elements(problem())))
+      need.add("the output --dump writes", 2 * 4 * computed);  // read back, then converted to its dtype
+    return need;
+  }
+
+  // A host backend's operands in fp32 and its output in fp64 and fp32 (the reference's own buffers; what a
+  // host backend keeps at most).
+  double host_backend_bytes() const {
+    return operand_bytes(problem()) + 12.0 * static_cast<double>(computed_elements(problem()));
   }
 
   bool prepare() {
+    allocating_ = {fmt::format("{}'s buffers", c_.backend.name()), c_.backend.runs_on_cpu() ? host_backend_bytes() : 0};
     run_ = c_.backend.prepare(problem(), options_);
     result_.implementation = run_->implementation();
     result_.math_used = run_->math_used();
@@ -292,6 +349,7 @@ class ResultRun {
 
   // Fresh seeded inputs, a poisoned output, one execution: what every check of the output starts from.
   void execute_on(std::uint64_t seed) {
+    allocating_ = {fmt::format("{}'s run", c_.backend.name()), 0};
     run_->fill_inputs(seed);
     run_->poison_output();
     run_->run();
@@ -301,7 +359,11 @@ class ResultRun {
   bool verify() {
     execute_on(c_.config.seed);
     Verification verification;
-    const auto got = run_->read_output(c_.expected.points());
+    allocating_ = {"the fp64 reference of the check", c_.expected.bytes_to_compute()};
+    const std::vector<std::int64_t>& points = c_.expected.points();
+    allocating_ = {"the output read back for the check",
+                   4.0 * static_cast<double>(points.empty() ? computed_elements(problem()) : points.size())};
+    const auto got = run_->read_output(points);
     verification.full = c_.expected.full();
     const ExpectedValues expected = c_.expected.values();
     if (c_.config.tolerance) {
@@ -315,8 +377,10 @@ class ResultRun {
         KernelBenchRule{default_tolerance(c_.math), compare_outputs(got, expected.values, default_tolerance(c_.math))};
     verification.inputs_unchanged = run_->inputs_unchanged();
     result_.verification = verification;
-    if (c_.dump && c_.dump->accepts_output(result_, computed_elements(problem())))
+    if (c_.dump && c_.dump->accepts_output(result_, computed_elements(problem()))) {
+      allocating_ = {"the output --dump writes", 2 * 4.0 * static_cast<double>(computed_elements(problem()))};
       c_.dump->add_output(result_, c_.expected.full() ? got : run_->read_output({}));
+    }
 
     if (!verification.inputs_unchanged) return end(ResultStatus::wrong, "the backend modified its inputs");
     if (verification.comparison.passed()) return true;
@@ -369,7 +433,14 @@ class ResultRun {
     if (result_.timing) flag_if_faster_than_floor(result_, c_.floor);
   }
 
+  // What the result is allocating now, for the message of a std::bad_alloc.
+  struct Allocation {
+    std::string what;
+    double bytes = 0;
+  };
+
   const ResultContext& c_;
+  Allocation allocating_{"its buffers", 0};
   Result result_;
   BackendOptions options_;
   MeasureOptions measure_;
@@ -486,6 +557,7 @@ RunReport run_workloads(const std::vector<Workload>& workloads, const Registry& 
     if (observer && !stopped()) observer->on_workload_finished(report);
   }
   report.interrupted = stopped();
+  report.peak_rss_bytes = peak_rss_bytes().value_or(0);
   return report;
 }
 

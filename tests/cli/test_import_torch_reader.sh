@@ -43,6 +43,11 @@ assert field(s0, "op") == "conv" and field(s0, "kernel") == "[1, 3, 3]" and fiel
 assert s2.startswith("name: sequential_between-features.2\n") and field(s2, "op") == "conv_transpose", s2
 assert field(s2, "input") == "[2, 8, 6, 10, 12]" and field(s2, "groups") == "2" and field(s2, "out_channels") == "4", s2
 PY
+# A model run channels last: layout nhwc on both layers (the first's output keeps the memory format).
+"$KBENCH" import kernelbench "$traced/channels_last.py" --reader torch --output "$WORK/last.yaml" 2>"$WORK/last.err" ||
+  { cat "$WORK/last.err"; fail "import of channels_last.py: exit $?"; }
+[ "$(grep -c '^  layout: nhwc$' "$WORK/last.yaml")" -eq 2 ] && [ "$(grep -c '^  dtype: bf16$' "$WORK/last.yaml")" -eq 2 ] ||
+  { cat "$WORK/last.yaml"; fail "channels_last.py: expected two bf16 nhwc workloads"; }
 "$KBENCH" import kernelbench "$traced/functional_forward.py" --reader parser >/dev/null 2>"$WORK/parser.err" &&
   fail "the parser should not read functional_forward.py (else this test shows nothing)"
 

@@ -7,6 +7,7 @@
 #include <limits>
 #include <stdexcept>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,7 @@ enum class Misbehaviour {
   throw_in_run,            // a failing library call
   throw_in_prepare,
   no_kernel_in_run,        // finds only when it runs that it cannot compute the problem
+  bad_alloc_in_prepare,    // its host buffers do not fit after all
 };
 
 struct FakeBackendConfig {
@@ -34,6 +36,7 @@ struct FakeBackendConfig {
   bool available = true;
   bool supports = true;
   bool fits = true;
+  bool on_cpu = false;  // runs_on_cpu(): its tensors are host memory
   std::vector<double> sample_seconds{0.001};  // cycled through by timed_run
   MathMode math_used = MathMode::fp32;
   std::vector<std::string> variants;
@@ -104,6 +107,7 @@ class FakeBackend : public Backend {
   explicit FakeBackend(FakeBackendConfig config) : config_(std::move(config)) {}
   std::string name() const override { return config_.name; }
   std::string description() const override { return "test double"; }
+  bool runs_on_cpu() const override { return config_.on_cpu; }
   Support available() const override { return config_.available ? Support::yes() : Support::no("fake: no device"); }
   Support supports(const ConvProblem&, const BackendOptions&) const override {
     return config_.supports ? Support::yes() : Support::no("fake: cannot do that");
@@ -124,6 +128,7 @@ class FakeBackend : public Backend {
   }
   std::unique_ptr<PreparedRun> prepare(const ConvProblem& problem, const BackendOptions&) override {
     if (config_.misbehaviour == Misbehaviour::throw_in_prepare) throw std::runtime_error("out of memory (fake)");
+    if (config_.misbehaviour == Misbehaviour::bad_alloc_in_prepare) throw std::bad_alloc();
     return std::make_unique<FakeRun>(problem, config_);
   }
   std::vector<std::string> environment_notes() const override { return config_.environment_notes; }

@@ -107,6 +107,35 @@ TEST_SUITE("import miopen") {
     CHECK(notes.find("log.txt:5: MIOpenDriver pool: not a convolution") != std::string::npos);
   }
 
+  TEST_CASE("import miopen: -I -f -O as layout, MIOpen's defaults and flag forms, other flags as the driver has them") {
+    const auto result = imported(
+        "convfp16 -n 8 -c 64 -H 14 -W 14 -k 64 -y 3 -x 3 -p 1 -q 1 -F 1 -I NHWC -f NHWC -O NHWC\n"
+        "convbfp16 --spatial_dim 3 -n 2 -c 8 -! 4 -H 6 -W 6 -k 8 -@ 3 -F 1 --in_layout NDHWC --fil_layout=NDHWC "
+        "--out_layout NDHWC\n"
+        "conv -n 2 -c 4 -H 8 -W 8 -k 4 -F 1 -I NCHW -f NCHW -O NCHW -Z 0 -L 1 -U -1 -R -1 -T -1\n"
+        "conv --spatial_dim 3 -n 2 -c 4 -! 3 -H 8 -W 8 -k 4 -F 1 -I NCDHW\n"
+        "conv -n 2 -c 4 -H 8 -W 8 -k 4 -F 1 -b 3 -G 1 -C /tmp/cache -a bias.bin -d x.bin -D dy.bin\n");
+    REQUIRE(result.workloads.size() == 5);
+    CHECK(result.workloads[0].problem.layout == kbench::Layout::nhwc);
+    CHECK(result.workloads[0].problem.dtype == kbench::DType::fp16);
+    CHECK(result.workloads[0].name == "conv2d-n8-c64-14x14-k64-3x3-p1-fp16-nhwc");
+    CHECK(result.workloads[1].problem.layout == kbench::Layout::nhwc);
+    CHECK(result.workloads[1].problem.spatial_rank == 3);
+    CHECK(result.workloads[1].name == "conv3d-n2-c8-4x6x6-k8-3x3x3-bf16-nhwc");
+    CHECK(result.workloads[2].problem.layout == kbench::Layout::nchw);
+    CHECK(result.workloads[2].name == "conv2d-n2-c4-8x8-k4-3x3");
+    CHECK(result.workloads[3].problem.layout == kbench::Layout::nchw);  // -f and -O default to NCDHW in 3-D
+    CHECK(result.workloads[4].problem.bias);  // the driver adds a bias for any -b but 0
+    REQUIRE(result.notes.size() == 1);
+    CHECK(result.notes[0] == "log.txt:5: ignored -G 1, -C /tmp/cache, -a bias.bin, -d x.bin, -D dy.bin");
+    // What kbench run reads back: layout: nhwc in the written spec.
+    const std::string text = import::write_spec(result.workloads);
+    CHECK(text.find("  layout: nhwc\n") != std::string::npos);
+    const auto back = kbench::parse_workloads(text, "back.yaml");
+    REQUIRE(back.size() == 5);
+    for (std::size_t i = 0; i < back.size(); ++i) CHECK(back[i].problem == result.workloads[i].problem);
+  }
+
   TEST_CASE("import miopen: the written spec reads back as the same workloads") {
     const auto result = imported(
         "conv -n 2 -c 4 -H 9 -W 7 -k 8 -y 3 -x 1 -p 1 -q 0 -u 2 -v 1 -g 4 -b 1 -F 1\n"
@@ -131,7 +160,7 @@ TEST_SUITE("import miopen") {
       std::string what;
     };
     const Case cases[] = {
-        {"conv -n 16 -Z 3\n", 1, 12, "unknown MIOpenDriver flag -Z"},
+        {"conv -n 16 -K 3\n", 1, 12, "unknown MIOpenDriver flag -K"},
         {"\nconv -n sixteen\n", 2, 6, "-n sixteen: expected an integer"},
         {"conv -n 0\n", 1, 6, "-n 0: expected an integer from 1"},
         {"conv -n 1 -n 2\n", 1, 11, "-n is given twice"},
@@ -141,11 +170,24 @@ TEST_SUITE("import miopen") {
         {"x MIOpenDriver conv -m fft\n", 1, 21, "-m fft: expected conv or trans"},
         {"conv -! 4\n", 1, 6, "depth flag but the command is 2-D"},
         {"conv --spatial_dim 1\n", 1, 6, "--spatial_dim 1: expected 2 or 3"},
-        {"conv -I NHWC\n", 1, 6, "NCHW"},
+        {"conv -I NHWC\n", 1, 6,
+         "-I NHWC and -f NCHW (MIOpen's default where -f is left out): the input and the weights in different "
+         "layouts; kbench's `layout:` is one for input, weights and output"},
+        {"conv -I NHWC -f NHWC\n", 1, 6, "-O NCHW (MIOpen's default where -O is left out): the input and the output"},
+        {"conv -I NCHW -f NHWC -O NCHW\n", 1, 14, "-I NCHW and -f NHWC: the input and the weights"},
+        {"conv --in_layout=NHWC --fil_layout=NHWC --out_layout=NCHW\n", 1, 41, "-O NCHW: the input and the output"},
+        {"conv -I CHWN -f CHWN -O CHWN\n", 1, 6, "-I CHWN: MIOpen's CHWN is neither channels first nor"},
+        {"conv -I NWHC\n", 1, 6, "-I NWHC: not a layout MIOpenDriver takes"},
+        {"conv -I NDHWC -f NDHWC -O NDHWC\n", 1, 6, "-I NDHWC is a 3-D layout but the command is 2-D"},
+        {"conv --spatial_dim 3 -f NHWC\n", 1, 22, "-f NHWC is a 2-D layout but the command is 3-D"},
+        {"conv -Z 1 -L 4\n", 1, 6, "-Z 1 -L 4: MIOpen's vectorized layouts"},
+        {"conv -L 8\n", 1, 6, "-Z 0 -L 8"},
+        {"conv -U fp8\n", 1, 6, "-U fp8: a tensor cast type"},
+        {"conv --wei_cast_type bf8\n", 1, 6, "--wei_cast_type bf8: a tensor cast type"},
         {"conv -z same\n", 1, 6, "-z same"},
         {"conv -Y 1\n", 1, 6, "only -m trans has"},
         {"conv -F 9\n", 1, 6, "-F 9: expected 0 to 7"},
-        {"conv -b 2\n", 1, 6, "-b 2: expected 0 or 1"},
+        {"conv -b -1\n", 1, 6, "-b -1: expected an integer from 0"},
         {"conv -c 6 -g 4\n", 1, 1, "in_channels must be divisible by groups"},
         {"conv -H 2 -W 2 -y 5\n", 1, 1, "kernel size can't be greater"},
         {"conv -n 3000000000\n", 1, 6, "expected an integer from 1 to 2147483647"},

@@ -1,16 +1,28 @@
-// The KernelBench level-1 convolution suite (#50, #54-#87): every problem as its Python module builds
-// it, transcribed here from KernelBench/level1/*.py, checked against the specs, with output shapes and
-// FLOPs worked out by this file's own formulas (not lib/problem's) and compared with what kbench derives.
+// The KernelBench level-1 convolution suite (#50, #54-#87): every spec is the problem its KernelBench
+// module builds when KernelBench runs it, Model(*get_init_inputs()) on get_inputs(). The modules' call
+// structure (constants, get_inputs, get_init_inputs, Model.__init__'s signature and body, forward) is
+// data, tests/data/import/kernelbench_level1/calls.json, extracted from KernelBench's files by
+// extract_calls.py; each module is built back from it here and read by kbench's parser, which binds
+// get_init_inputs() to __init__ positionally as Python does (KernelBench's #73 passes its groups where
+// __init__ takes output_padding). tests/cli/test_kernelbench_modules_torch.sh runs the same modules in
+// torch. Output shapes and FLOPs are then worked out by this file's own formulas (not lib/problem's) and
+// compared with what kbench derives.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
 
+#include "import/kernelbench_import.hpp"
 #include "problem/problem_metrics.hpp"
 #include "spec/load.hpp"
 
@@ -20,6 +32,7 @@ using kbench::Workload;
 namespace {
 
 const std::string kSuiteDir = std::string(KBENCH_SOURCE_DIR) + "/workloads/kernelbench/level1";
+const std::string kCalls = std::string(KBENCH_TEST_DATA_DIR) + "/import/kernelbench_level1/calls.json";
 
 using Shape = std::vector<std::int64_t>;
 
@@ -35,54 +48,76 @@ struct Module {
   bool bias = false;
 };
 
-// Short forms for the table: a single value repeated over the rank.
-Shape all(std::int64_t v, int rank) { return Shape(static_cast<std::size_t>(rank), v); }
+nlohmann::json load_calls() {
+  std::ifstream in(kCalls);
+  REQUIRE_MESSAGE(in, kCalls);
+  return nlohmann::json::parse(in);
+}
+
+// A def with its parameters and body statements (each possibly several lines), indented.
+std::string python_function(const std::string& name, const nlohmann::json& f, const std::string& pad) {
+  std::string text = fmt::format("{}def {}({}):\n", pad, name, f.at("parameters").get<std::string>());
+  for (const auto& statement : f.at("body")) {
+    std::istringstream lines(statement.get<std::string>());
+    for (std::string line; std::getline(lines, line);) text += pad + "    " + line + "\n";
+  }
+  return text;
+}
+
+// The runnable module calls.json records (as write_modules.py builds it).
+std::string module_text(const nlohmann::json& record) {
+  const nlohmann::json& f = record.at("functions");
+  std::string text = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n\n\nclass Model(nn.Module):\n";
+  text += python_function("__init__", f.at("Model.__init__"), "    ") + "\n";
+  text += python_function("forward", f.at("Model.forward"), "    ") + "\n";
+  for (const auto& constant : record.at("constants")) text += constant.get<std::string>() + "\n";
+  text += "\n" + python_function("get_inputs", f.at("get_inputs"), "") + "\n";
+  text += python_function("get_init_inputs", f.at("get_init_inputs"), "");
+  return text;
+}
+
+// Each KernelBench module's layers (#86: two), as kbench's parser reads the module built from calls.json.
+struct ModuleAsRun {
+  int id;
+  std::string file;
+  Workload workload;
+};
+
+std::vector<ModuleAsRun> modules_as_run() {
+  std::vector<ModuleAsRun> out;
+  for (const auto& record : load_calls()) {
+    const std::string file = record.at("file").get<std::string>();
+    const auto outcome = kbench::import::import_kernelbench(module_text(record), file, "m");
+    if (const auto* error = std::get_if<kbench::import::ImportError>(&outcome)) FAIL(error->message());
+    for (const Workload& w : std::get<kbench::import::Imported>(outcome).workloads)
+      out.push_back({record.at("problem").get<int>(), file, w});
+  }
+  return out;
+}
+
+Shape dims_of(const kbench::Dims& dims, int rank) { return Shape(dims.v, dims.v + rank); }
+
+Module module_of(const ModuleAsRun& m) {
+  const ConvProblem& p = m.workload.problem;
+  const int rank = p.spatial_rank;
+  REQUIRE(p.pad_before == p.pad_after);  // the modules pad symmetrically
+  return Module{m.id,
+                p.transposed(),
+                kbench::input_shape(p),
+                p.out_channels,
+                dims_of(p.kernel, rank),
+                dims_of(p.stride, rank),
+                dims_of(p.pad_before, rank),
+                dims_of(p.dilation, rank),
+                p.groups,
+                p.transposed() ? dims_of(p.output_padding, rank) : Shape{},
+                p.bias};
+}
 
 std::vector<Module> kernelbench_modules() {
-  const auto m = [](int id, bool transposed, Shape input, std::int64_t out, Shape k, Shape s, Shape p, Shape d,
-                    std::int64_t g = 1, Shape op = {},
-                    bool bias = false) { return Module{id, transposed, input, out, k, s, p, d, g, op, bias}; };
-  const auto one = [](int rank) { return all(1, rank); };
-  const auto zero = [](int rank) { return all(0, rank); };
-  return {
-      m(50, false, {256, 3, 224, 224}, 96, {11, 11}, {4, 4}, {2, 2}, one(2), 1, {}, true),
-      m(54, false, {16, 3, 64, 64, 64}, 64, all(3, 3), one(3), zero(3), one(3)),
-      m(55, false, {8, 64, 512, 1024}, 128, {3, 3}, one(2), zero(2), one(2)),
-      m(56, false, {8, 64, 512, 256}, 128, {5, 7}, one(2), zero(2), one(2)),
-      m(57, true, {8, 64, 1024, 1024}, 64, {3, 3}, one(2), zero(2), one(2)),
-      m(58, true, {16, 32, 16, 32, 64}, 16, {3, 5, 7}, one(3), zero(3), one(3)),
-      m(59, false, {16, 3, 256, 256, 10}, 64, {3, 3, 1}, one(3), zero(3), one(3)),
-      m(60, false, {16, 3, 64, 64, 64}, 64, {3, 5, 7}, one(3), zero(3), one(3)),
-      m(61, true, {8, 48, 64, 64, 64}, 48, all(3, 3), one(3), zero(3), one(3)),
-      m(62, false, {8, 32, 512, 512}, 64, {5, 9}, one(2), zero(2), one(2)),
-      m(63, false, {16, 16, 1024, 1024}, 128, {3, 3}, one(2), zero(2), one(2)),
-      m(64, true, {64, 128, 65536}, 128, {3}, {1}, {0}, {1}),
-      m(65, true, {8, 64, 512, 512}, 64, {3, 7}, one(2), zero(2), one(2)),
-      m(66, false, {8, 3, 16, 128, 128}, 64, {3, 5, 7}, one(3), zero(3), one(3)),
-      m(67, false, {32, 64, 131072}, 128, {3}, {1}, {0}, {1}),
-      m(68, true, {16, 32, 64, 64, 64}, 64, {3, 5, 5}, one(3), zero(3), one(3)),
-      m(69, true, {64, 64, 128, 256}, 128, {3, 5}, one(2), zero(2), one(2)),
-      m(70, true, {8, 48, 96, 96, 96}, 24, all(3, 3), one(3), zero(3), one(3)),
-      m(71, true, {8, 32, 512, 1024}, 32, {3, 3}, one(2), zero(2), one(2)),
-      m(72, true, {8, 32, 12, 24, 48}, 32, {3, 5, 7}, all(2, 3), {1, 2, 3}, one(3), 4, {1, 1, 1}),
-      m(73, true, {4, 32, 32, 64, 128}, 32, all(3, 3), all(2, 3), all(1, 3), one(3), 4),
-      m(74, true, {32, 32, 131072}, 64, {5}, {1}, {0}, {3}),
-      m(75, true, {16, 32, 128, 256}, 64, {3, 5}, {2, 3}, {1, 2}, {2, 1}, 4),
-      m(76, false, {64, 64, 524280}, 128, {3}, {3}, {0}, {4}),
-      m(77, true, {16, 32, 16, 32, 32}, 64, all(3, 3), all(2, 3), all(1, 3), all(2, 3)),
-      m(78, true, {8, 32, 512, 1024}, 32, {3, 7}, one(2), {1, 3}, one(2)),
-      m(79, true, {16, 32, 131072}, 64, {3}, {2}, {1}, {2}),
-      m(80, false, {8, 32, 512, 512}, 64, {5, 9}, one(2), {2, 4}, {2, 3}),
-      m(81, true, {16, 32, 64, 128}, 64, {3, 3}, {5, 5}, {1, 1}, {2, 2}),
-      m(82, false, {16, 64, 512, 512}, 64, {3, 3}, one(2), zero(2), one(2), 64),
-      m(83, false, {64, 8, 512, 512}, 8, {3, 1}, one(2), zero(2), one(2), 8),
-      m(84, false, {64, 128, 256, 512}, 128, {3, 3}, one(2), zero(2), one(2), 128),
-      m(85, false, {32, 128, 128, 256}, 128, {3, 7}, one(2), zero(2), one(2), 128),
-      // #86: the depthwise layer, then the pointwise layer on its output (same spatial size: padding 1).
-      m(86, false, {16, 64, 512, 512}, 64, {3, 3}, one(2), one(2), one(2), 64),
-      m(86, false, {16, 64, 512, 512}, 128, {1, 1}, one(2), zero(2), one(2)),
-      m(87, false, {16, 64, 1024, 1024}, 128, {1, 1}, one(2), zero(2), one(2)),
-  };
+  std::vector<Module> out;
+  for (const ModuleAsRun& m : modules_as_run()) out.push_back(module_of(m));
+  return out;
 }
 
 std::int64_t output_padding_of(const Module& m, std::size_t d) {
@@ -133,25 +168,6 @@ double expected_flops(const Module& m) {
   return flops;
 }
 
-Shape first_rank(const kbench::Dims& dims, int rank) { return Shape(dims.v, dims.v + rank); }
-
-void check_problem(const Module& m, const ConvProblem& p) {
-  const int rank = static_cast<int>(m.kernel.size());
-  CHECK(p.transposed() == m.transposed);
-  CHECK(p.dtype == kbench::DType::fp32);
-  CHECK(p.spatial_rank == rank);
-  CHECK(kbench::input_shape(p) == m.input);
-  CHECK(p.out_channels == m.out_channels);
-  CHECK(first_rank(p.kernel, rank) == m.kernel);
-  CHECK(first_rank(p.stride, rank) == m.stride);
-  CHECK(first_rank(p.pad_before, rank) == m.padding);
-  CHECK(first_rank(p.pad_after, rank) == m.padding);  // the modules pad symmetrically
-  CHECK(first_rank(p.dilation, rank) == m.dilation);
-  CHECK(p.groups == m.groups);
-  CHECK(first_rank(p.output_padding, rank) == (m.output_padding.empty() ? all(0, rank) : m.output_padding));
-  CHECK(p.bias == m.bias);
-}
-
 std::vector<Workload> load_suite() { return kbench::load_workloads(kSuiteDir); }
 
 // "kernelbench-l1-086-..." -> 86
@@ -178,7 +194,40 @@ TEST_SUITE("kernelbench suite") {
     CHECK(workloads[34].name == "kernelbench-l1-086-conv2d-depthwise-separable-pointwise");
   }
 
-  TEST_CASE("kernelbench suite: every spec is its module, output shape and FLOPs as computed here") {
+  TEST_CASE("kernelbench suite: every spec is the problem its module builds as KernelBench runs it") {
+    const auto workloads = load_suite();
+    const auto modules = modules_as_run();
+    REQUIRE(workloads.size() == modules.size());
+    for (std::size_t i = 0; i < modules.size(); ++i) {
+      const Workload& w = workloads[i];
+      CAPTURE(w.name);
+      CAPTURE(modules[i].file);
+      REQUIRE(problem_id(w.name) == modules[i].id);
+      const ConvProblem& built = modules[i].workload.problem;
+      // Every key of the problem: shapes, kernel, stride, padding on each side, dilation, output_padding,
+      // groups, bias, dtype, layout, pass.
+      CHECK(kbench::describe(w.problem) == kbench::describe(built));
+      CHECK(kbench::data_text(w.problem) == kbench::data_text(built));
+      CHECK(w.problem == built);
+    }
+  }
+
+  TEST_CASE("kernelbench suite: #73's constants say 4 groups, the layer it builds has 1") {
+    const auto calls = load_calls();
+    const auto record = std::find_if(calls.begin(), calls.end(), [](const auto& r) { return r.at("problem") == 73; });
+    REQUIRE(record != calls.end());
+    const auto& constants = record->at("constants");
+    CHECK(std::find(constants.begin(), constants.end(), "groups = 4") != constants.end());
+    CHECK(record->at("functions").at("get_init_inputs").at("body")[0] ==
+          "return [in_channels, out_channels, kernel_size, stride, padding, groups]");
+    for (const ModuleAsRun& m : modules_as_run())
+      if (m.id == 73) {
+        CHECK(m.workload.problem.groups == 1);
+        CHECK(m.workload.problem.output_padding == kbench::Dims{{0, 0, 0}});
+      }
+  }
+
+  TEST_CASE("kernelbench suite: output shape and FLOPs of every spec as computed here") {
     const auto workloads = load_suite();
     const auto modules = kernelbench_modules();
     REQUIRE(workloads.size() == modules.size());
@@ -187,7 +236,6 @@ TEST_SUITE("kernelbench suite") {
       const Workload& w = workloads[i];
       CAPTURE(w.name);
       REQUIRE(problem_id(w.name) == m.id);
-      check_problem(m, w.problem);
       const Shape out = expected_output(m);
       CHECK(kbench::output_shape(w.problem) == out);
       CHECK(kbench::compute_metrics(w.problem).flops == doctest::Approx(expected_flops(m)).epsilon(1e-12));

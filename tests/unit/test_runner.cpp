@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 
 #include "core/error.hpp"
 #include "problem/problem_metrics.hpp"
@@ -151,6 +152,46 @@ TEST_SUITE("runner") {
     CHECK(report.results[1].status == ResultStatus::unsupported);
     CHECK(report.results[2].status == ResultStatus::skipped);
     CHECK(report.results[2].reason.find("needs 2 GB") != std::string::npos);
+  }
+
+  TEST_CASE("host memory: a result whose host buffers do not fit is skipped with the figures, the rest run") {
+    // The test-only figure between what the small workload needs and what the large one does: the
+    // large one's host backend result is skipped, its device-like backend verifies by sampling instead.
+    setenv("KBENCH_TEST_HOST_MEMORY_AVAILABLE", "300000", 1);
+    FakeBackendConfig host = fake("host"), device = fake("device");
+    host.on_cpu = true;
+    Workload large = small_workload("large");
+    large.problem.batch = 64;  // 355.3 KB of host tensors (fp32 operands, fp64 and fp32 output); small: 11.5 KB
+    const auto registry = registry_with({host, device});
+    const RunReport report = run_workloads({small_workload("small"), large}, registry, quick_config("host,device"));
+    unsetenv("KBENCH_TEST_HOST_MEMORY_AVAILABLE");
+    REQUIRE(report.results.size() == 4);
+    for (const Result& r : report.results) {
+      CAPTURE(r.workload);
+      CAPTURE(r.backend);
+      CAPTURE(r.reason);
+      const bool does_not_fit = r.workload == "large" && r.backend == "host";
+      CHECK(r.status == (does_not_fit ? ResultStatus::skipped : ResultStatus::ok));
+      if (does_not_fit)
+        CHECK(r.reason == "needs 355.3 KB of host memory (355.3 KB for host's tensors), 300.0 KB available "
+                          "(KBENCH_TEST_HOST_MEMORY_AVAILABLE)");
+    }
+    // The device-like backend's check of the large workload sampled rather than hold its fp64 reference.
+    CHECK_FALSE(report.results[3].verification->full);
+    CHECK(report.results[1].verification->full);
+  }
+
+  TEST_CASE("host memory: a std::bad_alloc is a failed result naming the allocation, the others run") {
+    FakeBackendConfig oom = fake("oom", Misbehaviour::bad_alloc_in_prepare);
+    oom.on_cpu = true;
+    const auto registry = registry_with({oom, fake("good")});
+    const RunReport report = run_workloads({small_workload()}, registry, quick_config("oom,good"));
+    REQUIRE(report.results.size() == 2);
+    CHECK(report.results[0].status == ResultStatus::failed);
+    CHECK(report.results[0].reason.starts_with("out of host memory allocating oom's buffers ("));
+    CHECK(report.results[0].reason.ends_with(" KB) (std::bad_alloc)"));
+    CHECK(report.results[1].status == ResultStatus::ok);
+    CHECK(report.peak_rss_bytes > 0);
   }
 
   TEST_CASE("without --backends: available GPU backends run, the reference is only the verifier") {

@@ -85,6 +85,17 @@ TEST_SUITE("import kernelbench") {
     CHECK(p.dtype == kbench::DType::bf16);
   }
 
+  TEST_CASE("traced import: a channels-last input is layout nhwc, channels first (or an older tracer) nchw") {
+    const auto last = read(document(call("conv2d", "conv", "[2, 8, 6, 6]", "[4, 8, 3, 3]",
+                                         R"(, "dtype": "float16", "weight_dtype": "float16", "channels_last": true)")));
+    CHECK(last.workloads.at(0).problem.layout == kbench::Layout::nhwc);
+    CHECK(last.workloads.at(0).problem.dtype == kbench::DType::fp16);
+    const auto first = read(document(call("conv2d", "conv", "[2, 8, 6, 6]", "[4, 8, 3, 3]", R"(, "channels_last": false)")));
+    CHECK(first.workloads.at(0).problem.layout == kbench::Layout::nchw);
+    const auto older = read(document(call("conv2d", "conv", "[2, 8, 6, 6]", "[4, 8, 3, 3]")));
+    CHECK(older.workloads.at(0).problem.layout == kbench::Layout::nchw);
+  }
+
   TEST_CASE("traced import: several calls are named by attribute, a layer applied twice gets -2") {
     const auto imported = read(document(call("conv1d", "depthwise", "[4, 8, 100]", "[8, 1, 3]", R"(, "groups": 8)") +
                                         "," + call("conv1d", "pointwise", "[4, 8, 98]", "[8, 8, 1]") + "," +
