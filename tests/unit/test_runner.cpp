@@ -7,6 +7,7 @@
 #include "problem/problem_metrics.hpp"
 #include "fake_backend.hpp"
 #include "reference/reference_backend.hpp"
+#include "run/math_policy.hpp"
 #include "run/run_config.hpp"
 #include "run/runner.hpp"
 
@@ -255,6 +256,28 @@ TEST_SUITE("runner") {
     const RunReport fp32 = run_workloads({half}, registry, config);
     CHECK(std::none_of(fp32.notes.begin(), fp32.notes.end(),
                        [](const std::string& n) { return n.find("ran once per backend") != std::string::npos; }));
+  }
+
+  TEST_CASE("math_used follows one rule for every backend: half data is fp32, fp32 data what the kernel says") {
+    // A backend that calls its half run tf32 (as torch did under --math tf32, where cuDNN's result for
+    // the same arithmetic said fp32) is reported fp32 like every other.
+    FakeBackendConfig says_tf32 = fake("says_tf32");
+    says_tf32.math_used = MathMode::tf32;
+    const auto registry = registry_with({says_tf32});
+    Workload half = small_workload("half");
+    half.problem.dtype = DType::fp16;
+    RunConfig config = quick_config("says_tf32");
+    config.math_modes = {MathMode::tf32};
+    const Result& h = only(run_workloads({half}, registry, config));
+    CHECK(h.status == ResultStatus::ok);
+    CHECK(h.math_used == MathMode::fp32);
+    const RunReport fp32_data = run_workloads({small_workload()}, registry, config);
+    CHECK(only(fp32_data).math_used == MathMode::tf32);
+
+    CHECK(reported_math(DType::fp16, true) == MathMode::fp32);
+    CHECK(reported_math(DType::bf16, true) == MathMode::fp32);
+    CHECK(reported_math(DType::fp32, true) == MathMode::tf32);
+    CHECK(reported_math(DType::fp32, false) == MathMode::fp32);
   }
 
   TEST_CASE("shards of a run mixing fp32 and half workloads partition its results, the same way every time") {
