@@ -8,6 +8,7 @@
 
 #include "report/facts.hpp"
 #include "report/format.hpp"
+#include "report/record_math.hpp"
 #include "report/reporter.hpp"
 #include "report/result_view.hpp"
 #include "report/suite_total.hpp"
@@ -70,14 +71,18 @@ void write_workload_facts(const RunReport& report, const WorkloadSummary& summar
   out << kIndent << "published records (informative; other hardware and software)\n";
   Table records({{"hardware", Align::left, true, 12},
                  {"implementation", Align::left, true, 12},
+                 {"math", Align::left, false, 4},
                  {"mean", Align::right, false, 4},
                  {"stdev", Align::right, false, 5}});
   for (const PublishedRecord& record : w.records)
     records.add_row({{record.hardware},
                      {record.implementation},
+                     {record_math_text(record)},
                      {format_duration(record.ms * 1e-3)},
                      {record.stdev_ms >= 0 ? format_duration(record.stdev_ms * 1e-3) : ""}});
   out << records.render(kWidth, false, "    ").text;
+  if (const std::string note = record_math_note(w.records, results_for(report, w.name)); !note.empty())
+    write_wrapped("    note: ", 10, note, out);
 }
 
 void write_results(const RunReport& report, const std::vector<const Result*>& results, std::ostream& out,
