@@ -258,6 +258,40 @@ TEST_SUITE("runner") {
                        [](const std::string& n) { return n.find("ran once per backend") != std::string::npos; }));
   }
 
+  TEST_CASE("a backend that rounds before adding the bias is held to the bound it declares, in both checks") {
+    // A depthwise fp16 layer with bias: the bias cancels much of each sum, so rounding the sum first
+    // costs far more than half an ulp of the result (docs/verification.md).
+    Workload depthwise = small_workload("depthwise");
+    ConvProblem& p = depthwise.problem;
+    p.dtype = DType::fp16;
+    p.in_channels = p.out_channels = p.groups = 8;
+    p.input = Dims{{12, 12, 1}};
+    p.kernel = Dims{{5, 5, 1}};
+    p.stride = Dims{{1, 1, 1}};
+    p.pad_before = p.pad_after = Dims{{2, 2, 0}};
+    FakeBackendConfig declares = fake("declares", Misbehaviour::rounds_before_bias);
+    declares.output_rounding = OutputRounding::bias_added_after;
+    FakeBackendConfig silent = fake("silent", Misbehaviour::rounds_before_bias);
+    const auto registry = registry_with({declares, silent});
+    RunConfig config = quick_config("declares,silent");
+    const RunReport full = run_workloads({depthwise}, registry, config);
+    REQUIRE(full.results.size() == 2);
+    const Result& ok = full.results[0];
+    CHECK_MESSAGE(ok.status == ResultStatus::ok, ok.reason);
+    REQUIRE(ok.verification.has_value());
+    CHECK(ok.verification->bound->output_rounding == OutputRounding::bias_added_after);
+    CHECK(ok.verification->fresh_inputs->passed());  // the second check hands the bound the biases too
+    CHECK(full.results[1].status == ResultStatus::wrong);  // the same arithmetic, undeclared
+    // Sampled checks (points, not the whole output) take each point's bias.
+    config.full_verify_max_s = 0;
+    config.verify_points = 200;
+    const RunReport sampled = run_workloads({depthwise}, registry, config);
+    REQUIRE(sampled.results.size() == 2);
+    CHECK_MESSAGE(sampled.results[0].status == ResultStatus::ok, sampled.results[0].reason);
+    CHECK_FALSE(sampled.results[0].verification->full);
+    CHECK(sampled.results[1].status == ResultStatus::wrong);
+  }
+
   TEST_CASE("math_used follows one rule for every backend: half data is fp32, fp32 data what the kernel says") {
     // A backend that calls its half run tf32 (as torch did under --math tf32, where cuDNN's result for
     // the same arithmetic said fp32) is reported fp32 like every other.
