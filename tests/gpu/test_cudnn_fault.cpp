@@ -76,5 +76,6 @@ TEST_CASE(kCaseName) {
       std::string(kChildVariable) + "=1 '" + self + "' --test-case='" + kCaseName + "' --no-intro --no-version";
   const int status = std::system(command.c_str());
   REQUIRE(status != -1);
-  CHECK_MESSAGE(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child's checks failed (its output is above)");
+  const bool passed = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  CHECK_MESSAGE(passed, "the child's checks failed (its output is above)");
 }
