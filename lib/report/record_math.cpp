@@ -42,9 +42,8 @@ std::string record_math_note(const std::vector<PublishedRecord>& records, const 
         joined(unmatched), joined(ran),
         unmatched.contains("tf32") ? " (TF32 rounds fp32 operands; --math tf32 runs kbench's beside them)" : "");
   if (unstated)
-    return fmt::format("{} not say what math {} ran under; this run's results: {}",
-                       stated.empty() ? "the records do" : "some records do", stated.empty() ? "they" : "it",
-                       joined(ran));
+    return fmt::format("{} not say what math they ran under; this run's results: {}",
+                       stated.empty() ? "the records do" : "some records do", joined(ran));
   return {};
 }
 

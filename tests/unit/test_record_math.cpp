@@ -55,7 +55,7 @@ TEST_SUITE("report") {
     CHECK(contains(record_math_note({record(std::nullopt)}, {&fp32}),
                    "the records do not say what math they ran under; this run's results: fp32"));
     CHECK(contains(record_math_note({record(MathMode::fp32), record(std::nullopt)}, {&fp32}),
-                   "some records do not say what math it ran under"));
+                   "some records do not say what math they ran under"));
     CHECK(record_math_note({}, {&fp32}).empty());
     CHECK(record_math_note({record(MathMode::tf32)}, {}).empty());
     CHECK(record_math_text(record(MathMode::tf32)) == "tf32");
