@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(cmake ninja-build ccache g++ pkg-config libcli11-dev libfmt-dev nlohmann-json3-dev libyaml-cpp-dev
           doctest-dev python3 python3-jsonschema
           python3-torch python3-numpy libpython3.11  # the torch backend's CPU test (tests/cli/test_torch_backend.sh)
+          python3-venv  # torch 2.x's venv for the torch.compile test (scripts/install-torch2.sh)
           clang libclang-rt-dev  # libFuzzer and clang's sanitizer runtimes: scripts/fuzz.sh, in the sanitizer stage
           chromium)  # headless browser: tests/cli/test_html_chromium.sh renders the HTML report
 missing=()
@@ -24,3 +25,10 @@ fi
 # cudnn-frontend's headers for cuDNN's graph API, best effort (never fails the install): without them
 # kbench builds with cuDNN's legacy API only.
 bash "$(dirname "$0")/fetch-cudnn-frontend.sh" || echo "install-deps: cudnn-frontend not fetched; building without cuDNN's graph API"
+# torch 2.x from PyPI for the torch.compile test. In CI it must be there (the test fails without it
+# there rather than skip); elsewhere a failed install leaves that test skipping.
+if [ "${CI:-}" = true ]; then
+  bash "$(dirname "$0")/install-torch2.sh"
+else
+  bash "$(dirname "$0")/install-torch2.sh" || echo "install-deps: torch 2.x not installed; tests/cli/test_torch_compile.sh will skip"
+fi

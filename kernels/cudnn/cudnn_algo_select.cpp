@@ -184,6 +184,13 @@ Selection select_ranked(const std::vector<RankedAlgo>& ranked, const WorkspaceQu
       rejected.push_back(fmt::format("{}: {}", name, cudnnGetErrorString(p.status)));
       continue;
     }
+    // Whatever the mode and dtype, as the graph path rules out DOWN_CONVERT_INPUTS (graph_selection.hpp):
+    // an entry allowed to convert its inputs to a narrower type computes on other data than it was given.
+    if (p.math == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION) {
+      rejected.push_back(fmt::format("{}: {} (it may convert the inputs to a narrower type)", name,
+                                     math_type_name(p.math)));
+      continue;
+    }
     if (math == RankedMath::fma_only && explicit_tensor_op(p.math)) {
       rejected.push_back(fmt::format("{}: {} (tensor ops; fp32 allows FMA math only)", name, math_type_name(p.math)));
       continue;

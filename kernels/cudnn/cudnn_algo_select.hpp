@@ -72,8 +72,9 @@ struct RankedAlgo {
   cudnnMathType_t math = CUDNN_DEFAULT_MATH;
 };
 
-// The usable entries of a ranked list, in its order: succeeded, within the workspace limit, and under
-// RankedMath::fma_only not an explicit tensor-op entry. Under entry_own (tf32, half data) an entry runs
+// The usable entries of a ranked list, in its order: succeeded, within the workspace limit, never
+// CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION (inputs converted to a narrower type: the graph path's
+// DOWN_CONVERT_INPUTS, ruled out there alike), and under RankedMath::fma_only not an explicit tensor-op entry. Under entry_own (tf32, half data) an entry runs
 // under its own math type, as PyTorch sets it, so what runs is what cuDNN ranked; the workspace is
 // asked again under the math type that will run. Entries ruled out are listed in the reason when none
 // is usable.

@@ -12,6 +12,7 @@
 #include "cudnn/cudnn_plan.hpp"
 #include "cudnn/cudnn_prepared_run.hpp"
 #include "cudnn/cudnn_shape.hpp"
+#include "cudnn/cudnn_types.hpp"
 #include "cudnn/graph/graph_plan.hpp"
 #include "runtime/device_info.hpp"
 #include "runtime/gpu_prepared_run.hpp"
@@ -128,14 +129,18 @@ class CudnnBackend final : public Backend {
   }
 
   std::vector<std::string> environment_notes() const override {
+    std::vector<std::string> notes;
+    if (auto older = loaded_cudnn_version_warning()) notes.push_back(std::move(*older));
     const auto value = nvidia_tf32_override();
-    if (!value) return {};
+    if (!value) return notes;
     if (tf32_disabled_by_environment())
-      return {
+      notes.push_back(
           fmt::format("NVIDIA_TF32_OVERRIDE={} is set: cuDNN runs FP32 FMA kernels even where --math tf32 allows "
                       "TF32, so its tf32 results are fp32 (kbench's own kernels are unaffected)",
-                      *value)};
-    return {fmt::format("NVIDIA_TF32_OVERRIDE={} is set (only 0 changes what cuDNN runs)", *value)};
+                      *value));
+    else
+      notes.push_back(fmt::format("NVIDIA_TF32_OVERRIDE={} is set (only 0 changes what cuDNN runs)", *value));
+    return notes;
   }
 
   std::unique_ptr<PreparedRun> prepare(const ConvProblem& problem, const BackendOptions& options) override {

@@ -17,7 +17,13 @@ class CudnnError : public std::runtime_error {
   cudnnStatus_t status_;
 };
 
-// Throws CudnnError("FILE:LINE: CALL failed: CUDNN_STATUS_X (cuDNN's last error message)").
+// CUDNN_STATUS_EXECUTION_FAILED and its kinds (_CUDA_DRIVER, _CUBLAS, _CUDART, _CURAND): a failure on
+// the device, which may be a kernel fault that left the CUDA context unusable.
+bool is_execution_failure(cudnnStatus_t status);
+
+// Throws CudnnError("FILE:LINE: CALL failed: CUDNN_STATUS_X (cuDNN's last error message)"); for an
+// execution failure, first asks the CUDA context (check_context_after), so that a kernel fault throws
+// as the CudaError every backend reports, not as this algorithm's failure.
 void check_cudnn(cudnnStatus_t status, const char* call, const char* file, int line);
 
 }  // namespace kbench::gpu

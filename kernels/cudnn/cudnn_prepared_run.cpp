@@ -219,6 +219,11 @@ MathMode CudnnPreparedRun::math_used() const {
   return cudnn_math_used(problem().dtype, choice_.math, tf32_disabled_by_environment());
 }
 
+OutputRounding CudnnPreparedRun::output_rounding() const {
+  const bool separate_add = !running_.engine_config && descs_.shape().call.bias == BiasStep::add_to_written;
+  return separate_add ? OutputRounding::bias_added_after : OutputRounding::once;
+}
+
 std::vector<std::pair<std::string, std::string>> CudnnPreparedRun::properties() const {
   std::vector<std::pair<std::string, std::string>> props;
   if (running_.engine_config) {
@@ -241,6 +246,7 @@ std::vector<std::pair<std::string, std::string>> CudnnPreparedRun::properties() 
 
 std::vector<std::string> CudnnPreparedRun::warnings() const {
   std::vector<std::string> out = GpuPreparedRun::warnings();
+  if (auto older = loaded_cudnn_version_warning()) out.push_back(std::move(*older));
   if (!skipped_.empty())
     out.push_back(
         fmt::format("cuDNN's first choice did not execute; ran {} instead ({})", implementation(), skipped_.front()));

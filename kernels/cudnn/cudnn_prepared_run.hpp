@@ -50,6 +50,8 @@ class CudnnPreparedRun final : public GpuPreparedRun {
 
   std::string implementation() const override;
   MathMode math_used() const override;
+  // The legacy path's cudnnAddTensor rounds the biased output a second time; the graph fuses the add.
+  OutputRounding output_rounding() const override;
   std::vector<std::pair<std::string, std::string>> properties() const override;
   std::vector<std::string> warnings() const override;
 

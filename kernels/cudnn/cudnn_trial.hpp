@@ -18,11 +18,21 @@ struct TrialOutcome {
   std::vector<std::string> skipped;   // "NAME: what failed", in order
 };
 
+// What first_that_runs asks after a candidate's execution failure: throws CudaError when the CUDA
+// context holds a fault (check_context_after), returns when the failure was the candidate's own.
+struct AskCudaContext {
+  void operator()(const std::string& failure) const {
+    check_context_after(failure.c_str(), __FILE__, __LINE__);
+  }
+};
+
 // Calls try_one(i) for i = 0, 1, ... until one returns. A cuDNN error, or a CUDA error that leaves
 // the context usable (a failed allocation), skips to the next candidate; a sticky CUDA error (a
-// fault: nothing can run after it) or any other exception propagates.
-template <class Name, class Try>
-TrialOutcome first_that_runs(std::size_t count, Name&& name, Try&& try_one) {
+// fault: nothing can run after it) or any other exception propagates. A cuDNN execution failure
+// (is_execution_failure) is a fault when the context says so: `ask_context` throws it then, and
+// nothing more is tried.
+template <class Name, class Try, class AskContext = AskCudaContext>
+TrialOutcome first_that_runs(std::size_t count, Name&& name, Try&& try_one, AskContext&& ask_context = {}) {
   TrialOutcome outcome;
   for (std::size_t i = 0; i < count; ++i) {
     try {
@@ -30,6 +40,7 @@ TrialOutcome first_that_runs(std::size_t count, Name&& name, Try&& try_one) {
       outcome.chosen = i;
       return outcome;
     } catch (const CudnnError& e) {
+      if (is_execution_failure(e.status())) ask_context(name(i) + ": " + e.what());
       outcome.skipped.push_back(name(i) + ": " + e.what());
     } catch (const CudaError& e) {
       if (is_sticky_error(e.code())) throw;

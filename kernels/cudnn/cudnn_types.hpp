@@ -9,6 +9,8 @@
 // math (PyTorch's choice for half data) with each ranked entry's own math type, and math_used is fp32.
 #include <cudnn.h>
 
+#include <cstddef>
+#include <optional>
 #include <string>
 
 #include "core/types.hpp"
@@ -37,6 +39,18 @@ RankedMath ranked_math(MathMode math, DType dtype);
 // and for fp32 data tf32 unless the algorithm ran under CUDNN_FMA_MATH or NVIDIA_TF32_OVERRIDE=0
 // disabled TF32.
 MathMode cudnn_math_used(DType dtype, cudnnMathType_t ran, bool tf32_disabled);
+
+// A cuDNN version as cudnnGetVersion() and CUDNN_VERSION number it (9 on: major * 10000 + minor * 100 +
+// patch; 8: major * 1000 + minor * 100 + patch), as "9.19.0".
+std::string cudnn_version_text(std::size_t version);
+
+// NVIDIA's compatibility rule (cuDNN's API compatibility notes): an application built against x.z is not
+// guaranteed to work with x.y when z > y, nor with another major version. What a result and the run's
+// notes say when the `loaded` library breaks it against the headers kbench was `built` with; nothing
+// when it holds (the same or a newer minor version of the same major).
+std::optional<std::string> cudnn_version_warning(std::size_t built, std::size_t loaded);
+// The same for this process: CUDNN_VERSION against cudnnGetVersion().
+std::optional<std::string> loaded_cudnn_version_warning();
 
 std::string data_type_name(cudnnDataType_t type);
 std::string tensor_format_name(cudnnTensorFormat_t format);

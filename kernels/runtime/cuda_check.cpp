@@ -50,4 +50,14 @@ void check_cuda(cudaError_t status, const char* call, const char* file, int line
   throw CudaError(status, message);
 }
 
+void check_context_after(const char* after, const char* file, int line, cudaStream_t stream) {
+  const std::string call = fmt::format("the CUDA context after {}", after);
+  if (const cudaError_t pending = cudaPeekAtLastError(); is_sticky_error(pending))
+    check_cuda(pending, call.c_str(), file, line);
+  (void)cudaGetLastError();  // a non-sticky error is the library's own failure, already reported by it
+  if (const cudaError_t queried = cudaStreamQuery(stream); is_sticky_error(queried))
+    check_cuda(queried, call.c_str(), file, line);
+  (void)cudaGetLastError();  // cudaErrorNotReady: work still running, no fault seen
+}
+
 }  // namespace kbench::gpu

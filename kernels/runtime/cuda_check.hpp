@@ -40,8 +40,17 @@ ContextFaultLog& context_fault_log();  // this process's; check_cuda records int
 // Throws CudaError("FILE:LINE: CALL failed: cudaErrorX (description)") unless status is cudaSuccess.
 void check_cuda(cudaError_t status, const char* call, const char* file, int line);
 
+// After a library on the GPU (cuDNN, cudnn-frontend, torch) reported a failure of its own: asks the CUDA
+// context whether a kernel fault is behind it (the last error, then a query of `stream`, which reaches the
+// driver and so sees a fault raised by another runtime's launch, as torch's). A sticky error is thrown
+// as check_cuda throws it (CudaError, recorded in the fault log), naming `after`; otherwise this returns,
+// leaving no non-sticky error behind, and the caller reports the library's own failure.
+void check_context_after(const char* after, const char* file, int line, cudaStream_t stream = nullptr);
+
 }  // namespace kbench::gpu
 
+#define KBENCH_CUDA_CHECK_CONTEXT_AFTER(what, stream) \
+  ::kbench::gpu::check_context_after((what), __FILE__, __LINE__, (stream))
 #define KBENCH_CUDA_CHECK(call) ::kbench::gpu::check_cuda((call), #call, __FILE__, __LINE__)
 // After a kernel launch: catches bad launch configurations at once.
 #define KBENCH_CUDA_CHECK_LAUNCH() ::kbench::gpu::check_cuda(cudaGetLastError(), "kernel launch", __FILE__, __LINE__)

@@ -25,6 +25,11 @@ double gib(double bytes) { return bytes / double(std::int64_t{1} << 30); }
 
 Support EmbeddedTorch::available() const {
   if (!availability_) availability_ = start();
+#if defined(KBENCH_HAVE_CUDA)
+  // After a kernel fault nothing runs on the device, torch's kernels no more than cuDNN's or ours.
+  if (*availability_ && gpu_.value_or(false))
+    if (Support s = gpu::context_usable(); !s) return s;
+#endif
   return *availability_;
 }
 

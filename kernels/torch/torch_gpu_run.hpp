@@ -22,7 +22,12 @@ class TorchGpuRun final : public gpu::GpuPreparedRun {
   ~TorchGpuRun() override;
 
   std::string implementation() const override { return call_implementation(problem(), settings_, *call_); }
-  MathMode math_used() const override { return settings_.allow_tf32 ? MathMode::tf32 : MathMode::fp32; }
+  // kbench's one rule (run/math_policy.hpp): half data is fp32; fp32 data tf32 where cuDNN's allow_tf32
+  // was on and NVIDIA_TF32_OVERRIDE=0 did not withdraw it (torch's cuDNN honours it like kbench's).
+  MathMode math_used() const override;
+  // F.convNd(x, w, b) on cuDNN adds the bias to the rounded convolution (at::convolution), and a
+  // compiled graph adds it in a kernel of its own: two roundings of half outputs.
+  OutputRounding output_rounding() const override { return OutputRounding::bias_added_after; }
   std::vector<std::pair<std::string, std::string>> properties() const override;
 
   // The call, then (untimed) its output copied into kbench's y on the run's stream.

@@ -43,6 +43,11 @@ TorchCpuRun::TorchCpuRun(TorchSession& session, const ConvProblem& problem, cons
   if (warms_up_when_prepared(settings_)) {
     fill_inputs(0);  // compile and autotune on real values, not zeros; the runner fills again
     run();
+    call_->record_warm_up();
+  }
+  if (aten_ops_requested()) {
+    if (!filled_) fill_inputs(0);
+    call_->record_aten_ops(0);  // after the warm-up: the call as it is timed, not its compilation
   }
 }
 

@@ -31,6 +31,8 @@ class TorchCpuRun final : public PreparedRun {
 
   std::string implementation() const override { return call_implementation(problem_, settings_, *call_); }
   MathMode math_used() const override { return MathMode::fp32; }  // no TF32 on the CPU
+  // torch's CPU convolutions may add the bias after the convolution's output is written, as on cuDNN.
+  OutputRounding output_rounding() const override { return OutputRounding::bias_added_after; }
   std::vector<std::pair<std::string, std::string>> properties() const override;
 
   void fill_inputs(std::uint64_t seed) override;

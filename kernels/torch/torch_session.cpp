@@ -1,6 +1,8 @@
 #include "torch/torch_session.hpp"
 
+#include <cstdlib>
 #include <memory>
+#include <string_view>
 #include <mutex>
 #include <stdexcept>
 
@@ -87,6 +89,53 @@ def _load_module(path):
     return source
 
 
+class NotCompiled(Exception):
+    """torch.compile left the call running eager: not a compiled result."""
+
+
+def _fresh_dynamo():
+    # Dynamo keeps what it compiled per code object, and every call kbench prepares wraps a function of
+    # the same code: without a reset the second problem recompiles it with dynamic shapes and the ninth
+    # runs eager (the recompile limit is 8) while still called compiled. Each compiled problem starts
+    # from a fresh Dynamo, as in a process of its own; once compiled it may not recompile (a recompile
+    # raises, so no result times one or an eager fallback).
+    import torch._dynamo
+    from torch._dynamo.utils import counters
+    torch._dynamo.reset()
+    counters.clear()
+    torch._dynamo.config.error_on_recompile = True
+
+
+def _compile_facts():
+    # What Dynamo compiled since _fresh_dynamo, after the call's first (compiling) run.
+    from torch._dynamo.utils import counters
+    frames = int(counters["frames"]["ok"])
+    graphs = int(counters["stats"]["unique_graphs"])
+    breaks = sum(int(n) for n in counters["graph_break"].values())
+    if frames == 0 or graphs == 0:
+        raise NotCompiled(f"torch.compile compiled nothing for this call (frames compiled {frames}, graphs "
+                          f"{graphs}): it would run eager under a compiled name")
+    try:  # compiles per frame since the reset (Dynamo's own count; internal, so guarded)
+        from torch._dynamo.convert_frame import FRAME_COMPILE_COUNTER
+        recompiles = str(sum(max(0, int(n) - 1) for n in FRAME_COMPILE_COUNTER.values()))
+    except (ImportError, AttributeError, TypeError, ValueError):
+        recompiles = "unknown"
+    return {"compile.frames_compiled": str(frames), "compile.graphs": str(graphs),
+            "compile.graph_breaks": str(breaks), "compile.dynamic": "False",
+            "compile.recompiles": recompiles}
+
+
+def _as_2d(call):
+    """A 1-D convolution on channels-last data, which torch is given as a 2-D one (Call._forward)."""
+    return len(call["stride"]) == 1 and call["layout"] == "nhwc"
+
+
+def _as_2d_arguments(kwargs):
+    # The 1-D call's arguments for the [N, C, 1, L] views: the new height is 1, unstrided and unpadded.
+    leading = {"stride": 1, "padding": 0, "dilation": 1, "output_padding": 0}
+    return {k: ([leading[k]] + list(v) if k in leading else v) for k, v in kwargs.items()}
+
+
 def _shape(shape):
     return "[" + ", ".join(str(n) for n in shape) + "]"
 
@@ -118,6 +167,7 @@ class Call:
         torch.backends.cudnn.benchmark = bool(settings["cudnn_benchmark"])
         # Every pass returns a tuple of outputs, copied in order into `targets`; `args` are what it reads.
         pass_ = call.get("pass", "forward")
+        self.as_2d = _as_2d(call) and not settings.get("module")
         self.implementation = ""
         self.module_facts = {}
         if settings.get("module"):
@@ -140,20 +190,32 @@ class Call:
                 self.targets = (self.w, self.b) if self.b is not None else (self.w,)
 
         mode = settings["mode"]
-        if mode == "compile":
-            conv = torch.compile(conv)
-        elif mode == "compile-max-autotune":
-            conv = torch.compile(conv, mode="max-autotune")
+        self.compiled = mode in ("compile", "compile-max-autotune")
+        if self.compiled:
+            _fresh_dynamo()
+            # Static shapes, as the first compile of a problem in a process of its own is.
+            options = {"mode": "max-autotune"} if mode == "compile-max-autotune" else {}
+            conv = torch.compile(conv, dynamic=False, **options)
         self.settings = settings
         self.fn = conv
 
     @staticmethod
     def _forward(call):
-        function = getattr(F, call["function"])
         kwargs = {"stride": call["stride"], "padding": call["padding"], "dilation": call["dilation"],
                   "groups": call["groups"]}
         if "output_padding" in call:
             kwargs["output_padding"] = call["output_padding"]
+        if _as_2d(call):
+            # torch's _convolution makes a 3-D input contiguous before it views it as 4-D: on channels-last
+            # data that is a transpose of the whole input inside the timed call. Handed the 4-D
+            # [N, C, 1, L] channels-last views (what cuDNN gets), conv2d reads kbench's tensors as they are.
+            function = getattr(F, call["function"].replace("1d", "2d"))
+            kwargs = _as_2d_arguments(kwargs)
+
+            def conv(x, w, b):
+                return (function(x.unsqueeze(2), w.unsqueeze(2), b, **kwargs).squeeze(2),)
+            return conv
+        function = getattr(F, call["function"])
 
         def conv(x, w, b):
             return (function(x, w, b, **kwargs),)
@@ -170,6 +232,23 @@ class Call:
         mask = [not weights, weights, bias_sizes is not None]
         backward = torch.ops.aten.convolution_backward
         stride, padding, dilation, groups = call["stride"], call["padding"], call["dilation"], call["groups"]
+        if _as_2d(call):
+            # As the forward pass: 1-D channels-last tensors as 4-D [N, C, 1, L] channels-last views.
+            two_d = _as_2d_arguments({"stride": stride, "padding": padding, "dilation": dilation,
+                                      "output_padding": output_padding})
+            stride, padding, dilation = two_d["stride"], two_d["padding"], two_d["dilation"]
+            output_padding = two_d["output_padding"]
+
+            def conv(dy, x, w):
+                grad_input, grad_weight, grad_bias = backward(dy.unsqueeze(2), x.unsqueeze(2), w.unsqueeze(2),
+                                                              bias_sizes, stride, padding, dilation, transposed,
+                                                              output_padding, groups, mask)
+                if not weights:
+                    return (grad_input.squeeze(2),)
+                if bias_sizes is not None:
+                    return (grad_weight.squeeze(2), grad_bias)
+                return (grad_weight.squeeze(2),)
+            return conv
 
         def conv(dy, x, w):
             grad_input, grad_weight, grad_bias = backward(dy, x, w, bias_sizes, stride, padding, dilation,
@@ -279,6 +358,24 @@ class Call:
             for target, out in zip(self.targets, self.out):
                 target.copy_(out)
 
+    def warmed_up(self):
+        # Facts known only once the call has run once: what torch.compile compiled.
+        return json.dumps(_compile_facts() if self.compiled else {})
+
+    def aten_ops(self, pointer):
+        # One call, exactly as it is timed, under torch.profiler (CPU activity only: the aten operators
+        # dispatched, no device tracing): the distinct names, in the order first seen.
+        from torch.profiler import ProfilerActivity, profile
+        with profile(activities=[ProfilerActivity.CPU]) as recorded:
+            self.run(pointer)
+            if self.cuda:
+                torch.cuda.synchronize(self.x.device)
+        names = []
+        for event in recorded.events():
+            if event.name.startswith("aten::") and event.name not in names:
+                names.append(event.name)
+        return ", ".join(names)
+
     def facts(self):
         device = str(self.x.device)
         if self.cuda:
@@ -291,6 +388,8 @@ class Call:
             "cuda.matmul.allow_tf32": str(torch.backends.cuda.matmul.allow_tf32),
             "cudnn.benchmark": str(torch.backends.cudnn.benchmark),
             "threads": str(torch.get_num_threads()),
+            **({"call_as": "2-D, on the [N, C, 1, L] channels-last views of the 1-D tensors"}
+               if self.as_2d else {}),
             **self.module_facts,
         })
 
@@ -405,6 +504,27 @@ void TorchCall::run(std::uintptr_t stream) {
     throw std::runtime_error(
         fmt::format("torch {} raised {}: {}", session_.facts().version, e.exception_type(), e.message()));
   }
+}
+
+void TorchCall::record_warm_up() {
+  const PythonRuntime& python = session_.python();
+  const Gil gil(python);
+  PyRef json_text = python.call_method(state_.get(), "warmed_up");
+  const auto doc = nlohmann::json::parse(python.text(json_text.get(), "warm-up facts"));
+  for (const auto& [key, value] : doc.items()) facts_.emplace_back("torch." + key, value.get<std::string>());
+}
+
+void TorchCall::record_aten_ops(std::uintptr_t stream) {
+  const PythonRuntime& python = session_.python();
+  const Gil gil(python);
+  PyRef pointer = python.check(python.api().PyLong_FromVoidPtr(reinterpret_cast<void*>(stream)), "stream");
+  PyRef names = python.call_method(state_.get(), "aten_ops", {pointer.get()});
+  facts_.emplace_back("torch.aten_ops", python.text(names.get(), "aten ops"));
+}
+
+bool aten_ops_requested() {
+  const char* value = std::getenv("KBENCH_TORCH_ATEN_OPS");
+  return value && std::string_view(value) == "1";
 }
 
 void TorchCall::copy_out(std::uintptr_t stream) {

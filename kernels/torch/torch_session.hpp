@@ -60,6 +60,9 @@ struct TorchBuffers {
 // The DLPack element type of `dtype` (float16, bfloat16 or float32).
 dlpack::DLDataType dlpack_dtype(DType dtype);
 
+// Whether KBENCH_TORCH_ATEN_OPS=1 asks each prepared call to record its aten operators (record_aten_ops).
+bool aten_ops_requested();
+
 // One problem prepared in torch: tensors over kbench's buffers, settings applied, the call (eager
 // or compiled, or a module file's model: settings.module) made once. Holds the GIL only inside its calls.
 class TorchCall {
@@ -73,6 +76,13 @@ class TorchCall {
   // The convolution alone, on `stream` (a cudaStream_t; 0 on the CPU); torch allocates its output and keeps it (the
   // timed part).
   void run(std::uintptr_t stream);
+  // After the first run: adds to facts() what it compiled (torch.compile.frames_compiled, graphs,
+  // graph_breaks, recompiles); throws PythonError (NotCompiled) where torch.compile left it eager.
+  void record_warm_up();
+  // One call on `stream` as it is timed, under torch.profiler: the aten operators it dispatched, distinct,
+  // in order, added to facts() as torch.aten_ops ("aten::conv2d, aten::convolution, ..."): where a
+  // transpose or a copy hides inside the timed call.
+  void record_aten_ops(std::uintptr_t stream);
   // The last output copied into kbench's output buffer, enqueued on `stream` (untimed).
   void copy_out(std::uintptr_t stream);
   // What the helper reports: device, the settings torch holds, threads; for a result's properties.

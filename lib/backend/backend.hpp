@@ -12,6 +12,7 @@
 #include "core/support.hpp"
 #include "core/types.hpp"
 #include "problem/conv_problem.hpp"
+#include "verify/error_bound.hpp"
 
 namespace kbench {
 
@@ -46,6 +47,9 @@ class PreparedRun {
   virtual std::string implementation() const = 0;
   // The math the backend actually used (a tf32 request may still run FMA kernels).
   virtual MathMode math_used() const = 0;
+  // How often the output is rounded to its dtype: once, or (a bias added in a step of its own) before
+  // and after the bias; the error bound counts what this declares (verify/error_bound.hpp).
+  virtual OutputRounding output_rounding() const { return OutputRounding::once; }
   // Extra facts for the report (workspace bytes, tile shape, ...), as (key, value) pairs.
   virtual std::vector<std::pair<std::string, std::string>> properties() const { return {}; }
 

@@ -10,6 +10,7 @@
 #include "problem/problem_metrics.hpp"
 #include "report/facts.hpp"
 #include "report/format.hpp"
+#include "report/record_math.hpp"
 
 namespace kbench::html {
 
@@ -70,6 +71,10 @@ std::string workload_html(const PageModel& model, const DeviceGroup& device, con
     out += "</table>";
   }
   out += workload_svg(model, summary, plotted);
+  std::vector<const Result*> results;
+  for (const PageEntry* e : all) results.push_back(e->view.result);
+  if (const std::string note = report::record_math_note(w.records, results); !note.empty())
+    out += fmt::format("<p class=\"muted\">Published records: {}.</p>", escape(note));
   out += untimed_list(all);
   out += "</section>";
   return out;

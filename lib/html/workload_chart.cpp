@@ -10,6 +10,7 @@
 #include "html/log_axis.hpp"
 #include "html/svg.hpp"
 #include "report/format.hpp"
+#include "report/record_math.hpp"
 
 namespace kbench::html {
 
@@ -132,14 +133,15 @@ std::string workload_svg(const PageModel& model, const WorkloadSummary& summary,
   }
   for (const PublishedRecord& r : records) {
     const double at = x.to_pixel(r.ms * 1e-3);
-    out += row_label(y, fmt::format("published: {}, {}", r.implementation, r.hardware));
+    // The math it ran under, beside results whose math column says theirs (report/record_math.hpp).
+    out += row_label(y, fmt::format("published ({}): {}, {}", report::record_math_text(r), r.implementation, r.hardware));
     if (r.stdev_ms > 0)
       out += svg_line(x.to_pixel((r.ms - r.stdev_ms) * 1e-3), y, x.to_pixel((r.ms + r.stdev_ms) * 1e-3), y,
                       "record-spread");
     out += fmt::format("<g class=\"record-mark\"><path d=\"M{0} {1} l6 6 l-6 6 l-6 -6 z\"/><title>{2}</title></g>",
                        px(at), px(y - 6),
-                       escape(fmt::format("{} on {}: {} ({})", r.implementation, r.hardware,
-                                          report::format_duration(r.ms * 1e-3), r.source)));
+                       escape(fmt::format("{} on {}, math {}: {} ({})", r.implementation, r.hardware,
+                                          report::record_math_text(r), report::format_duration(r.ms * 1e-3), r.source)));
     out +=
         svg_text(kPlotRight + 10, y + 4, report::format_duration(r.ms * 1e-3) + " (published)", "start", "row-value");
     y += kRowHeight;

@@ -179,6 +179,8 @@ PublishedRecord read_record(const Node& node) {
   const Node stdev = node.at("stdev_ms");
   r.stdev_ms = stdev.is_null() ? -1 : stdev.number();
   r.source = node.at("source").text();
+  // Absent from documents older than a record's math; null where the record does not say.
+  if (node.has("math") && !node.at("math").is_null()) r.math = node.at("math").math();
   return r;
 }
 

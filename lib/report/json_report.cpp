@@ -65,6 +65,7 @@ ojson record_json(const PublishedRecord& record) {
       {"ms", record.ms},
       {"stdev_ms", record.stdev_ms >= 0 ? ojson(record.stdev_ms) : ojson(nullptr)},
       {"source", record.source},
+      {"math", record.math ? ojson(std::string(to_string(*record.math))) : ojson(nullptr)},
   };
 }
 

@@ -8,6 +8,7 @@
 
 #include "report/facts.hpp"
 #include "report/format.hpp"
+#include "report/record_math.hpp"
 #include "report/reporter.hpp"
 #include "report/result_view.hpp"
 
@@ -90,8 +91,11 @@ void write_markdown_report(const RunReport& report, std::ostream& out) {
       std::string text =
           fmt::format("{}, {}: {}", record.hardware, record.implementation, format_duration(record.ms * 1e-3));
       if (record.stdev_ms >= 0) text += fmt::format(" (stdev {})", format_duration(record.stdev_ms * 1e-3));
+      text += fmt::format(", math {}", record_math_text(record));
       out << "- published record: " << escape_cell(text) << '\n';
     }
+    if (const std::string note = record_math_note(w.records, results.of(w.name)); !note.empty())
+      out << "- note: " << escape_cell(note) << '\n';
     write_results(report, results.of(w.name), out);
   }
   for (const std::string& name : unsummarized_workloads(report)) {

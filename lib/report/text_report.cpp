@@ -8,6 +8,7 @@
 
 #include "report/facts.hpp"
 #include "report/format.hpp"
+#include "report/record_math.hpp"
 #include "report/reporter.hpp"
 #include "report/result_view.hpp"
 #include "report/suite_total.hpp"
@@ -56,7 +57,8 @@ void write_header(const RunReport& report, std::ostream& out, const ReportStyle&
   }
 }
 
-void write_workload_facts(const RunReport& report, const WorkloadSummary& summary, std::ostream& out) {
+void write_workload_facts(const RunReport& report, const WorkloadSummary& summary,
+                          const std::vector<const Result*>& results, std::ostream& out) {
   const Workload& w = summary.workload;
   std::string title = fmt::format("{} · {}", w.name, data_text(w.problem));  // "name · fp16 nhwc"
   if (!w.source_file.empty())
@@ -70,14 +72,18 @@ void write_workload_facts(const RunReport& report, const WorkloadSummary& summar
   out << kIndent << "published records (informative; other hardware and software)\n";
   Table records({{"hardware", Align::left, true, 12},
                  {"implementation", Align::left, true, 12},
+                 {"math", Align::left, false, 4},
                  {"mean", Align::right, false, 4},
                  {"stdev", Align::right, false, 5}});
   for (const PublishedRecord& record : w.records)
     records.add_row({{record.hardware},
                      {record.implementation},
+                     {record_math_text(record)},
                      {format_duration(record.ms * 1e-3)},
                      {record.stdev_ms >= 0 ? format_duration(record.stdev_ms * 1e-3) : ""}});
   out << records.render(kWidth, false, "    ").text;
+  if (const std::string note = record_math_note(w.records, results); !note.empty())
+    write_wrapped("    note: ", 10, note, out);
 }
 
 void write_results(const RunReport& report, const std::vector<const Result*>& results, std::ostream& out,
@@ -134,15 +140,16 @@ void write_text_header(const RunReport& report, std::ostream& out, const ReportS
 
 void write_text_workload(const RunReport& report, const WorkloadSummary& summary, std::ostream& out,
                          const ReportStyle& style) {
-  write_workload_facts(report, summary, out);
-  write_results(report, results_for(report, summary.workload.name), out, style);
+  const std::vector<const Result*> results = results_for(report, summary.workload.name);
+  write_workload_facts(report, summary, results, out);
+  write_results(report, results, out, style);
 }
 
 namespace {
 void write_text_workloads(const RunReport& report, std::ostream& out, const ReportStyle& style) {
   const ResultsByWorkload results(report);
   for (const WorkloadSummary& summary : report.workloads) {
-    write_workload_facts(report, summary, out);
+    write_workload_facts(report, summary, results.of(summary.workload.name), out);
     write_results(report, results.of(summary.workload.name), out, style);
   }
   for (const std::string& name : unsummarized_workloads(report)) {

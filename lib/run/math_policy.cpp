@@ -9,6 +9,10 @@ std::vector<MathMode> math_modes_for(const ConvProblem& problem, const std::vect
   return {MathMode::fp32};
 }
 
+MathMode reported_math(DType dtype, bool tf32_permitted) {
+  return dtype == DType::fp32 && tf32_permitted ? MathMode::tf32 : MathMode::fp32;
+}
+
 std::string math_modes_note(const std::vector<Workload>& workloads, const std::vector<MathMode>& requested) {
   std::size_t collapsed = 0;
   for (const Workload& w : workloads)

@@ -19,6 +19,13 @@ std::vector<MathMode> math_modes_for(const ConvProblem& problem, const std::vect
 // when none did.
 std::string math_modes_note(const std::vector<Workload>& workloads, const std::vector<MathMode>& requested);
 
+// The math a result reports, one rule for every backend (the runner applies it to what a prepared run
+// says, and the backends state it the same way): fp16/bf16 data -> fp32, whatever the kernel (its
+// products are exact in fp32 and accumulate in fp32: the same arithmetic cuDNN, torch and our GEMMs do);
+// fp32 data -> tf32 where the kernel ran with TF32 permitted (a library whose TF32 switch was on and
+// not withdrawn by NVIDIA_TF32_OVERRIDE=0, or a kernel that rounds to TF32 itself), else fp32.
+MathMode reported_math(DType dtype, bool tf32_permitted);
+
 // What a result's accumulation is recorded as when its backend does not say ("accumulation" property):
 // fp32, as on every GPU backend kbench has, for every dtype.
 inline constexpr const char* kDefaultAccumulation = "fp32";

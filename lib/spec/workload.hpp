@@ -1,6 +1,7 @@
 #pragma once
 // A validated workload as read from a YAML spec.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,9 @@ struct PublishedRecord {
   double ms = 0;
   double stdev_ms = -1;  // < 0 when not published
   std::string source;
+  // The math it ran under (`math:`): tf32 where TF32 was allowed on fp32 data (PyTorch's default for
+  // cuDNN convolutions, KernelBench's records), fp32 where it was not; empty when the source does not say.
+  std::optional<MathMode> math;
 };
 
 // One axis value that a sweep (the spec's `sweep:` or --axis) gave a workload, as its name shows it:

@@ -22,8 +22,8 @@ inline constexpr std::array<KnownAlias, 22> kWorkloadKeyAliases = {{
     {"pad", "padding"},        {"pads", "padding"},       {"timings", "records"},      {"baselines", "records"},
 }};
 
-inline constexpr std::array<std::string_view, 5> kRecordKeys = {"hardware", "implementation", "ms", "stdev_ms",
-                                                                "source"};
+inline constexpr std::array<std::string_view, 6> kRecordKeys = {"hardware", "implementation", "ms", "stdev_ms",
+                                                                "source",   "math"};
 
 inline constexpr std::array<KnownAlias, 8> kRecordKeyAliases = {{
     {"time_ms", "ms"},

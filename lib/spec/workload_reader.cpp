@@ -74,7 +74,7 @@ double read_milliseconds(const SpecReader& reader, const Located& where, bool ze
 
 PublishedRecord read_record(const SpecReader& reader, const Located& where) {
   const MappingFields fields(reader, where, {kRecordKeys, kRecordKeyAliases},
-                             "a record mapping {hardware, implementation, ms, stdev_ms, source}");
+                             "a record mapping {hardware, implementation, ms, stdev_ms, source, math}");
   PublishedRecord record;
   record.hardware =
       reader.read_text(fields.require("hardware", "the GPU it was timed on, e.g. hardware: NVIDIA H100 80GB HBM3"));
@@ -85,6 +85,14 @@ PublishedRecord read_record(const SpecReader& reader, const Located& where) {
   if (auto stdev = fields.find("stdev_ms")) record.stdev_ms = read_milliseconds(reader, *stdev, true);
   record.source =
       reader.read_text(fields.require("source", "where the number was published, e.g. source: a paper or URL"));
+  if (auto math = fields.find("math")) {
+    const std::string text = reader.read_text(*math);
+    record.math = parse_math_mode(text);
+    if (!record.math)
+      reader.fail(*math, fmt::format("got '{}'; expected fp32 or tf32 (the math the record ran under: tf32 where "
+                                     "TF32 was allowed, as PyTorch allows it for cuDNN convolutions by default)",
+                                     text));
+  }
   return record;
 }
 

@@ -16,10 +16,15 @@ constexpr double kLambda = 4.0;
 
 }  // namespace
 
-double ErrorBound::allowed(double ref, double abs_sum, double root_sum_squares) const {
-  return lambda * (std::sqrt(static_cast<double>(reduction_length)) * u_accumulate * abs_sum +
-                   std::sqrt(2.0) * u_operand * root_sum_squares) +
-         u_output * std::abs(ref);
+double ErrorBound::allowed(double ref, double abs_sum, double root_sum_squares, double bias) const {
+  const double once = lambda * (std::sqrt(static_cast<double>(reduction_length)) * u_accumulate * abs_sum +
+                                std::sqrt(2.0) * u_operand * root_sum_squares) +
+                      u_output * std::abs(ref);
+  if (output_rounding == OutputRounding::once) return once;
+  // The first rounding is of the convolution without its bias, ref - bias; the second rounds a value
+  // within u_out of that plus the bias, hence the factor (1 + u_out) (the accumulation's share of
+  // either is in `once`, with lambda's margin).
+  return once + u_output * (1 + u_output) * std::abs(ref - bias);
 }
 
 double ErrorBound::c_uniform() const {
@@ -28,9 +33,15 @@ double ErrorBound::c_uniform() const {
 }
 
 std::string ErrorBound::describe() const {
+  const std::string second_rounding =
+      output_rounding == OutputRounding::bias_added_after
+          ? fmt::format(" + {:.3g}*|ref - bias| (rounded before the bias is added, and after)",
+                        u_output * (1 + u_output))
+          : "";
   return fmt::format(
-      "|got - ref| <= c*S + {:.3g}*|ref|, c = {:g}*(sqrt({})*{:.3g} + sqrt(2)*{:.3g}*Q/S) = {:.3g} at uniform terms",
-      u_output, lambda, reduction_length, u_accumulate, u_operand, c_uniform());
+      "|got - ref| <= c*S + {:.3g}*|ref|{}, c = {:g}*(sqrt({})*{:.3g} + sqrt(2)*{:.3g}*Q/S) = {:.3g} at uniform "
+      "terms",
+      u_output, second_rounding, lambda, reduction_length, u_accumulate, u_operand, c_uniform());
 }
 
 double operand_roundoff(DType dtype, MathMode math) {
@@ -42,13 +53,16 @@ double operand_roundoff(DType dtype, MathMode math) {
   return 0x1p-19;
 }
 
-ErrorBound error_bound_for(const ConvProblem& p, MathMode math) {
+bool adds_bias(const ConvProblem& p) { return p.bias && p.pass == Pass::forward; }
+
+ErrorBound error_bound_for(const ConvProblem& p, MathMode math, OutputRounding rounding) {
   ErrorBound bound;
   bound.lambda = kLambda;
   bound.reduction_length = reduction_length(p);
   bound.u_accumulate = unit_roundoff(DType::fp32);
   bound.u_operand = operand_roundoff(p.dtype, math);
   bound.u_output = unit_roundoff(p.dtype);
+  bound.output_rounding = adds_bias(p) ? rounding : OutputRounding::once;
   return bound;
 }
 

@@ -16,6 +16,12 @@
 // lambda is set with margin over what every summation order a backend may use (sequential, blocked,
 // split, pairwise; FFMA, TF32 and 3xTF32 operands) produces on kbench's own seeded data, and tight
 // enough that a dropped tap, a wrong bias or a shifted window fails (tests/unit/test_error_bound.cpp).
+//
+// A backend that adds the bias in a step of its own (cuDNN's legacy cudnnAddTensor, PyTorch's
+// F.convNd on cuDNN) rounds the output twice: the convolution's fp32 sum to the dtype, then that plus
+// the bias. It declares so (OutputRounding::bias_added_after) and the bound adds the first rounding's
+// u_out * (1 + u_out) * |ref - bias|: the convolution's value without the bias, which may be far larger
+// than |ref| where the bias cancels it.
 #include <cstdint>
 #include <string>
 
@@ -24,15 +30,24 @@
 
 namespace kbench {
 
+// How many times a backend rounds the output to its dtype.
+enum class OutputRounding {
+  once,              // the convolution and its bias summed in fp32, rounded once
+  bias_added_after,  // the convolution rounded to the dtype, then the bias added and rounded again
+};
+
 struct ErrorBound {
   double lambda = 0;
   std::int64_t reduction_length = 0;  // n: products per output element, plus one for the bias
   double u_accumulate = 0;
   double u_operand = 0;
   double u_output = 0;
+  // bias_added_after only where the problem adds a bias (error_bound_for): then every element's bias is needed.
+  OutputRounding output_rounding = OutputRounding::once;
 
-  // The largest |got - ref| accepted for an element with reference `ref`, S `abs_sum` and Q `root_sum_squares`.
-  double allowed(double ref, double abs_sum, double root_sum_squares) const;
+  // The largest |got - ref| accepted for an element with reference `ref`, S `abs_sum`, Q `root_sum_squares`
+  // and, where the bias is added after a rounding, `bias` (ignored otherwise).
+  double allowed(double ref, double abs_sum, double root_sum_squares, double bias = 0) const;
   // c for an element whose terms are all of one magnitude (Q / S = 1 / sqrt(n)): what reports print.
   double c_uniform() const;
   std::string describe() const;  // one line: the formula with this bound's numbers
@@ -43,6 +58,12 @@ struct ErrorBound {
 // product (test_cuda_tf32_bits.cpp). Products of fp16 or bf16 operands are exact in fp32 whatever the math.
 double operand_roundoff(DType dtype, MathMode math);
 
-ErrorBound error_bound_for(const ConvProblem& problem, MathMode math);
+// `rounding`: what the backend declares (PreparedRun::output_rounding); bias_added_after counts only for a
+// problem whose pass adds a bias (the forward pass with bias), one rounding otherwise.
+ErrorBound error_bound_for(const ConvProblem& problem, MathMode math,
+                           OutputRounding rounding = OutputRounding::once);
+
+// Whether the problem's computed tensor has a bias added to it (the forward pass of a problem with bias).
+bool adds_bias(const ConvProblem& problem);
 
 }  // namespace kbench

@@ -24,3 +24,18 @@ void launch_spin(std::int64_t cycles, cudaStream_t stream) {
 }
 
 }  // namespace kbench::gpu::testing
+
+namespace kbench::gpu::testing {
+
+namespace {
+
+__global__ void write_through_null(int* pointer) { pointer[threadIdx.x] = 1; }
+
+}  // namespace
+
+void launch_illegal_write(cudaStream_t stream) {
+  write_through_null<<<1, 32, 0, stream>>>(nullptr);
+  (void)cudaGetLastError();  // the launch itself succeeds; the fault comes when the kernel runs
+}
+
+}  // namespace kbench::gpu::testing

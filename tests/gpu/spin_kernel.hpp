@@ -9,4 +9,8 @@ namespace kbench::gpu::testing {
 
 void launch_spin(std::int64_t cycles, cudaStream_t stream);
 
+// A kernel that writes through a null pointer: a sticky cudaErrorIllegalAddress, unchecked (the test
+// decides who meets it first). It poisons the process's context: run it in a process of its own.
+void launch_illegal_write(cudaStream_t stream);
+
 }  // namespace kbench::gpu::testing

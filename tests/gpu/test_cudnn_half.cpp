@@ -3,6 +3,7 @@
 // every algorithm cuDNN accepts, exhaustive search, the workspace limit, and what the results record.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <memory>
 #include <numeric>
 #include <string>
@@ -33,12 +34,27 @@ ConvProblem as(ConvProblem p, DType dtype, Layout layout) {
   return p;
 }
 
-// The output is rounded once to the dtype (u_out), and a bias added in the dtype rounds a second time
-// after the convolution's sum (of magnitude up to ~1 here): 4 u_out absolute, 2 u_out relative. A
-// wrong layout or index is off by the values themselves (~0.1 to 1).
-kbench::Tolerance half_tolerance(DType dtype) {
-  const double u = kbench::unit_roundoff(dtype);
-  return {4 * u, 2 * u};
+// kbench's own check, as `kbench run` makes it: the error bound of verify/error_bound.hpp for the math
+// the run used and the output rounding it declares (the legacy path's cudnnAddTensor rounds a biased
+// half output twice), with every element's S, Q and bias from the fp64 reference.
+kbench::Comparison compare_with_bound(const kbench::PreparedRun& run, const ConvProblem& p, std::uint64_t seed,
+                                      const std::vector<float>& got) {
+  std::vector<std::int64_t> indices(static_cast<std::size_t>(p.output_elements()));
+  std::iota(indices.begin(), indices.end(), 0);
+  using kbench::reference::Terms;
+  const std::vector<double> values = kbench::reference::convolve_at_seeded(p, seed, indices);
+  const std::vector<double> sums = kbench::reference::convolve_at_seeded(p, seed, indices, Terms::magnitude);
+  std::vector<double> roots = kbench::reference::convolve_at_seeded(p, seed, indices, Terms::square);
+  for (double& r : roots) r = std::sqrt(r);
+  const std::vector<double> biases = kbench::biases_at(p, seed, indices);
+  const kbench::ErrorBound bound = kbench::error_bound_for(p, run.math_used(), run.output_rounding());
+  const kbench::Comparison c = kbench::compare_outputs(got, kbench::ExpectedValues{values, sums, roots, biases}, bound);
+  if (!c.passed())
+    MESSAGE(run.implementation() << ": " << c.mismatches << " of " << c.checked << " outside " << bound.describe()
+                                 << "; first at " << c.first_mismatch << ": got " << c.first_mismatch_got
+                                 << ", expected " << c.first_mismatch_expected << " within "
+                                 << c.first_mismatch_allowed);
+  return c;
 }
 
 kbench::Comparison run_and_compare(kbench::Backend& backend, const ConvProblem& p, const BackendOptions& options,
@@ -49,15 +65,8 @@ kbench::Comparison run_and_compare(kbench::Backend& backend, const ConvProblem& 
   run->poison_output();
   run->run();
   const std::vector<float> got = run->read_output({});
-  std::vector<std::int64_t> indices(static_cast<std::size_t>(p.output_elements()));
-  std::iota(indices.begin(), indices.end(), 0);
-  const std::vector<double> expected = kbench::reference::convolve_at_seeded(p, seed, indices);
   CHECK(run->inputs_unchanged());
-  const kbench::Comparison c = kbench::compare_outputs(got, expected, half_tolerance(p.dtype));
-  if (!c.passed())
-    MESSAGE(run->implementation() << ": " << c.mismatches << " of " << c.checked << " mismatch; first at "
-                                  << c.first_mismatch << ": got " << c.first_mismatch_got << ", expected "
-                                  << c.first_mismatch_expected << "; max abs error " << c.max_abs_error);
+  const kbench::Comparison c = compare_with_bound(*run, p, seed, got);
   if (keep) *keep = std::move(run);
   return c;
 }
@@ -92,6 +101,10 @@ TEST_CASE("cuDNN on fp16 and bf16 data in both layouts matches the reference, in
           std::unique_ptr<kbench::PreparedRun> run;
           CHECK(run_and_compare(*backend, p, options, &run).passed());
           CHECK(run->math_used() == MathMode::fp32);  // fp32 accumulation of exact products
+          // The legacy path adds a forward bias with cudnnAddTensor, after the output was rounded once.
+          const bool adds_after = property(*run, "cudnn_api") == "legacy" && kbench::adds_bias(p);
+          CHECK(run->output_rounding() ==
+                (adds_after ? kbench::OutputRounding::bias_added_after : kbench::OutputRounding::once));
           CHECK(property(*run, "data_type") == (dtype == DType::fp16 ? "CUDNN_DATA_HALF" : "CUDNN_DATA_BFLOAT16"));
           CHECK(property(*run, "compute_type") == "CUDNN_DATA_FLOAT");
           CHECK(property(*run, "layout").rfind(kbench::to_string(layout), 0) == 0);
@@ -171,14 +184,11 @@ TEST_CASE("graph replay of cuDNN on fp16 NHWC (backward data and a half bias add
   const ConvProblem p = as(half_problems()[5].problem, DType::fp16, Layout::nhwc);
   std::unique_ptr<kbench::PreparedRun> run = backend->prepare(p, {});
   run->fill_inputs(5);
-  std::vector<std::int64_t> indices(static_cast<std::size_t>(p.output_elements()));
-  std::iota(indices.begin(), indices.end(), 0);
-  const std::vector<double> expected = kbench::reference::convolve_at_seeded(p, 5, indices);
   for (const bool graph : {false, true}) {
     CAPTURE(graph);
     run->poison_output();
     CHECK(run->timed_run({true, graph}).seconds > 0);
-    CHECK(kbench::compare_outputs(run->read_output({}), expected, half_tolerance(p.dtype)).passed());
+    CHECK(compare_with_bound(*run, p, 5, run->read_output({})).passed());
   }
   CHECK(run->inputs_unchanged());
 }

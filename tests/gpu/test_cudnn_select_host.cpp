@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cudnn/cudnn_algo_select.hpp"
@@ -91,6 +92,32 @@ TEST_SUITE("host") {
     CHECK(contains(s.reason, "DIRECT: CUDNN_TENSOR_OP_MATH (tensor ops; fp32 allows FMA math only)"));
   }
 
+  TEST_CASE("an entry allowed to down-convert its inputs never runs, in any mode or dtype (as on the graph path)") {
+    const std::vector<RankedAlgo> ranked = {
+        entry(CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, 0, CUDNN_STATUS_SUCCESS,
+              CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION),
+        entry(CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, 0, CUDNN_STATUS_SUCCESS, CUDNN_TENSOR_OP_MATH),
+    };
+    // entry_own: tf32 on fp32 data, and all half data (ranked_math).
+    for (const auto& [math, dtype] : {std::pair{MathMode::tf32, kbench::DType::fp32},
+                                      std::pair{MathMode::fp32, kbench::DType::fp16},
+                                      std::pair{MathMode::tf32, kbench::DType::bf16}}) {
+      INFO(kbench::to_string(math), " ", kbench::to_string(dtype));
+      std::vector<cudnnMathType_t> asked;
+      const Selection s = select_ranked(ranked, fake_query({}, &asked), CudnnApi::forward, kLimit,
+                                        ranked_math(math, dtype), initial_math(math, dtype), "heuristic");
+      REQUIRE(s.choice.has_value());
+      CHECK(s.choice->algo == CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM);
+      CHECK(s.choice->math == CUDNN_TENSOR_OP_MATH);
+      CHECK(s.alternatives.empty());  // not kept as a fallback either
+      CHECK(asked == std::vector<cudnnMathType_t>{CUDNN_TENSOR_OP_MATH});
+    }
+    const Selection none = select_ranked({ranked[0]}, fake_query({}), CudnnApi::forward, kLimit, RankedMath::entry_own,
+                                         CUDNN_TENSOR_OP_MATH, "heuristic");
+    CHECK_FALSE(none.choice.has_value());
+    CHECK(contains(none.reason, "IMPLICIT_PRECOMP_GEMM: CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION (it may convert the inputs"));
+  }
+
   TEST_CASE("in tf32 mode an entry runs under its own math type, and its workspace is asked under it") {
     std::vector<cudnnMathType_t> asked;
     const std::vector<RankedAlgo> ranked = {
@@ -141,33 +168,89 @@ TEST_SUITE("host") {
 
   TEST_CASE("a candidate that fails to execute gives way to the next; a fault ends the trial") {
     const auto name = [](std::size_t i) { return "ALGO_" + std::to_string(i); };
+    // The CUDA context as first_that_runs asks it after an execution failure: clean here.
+    std::vector<std::string> asked;
+    const auto clean_context = [&](const std::string& failure) { asked.push_back(failure); };
     std::vector<std::size_t> tried;
-    const TrialOutcome outcome = first_that_runs(4, name, [&](std::size_t i) {
-      tried.push_back(i);
-      if (i == 0) throw CudnnError(CUDNN_STATUS_EXECUTION_FAILED, "cudnnConvolutionForward failed: EXECUTION_FAILED");
-      if (i == 1) throw CudaError(cudaErrorMemoryAllocation, "cudaMalloc failed: out of memory");
-    });
+    const TrialOutcome outcome = first_that_runs(
+        4, name,
+        [&](std::size_t i) {
+          tried.push_back(i);
+          if (i == 0) throw CudnnError(CUDNN_STATUS_EXECUTION_FAILED, "cudnnConvolutionForward failed: EXECUTION_FAILED");
+          if (i == 1) throw CudaError(cudaErrorMemoryAllocation, "cudaMalloc failed: out of memory");
+        },
+        clean_context);
     REQUIRE(outcome.chosen.has_value());
     CHECK(*outcome.chosen == 2);
     CHECK(tried == std::vector<std::size_t>{0, 1, 2});
     REQUIRE(outcome.skipped.size() == 2);
     CHECK(outcome.skipped[0] == "ALGO_0: cudnnConvolutionForward failed: EXECUTION_FAILED");
     CHECK(outcome.skipped[1] == "ALGO_1: cudaMalloc failed: out of memory");
+    // The context was asked about the execution failure only, not about the allocation.
+    CHECK(asked == std::vector<std::string>{"ALGO_0: cudnnConvolutionForward failed: EXECUTION_FAILED"});
 
-    const TrialOutcome none =
-        first_that_runs(2, name, [](std::size_t) { throw CudnnError(CUDNN_STATUS_NOT_SUPPORTED, "no"); });
+    asked.clear();
+    const TrialOutcome none = first_that_runs(
+        2, name, [](std::size_t) { throw CudnnError(CUDNN_STATUS_NOT_SUPPORTED, "no"); }, clean_context);
     CHECK_FALSE(none.chosen.has_value());
     CHECK(none.skipped.size() == 2);
+    CHECK(asked.empty());  // refusals are not execution failures
 
     // A sticky error: the context is lost, nothing else could run, so nothing else is tried.
     tried.clear();
-    CHECK_THROWS_AS(first_that_runs(3, name,
-                                    [&](std::size_t i) {
-                                      tried.push_back(i);
-                                      throw CudaError(cudaErrorIllegalAddress, "illegal address");
-                                    }),
+    CHECK_THROWS_AS(first_that_runs(
+                        3, name,
+                        [&](std::size_t i) {
+                          tried.push_back(i);
+                          throw CudaError(cudaErrorIllegalAddress, "illegal address");
+                        },
+                        clean_context),
                     CudaError);
     CHECK(tried.size() == 1);
+  }
+
+  TEST_CASE("a cuDNN execution failure over a faulted context ends the trial as the CUDA fault") {
+    const auto name = [](std::size_t i) { return "ALGO_" + std::to_string(i); };
+    // The context as check_context_after finds it after a kernel fault: it throws the sticky error.
+    const auto faulted_context = [](const std::string& failure) {
+      throw CudaError(cudaErrorIllegalAddress, "the CUDA context after " + failure +
+                                                   " failed: cudaErrorIllegalAddress (an illegal memory access)");
+    };
+    for (const cudnnStatus_t status :
+         {CUDNN_STATUS_EXECUTION_FAILED, CUDNN_STATUS_EXECUTION_FAILED_CUDART, CUDNN_STATUS_EXECUTION_FAILED_CUDA_DRIVER,
+          CUDNN_STATUS_EXECUTION_FAILED_CUBLAS, CUDNN_STATUS_EXECUTION_FAILED_CURAND}) {
+      CAPTURE(static_cast<int>(status));
+      std::vector<std::size_t> tried;
+      try {
+        (void)first_that_runs(
+            3, name,
+            [&](std::size_t i) {
+              tried.push_back(i);
+              throw CudnnError(status, "cudnnConvolutionForward failed");
+            },
+            faulted_context);
+        FAIL("the trial went on after a fault");
+      } catch (const CudaError& e) {
+        CHECK(e.code() == cudaErrorIllegalAddress);
+        CHECK(contains(e.what(), "ALGO_0: cudnnConvolutionForward failed"));
+        CHECK(contains(e.what(), "cudaErrorIllegalAddress"));
+      }
+      CHECK(tried == std::vector<std::size_t>{0});  // not "no usable cuDNN algorithm executes"
+    }
+    // A failure that is not of execution never asks the context.
+    const TrialOutcome refused = first_that_runs(
+        2, name, [](std::size_t) { throw CudnnError(CUDNN_STATUS_BAD_PARAM, "bad"); }, faulted_context);
+    CHECK(refused.skipped.size() == 2);
+  }
+
+  TEST_CASE("the statuses that may hide a kernel fault") {
+    for (const cudnnStatus_t status :
+         {CUDNN_STATUS_EXECUTION_FAILED, CUDNN_STATUS_EXECUTION_FAILED_CUDA_DRIVER, CUDNN_STATUS_EXECUTION_FAILED_CUBLAS,
+          CUDNN_STATUS_EXECUTION_FAILED_CUDART, CUDNN_STATUS_EXECUTION_FAILED_CURAND})
+      CHECK(is_execution_failure(status));
+    for (const cudnnStatus_t status : {CUDNN_STATUS_SUCCESS, CUDNN_STATUS_NOT_SUPPORTED, CUDNN_STATUS_BAD_PARAM,
+                                       CUDNN_STATUS_INTERNAL_ERROR, CUDNN_STATUS_ALLOC_FAILED})
+      CHECK_FALSE(is_execution_failure(status));
   }
 
   TEST_CASE("NVIDIA_TF32_OVERRIDE: only a zero disables TF32") {

@@ -70,4 +70,26 @@ TEST_SUITE("host") {
     CHECK(s.alternatives[0].math == CUDNN_DEFAULT_MATH);
     CHECK(asked == std::vector<cudnnMathType_t>{CUDNN_TENSOR_OP_MATH, CUDNN_DEFAULT_MATH});
   }
+
+  TEST_CASE("a loaded cuDNN older than the headers is flagged: NVIDIA's x.z-built-runs-on-x.y-only-if-y>=z rule") {
+    CHECK(cudnn_version_text(91900) == "9.19.0");
+    CHECK(cudnn_version_text(90100) == "9.1.0");
+    CHECK(cudnn_version_text(8907) == "8.9.7");
+    // Same or newer minor of the same major: compatible, nothing said.
+    CHECK_FALSE(cudnn_version_warning(91900, 91900).has_value());
+    CHECK_FALSE(cudnn_version_warning(91900, 91901).has_value());
+    CHECK_FALSE(cudnn_version_warning(91900, 92600).has_value());
+    CHECK_FALSE(cudnn_version_warning(91902, 91900).has_value());  // patches do not count
+    // An older minor (the visit: built with 9.19 headers, torch's wheel loads 9.1 to 9.10).
+    for (const std::size_t loaded : {90000, 90100, 91000, 91800}) {
+      CAPTURE(loaded);
+      const auto warning = cudnn_version_warning(91900, loaded);
+      REQUIRE(warning.has_value());
+      CHECK(warning->find("cuDNN " + cudnn_version_text(loaded) + " is loaded, older than the 9.19.0 headers") !=
+            std::string::npos);
+    }
+    // Another major either way.
+    CHECK(cudnn_version_warning(91900, 8907).has_value());
+    CHECK(cudnn_version_warning(91900, 100000).has_value());
+  }
 }

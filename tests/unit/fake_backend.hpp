@@ -13,6 +13,7 @@
 
 #include "backend/backend.hpp"
 #include "backend/unsupported_problem.hpp"
+#include "core/half.hpp"
 #include "data/host_tensors.hpp"
 #include "reference/reference_conv.hpp"
 
@@ -28,6 +29,8 @@ enum class Misbehaviour {
   throw_in_prepare,
   no_kernel_in_run,        // finds only when it runs that it cannot compute the problem
   bad_alloc_in_prepare,    // its host buffers do not fit after all
+  rounds_before_bias,      // rounds the convolution to the dtype, then adds the bias and rounds again (cuDNN's
+                           // legacy path, torch), whatever it declares
 };
 
 struct FakeBackendConfig {
@@ -44,6 +47,7 @@ struct FakeBackendConfig {
   std::vector<std::string> environment_notes;  // what the backend's environment_notes() says
   std::string unusable_variant;                // the one variant variant_usable() refuses
   std::string unavailable_variant;             // the one variant variant_available() says no to
+  OutputRounding output_rounding = OutputRounding::once;  // what the prepared run declares
 };
 
 class FakeRun : public PreparedRun {
@@ -51,6 +55,7 @@ class FakeRun : public PreparedRun {
   FakeRun(const ConvProblem& problem, FakeBackendConfig config) : problem_(problem), config_(std::move(config)) {}
   std::string implementation() const override { return "fake_kernel"; }
   MathMode math_used() const override { return config_.math_used; }
+  OutputRounding output_rounding() const override { return config_.output_rounding; }
   void fill_inputs(std::uint64_t seed) override {
     tensors_ = data::make_host_tensors(problem_, seed);
     pristine_input_ = tensors_.input;
@@ -71,6 +76,14 @@ class FakeRun : public PreparedRun {
     for (std::size_t i = 0; i < exact.size(); ++i)
       output_[i] =
           static_cast<float>(config_.misbehaviour == Misbehaviour::wrong_values ? exact[i] * 1.01 + 0.01 : exact[i]);
+    if (config_.misbehaviour == Misbehaviour::rounds_before_bias && problem_.bias) {
+      const auto spatial = static_cast<std::size_t>(problem_.output_spatial_volume());
+      for (std::size_t i = 0; i < exact.size(); ++i) {
+        const double bias = tensors_.bias[(i / spatial) % static_cast<std::size_t>(problem_.out_channels)];
+        const float unbiased = round_to_dtype(problem_.dtype, static_cast<float>(exact[i] - bias));
+        output_[i] = round_to_dtype(problem_.dtype, unbiased + static_cast<float>(bias));
+      }
+    }
     if (config_.misbehaviour == Misbehaviour::modify_input) tensors_.input[0] += 1.0f;
     if (first_output_.empty()) first_output_ = output_;
   }

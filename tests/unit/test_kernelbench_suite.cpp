@@ -282,6 +282,8 @@ TEST_SUITE("kernelbench suite") {
         CHECK(w.records[i].implementation.starts_with(i % 2 == 0 ? "PyTorch eager" : "torch.compile"));
         CHECK(w.records[i].ms > 0);
         CHECK(w.records[i].source.starts_with("KernelBench baseline timings (PyTorch 2.5, CUDA 12.4)"));
+        // PyTorch's defaults, which KernelBench's timing script keeps: cuDNN convolutions with TF32 allowed.
+        CHECK(w.records[i].math == kbench::MathMode::tf32);
       }
       const int id = problem_id(w.name);
       if (id == 50 || id == 76 || id == 77 || id == 84) continue;  // the seeds, as first published

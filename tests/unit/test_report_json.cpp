@@ -91,6 +91,8 @@ TEST_SUITE("report") {
     CHECK(workload.at("problem").at("dilation") == json::array({4}));
     CHECK(workload.at("floor").at("fp32").at("binds") == "compute");
     CHECK(workload.at("records").at(1).at("stdev_ms").is_null());
+    CHECK(workload.at("records").at(0).at("math") == "tf32");  // the math the record ran under
+    CHECK(workload.at("records").at(1).at("math").is_null());  // not stated
 
     const json& ok = result_named(doc, "cudnn", "cudnn:IMPLICIT_PRECOMP_GEMM");
     CHECK(ok.at("timing").at("stats").at("median").is_number());
@@ -130,6 +132,8 @@ TEST_SUITE("report") {
     CHECK(read.workloads[1].batch_overridden);
     CHECK(read.workloads[1].spec_batch == 16);
     CHECK(read.workloads[0].workload.records[1].stdev_ms < 0);
+    CHECK(read.workloads[0].workload.records[0].math == kbench::MathMode::tf32);
+    CHECK_FALSE(read.workloads[0].workload.records[1].math.has_value());
     REQUIRE(read.results.size() == original.results.size());
     const kbench::Result& ok = read.results[0];
     REQUIRE(ok.timing.has_value());

@@ -8,6 +8,7 @@
 #include "problem/problem_metrics.hpp"
 #include "fake_backend.hpp"
 #include "reference/reference_backend.hpp"
+#include "run/math_policy.hpp"
 #include "run/run_config.hpp"
 #include "run/runner.hpp"
 
@@ -296,6 +297,62 @@ TEST_SUITE("runner") {
     const RunReport fp32 = run_workloads({half}, registry, config);
     CHECK(std::none_of(fp32.notes.begin(), fp32.notes.end(),
                        [](const std::string& n) { return n.find("ran once per backend") != std::string::npos; }));
+  }
+
+  TEST_CASE("a backend that rounds before adding the bias is held to the bound it declares, in both checks") {
+    // A depthwise fp16 layer with bias: the bias cancels much of each sum, so rounding the sum first
+    // costs far more than half an ulp of the result (docs/verification.md).
+    Workload depthwise = small_workload("depthwise");
+    ConvProblem& p = depthwise.problem;
+    p.dtype = DType::fp16;
+    p.in_channels = p.out_channels = p.groups = 8;
+    p.input = Dims{{12, 12, 1}};
+    p.kernel = Dims{{5, 5, 1}};
+    p.stride = Dims{{1, 1, 1}};
+    p.pad_before = p.pad_after = Dims{{2, 2, 0}};
+    FakeBackendConfig declares = fake("declares", Misbehaviour::rounds_before_bias);
+    declares.output_rounding = OutputRounding::bias_added_after;
+    FakeBackendConfig silent = fake("silent", Misbehaviour::rounds_before_bias);
+    const auto registry = registry_with({declares, silent});
+    RunConfig config = quick_config("declares,silent");
+    const RunReport full = run_workloads({depthwise}, registry, config);
+    REQUIRE(full.results.size() == 2);
+    const Result& ok = full.results[0];
+    CHECK_MESSAGE(ok.status == ResultStatus::ok, ok.reason);
+    REQUIRE(ok.verification.has_value());
+    CHECK(ok.verification->bound->output_rounding == OutputRounding::bias_added_after);
+    CHECK(ok.verification->fresh_inputs->passed());  // the second check hands the bound the biases too
+    CHECK(full.results[1].status == ResultStatus::wrong);  // the same arithmetic, undeclared
+    // Sampled checks (points, not the whole output) take each point's bias.
+    config.full_verify_max_s = 0;
+    config.verify_points = 200;
+    const RunReport sampled = run_workloads({depthwise}, registry, config);
+    REQUIRE(sampled.results.size() == 2);
+    CHECK_MESSAGE(sampled.results[0].status == ResultStatus::ok, sampled.results[0].reason);
+    CHECK_FALSE(sampled.results[0].verification->full);
+    CHECK(sampled.results[1].status == ResultStatus::wrong);
+  }
+
+  TEST_CASE("math_used follows one rule for every backend: half data is fp32, fp32 data what the kernel says") {
+    // A backend that calls its half run tf32 (as torch did under --math tf32, where cuDNN's result for
+    // the same arithmetic said fp32) is reported fp32 like every other.
+    FakeBackendConfig says_tf32 = fake("says_tf32");
+    says_tf32.math_used = MathMode::tf32;
+    const auto registry = registry_with({says_tf32});
+    Workload half = small_workload("half");
+    half.problem.dtype = DType::fp16;
+    RunConfig config = quick_config("says_tf32");
+    config.math_modes = {MathMode::tf32};
+    const Result& h = only(run_workloads({half}, registry, config));
+    CHECK(h.status == ResultStatus::ok);
+    CHECK(h.math_used == MathMode::fp32);
+    const RunReport fp32_data = run_workloads({small_workload()}, registry, config);
+    CHECK(only(fp32_data).math_used == MathMode::tf32);
+
+    CHECK(reported_math(DType::fp16, true) == MathMode::fp32);
+    CHECK(reported_math(DType::bf16, true) == MathMode::fp32);
+    CHECK(reported_math(DType::fp32, true) == MathMode::tf32);
+    CHECK(reported_math(DType::fp32, false) == MathMode::fp32);
   }
 
   TEST_CASE("shards of a run mixing fp32 and half workloads partition its results, the same way every time") {

@@ -140,9 +140,11 @@ TEST_SUITE("spec") {
   TEST_CASE("spec parse: records, with and without stdev, integers accepted as milliseconds") {
     const Workload w = parse_one(kHead +
                                  "input: [1, 1, 4]\nout_channels: 1\nkernel: 1\nrecords:\n"
-                                 "  - {hardware: GPU A, implementation: eager, ms: 2, stdev_ms: 0, source: s1}\n"
+                                 "  - {hardware: GPU A, implementation: eager, ms: 2, stdev_ms: 0, source: s1, math: tf32}\n"
                                  "  - hardware: GPU B\n    implementation: compiled\n    ms: .5\n    source: s2\n");
     REQUIRE(w.records.size() == 2);
+    CHECK(w.records[0].math == kbench::MathMode::tf32);
+    CHECK_FALSE(w.records[1].math.has_value());  // the source does not say
     CHECK(w.records[0].hardware == "GPU A");
     CHECK(w.records[0].ms == 2.0);
     CHECK(w.records[0].stdev_ms == 0.0);

@@ -11,6 +11,7 @@
 #include "cudnn/cudnn_check.hpp"
 #include "cudnn/graph/graph_api.hpp"
 #include "cudnn/graph/knob_names.hpp"
+#include "runtime/cuda_check.hpp"
 
 namespace kbench::gpu {
 
@@ -103,14 +104,21 @@ cudnnStatus_t status_of(fe::error_code_t code) {
   return CUDNN_STATUS_BAD_PARAM;
 }
 
+constexpr const char* kExecute = "execute_plan_at_index";
+
 std::string message_of(fe::error_t& error, const std::string& what) {
   return fmt::format("cudnn-frontend {} failed: {}: {}", what, code_name(error.get_code()), error.get_message());
 }
 
 // Every frontend call's error_t goes through here: the backend's error type, with the frontend's message.
+// A failed execution (or a failed CUDA call inside the frontend) may be a kernel fault: the CUDA context
+// is asked first, so that one throws as the CudaError every backend reports.
 void check(fe::error_t error, const std::string& what) {
   if (error.is_good()) return;
-  throw CudnnError(status_of(error.get_code()), message_of(error, what));
+  const std::string message = message_of(error, what);
+  const cudnnStatus_t status = status_of(error.get_code());
+  if (is_execution_failure(status) || what == kExecute) check_context_after(message.c_str(), __FILE__, __LINE__);
+  throw CudnnError(status, message);
 }
 
 fe::DataType_t frontend_type(cudnnDataType_t type) {
@@ -315,8 +323,7 @@ std::int64_t CudnnGraph::workspace_bytes(std::size_t i) const {
 void CudnnGraph::execute(cudnnHandle_t handle, std::size_t i, const std::vector<std::pair<std::int64_t, void*>>& tensors,
                          void* workspace) const {
   std::unordered_map<std::int64_t, void*> pack(tensors.begin(), tensors.end());
-  check(state_->graph.execute_plan_at_index(handle, pack, workspace, state_->plan_index.at(i)),
-        "execute_plan_at_index");
+  check(state_->graph.execute_plan_at_index(handle, pack, workspace, state_->plan_index.at(i)), kExecute);
 }
 
 }  // namespace kbench::gpu

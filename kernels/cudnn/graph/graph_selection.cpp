@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "cudnn/cudnn_algo_select.hpp"
+#include "run/math_policy.hpp"
 
 namespace kbench::gpu {
 
@@ -34,8 +35,7 @@ bool has_note(const GraphEngineConfig& config, const std::string& note) {
 }
 
 MathMode graph_math_used(DType dtype, const GraphEngineConfig& config, bool tf32_disabled) {
-  if (dtype != DType::fp32 || tf32_disabled) return MathMode::fp32;
-  return has_note(config, "TENSOR_CORE") ? MathMode::tf32 : MathMode::fp32;
+  return reported_math(dtype, has_note(config, "TENSOR_CORE") && !tf32_disabled);
 }
 
 GraphConfigVerdict judge_graph_config(const GraphEngineConfig& config,
