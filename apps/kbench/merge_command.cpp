@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "help_text.hpp"
 #include "diff/results_file.hpp"
 #include "io/input_file.hpp"
 #include "io/output_file.hpp"
@@ -46,6 +47,9 @@ Command add_merge_command(CLI::App& app) {
   app.add_option("inputs", flags->inputs, "Results documents (kbench.results/1 JSON), e.g. the shards of one run")
       ->required();
   app.add_option("--output,-o", flags->output, "Write the merged document here (default: standard output)");
+  set_examples(app, {
+                    "kbench merge shard-1.json shard-2.json --output all.json",
+                });
   return {[flags] {
             for (const std::string& path : flags->inputs) io::check_input_path(path, "results file", false);
             if (!flags->output.empty()) io::check_output_file(flags->output, "--output");

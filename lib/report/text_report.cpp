@@ -1,7 +1,10 @@
 // The terminal report: a header saying what the numbers are measured against, then per workload
-// its derived numbers, floors, published records and a table of results. Fits in 100 columns.
+// its derived numbers, floors, published records and a table of results. Fits the style's width
+// (100 columns for files and pipes; the terminal's, or $COLUMNS, at a terminal).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -19,13 +22,13 @@ namespace {
 
 using namespace report;
 
-constexpr std::size_t kWidth = 100;
 constexpr std::string_view kIndent = "  ";
 
 // `text` after `first` on its first line, wrapped to the report width; later lines start at
 // column `hang`, so a value reads as one block beside its label.
-void write_wrapped(std::string_view first, std::size_t hang, std::string_view text, std::ostream& out) {
-  const auto room = [](std::size_t used) { return kWidth > used + 20 ? kWidth - used : std::size_t{20}; };
+void write_wrapped(std::size_t width, std::string_view first, std::size_t hang, std::string_view text,
+                   std::ostream& out) {
+  const auto room = [width](std::size_t used) { return width > used + 20 ? width - used : std::size_t{20}; };
   const std::vector<std::string> lines = wrap_words(text, room(hang), room(display_width(first)));
   for (std::size_t i = 0; i < lines.size(); ++i)
     out << (i == 0 ? std::string(first) : std::string(hang, ' ')) << lines[i] << '\n';
@@ -33,14 +36,15 @@ void write_wrapped(std::string_view first, std::size_t hang, std::string_view te
 
 // "label      value", labels padded to `label_width`; a label too long for that gets a colon
 // instead, and its value's later lines line up with the other values.
-void write_facts(const std::vector<Fact>& facts, std::size_t label_width, std::string_view indent, std::ostream& out) {
+void write_facts(std::size_t width, const std::vector<Fact>& facts, std::size_t label_width, std::string_view indent,
+                 std::ostream& out) {
   const std::size_t hang = display_width(indent) + label_width;
   for (const Fact& fact : facts) {
-    const std::size_t width = display_width(fact.label);
-    const std::string first = width < label_width
-                                  ? fmt::format("{}{}{}", indent, fact.label, std::string(label_width - width, ' '))
+    const std::size_t label = display_width(fact.label);
+    const std::string first = label < label_width
+                                  ? fmt::format("{}{}{}", indent, fact.label, std::string(label_width - label, ' '))
                                   : fmt::format("{}{}: ", indent, fact.label);
-    write_wrapped(first, hang, fact.value, out);
+    write_wrapped(width, first, hang, fact.value, out);
   }
 }
 
@@ -49,22 +53,24 @@ void write_header(const RunReport& report, std::ostream& out, const ReportStyle&
   if (!report.started_at.empty()) out << " · " << report.started_at;
   if (!report.host.empty()) out << " · " << report.host;
   out << '\n';
-  write_facts(run_facts(report), 8, "", out);
+  write_facts(style.width, run_facts(report), 12, "", out);
   if (report.interrupted) {
     const std::string text = "INTERRUPTED: the run stopped early; the results below are partial";
     out << (style.color ? paint(text, Tone::warn) : text) << '\n';
   }
 }
 
-void write_workload_facts(const RunReport& report, const WorkloadSummary& summary, std::ostream& out) {
+void write_workload_facts(const RunReport& report, const WorkloadSummary& summary, std::ostream& out,
+                          std::size_t width) {
   const Workload& w = summary.workload;
   std::string title = fmt::format("{} · {}", w.name, data_text(w.problem));  // "name · fp16 nhwc"
   if (!w.source_file.empty())
     title +=
         w.source_line > 0 ? fmt::format(" ({}:{})", w.source_file, w.source_line) : fmt::format(" ({})", w.source_file);
-  out << '\n' << title << '\n';
-  if (!w.description.empty()) write_wrapped(kIndent, kIndent.size(), w.description, out);
-  write_facts(workload_facts(report, summary), 12, kIndent, out);
+  out << '\n';
+  write_wrapped(width, "", 4, title, out);
+  if (!w.description.empty()) write_wrapped(width, kIndent, kIndent.size(), w.description, out);
+  write_facts(width, workload_facts(report, summary), 12, kIndent, out);
 
   if (w.records.empty()) return;
   out << kIndent << "published records (informative; other hardware and software)\n";
@@ -77,16 +83,13 @@ void write_workload_facts(const RunReport& report, const WorkloadSummary& summar
                      {record.implementation},
                      {format_duration(record.ms * 1e-3)},
                      {record.stdev_ms >= 0 ? format_duration(record.stdev_ms * 1e-3) : ""}});
-  out << records.render(kWidth, false, "    ").text;
+  out << records.render(width, false, "    ").text;
 }
 
-void write_results(const RunReport& report, const std::vector<const Result*>& results, std::ostream& out,
-                   const ReportStyle& style) {
-  out << '\n';
-  if (results.empty()) {
-    out << kIndent << "no results\n";
-    return;
-  }
+// One table of results that ran on one device, under the line naming it.
+void write_device_table(const RunReport& report, ResultDevice device, const std::vector<const Result*>& results,
+                        std::ostream& out, const ReportStyle& style) {
+  write_wrapped(style.width, fmt::format("{}", kIndent), kIndent.size() + 2, device_line(report, device), out);
   Table table(result_columns());
   std::vector<ResultView> views;
   for (const Result* result : results) {
@@ -97,7 +100,7 @@ void write_results(const RunReport& report, const std::vector<const Result*>& re
     else
       table.add_row(std::move(row.cells));
   }
-  const RenderedTable rendered = table.render(kWidth, style.color, kIndent);
+  const RenderedTable rendered = table.render(style.width, style.color, kIndent);
   out << rendered.text;
 
   // A reason cut to fit its row is given whole below the table: it is what a person acts on.
@@ -108,7 +111,28 @@ void write_results(const RunReport& report, const std::vector<const Result*>& re
   }
   for (const ResultView& view : views)
     for (std::string& note : result_notes(view)) notes.push_back(std::move(note));
-  for (const std::string& note : notes) write_wrapped(fmt::format("{}- ", kIndent), kIndent.size() + 2, note, out);
+  const bool has_numbers = std::any_of(views.begin(), views.end(), [](const ResultView& v) { return v.timing; });
+  if (!rendered.dropped.empty() && has_numbers)
+    notes.insert(notes.begin(), fmt::format("{} left out to fit {} columns (--format json has them)",
+                                            fmt::join(rendered.dropped, ", "), style.width));
+  for (const std::string& note : notes)
+    write_wrapped(style.width, fmt::format("{}- ", kIndent), kIndent.size() + 2, note, out);
+}
+
+// A workload's results, a table per device they ran on (GPU and CPU timings never share one).
+void write_results(const RunReport& report, const std::vector<const Result*>& results, std::ostream& out,
+                   const ReportStyle& style) {
+  out << '\n';
+  if (results.empty()) {
+    out << kIndent << "no results\n";
+    return;
+  }
+  for (ResultDevice device : result_devices(report)) {
+    std::vector<const Result*> on_device;
+    for (const Result* result : results)
+      if (result->ran_on == device) on_device.push_back(result);
+    if (!on_device.empty()) write_device_table(report, device, on_device, out, style);
+  }
 }
 
 // Only for a report with counts (a model imported layer by layer): its convolution time per backend.
@@ -120,10 +144,14 @@ void write_suite_totals(const RunReport& report, std::ostream& out) {
                        total.timed > 0 ? format_duration(total.weighted_s) : "-", total.timed, total.workloads);
 }
 
-void write_legend(std::ostream& out) {
-  out << "\nmedian, spread (p10–p90 in the median's unit; ±stdev under 10 samples) and rates are from verified\n"
-         "runs only; ×floor = median / kbench's floor at the math mode used; err/checked = largest |error|\n"
-         "against the fp64 reference / output elements compared (* = a sample, not every element)\n";
+void write_legend(std::ostream& out, std::size_t width) {
+  out << '\n';
+  write_wrapped(width, "", 0,
+                "median, spread (the samples' standard deviation as a percentage of the median) and rates (FLOP/s "
+                "and B/s with SI prefixes: 593M is 593 million) are from verified runs only; ×floor = median / kbench's floor at the math mode used (GPU results only: the floors are "
+                "the GPU's); err/checked = largest |error| against the fp64 reference / output elements compared "
+                "(* = a sample, not every element)",
+                out);
 }
 
 }  // namespace
@@ -134,7 +162,7 @@ void write_text_header(const RunReport& report, std::ostream& out, const ReportS
 
 void write_text_workload(const RunReport& report, const WorkloadSummary& summary, std::ostream& out,
                          const ReportStyle& style) {
-  write_workload_facts(report, summary, out);
+  write_workload_facts(report, summary, out, style.width);
   write_results(report, results_for(report, summary.workload.name), out, style);
 }
 
@@ -145,7 +173,7 @@ void write_text_end(const RunReport& report, std::ostream& out, const ReportStyl
   }
   if (!report.results.empty()) {
     write_suite_totals(report, out);
-    write_legend(out);
+    write_legend(out, style.width);
   }
 }
 
