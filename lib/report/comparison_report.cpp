@@ -321,10 +321,16 @@ void write_comparison(const RunReport& report, const std::string& baseline, Repo
   out << (fits ? table : long_table(report, rows, labels, reference)).render(style.width, style.color).text;
   write_totals(report, totals_of(rows, labels.size(), report.settings.math_modes), labels, reference, style.width,
                out);
-  for (const auto& r : report.results)
-    if (r.status != ResultStatus::ok)
-      out << fmt::format("  {} · {} · {}: {}: {}\n", r.workload, label_of(r), to_string(r.math_requested),
-                         to_string(r.status), r.reason);
+  // Why each result that is not ok is not, wrapped to the width under its first line.
+  const std::size_t room = style.width > 24 ? style.width - 4 : 20;
+  for (const auto& r : report.results) {
+    if (r.status == ResultStatus::ok) continue;
+    const std::vector<std::string> lines = report::wrap_words(
+        fmt::format("{} · {} · {}: {}: {}", r.workload, label_of(r), to_string(r.math_requested), to_string(r.status),
+                    r.reason),
+        room, room + 2);
+    for (std::size_t i = 0; i < lines.size(); ++i) out << (i == 0 ? "  " : "    ") << lines[i] << '\n';
+  }
 }
 
 }  // namespace kbench

@@ -227,8 +227,8 @@ std::vector<std::string> result_notes(const ResultView& view) {
       notes.push_back(
           fmt::format("{}: {} of {} samples ran at a reduced clock", label, m.throttled_samples, m.stats.count));
     if (view.below_minimum)
-      notes.push_back(fmt::format("{}: ~ only {} sample{} (the run was stopped), under the minimum of {}: a rough "
-                                  "figure, not a measurement",
+      notes.push_back(fmt::format("{}: ~ only {} sample{}, under the protocol's minimum of {} (a run stopped by "
+                                  "Ctrl-C, or an older document): a rough figure, not a measurement",
                                   label, m.stats.count, m.stats.count == 1 ? "" : "s", MeasureOptions{}.min_samples));
     else if (m.budget_exhausted)
       notes.push_back(fmt::format("{}: the time budget ran out after {} samples", label, m.stats.count));
