@@ -20,7 +20,7 @@ selfcheck() {
 # The seed suite as a GPU machine reports it (synthetic GPU results on a real run of the suite),
 # beside a real reference-backend run of a small spec: two runs on one page. The tiny --time-budget
 # makes the CPU reference skip every seed workload, on any machine.
-"$KBENCH" run "$SRC"/workloads/kernelbench/level1/{050,076,077,084}_*.yaml --backends reference --format json --seed 1 --time-budget 0.01 --output "$WORK/seed.json" > /dev/null 2>&1 \
+"$KBENCH" run "$SRC"/workloads/kernelbench/level1/{050,076,077,084}_*.yaml --backends reference --format json --seed 1 --time-budget 0.01 --allow-empty --output "$WORK/seed.json" > /dev/null 2>&1 \
   || fail "kbench run seed suite"
 python3 "$SRC/tests/cli/synthetic_results.py" add-gpu-results "$WORK/seed.json" "$WORK/suite.json"
 "$KBENCH" run "$SRC/tests/data/cli/small_conv2d.yaml" --backends reference --iterations 5 --seed 2 --format json \
@@ -36,11 +36,13 @@ for path in sys.argv[1:]:
     described = {w["name"] for w in doc["workloads"]}
     for r in doc["results"]:
         results += 1
-        timed += r["status"] == "ok" and r["timing"] is not None and r["workload"] in described
+        # The CPU's results are set against no GPU roof (issue 38.4): listed, not plotted.
+        timed += (r["status"] == "ok" and r["timing"] is not None and r["workload"] in described
+                  and r.get("ran_on", "gpu") == "gpu")
 print(results, timed)
 PY
 )
-[ "$timed" -ge 13 ] || fail "expected at least 13 timed results in the inputs, got $timed"
+[ "$timed" -ge 12 ] || fail "expected at least 12 timed GPU results in the inputs, got $timed"
 
 chrome --screenshot="$WORK/report.png" --enable-logging=stderr --v=0 "file://$WORK/report.html" > /dev/null 2> "$WORK/chrome.err" \
   || { tail -20 "$WORK/chrome.err"; fail "chromium could not render the page"; }

@@ -152,7 +152,7 @@ TEST_CASE("html: a result that ran on the CPU is drawn under no GPU roof, and li
   CHECK(marks_for(render({{"fixture.json", report}}), "roofline-point", id) == 1);
 }
 
-TEST_CASE("html: the legend lists only what the charts draw; two runs get their own colours; the y axis has a title") {
+TEST_CASE("html: the legend lists only what the charts draw, two runs get their own colours, the y axis has a title") {
   kbench::RunReport report = kbench::test::fixture_report();
   std::erase_if(report.results, [](const kbench::Result& r) { return r.math_used == kbench::MathMode::tf32; });
   const std::string html = render({{"fixture.json", report}});
