@@ -97,6 +97,9 @@ std::string_view self_check_script() {
   }
   status.setAttribute('data-results', String(rows.length));
   status.setAttribute('data-points', String(points.length));
+  // How wide the page is laid out against the window: wider means it scrolls sideways.
+  status.setAttribute('data-page-width', String(document.documentElement.scrollWidth));
+  status.setAttribute('data-window-width', String(window.innerWidth));
   if (problems.length === 0) {
     status.setAttribute('data-status', 'ok');
     status.textContent = 'Self-check passed: ' + rows.length + ' results, ' + points.length + ' on the charts.';

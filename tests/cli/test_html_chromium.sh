@@ -60,6 +60,16 @@ if grep -E 'CONSOLE.*(Uncaught|Error|error|self-check failed)' "$WORK/chrome.err
 check=$(selfcheck "$WORK/report.html") || { cat "$WORK/dom.err" | tail -5; fail "no self-check element in the rendered DOM"; }
 echo "$check"
 echo "$check" | grep -q 'data-status="ok"' || fail "self-check did not pass: $check"
+
+# At 800 px the page does not scroll sideways: wide tables scroll inside themselves, charts shrink.
+check800=$(timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$WORK/profile" \
+  --window-size=800,2000 --dump-dom "file://$WORK/report.html" 2>/dev/null | grep -o '<div id="kbench-selfcheck"[^>]*>')
+python3 - "$check800" <<'PY' || fail "the page scrolls sideways at 800 px: $check800"
+import re, sys
+page = int(re.search(r'data-page-width="(\d+)"', sys.argv[1]).group(1))
+window = int(re.search(r'data-window-width="(\d+)"', sys.argv[1]).group(1))
+assert page <= window, (page, window)
+PY
 echo "$check" | grep -q "data-results=\"$results\"" || fail "expected $results results in the table: $check"
 echo "$check" | grep -q "data-points=\"$timed\"" || fail "expected $timed roofline points: $check"
 
