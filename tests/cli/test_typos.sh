@@ -26,6 +26,12 @@ expect_error "unknown key 'batchsize' (did you mean 'batch'?)" run "$small" --ax
 expect_error "dtype: fp16" run "$small" --math fp16
 expect_error "(did you mean 'json'?)" run "$small" --format jsn
 expect_error "(did you mean 'tf32'?)" plan "$small" --math tf23
+# A variant name (where this build has the cuda backend): its plan line names the nearest family.
+"$KBENCH" list > "$WORK/list.txt" 2>/dev/null
+if grep -q "^  cuda " "$WORK/list.txt"; then
+  "$KBENCH" plan "$small" --backends cuda:direkt > "$WORK/plan.txt" 2>&1 || fail "plan cuda:direkt: exit $?"
+  grep -qF "no kernel family 'direkt' (did you mean 'direct'?)" "$WORK/plan.txt" || fail "variant: $(cat "$WORK/plan.txt")"
+fi
 # CLI11's own messages get the same prefix and name the command.
 expect_error "run: --iterations" run "$small" --iterations 0
 
