@@ -2,9 +2,13 @@
 """Write a kbench workload spec of a torchvision model's convolution layers.
 
     scripts/import-torchvision.py resnet50 [--batch 8] [--size 224] [--output resnet50.yaml]
+    scripts/import-torchvision.py fcn_resnet50        # segmentation, detection and video models too
+    scripts/import-torchvision.py r3d_18 --frames 16  # video models take N x 3 x frames x size x size
 
-The model is built without weights and run once on a meta tensor (no memory, no arithmetic; on a CPU
-tensor where this torch cannot run it on meta) with a forward hook on every Conv1d/2d/3d and
+Any model torchvision.models.list_models() names is found, in torchvision.models or its segmentation,
+detection, video and quantization packages. It is built without weights (its backbone's too: nothing is
+downloaded) and run once on a meta tensor (no memory, no arithmetic; on a CPU tensor where this torch
+cannot run it on meta; detection models get a list of images, as they expect) with a forward hook on every Conv1d/2d/3d and
 ConvTranspose1d/2d/3d module. Layers of the same shape and parameters become one workload with a
 `count` (how many times the model runs it), so the suite total of a `kbench run` is the model's
 convolution time. Needs torch and torchvision importable by this python (not installed by
@@ -82,17 +86,84 @@ def spec_entry(name, key, count, description):
     return "\n".join(lines) + "\n"
 
 
-def trace(torch, model, shape, restart):
+class InputRefused(Exception):
+    """The model cannot run on the input asked for (ViT at another --size, --channels it has no weights for)."""
+
+
+def model_input(torch, kind, shape, device):
+    """What the model's forward takes: a batch tensor, or for detection models a list of images."""
+    if kind == "detection":
+        return [torch.zeros(shape[1:], device=device) for _ in range(shape[0])]
+    return torch.zeros(shape, device=device)
+
+
+def trace(torch, model, kind, shape, restart):
     """Runs the model once on meta tensors (a copy: .to() moves in place), else on zeros on the CPU."""
     import copy
     try:
         with torch.no_grad():
-            copy.deepcopy(model).to("meta")(torch.empty(shape, device="meta"))  # the hooks come along
+            copy.deepcopy(model).to("meta")(model_input(torch, kind, shape, "meta"))  # the hooks come along
         return
     except Exception:  # an op without a meta kernel in this torch: the CPU gives the same shapes
         restart()
-    with torch.no_grad():
-        model(torch.zeros(shape))
+    try:
+        with torch.no_grad():
+            model(model_input(torch, kind, shape, "cpu"))
+    except Exception as e:  # the model's own refusal, not a fault of this script: one line, exit 2
+        message = " ".join(str(e).split()) or type(e).__name__
+        raise InputRefused(f"{type(e).__name__}: {message}") from None
+
+
+# The packages of torchvision.models whose builders take other inputs or arguments than a classifier's.
+MODEL_PACKAGES = ("segmentation", "detection", "video", "quantization", "optical_flow")
+
+
+def find_builder(torchvision, name):
+    """(builder, kind) for a model name, kind being its package ("classification" at the top level), or
+    (None, None). torchvision >= 0.14 has get_model for every name list_models() gives."""
+    import importlib
+    models = torchvision.models
+    if hasattr(models, "list_models") and name not in models.list_models():
+        return None, None  # get_model, get_weight and the like are callables, not models
+    for package in MODEL_PACKAGES:
+        try:
+            module = importlib.import_module(f"torchvision.models.{package}")
+        except ImportError:
+            continue
+        builder = getattr(module, name, None)
+        if callable(builder) and not name.startswith("_") and not isinstance(builder, type):
+            return builder, package
+    builder = getattr(models, name, None)
+    if callable(builder) and not name.startswith("_") and not isinstance(builder, type):
+        return builder, "classification"
+    return None, None
+
+
+def known_models(torchvision):
+    try:
+        return sorted(torchvision.models.list_models())
+    except AttributeError:  # torchvision before 0.14
+        return sorted(n for n in dir(torchvision.models) if n.islower() and not n.startswith("_"))
+
+
+def build(builder):
+    """The model without weights, its backbone's included (segmentation and detection builders would
+    otherwise download ImageNet weights for it)."""
+    import inspect
+    try:
+        parameters = inspect.signature(builder).parameters
+    except (TypeError, ValueError):
+        parameters = {}
+    kwargs = {}
+    if "weights" in parameters:
+        kwargs["weights"] = None
+    elif "pretrained" in parameters:  # torchvision before 0.13
+        kwargs["pretrained"] = False
+    if "weights_backbone" in parameters:
+        kwargs["weights_backbone"] = None
+    elif "pretrained_backbone" in parameters:
+        kwargs["pretrained_backbone"] = False
+    return builder(**kwargs)
 
 
 def main():
@@ -101,10 +172,11 @@ def main():
     parser.add_argument("--batch", type=int, default=1, help="batch size N (default 1)")
     parser.add_argument("--size", type=int, default=224, help="input height and width (default 224)")
     parser.add_argument("--channels", type=int, default=3, help="input channels (default 3)")
+    parser.add_argument("--frames", type=int, default=16, help="video models: input frames T (default 16)")
     parser.add_argument("--name-prefix", default=None, help="workload names start with this (default: the model)")
     parser.add_argument("--output", "-o", help="write the spec here (default: standard output)")
     args = parser.parse_args()
-    for flag in ("batch", "size", "channels"):
+    for flag in ("batch", "size", "channels", "frames"):
         if not 1 <= getattr(args, flag) <= 2**31 - 1:
             parser.error(f"--{flag}: expected an integer from 1 to 2147483647")
     try:
@@ -114,14 +186,23 @@ def main():
     except ImportError as e:
         print(f"import-torchvision: cannot import torchvision: {e}", file=sys.stderr)
         return 3
-    builder = getattr(torchvision.models, args.model, None)
-    if builder is None or not callable(builder) or args.model.startswith("_"):
-        print(f"import-torchvision: torchvision.models has no model '{args.model}'", file=sys.stderr)
+    builder, kind = find_builder(torchvision, args.model)
+    if builder is None:
+        import difflib
+        close = difflib.get_close_matches(args.model, known_models(torchvision), n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else "; torchvision.models.list_models() names them"
+        print(f"import-torchvision: error: torchvision.models has no model '{args.model}'{hint}", file=sys.stderr)
+        return 2
+    if kind == "optical_flow":
+        print(f"import-torchvision: error: {args.model} takes two images (optical flow); this script feeds one",
+              file=sys.stderr)
         return 2
     try:
-        model = builder(weights=None)
-    except TypeError:  # torchvision before 0.13
-        model = builder(pretrained=False)
+        model = build(builder)
+    except Exception as e:
+        print(f"import-torchvision: error: {args.model}: cannot build it: {type(e).__name__}: "
+              f"{' '.join(str(e).split())}", file=sys.stderr)
+        return 2
     model.eval()
 
     conv_types = (nn.Conv1d, nn.Conv2d, nn.Conv3d, nn.ConvTranspose1d, nn.ConvTranspose2d, nn.ConvTranspose3d)
@@ -148,7 +229,14 @@ def main():
         layers.clear()
         problems.clear()
 
-    trace(torch, model, (args.batch, args.channels, args.size, args.size), restart)
+    shape = ((args.batch, args.channels, args.frames, args.size, args.size) if kind == "video"
+             else (args.batch, args.channels, args.size, args.size))
+    try:
+        trace(torch, model, kind, shape, restart)
+    except InputRefused as e:
+        print(f"import-torchvision: error: {args.model} refuses the input {list(shape)} (--batch, --channels, "
+              f"--size{', --frames' if kind == 'video' else ''}): {e}", file=sys.stderr)
+        return 2
     if problems:
         for problem in problems:
             print(f"import-torchvision: {args.model}: cannot express {problem}", file=sys.stderr)
@@ -159,8 +247,7 @@ def main():
 
     prefix = name_part(args.name_prefix if args.name_prefix is not None else args.model)
     total = sum(entry[1] for entry in layers.values())
-    text = (f"# {args.model} (torchvision {torchvision.__version__}), input [{args.batch}, {args.channels}, "
-            f"{args.size}, {args.size}]: {total} convolution layers as {len(layers)} workloads, each with the "
+    text = (f"# {args.model} (torchvision {torchvision.__version__}), input {list(shape)}: {total} convolution layers as {len(layers)} workloads, each with the "
             f"count of layers of its shape.\n# Written by scripts/import-torchvision.py.\n")
     for index, (key, (path, count, out_shape, cls)) in enumerate(layers.items()):
         name = f"{prefix}-{index:03d}-{name_part(path)}"[:128]

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# The main job on a fresh machine: install, build, then run the KernelBench seed suite and the
-# small examples on every backend available here, and plan what each backend would run for them.
+# The main job on a fresh machine: install and build only what it runs (the kbench executable: no test
+# programs, no torch or chromium, which scripts/run-tests.sh installs), then run the KernelBench seed suite
+# and the small examples on every backend available here, and plan what each backend would run for them.
 # Without a GPU the CPU reference runs what fits the time budget, and the rest is reported with its
 # analysis (shapes, bytes, FLOPs, floors) and why it was skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-deps.sh
-bash scripts/build.sh default
+bash scripts/install-deps.sh --main
+bash scripts/build.sh default kbench
 mkdir -p out
 set +e
 ./build/default/apps/kbench/kbench run workloads/kernelbench/level1 workloads/examples workloads/examples-backward --seed 2026 \

@@ -11,8 +11,10 @@
 
 #include <fmt/format.h>
 
+#include "choice_flags.hpp"
 #include "commands.hpp"
 #include "terminal.hpp"
+#include "help_text.hpp"
 #include "core/error.hpp"
 #include "diff/diff.hpp"
 #include "diff/diff_render.hpp"
@@ -99,8 +101,12 @@ Command add_diff_command(CLI::App& app) {
       ->check(finite_number(1e-9, 0.5));
   app.add_option("--format", flags->format, "Output format")
       ->capture_default_str()
-      ->check(CLI::IsMember({"text", "markdown", "md", "json"}));
+      ->check(one_of({"text", "markdown", "md", "json"}));
   app.add_option("--output,-o", flags->output, "Write the diff here in --format; a text summary still goes to stdout");
+  set_examples(app, {
+                    "kbench diff base.json new.json                  # exit 1 if anything is slower",
+                    "kbench diff base.json new.json --threshold 3% --format markdown --output diff.md",
+                });
   return {[flags] { check_flags(*flags); }, [flags] { return execute(*flags); }};
 }
 

@@ -14,8 +14,10 @@
 
 #include <fmt/format.h>
 
+#include "choice_flags.hpp"
 #include "commands.hpp"
 #include "document_output.hpp"
+#include "help_text.hpp"
 #include "core/error.hpp"
 #include "import/kernelbench_import.hpp"
 #include "import/miopen_import.hpp"
@@ -133,18 +135,22 @@ Command add_import_command(CLI::App& app) {
                  "What the inputs are: kernelbench (problem .py files) or miopen "
                  "(MIOpenDriver command lines, one per line)")
       ->required()
-      ->check(CLI::IsMember({"kernelbench", "miopen"}));
+      ->check(one_of({"kernelbench", "miopen"}));
   app.add_option("inputs", flags->inputs, "Files to import; for miopen, '-' reads standard input")->required();
   app.add_option("--output,-o", flags->output, "Write the spec here (default: standard output)");
   app.add_option("--reader", flags->reader,
                  "kernelbench: how a file is read: torch (run its Model on meta tensors in the embedded torch), "
                  "parser (kbench's own reader of the file's text, no Python), or auto (torch where it can run the "
                  "file, else the parser; the default)")
-      ->check(CLI::IsMember({"auto", "torch", "parser"}));
+      ->check(one_of({"auto", "torch", "parser"}));
   app.add_option("--python", flags->python,
                  "The Python interpreter the torch reader embeds (default: $KBENCH_PYTHON, else python3 on PATH)");
   app.add_option("--name-prefix", flags->name_prefix,
                  "Put this before every workload name (letters, digits, '.', '_', '-')");
+  set_examples(app, {
+                    "kbench import kernelbench 63_conv_standard_2D.py --output conv.yaml",
+                    "kbench import miopen commands.txt | kbench run - --backends cudnn",
+                });
   return {
       [flags] {
         for (char c : flags->name_prefix)

@@ -10,6 +10,7 @@
 #include "commands.hpp"
 #include "core/error.hpp"
 #include "document_output.hpp"
+#include "help_text.hpp"
 #include "diff/results_file.hpp"
 #include "io/input_file.hpp"
 #include "io/output_file.hpp"
@@ -48,6 +49,9 @@ Command add_merge_command(CLI::App& app) {
   app.add_option("inputs", flags->inputs, "Results documents (kbench.results/1 JSON), e.g. the shards of one run")
       ->required();
   app.add_option("--output,-o", flags->output, "Write the merged document here (default: standard output)");
+  set_examples(app, {
+                    "kbench merge shard-1.json shard-2.json --output all.json",
+                });
   return {[flags] {
             for (const std::string& path : flags->inputs) io::check_input_path(path, "results file", false);
             if (!flags->output.empty()) {

@@ -13,7 +13,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "choice_flags.hpp"
 #include "commands.hpp"
+#include "help_text.hpp"
 #include "workload_flags.hpp"
 #include "core/error.hpp"
 #include "gpu_environment.hpp"
@@ -38,6 +40,7 @@ struct PlanFlags {
   bool verbose = false;
   std::vector<std::string> axes;  // --axis KEY=V1,V2
   std::string passes;             // --passes P1,P2
+  std::string filter;             // --filter REGEX over workload names
 };
 
 // The device present, or the --target GPU's datasheet facts where there is none.
@@ -59,7 +62,8 @@ std::vector<BackendRequest> requested_backends(const PlanFlags& flags, const Reg
 }
 
 int plan(const PlanFlags& flags) {
-  const std::vector<Workload> workloads = with_workload_flags(load_workloads(flags.specs), flags.passes, flags.axes);
+  const std::vector<Workload> workloads =
+      with_workload_flags(load_workloads(flags.specs), flags.passes, flags.axes, flags.filter);
 
   Registry registry;
   register_backends(registry);
@@ -82,13 +86,15 @@ Command add_plan_command(CLI::App& app) {
   auto flags = std::make_shared<PlanFlags>();
   app.add_option("specs", flags->specs, "Workload spec files or directories (every *.yaml under them)")->required();
   app.add_option("--axis", flags->axes, "Sweep KEY over the values, e.g. batch=1,8,64 (repeatable), as `run` does");
+  app.add_option("--filter", flags->filter,
+                 "Only the workloads whose name this regular expression matches (a leading - keeps the others)");
   app.add_option("--passes", flags->passes,
                  "Plan every workload in these passes instead of its spec's: forward, backward_data, backward_weights; comma-separated (two or more name each workload NAME.PASS)");
   app.add_option("--backends", flags->backends, "Comma-separated NAME[:VARIANT]; default: every backend of this build");
   app.add_option("--math", flags->math, "Math mode(s): fp32 and/or tf32; comma-separated")
       ->delimiter(',')
       ->capture_default_str()
-      ->check(CLI::IsMember({"fp32", "tf32"}));
+      ->check(math_mode_choice());
   app.add_option("--target", flags->target, "GPU planned for when none is present (see `kbench list`)")
       ->capture_default_str();
   app.add_option("--device", flags->device, "CUDA device index")
@@ -96,11 +102,17 @@ Command add_plan_command(CLI::App& app) {
       ->check(whole_number(0, kMaxDevice));
   app.add_option("--format", flags->format, "Output format")
       ->capture_default_str()
-      ->check(CLI::IsMember({"text", "json"}));
+      ->check(one_of({"text", "json"}));
   app.add_flag("--verbose,-v", flags->verbose, "Print every variant's facts, not the default's only");
+  set_examples(app, {
+                    "kbench plan my-conv.yaml --backends cuda --math fp32,tf32",
+                    "kbench plan workloads/kernelbench/level1 --backends cuda:all --target a100-40gb --verbose",
+                });
   return {[flags] {
-            for (const std::string& spec : flags->specs) io::check_input_path(spec, "workload spec", true);
+            for (const std::string& spec : flags->specs)
+              if (spec != kStandardInputPath) io::check_input_path(spec, "workload spec", true);
             for (const std::string& axis : flags->axes) (void)parse_axis_flag(axis);
+            check_filter(flags->filter);
             if (!flags->passes.empty()) (void)parse_passes_flag(flags->passes);
           },
           [flags] { return plan(*flags); }};

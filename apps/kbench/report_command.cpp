@@ -7,7 +7,10 @@
 
 #include <fmt/format.h>
 
+#include "choice_flags.hpp"
 #include "commands.hpp"
+#include "help_text.hpp"
+#include "terminal.hpp"
 #include "core/error.hpp"
 #include "diff/results_file.hpp"
 #include "html/html_report.hpp"
@@ -73,7 +76,9 @@ int execute(const ReportFlags& flags) {
   if (renders_format(flags)) {
     const ReportFormat format = *parse_report_format(flags.format.empty() ? "text" : flags.format);
     std::ostringstream text;
-    write_report(sources.front().report, format, text);
+    // Text for stdout fits the terminal; a file keeps the default width.
+    write_report(sources.front().report, format, text,
+                 ReportStyle{false, flags.output.empty() ? terminal_width() : ReportStyle{}.width});
     bool to_stdout = flags.output.empty();
     try {
       if (!to_stdout) io::write_output_file(flags.output, text.str());
@@ -93,8 +98,13 @@ Command add_report_command(CLI::App& app) {
   app.add_option("results", flags->inputs, "Results files written by kbench run --format json")->required();
   app.add_option("--html", flags->html, "Write a self-contained HTML report (charts, tables) here");
   app.add_option("--format", flags->format, "Render the (single) results file in this format instead (default text)")
-      ->check(CLI::IsMember({"text", "json", "csv", "markdown", "md", "gbench", "bencher", "github-action-benchmark"}));
+      ->check(one_of({"text", "json", "csv", "markdown", "md", "gbench", "bencher", "github-action-benchmark"}));
   app.add_option("--output,-o", flags->output, "Write the --format rendering here instead of stdout");
+  set_examples(app, {
+                    "kbench report results.json --html report.html",
+                    "kbench report base.json new.json --html both.html",
+                    "kbench report results.json --format markdown --output results.md",
+                });
   return {[flags] { check_flags(*flags); }, [flags] { return execute(*flags); }};
 }
 

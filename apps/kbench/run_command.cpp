@@ -21,8 +21,11 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "closing_line.hpp"
+#include "choice_flags.hpp"
 #include "commands.hpp"
 #include "terminal.hpp"
+#include "help_text.hpp"
 #include "core/error.hpp"
 #include "reference/host_memory.hpp"
 #include "data/counter_rng.hpp"
@@ -33,6 +36,7 @@
 #include "number_flags.hpp"
 #include "progress.hpp"
 #include "streamed_text.hpp"
+#include "terminal.hpp"
 #include "workload_flags.hpp"
 #include "report/comparison_report.hpp"
 #include "report/reporter.hpp"
@@ -76,10 +80,17 @@ struct RunFlags {
   std::string shard;              // --shard K/N
   std::string python;             // --python: the torch backend's interpreter
   std::string devices;            // --devices all|0,2
+  std::string filter;             // --filter REGEX over workload names
+  bool allow_empty = false;       // --allow-empty: a run that measured nothing still exits 0
 };
 
 void add_common_flags(CLI::App& app, RunFlags& f) {
-  app.add_option("specs", f.specs, "Workload spec files or directories (every *.yaml under them)")->required();
+  app.add_option("specs", f.specs,
+                 "Workload spec files or directories (every *.yaml under them); - reads a spec from stdin")
+      ->required();
+  app.add_option("--filter", f.filter,
+                 "Only the workloads whose name this regular expression matches (a leading - keeps the others), "
+                 "e.g. --filter 'conv2d|depthwise'");
   app.add_option("--backends", f.backends, "Comma-separated NAME[:VARIANT|:all]; default: every available GPU backend");
   app.add_option("--iterations", f.iterations, "Timed samples per result")
       ->capture_default_str()
@@ -93,10 +104,10 @@ void add_common_flags(CLI::App& app, RunFlags& f) {
   app.add_option("--math", f.math, "Math mode(s): fp32 (strict IEEE) and/or tf32; comma-separated")
       ->delimiter(',')
       ->capture_default_str()
-      ->check(CLI::IsMember({"fp32", "tf32"}));
+      ->check(math_mode_choice());
   app.add_option("--format", f.format, "Output format")
       ->capture_default_str()
-      ->check(CLI::IsMember({"text", "json", "csv", "markdown", "md", "gbench", "bencher", "github-action-benchmark"}));
+      ->check(one_of({"text", "json", "csv", "markdown", "md", "gbench", "bencher", "github-action-benchmark"}));
   app.add_option("--output,-o", f.output,
                  "Write the report here (rewritten after every result); a text table still goes to stdout");
   app.add_option("--seed", f.seed, "Seed of the random inputs (default: a fresh one, recorded in the report)")
@@ -113,7 +124,7 @@ void add_common_flags(CLI::App& app, RunFlags& f) {
                  "How cudnn and cuda choose: heuristic (cuDNN's heuristics, our defaults) or exhaustive (time "
                  "every algorithm or kernel variant on the prepared buffers; the fastest runs)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"heuristic", "exhaustive"}));
+      ->check(one_of({"heuristic", "exhaustive"}));
   app.add_option("--workspace-limit", f.workspace_limit_mb, "Largest workspace a backend may use, MiB")
       ->capture_default_str()
       ->check(finite_number(0, kMaxWorkspaceMiB));
@@ -143,19 +154,32 @@ void add_common_flags(CLI::App& app, RunFlags& f) {
          "--rtol", f.rtol,
          "Relative tolerance: replaces the error bound (see --atol; default with --atol: 1e-4 for fp32, 1e-2 for tf32)")
       ->check(finite_number(0, kMaxTolerance));
+  app.add_flag("--allow-empty", f.allow_empty,
+               "Exit 0 even when no result was verified and timed (default: exit 4, so CI cannot pass on nothing)");
+  group_flags(app, {
+                       {"What runs", {"--backends", "--filter", "--math", "--passes", "--axis", "--batch", "--shard", "--devices",
+                                      "--device", "--python", "--list-algorithms", "--baseline"}},
+                       {"Timing", {"--iterations", "--warmups", "--time-budget", "--hot", "--graph", "--algo",
+                                   "--workspace-limit"}},
+                       {"Verification", {"--seed", "--verify-points", "--atol", "--rtol", "--dump"}},
+                       {"Floors", {"--target", "--peaks"}},
+                       {"Report", {"--format", "--output", "--allow-empty"}},
+                   });
 }
 
 // Every path before any work: specs exist and are files or directories, the peaks file is a file,
 // and --output / --dump can be written, so a typo costs an exit 2, not a run whose results are lost.
 void check_flags(const RunFlags& f, bool compare) {
-  for (const std::string& spec : f.specs) io::check_input_path(spec, "workload spec", true);
+  for (const std::string& spec : f.specs)
+    if (spec != kStandardInputPath) io::check_input_path(spec, "workload spec", true);
   if (!f.peaks_file.empty()) io::check_input_path(f.peaks_file, "peaks file", false);
   if (!f.output.empty()) {
     io::check_output_file(f.output, "--output");
     // Every file the run reads: a spec given, one inside a folder given, the peaks file, a module or plugin.
     std::vector<std::string> inputs;
     for (const std::string& spec : f.specs)
-      for (std::string& file : spec_files(spec)) inputs.push_back(std::move(file));
+      if (spec != kStandardInputPath)
+        for (std::string& file : spec_files(spec)) inputs.push_back(std::move(file));
     if (!f.peaks_file.empty()) inputs.push_back(f.peaks_file);
     if (!f.backends.empty())
       for (const BackendRequest& request : parse_backend_list(f.backends))
@@ -165,6 +189,7 @@ void check_flags(const RunFlags& f, bool compare) {
   }
   if (!f.dump_dir.empty()) io::check_output_directory(f.dump_dir, "--dump");
   for (const std::string& axis : f.axes) (void)parse_axis_flag(axis);  // a malformed one costs nothing
+  check_filter(f.filter);
   if (!f.passes.empty()) (void)parse_passes_flag(f.passes);
   if (!f.shard.empty()) (void)parse_shard(f.shard);
   if (!f.devices.empty()) {
@@ -233,25 +258,55 @@ RunConfig make_config(const RunFlags& f, const GpuEnvironment& gpu) {
   return config;
 }
 
-int exit_code_for(const RunReport& report, bool write_failed) {
+// Text for stdout fits the terminal ($COLUMNS, else its width); files keep the default 100 columns.
+ReportStyle stdout_style(bool color) { return ReportStyle{color, terminal_width()}; }
+
+// A CI job must not go green on a run in which every result was unavailable, unsupported or skipped
+// (no GPU on the runner, a typo'd variant): like google/benchmark when no benchmark matches, such a
+// run has its own exit status unless --allow-empty says an empty run is expected.
+bool measured_anything(const RunReport& report) {
+  for (const Result& r : report.results)
+    if (r.status == ResultStatus::ok && r.timing && r.timing->stats.count > 0) return true;
+  return false;
+}
+
+int exit_code_for(const RunReport& report, bool write_failed, bool allow_empty) {
   if (report.interrupted) return exit_interrupted;
   if (write_failed) return exit_output_failed;
   for (const auto& r : report.results)
     if (r.status == ResultStatus::wrong || r.status == ResultStatus::failed) return exit_result_failed;
+  if (!allow_empty && !measured_anything(report)) return exit_nothing_measured;
   return exit_ok;
 }
 
 int execute_on_devices(RunFlags& flags, bool compare, const std::vector<int>& devices);
 
+// Where the report went, for the closing line: the --output file in its format, or stdout.
+std::string destination_text(const RunFlags& flags, bool output_written) {
+  if (output_written) return fmt::format("in {} ({})", flags.output, flags.format);
+  if (!flags.output.empty()) return fmt::format("on stdout ({}; --output could not be written)", flags.format);
+  return fmt::format("on stdout ({})", flags.format);
+}
+
+// The last word on stderr before the exit status, so a log says why a run that looks fine is red.
+int finish_with_code(const RunReport& report, int code) {
+  (void)report;
+  if (code == exit_nothing_measured)
+    std::cerr << "kbench: error: nothing was measured: no result was verified and timed (exit status "
+              << exit_nothing_measured << "; --allow-empty accepts such a run)\n";
+  return code;
+}
+
 // The report as `as` writes it; `kbench compare` sets backends side by side in the table formats, while
 // the machine formats (JSON, gbench, bencher) carry every result instead.
-std::string render_report(const RunReport& report, const RunFlags& flags, bool compare, ReportFormat as, bool color) {
+std::string render_report(const RunReport& report, const RunFlags& flags, bool compare, ReportFormat as,
+                          const ReportStyle& style) {
   std::ostringstream text;
   const bool table_format = as == ReportFormat::text || as == ReportFormat::markdown || as == ReportFormat::csv;
   if (compare && table_format)
-    write_comparison(report, flags.baseline, as, text, ReportStyle{color});
+    write_comparison(report, flags.baseline, as, text, style);
   else
-    write_report(report, as, text, ReportStyle{color});
+    write_report(report, as, text, style);
   return text.str();
 }
 
@@ -265,16 +320,20 @@ int execute(RunFlags& flags, bool compare) {
     flags.device = devices.front();  // one device: this process runs it, as --device N
   }
   const auto format = *parse_report_format(flags.format);
-  const std::vector<Workload> workloads = with_workload_flags(load_workloads(flags.specs), flags.passes, flags.axes);
+  const std::vector<Workload> workloads =
+      with_workload_flags(load_workloads(flags.specs), flags.passes, flags.axes, flags.filter);
 
   try {  // the test-only host memory figure, refused before anything runs rather than in every result
     (void)reference::available_host_memory();
   } catch (const std::invalid_argument& e) {
     throw InputError(e.what());
   }
-  const GpuEnvironment gpu = detect_gpu(flags.device);
   Registry registry;
   register_backends(registry, flags.python);
+  // A misspelt backend is the command line's error, said before anything else is (the GPU probe's notes).
+  if (!flags.backends.empty())
+    for (const BackendRequest& request : parse_backend_list(flags.backends)) (void)requested_backend(registry, request);
+  const GpuEnvironment gpu = detect_gpu(flags.device);
   RunConfig config = make_config(flags, gpu);
   // A signal while specs loaded, devices were probed or backends registered: nothing ran, so nothing
   // is written (an earlier run's --output stays as it was).
@@ -285,8 +344,8 @@ int execute(RunFlags& flags, bool compare) {
 
   // Documents are rewritten as results come (temporary file, then rename; paced so that writing
   // stays linear, rewrite_pacer.hpp), so an interrupted or crashed run still leaves a valid report.
-  const auto render = [&](const RunReport& report, ReportFormat as, bool color) {
-    return render_report(report, flags, compare, as, color);
+  const auto render = [&](const RunReport& report, ReportFormat as, const ReportStyle& style) {
+    return render_report(report, flags, compare, as, style);
   };
   ProgressLine progress;
   // At a terminal, `run`'s text report comes workload by workload as each finishes (`compare` sets
@@ -295,7 +354,7 @@ int execute(RunFlags& flags, bool compare) {
   // --output naming standard output itself (/dev/stdout) gets the one document there, and no table.
   const bool output_is_stdout = io::names_standard_output(flags.output);
   if (!compare && !output_is_stdout && isatty(fileno(stdout)) && (format == ReportFormat::text || !flags.output.empty()))
-    streamed.emplace(progress, stdout_wants_color());
+    streamed.emplace(progress, stdout_style(stdout_wants_color()));
   struct Observer : RunObserver {
     ProgressLine& progress;
     std::function<void(const RunReport&)> persist;
@@ -322,7 +381,7 @@ int execute(RunFlags& flags, bool compare) {
     RunReport marked = partial;
     marked.interrupted = true;  // until the run completes
     try {
-      io::write_output_file(flags.output, render(marked, format, false));
+      io::write_output_file(flags.output, render(marked, format, ReportStyle{}));
     } catch (const OutputError& e) {
       if (output_failure.empty()) {
         progress.clear();
@@ -346,7 +405,7 @@ int execute(RunFlags& flags, bool compare) {
   bool output_written = false;
   if (!flags.output.empty()) {
     try {
-      io::write_output_file(flags.output, render(report, format, false));
+      io::write_output_file(flags.output, render(report, format, ReportStyle{}));
       output_written = true;
       output_failure.clear();
     } catch (const OutputError& e) {
@@ -358,14 +417,16 @@ int execute(RunFlags& flags, bool compare) {
   } else if (streamed && (output_written || format == ReportFormat::text))
     streamed->finish(report);
   else if (output_written)
-    std::cout << render(report, ReportFormat::text, stdout_wants_color());
+    std::cout << render(report, ReportFormat::text, stdout_style(stdout_wants_color()));
   else
-    std::cout << render(report, format, format == ReportFormat::text && stdout_wants_color());
+    std::cout << render(report, format, stdout_style(format == ReportFormat::text && stdout_wants_color()));
   if (!output_failure.empty())
     std::cerr << "kbench: error: " << output_failure << "; the report went to stdout instead\n";
   for (const std::string& failure : report.write_failures) std::cerr << "kbench: error: --dump: " << failure << '\n';
   if (report.interrupted) std::cerr << "kbench: interrupted; the report holds the results that finished\n";
-  return exit_code_for(report, !output_failure.empty() || !report.write_failures.empty());
+  std::cerr << closing_line(report, {workloads.size(), destination_text(flags, output_written)}) << '\n';
+  return finish_with_code(
+      report, exit_code_for(report, !output_failure.empty() || !report.write_failures.empty(), flags.allow_empty));
 }
 
 // --devices with several GPUs: the same command once per device (its share of the items, the same seed),
@@ -429,21 +490,28 @@ int execute_on_devices(RunFlags& flags, bool compare, const std::vector<int>& de
   std::filesystem::remove_all(dir, ignored);
   if (documents.size() < children.size()) report.interrupted = true;  // a device's results are missing
   const auto format = *parse_report_format(flags.format);
-  const auto render = [&](ReportFormat as, bool color) { return render_report(report, flags, compare, as, color); };
+  const auto render = [&](ReportFormat as, const ReportStyle& style) {
+    return render_report(report, flags, compare, as, style);
+  };
   bool write_failed = false;
   if (!flags.output.empty()) {
     try {
-      io::write_output_file(flags.output, render(format, false));
-      if (!io::names_standard_output(flags.output)) std::cout << render(ReportFormat::text, stdout_wants_color());
+      io::write_output_file(flags.output, render(format, ReportStyle{}));
+      if (!io::names_standard_output(flags.output))
+        std::cout << render(ReportFormat::text, stdout_style(stdout_wants_color()));
     } catch (const OutputError& e) {
       std::cerr << "kbench: error: " << e.what() << "; the report went to stdout instead\n";
-      std::cout << render(format, false);
+      std::cout << render(format, stdout_style(false));
       write_failed = true;
     }
   } else {
-    std::cout << render(format, format == ReportFormat::text && stdout_wants_color());
+    std::cout << render(format, stdout_style(format == ReportFormat::text && stdout_wants_color()));
   }
-  return exit_code_for(report, write_failed);
+  // Every device's document lists every workload's analysis (as every shard does).
+  std::cerr << closing_line(report, {report.workloads.size(),
+                                     destination_text(flags, !flags.output.empty() && !write_failed)})
+            << '\n';
+  return finish_with_code(report, exit_code_for(report, write_failed, flags.allow_empty));
 }
 
 }  // namespace
@@ -452,7 +520,14 @@ Command add_run_command(CLI::App& app) {
   auto flags = std::make_shared<RunFlags>();
   add_common_flags(app, *flags);
   app.add_flag("--list-algorithms", flags->list_algorithms,
-               "Time every algorithm/kernel variant of the chosen backends (default cudnn), like NAME:all");
+               "Time every algorithm/kernel variant of the chosen backends (default cudnn), like NAME:all")
+      ->group("What runs");
+  set_examples(app, {
+                        "kbench run my-conv.yaml                          # every GPU backend available here",
+                        "kbench run workloads/kernelbench/level1 --backends cuda,cudnn --math fp32,tf32",
+                        "kbench run my-conv.yaml --axis batch=1,8,64 --format json --output results.json",
+                        "kbench run my-conv.yaml --backends reference     # the CPU reference, without a GPU",
+                    });
   return {[flags] {
             stop_gracefully_on_interrupt();  // from here, a first signal stops the run between results
             check_flags(*flags, false);
@@ -464,7 +539,13 @@ Command add_compare_command(CLI::App& app) {
   auto flags = std::make_shared<RunFlags>();
   add_common_flags(app, *flags);
   app.add_option("--baseline", flags->baseline,
-                 "Backend the speedups are relative to (default: the first in --backends)");
+                 "Backend every time is set against (default: the fastest verified result of each row)")
+      ->group("What runs");
+  set_examples(app, {
+                        "kbench compare my-conv.yaml --backends cuda,cudnn",
+                        "kbench compare workloads/kernelbench/level1 --backends cuda,cudnn,torch --baseline cudnn",
+                        "kbench compare my-conv.yaml --backends reference,torch   # on the CPU",
+                    });
   return {[flags] {
             stop_gracefully_on_interrupt();
             check_flags(*flags, true);

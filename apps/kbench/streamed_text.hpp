@@ -13,7 +13,7 @@ namespace kbench::cli {
 
 class StreamedTextReport {
  public:
-  StreamedTextReport(ProgressLine& progress, bool color) : progress_(progress), style_{color} {}
+  StreamedTextReport(ProgressLine& progress, const ReportStyle& style) : progress_(progress), style_(style) {}
 
   // After report.workloads.back() got its last result.
   void workload_finished(const RunReport& report);

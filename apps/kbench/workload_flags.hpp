@@ -23,10 +23,18 @@ inline std::vector<Workload> with_passes_flag(std::vector<Workload> workloads, c
   return with_passes(workloads, parse_passes_flag(passes_flag));
 }
 
-// The workloads a command works on: its specs', in --passes if given, swept along --axis.
+// --filter REGEX: the workloads whose name the ECMAScript regex matches anywhere (google/benchmark's
+// --benchmark_filter, nvbench's -b), or with a leading '-' those it does not. A bad regex, or one that
+// matches nothing, is the command line's error (exit 2), naming a few of the names there are.
+std::vector<Workload> filter_workloads(std::vector<Workload> workloads, const std::string& filter);
+// The same check without workloads: the regex compiles (before any work).
+void check_filter(const std::string& filter);
+
+// The workloads a command works on: its specs', in --passes if given, swept along --axis, then --filter.
 inline std::vector<Workload> with_workload_flags(std::vector<Workload> workloads, const std::string& passes_flag,
-                                                 const std::vector<std::string>& axis_flags) {
-  return with_axes(with_passes_flag(std::move(workloads), passes_flag), axis_flags);
+                                                 const std::vector<std::string>& axis_flags,
+                                                 const std::string& filter = {}) {
+  return filter_workloads(with_axes(with_passes_flag(std::move(workloads), passes_flag), axis_flags), filter);
 }
 
 }  // namespace kbench::cli

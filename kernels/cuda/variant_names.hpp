@@ -9,9 +9,12 @@
 #include <string>
 #include <string_view>
 
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "cuda/family_table.hpp"
+#include "spec/did_you_mean.hpp"
 #include "cuda/variant_knob_table.hpp"
 
 namespace kbench::gpu::conv {
@@ -75,7 +78,12 @@ inline VariantParse parse_variant_with_reason(std::string_view name) {
   std::size_t slash = name.find('/');
   const std::string_view family_part = name.substr(0, slash);
   const std::optional<Family> family = parse_family(family_part);
-  if (!family) return {std::nullopt, fmt::format("no kernel family '{}' (known: {})", family_part, variant_grammar())};
+  if (!family) {
+    std::vector<std::string_view> families;
+    for (const FamilyDescriptor* d : kFamilyTable) families.push_back(family_name(d->family));
+    return {std::nullopt, fmt::format("no kernel family '{}'{} (known: {})", family_part,
+                                      spec::did_you_mean_suffix(family_part, families), variant_grammar())};
+  }
   const FamilyDescriptor& d = descriptor(*family);
   KernelChoice c{.family = *family};
   std::size_t next = 0;  // the first row of kVariantKnobs the next part may name

@@ -1,6 +1,7 @@
 #include "runtime/device_info.hpp"
 
 #include <cuda_runtime_api.h>
+#include <dlfcn.h>
 
 #include <fmt/format.h>
 
@@ -27,12 +28,37 @@ std::string format_uuid(const cudaUUID_t& uuid) {
   return out;
 }
 
+std::string cuda_version_text(int version) { return fmt::format("{}.{}", version / 1000, version % 1000 / 10); }
+
+// Why the runtime found no device, in the user's terms. The runtime answers "CUDA driver version is
+// insufficient for CUDA runtime version" also where there is no driver at all, which sends a user to
+// upgrade a driver that is not there: the driver library is looked for first, and "too old" is said
+// only with both versions in hand.
+std::string why_no_device(cudaError_t status) {
+  int driver = 0;
+  const bool driver_answers = cudaDriverGetVersion(&driver) == cudaSuccess && driver > 0;
+  void* libcuda = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+  const char* dl_message = libcuda ? nullptr : dlerror();
+  const std::string load_error = dl_message ? dl_message : "";
+  if (libcuda) dlclose(libcuda);
+  if (!libcuda || !driver_answers)
+    return fmt::format("no NVIDIA driver on this machine (libcuda.so.1 cannot be loaded{})",
+                       load_error.empty() ? "" : ": " + load_error);
+  int runtime = 0;
+  (void)cudaRuntimeGetVersion(&runtime);
+  if (status == cudaErrorInsufficientDriver && runtime > driver)
+    return fmt::format("the NVIDIA driver is too old: it supports CUDA {}, and this kbench was built with CUDA {}",
+                       cuda_version_text(driver), cuda_version_text(runtime));
+  return fmt::format("no CUDA device found: {} (NVIDIA driver for CUDA {})", cudaGetErrorString(status),
+                     cuda_version_text(driver));
+}
+
 Support probe_runtime() {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess) {
     (void)cudaGetLastError();  // not sticky: leave no error behind for later checks
-    return Support::no(fmt::format("no CUDA device found: {}", cudaGetErrorString(status)));
+    return Support::no(why_no_device(status));
   }
   if (count == 0) return Support::no("no CUDA device found: the runtime reports 0 devices");
   return Support::yes();

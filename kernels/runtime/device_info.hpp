@@ -27,7 +27,9 @@ struct DeviceInfo {
   double theoretical_bandwidth_Bps = 0;  // 2 (double data rate) x memory clock x bus width / 8
 };
 
-// yes when at least one device is usable; else no("no CUDA device found: <runtime message>").
+// yes when at least one device is usable; else no with why: "no NVIDIA driver on this machine (...)",
+// "the NVIDIA driver is too old: it supports CUDA 12.2, and this kbench was built with CUDA 13.0", or
+// "no CUDA device found: <runtime message> (...)".
 // The answer is read once per process (devices do not come and go while kbench runs).
 Support cuda_status();
 

@@ -11,6 +11,7 @@ enum ExitCode : int {
   exit_result_failed = 1,
   exit_bad_input = 2,
   exit_output_failed = 3,  // work was done, but a report or dump could not be written (disk full)
+  exit_nothing_measured = 4,  // a run in which no result was verified and timed (pytest's "no tests ran", 5)
   exit_interrupted = 130
 };
 

@@ -15,7 +15,9 @@ table { border-collapse: collapse; margin: 8px 0; }
 th, td { padding: 3px 10px 3px 0; text-align: left; vertical-align: top; }
 th { color: var(--muted); font-weight: 600; }
 table.facts th { white-space: nowrap; font-weight: 500; }
-table.results { font-size: 13px; width: 100%; }
+table.results { font-size: 13px; width: 100%; display: block; overflow-x: auto; }
+td { overflow-wrap: anywhere; }
+@media (max-width: 820px) { body { padding: 12px 10px 40px; } table.facts th { white-space: normal; } }
 table.results th, table.results td { border-bottom: 1px solid var(--rule); padding: 4px 8px; }
 table.results td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .status-ok { color: var(--good); }
@@ -95,6 +97,9 @@ std::string_view self_check_script() {
   }
   status.setAttribute('data-results', String(rows.length));
   status.setAttribute('data-points', String(points.length));
+  // How wide the page is laid out against the window: wider means it scrolls sideways.
+  status.setAttribute('data-page-width', String(document.documentElement.scrollWidth));
+  status.setAttribute('data-window-width', String(window.innerWidth));
   if (problems.length === 0) {
     status.setAttribute('data-status', 'ok');
     status.textContent = 'Self-check passed: ' + rows.length + ' results, ' + points.length + ' on the charts.';

@@ -37,10 +37,30 @@ const RunReport* report_with(const PageModel& model, const DeviceGroup& device, 
   return nullptr;
 }
 
+// Timed results of the host's CPU: their medians and rates, said to be the CPU's, and never on a GPU's chart.
+std::string host_list(const PageModel& model, const std::vector<const PageEntry*>& entries) {
+  std::string items;
+  const RunReport* report = nullptr;
+  for (const PageEntry* e : entries) {
+    const Result& r = *e->view.result;
+    if (r.ran_on != ResultDevice::cpu || !e->view.timing) continue;
+    report = &(*model.sources)[e->document].report;
+    std::string text = fmt::format("{}: median {}", e->label, report::format_duration(e->view.timing->stats.median));
+    if (e->view.achieved_flops) text += ", " + report::format_flop_rate(*e->view.achieved_flops);
+    items += fmt::format("<li>{}</li>", escape(text));
+  }
+  if (items.empty()) return "";
+  return fmt::format(
+      "<p class=\"muted host-results\">On the host's CPU ({}), timed by the CPU clock; not set against this GPU's "
+      "roofs:</p><ul class=\"host\">{}</ul>",
+      escape(report::device_name(*report, ResultDevice::cpu)), items);
+}
+
 std::string untimed_list(const std::vector<const PageEntry*>& entries) {
   std::string items;
   for (const PageEntry* e : entries) {
     if (e->plotted) continue;
+    if (e->view.result->ran_on == ResultDevice::cpu && e->view.timing) continue;  // in host_list
     const Result& r = *e->view.result;
     std::string text = fmt::format("{}: {}", e->label, to_string(r.status));
     if (r.status == ResultStatus::ok)
@@ -75,6 +95,7 @@ std::string workload_html(const PageModel& model, const DeviceGroup& device, con
   for (const PageEntry* e : all) results.push_back(e->view.result);
   if (const std::string note = report::record_math_note(w.records, results); !note.empty())
     out += fmt::format("<p class=\"muted\">Published records: {}.</p>", escape(note));
+  out += host_list(model, all);
   out += untimed_list(all);
   out += "</section>";
   return out;
@@ -82,15 +103,28 @@ std::string workload_html(const PageModel& model, const DeviceGroup& device, con
 
 }  // namespace
 
-std::string legend_html(const PageModel& model) {
+// Only what this device's charts draw: the backends (runs) with a plotted result, the math shapes in use,
+// and the published-record diamond where a workload has records.
+std::string legend_html(const PageModel& model, const DeviceGroup& device) {
+  std::vector<std::string> keys;
+  bool fp32 = false, tf32 = false;
+  for (const PageEntry* e : model.entries_of(device)) {
+    if (!e->plotted) continue;
+    const std::string key = model.palette_key(*e);
+    if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
+    (e->view.result->math_used == MathMode::tf32 ? tf32 : fp32) = true;
+  }
+  bool records = false;
+  for (const WorkloadSummary* w : model.workloads_of(device)) records = records || !w->workload.records.empty();
+  if (keys.empty() && !records) return "";
   std::string out = "<div class=\"legend\">";
-  for (const auto& [backend, color] : model.palette.assigned())
-    out += fmt::format("<span><span class=\"swatch\" style=\"background:{}\"></span>{}</span>", color, escape(backend));
-  out +=
-      "<span><span class=\"swatch\" style=\"background:#777\"></span>fp32</span>"
-      "<span><span class=\"swatch square\" style=\"background:#777\"></span>tf32</span>"
-      "<span>◆ published record</span></div>";
-  return out;
+  for (const std::string& key : keys)
+    out += fmt::format("<span><span class=\"swatch\" style=\"background:{}\"></span>{}</span>",
+                       model.palette.color_of(key), escape(key));
+  if (fp32) out += "<span><span class=\"swatch\" style=\"background:#777\"></span>fp32</span>";
+  if (tf32) out += "<span><span class=\"swatch square\" style=\"background:#777\"></span>tf32</span>";
+  if (records) out += "<span>◆ published record</span>";
+  return out + "</div>";
 }
 
 std::string device_section_html(const PageModel& model, const DeviceGroup& device, std::size_t device_number) {
@@ -98,7 +132,7 @@ std::string device_section_html(const PageModel& model, const DeviceGroup& devic
                                 device_number, escape(device_title(device.peaks)));
   out += fmt::format("<p class=\"muted\">{} · runs {}</p>", escape(peaks_line(device.peaks)), runs_of(device));
   out += roofline_svg(model, device);
-  out += legend_html(model);
+  out += legend_html(model, device);
   out +=
       "<p class=\"muted\">Each point is a verified, timed result at its workload's arithmetic intensity "
       "(W<i>n</i> below the axis); its height is the FLOP rate its median achieves. Below, per workload: "

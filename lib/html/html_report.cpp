@@ -30,8 +30,9 @@ void write_html_report(const std::vector<HtmlSource>& sources, std::ostream& out
   for (std::size_t g = 0; g < model.devices.size(); ++g)
     out << device_section_html(model, model.devices[g], g + 1) << '\n';
   out << "<h2>All results</h2>\n" << results_table_html(model) << '\n';
-  out << "<p class=\"muted\">Median, spread (p10–p90; ±stdev under 10 samples) and rates come from verified runs "
-         "only; ×floor = median / kbench's floor at the math mode used; err/checked = largest |error| against the "
+  out << "<p class=\"muted\">Median, spread (in the table, the samples' standard deviation as a percentage of the "
+         "median; on the charts, p10–p90 bars) and rates (SI prefixes: 593M is 593 million) come from verified runs "
+         "only; ×floor = median / kbench's floor at the math mode used (GPU results only); err/checked = largest |error| against the "
          "fp64 reference / output elements compared (* = a sample of the output).</p>\n";
   out << "<div id=\"kbench-selfcheck\" data-status=\"pending\">Self-check did not run (scripts disabled?).</div>\n";
   out << "<script>" << self_check_script() << "</script>\n</body>\n</html>\n";

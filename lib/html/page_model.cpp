@@ -69,15 +69,24 @@ PageModel build_page_model(const std::vector<HtmlSource>& sources) {
       entry.id = fmt::format("r{}-{}", d, i);
       entry.document = d;
       entry.view = report::view_result(report.results[i], report);
-      entry.plotted = entry.view.timing && entry.view.achieved_flops && *entry.view.achieved_flops > 0 &&
+      entry.plotted = entry.view.result->ran_on == ResultDevice::gpu && entry.view.timing &&
+                      entry.view.achieved_flops && *entry.view.achieved_flops > 0 &&
                       entry.view.summary && entry.view.summary->metrics.arithmetic_intensity() > 0;
       entry.label = entry_label(report.results[i], d, several);
-      model.palette.assign(report.results[i].backend);
       model.entries.push_back(std::move(entry));
+      model.palette.assign(model.palette_key(model.entries.back()));
     }
   }
   return model;
 }
+
+std::string PageModel::palette_key(const PageEntry& entry) const {
+  const bool several = sources && sources->size() > 1;
+  const std::string& backend = entry.view.result->backend;
+  return several ? fmt::format("#{} {}", entry.document + 1, backend) : backend;
+}
+
+std::string PageModel::color_of(const PageEntry& entry) const { return palette.color_of(palette_key(entry)); }
 
 std::vector<const PageEntry*> PageModel::entries_of(const DeviceGroup& device) const {
   std::vector<const PageEntry*> out;

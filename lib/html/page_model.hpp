@@ -14,7 +14,8 @@ struct PageEntry {
   std::string id;  // "r<document>-<result>": ties a table row to its chart marks
   std::size_t document = 0;
   report::ResultView view;  // points into the document's RunReport
-  // On the charts: verified, timed, and its workload's numbers are known (arithmetic intensity).
+  // On the charts: verified, timed, run on the GPU (a CPU result is never drawn under a GPU's roofs), and
+  // its workload's numbers are known (arithmetic intensity).
   bool plotted = false;
   std::string label;  // "cudnn/IMPLICIT_GEMM fp32", prefixed "#2 " when the page has several runs
 };
@@ -44,6 +45,11 @@ struct PageModel {
   BackendPalette palette;
 
   std::vector<const PageEntry*> entries_of(const DeviceGroup& device) const;
+  // An entry's colour: its backend's, or with several runs on the page its run's and backend's, so two
+  // runs of the same backend can be told apart.
+  std::string color_of(const PageEntry& entry) const;
+  // The palette key of an entry: "cudnn", or "#2 cudnn" when the page has several runs.
+  std::string palette_key(const PageEntry& entry) const;
   // Workload summaries of the device's documents, one per name, in order of first appearance.
   std::vector<const WorkloadSummary*> workloads_of(const DeviceGroup& device) const;
 };

@@ -20,6 +20,6 @@ std::string device_section_html(const PageModel& model, const DeviceGroup& devic
 std::string results_table_html(const PageModel& model);
 
 // The backend colours and the math-mode shapes.
-std::string legend_html(const PageModel& model);
+std::string legend_html(const PageModel& model, const DeviceGroup& device);
 
 }  // namespace kbench::html

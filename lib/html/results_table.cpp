@@ -11,7 +11,7 @@ std::string results_table_html(const PageModel& model) {
   const std::vector<report::Column> columns = report::result_columns();
   std::string out = "<table class=\"results\"><thead><tr>";
   if (several) out += "<th>run</th>";
-  out += "<th>workload</th>";
+  out += "<th>workload</th><th>ran on</th>";
   for (const report::Column& c : columns) out += fmt::format("<th>{}</th>", escape(c.header));
   out += "<th>chart</th></tr></thead><tbody>";
 
@@ -19,7 +19,9 @@ std::string results_table_html(const PageModel& model) {
     const Result& r = *e.view.result;
     out += fmt::format("<tr data-result=\"{}\" data-plotted=\"{}\">", e.id, e.plotted ? 1 : 0);
     if (several) out += fmt::format("<td>#{}</td>", e.document + 1);
-    out += fmt::format("<td>{}</td>", escape(r.workload));
+    out += fmt::format("<td>{}</td><td title=\"{}\">{}</td>", escape(r.workload),
+                       escape(report::device_name((*model.sources)[e.document].report, r.ran_on)),
+                       r.ran_on == ResultDevice::cpu ? "CPU" : "GPU");
     const report::ResultRow row = report::result_row(e.view);
     for (std::size_t c = 0; c < row.cells.size(); ++c) {
       const bool status_cell = columns[c].header == "status";

@@ -56,12 +56,16 @@ std::string axes(const LogAxis& x, const LogAxis& y) {
   for (double tick : y.ticks()) {
     const double px_y = y.to_pixel(tick);
     out += svg_line(kLeft, px_y, kRight, px_y, "grid");
-    out += svg_text(kLeft - 6, px_y + 4, compact_si(tick) + "FLOP/s", "end", "tick");
+    out += svg_text(kLeft - 6, px_y + 4, compact_si(tick), "end", "tick");
   }
   out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" class=\"frame\"/>", px(kLeft), px(kTop),
                      px(kRight - kLeft), px(kBottom - kTop));
   out += svg_text((kLeft + kRight) / 2, kHeight - 14, "arithmetic intensity (FLOP per byte of device memory traffic)",
                   "middle", "axis-label");
+  // The y axis's title, along it: the ticks carry only the SI prefix.
+  const double title_x = 18, title_y = (kTop + kBottom) / 2;
+  out += fmt::format("<g transform=\"rotate(-90 {} {})\">{}</g>", px(title_x), px(title_y),
+                     svg_text(title_x, title_y, "achieved FLOP/s (from the median)", "middle", "axis-label"));
   return out;
 }
 
@@ -186,7 +190,7 @@ std::string roofline_svg(const PageModel& model, const DeviceGroup& device) {
     std::string tag = p.entry->view.result->workload;
     for (std::size_t w = 0; w < workloads.size(); ++w)
       if (workloads[w]->workload.name == tag) tag = fmt::format("W{} {}", w + 1, tag);
-    out += point_svg(p, x, y, model.palette.color_of(p.entry->view.result->backend), tag);
+    out += point_svg(p, x, y, model.color_of(*p.entry), tag);
   }
   if (points.empty())
     out += svg_text((kLeft + kRight) / 2, (kTop + kBottom) / 2, "no timed results", "middle", "empty-note");

@@ -71,7 +71,7 @@ std::vector<Series> series_of(const PageModel& model, const SweepGroup& sweep,
         const std::string label =
             fmt::format("{}{}{}{} {}", several ? fmt::format("#{} ", e->document + 1) : "", r.backend,
                         r.variant.empty() ? "" : ":", r.variant, to_string(r.math_requested));
-        series.push_back({label, model.palette.color_of(r.backend), r.math_used == MathMode::tf32,
+        series.push_back({label, model.color_of(*e), r.math_used == MathMode::tf32,
                           std::vector<const PageEntry*>(sweep.points.size(), nullptr)});
       }
       if (!series[it->second].at[p]) series[it->second].at[p] = e;  // one mark per point: the first result

@@ -112,7 +112,7 @@ std::string workload_svg(const PageModel& model, const WorkloadSummary& summary,
     const report::ResultView& view = e->view;
     const Statistics& stats = view.timing->stats;
     const Spread spread = spread_of(stats);
-    const std::string color = model.palette.color_of(view.result->backend);
+    const std::string color = model.color_of(*e);
     out += row_label(y, e->label);
     out += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" class=\"spread\" stroke=\"{}\"/>",
                        px(x.to_pixel(spread.low)), px(y), px(x.to_pixel(spread.high)), px(y), color);

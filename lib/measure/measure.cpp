@@ -1,5 +1,6 @@
 #include "measure/measure.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 namespace kbench {
@@ -14,15 +15,17 @@ Measurement measure(PreparedRun& run, const MeasureOptions& options, const std::
   for (int i = 0; i < options.warmups; ++i) run.run();
   for (int i = 0; i < options.discarded; ++i) (void)run.timed_run(options.timing);
 
-  // The budget is checked between samples, so at least one sample is always taken and the
-  // overshoot is at most one sample.
+  // The budget is checked between samples once the minimum is in, so the overshoot is at most one
+  // sample past it.
+  const int minimum = std::min(options.min_samples, options.iterations);
   while (static_cast<int>(m.samples_s.size()) < options.iterations) {
     const Sample sample = run.timed_run(options.timing);
     m.samples_s.push_back(sample.seconds);
     if (sample.throttled) ++m.throttled_samples;
     if (on_sample) on_sample(static_cast<int>(m.samples_s.size()));
     if (stop && stop->load()) break;
-    if (elapsed() >= options.time_budget_s && static_cast<int>(m.samples_s.size()) < options.iterations) {
+    if (static_cast<int>(m.samples_s.size()) >= minimum && elapsed() >= options.time_budget_s &&
+        static_cast<int>(m.samples_s.size()) < options.iterations) {
       m.budget_exhausted = true;
       break;
     }

@@ -13,6 +13,9 @@ struct MeasureOptions {
   int warmups = 3;            // untimed runs before sampling (compilation, caches, clocks)
   int discarded = 1;          // timed runs thrown away, as the KernelBench protocol does
   int iterations = 100;       // samples wanted
+  // Samples taken whatever the budget says (fewer only when `iterations` is smaller, or on Ctrl-C): a
+  // median of one or two samples is no result. The runner admits a run only if these fit the budget.
+  int min_samples = 3;
   double time_budget_s = 30;  // stop sampling early once this much wall time has gone by
   TimingOptions timing;
 };

@@ -16,14 +16,16 @@ namespace kbench {
 
 namespace {
 
-// dtype, layout and accumulation came with half precision, pass with the backward passes: last, so the
-// columns before keep their places.
+// dtype, layout and accumulation came with half precision, pass with the backward passes, ran_on and
+// device (the GPU's name or the CPU's model and threads) after them: last, so the columns before keep
+// their places. headroom is empty for a CPU result: the floors are a GPU's.
 constexpr const char* kColumns[] = {
     "workload",   "backend",    "variant",   "implementation", "math_requested",    "math_used",
     "status",     "reason",     "median_ms", "mean_ms",        "stdev_ms",          "min_ms",
     "max_ms",     "p10_ms",     "p90_ms",    "samples",        "throttled_samples", "floor_ms",
     "headroom",   "tflops",     "GBps",      "max_abs_error",  "max_rel_error",     "checked",
     "mismatches", "full_check", "dtype",     "layout",         "accumulation",      "pass",
+    "ran_on",     "device",
 };
 
 // Quoted only when it must be: a comma, a double quote or a line break inside the field.
@@ -43,7 +45,7 @@ std::string number(double value) { return std::isfinite(value) ? fmt::format("{:
 std::string number(const std::optional<double>& value) { return value ? number(*value) : ""; }
 std::string milliseconds(double seconds) { return number(seconds * 1e3); }
 
-std::vector<std::string> result_fields(const report::ResultView& view) {
+std::vector<std::string> result_fields(const report::ResultView& view, const RunReport& report) {
   const Result& r = *view.result;
   std::vector<std::string> f = {r.workload,
                                 r.backend,
@@ -79,6 +81,8 @@ std::vector<std::string> result_fields(const report::ResultView& view) {
   f.push_back(std::string(to_string(r.layout)));
   f.push_back(r.accumulation);
   f.push_back(std::string(to_string(r.pass)));
+  f.push_back(std::string(to_string(r.ran_on)));
+  f.push_back(report::device_name(report, r.ran_on));
   return f;
 }
 
@@ -91,7 +95,7 @@ void write_line(const std::vector<std::string>& fields, std::ostream& out) {
 
 void write_csv_report(const RunReport& report, std::ostream& out) {
   write_line(std::vector<std::string>(std::begin(kColumns), std::end(kColumns)), out);
-  for (const Result& result : report.results) write_line(result_fields(report::view_result(result, report)), out);
+  for (const Result& result : report.results) write_line(result_fields(report::view_result(result, report), report), out);
 }
 
 }  // namespace kbench

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+
 #include "report/format.hpp"
 #include "report/result_view.hpp"
 
@@ -38,6 +40,22 @@ std::string floor_text(const Floor& floor) {
                      format_duration(floor.memory_s), format_duration(floor.compute_s), to_string(floor.compute_units));
 }
 
+// "3 to 100 per timed result (fewest: reference on cli-small-conv2d)": what the medians rest on, counted
+// from the results, since the budget stops sampling before --iterations.
+std::string samples_text(const RunReport& report) {
+  const Result* fewest = nullptr;
+  std::int64_t most = 0;
+  for (const Result& r : report.results)
+    if (const Measurement* m = shown_timing(r)) {
+      if (!fewest || m->stats.count < fewest->timing->stats.count) fewest = &r;
+      most = std::max<std::int64_t>(most, m->stats.count);
+    }
+  if (!fewest) return "";
+  const std::int64_t least = fewest->timing->stats.count;
+  if (least == most) return fmt::format("{} per timed result", least);
+  return fmt::format("{} to {} per timed result (fewest: {} on {})", least, most, result_label(*fewest), fewest->workload);
+}
+
 }  // namespace
 
 std::string peak_rates_text(const DevicePeaks& peaks, std::string_view separator) {
@@ -60,20 +78,21 @@ std::string half_rates_text(const DevicePeaks& peaks) {
 std::vector<Fact> run_facts(const RunReport& report) {
   std::vector<Fact> facts;
   if (report.peaks_from_target)
-    facts.push_back(
-        {"device", fmt::format("no CUDA device — floors for target {} ({})", report.peaks.name, report.peaks.source)});
+    facts.push_back({"gpu", fmt::format("{} — floors for target {} ({})", report.device.empty() ? "none" : report.device,
+                                        report.peaks.name, report.peaks.source)});
   else
-    facts.push_back({"device", report.device});
+    facts.push_back({"gpu", report.device});
+  if (!report.host_cpu.empty()) facts.push_back({"cpu", report.host_cpu});
   facts.push_back({"peaks", peaks_text(report.peaks, has_half_workload(report))});
   if (!report.build.empty()) facts.push_back({"build", report.build});
 
   const RunSettings& s = report.settings;
   const MeasureOptions& m = s.measure;
-  facts.push_back(
-      {"timing", fmt::format("{} iterations after {} warm-ups and {} discarded · budget {} per result · {} · {}",
-                             m.iterations, m.warmups, m.discarded, format_duration(m.time_budget_s),
-                             m.timing.cold ? "L2 flushed before each sample" : "warm L2",
-                             m.timing.graph ? "CUDA graph replay" : "stream launches")});
+  // Each protocol that timed a result of this report, named by its device: a CPU timing is not a GPU's.
+  for (ResultDevice device : result_devices(report))
+    facts.push_back({fmt::format("{} timing", to_string(device)),
+                     fmt::format("{} · budget {} per result", protocol_text(m, device), format_duration(m.time_budget_s))});
+  if (std::string samples = samples_text(report); !samples.empty()) facts.push_back({"samples", std::move(samples)});
   facts.push_back(
       {"run", fmt::format("seed {} · math {} · backends {} · verify {} sampled outputs if a full check is too slow",
                           s.seed, s.math_modes.empty() ? "fp32" : join_modes(s.math_modes),

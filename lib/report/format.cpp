@@ -118,6 +118,77 @@ std::string shorten_middle(std::string_view text, std::size_t width) {
   return out;
 }
 
+namespace {
+
+// Whether cutting kept apart every pair of texts that were different.
+bool keeps_apart(const std::vector<std::string>& texts, const std::vector<std::string>& cut) {
+  for (std::size_t i = 0; i < texts.size(); ++i)
+    for (std::size_t j = i + 1; j < texts.size(); ++j)
+      if (texts[i] != texts[j] && cut[i] == cut[j]) return false;
+  return true;
+}
+
+bool is_separator(char c) { return c == '-' || c == '_' || c == '.' || c == ':' || c == '/' || c == ' '; }
+
+// The bytes every text starts with, cut back to just after a separator so no word is split.
+std::size_t shared_prefix(const std::vector<std::string>& texts) {
+  if (texts.size() < 2) return 0;
+  std::size_t n = texts[0].size();
+  for (const std::string& t : texts) {
+    std::size_t i = 0;
+    while (i < n && i < t.size() && t[i] == texts[0][i]) ++i;
+    n = i;
+  }
+  while (n > 0 && !is_separator(texts[0][n - 1])) --n;
+  return n;
+}
+
+std::string keep_end(std::string_view text, std::size_t width) {
+  const auto starts = code_point_starts(text);
+  const std::size_t length = starts.size() - 1;
+  if (length <= width) return std::string(text);
+  if (width == 0) return {};
+  return std::string(kEllipsis) + std::string(text.substr(starts[length - (width - 1)]));
+}
+
+}  // namespace
+
+std::vector<std::string> shorten_apart(const std::vector<std::string>& texts, std::size_t width) {
+  std::vector<std::string> middle;
+  for (const std::string& t : texts) middle.push_back(shorten_middle(t, width));
+  if (keeps_apart(texts, middle) || width < 2) return middle;
+  // Only the texts that do not fit need cutting; the shared prefix is judged among them.
+  std::vector<std::string> long_texts;
+  for (const std::string& t : texts)
+    if (display_width(t) > width) long_texts.push_back(t);
+  const std::size_t prefix = shared_prefix(long_texts);
+  if (prefix > 0) {
+    std::vector<std::string> rest;
+    for (const std::string& t : texts)
+      rest.push_back(display_width(t) <= width ? t
+                                               : std::string(kEllipsis) + shorten_middle(std::string_view(t).substr(prefix), width - 1));
+    if (keeps_apart(texts, rest)) return rest;
+  }
+  std::vector<std::string> ends;
+  for (const std::string& t : texts) ends.push_back(keep_end(t, width));
+  return keeps_apart(texts, ends) ? ends : middle;
+}
+
+std::string format_scaled(double value) {
+  struct Prefix {
+    double scale;
+    const char* symbol;
+  };
+  static constexpr Prefix kPrefixes[] = {{1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""}};
+  if (!(value > 0)) return format_significant(value);
+  for (const Prefix& p : kPrefixes) {
+    // Chosen after rounding, so 999.96e9 reads "1.00T", never "1000G".
+    if (std::stod(format_significant(value / p.scale)) >= 1 || p.scale == 1)
+      return format_significant(value / p.scale) + p.symbol;
+  }
+  return format_significant(value);
+}
+
 std::string shorten_end(std::string_view text, std::size_t width) {
   const auto starts = code_point_starts(text);
   const std::size_t length = starts.size() - 1;

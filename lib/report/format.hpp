@@ -46,6 +46,15 @@ std::size_t display_width(std::string_view utf8);
 // (names differ at their ends: "cudnn:IMPLICIT_GEMM" vs "cudnn:IMPLICIT_PRECOMP_GEMM").
 // Never splits a UTF-8 sequence.
 std::string shorten_middle(std::string_view text, std::size_t width);
+// Every text of a column cut to at most `width` columns so that texts that differ still differ: cut in the
+// middle where that keeps them apart, else with the prefix they all share dropped ("…layer1.0.conv1"
+// for three "resnet50-0xx-layer1.0.conv1"), else keeping their ends. Same order as `texts`.
+std::vector<std::string> shorten_apart(const std::vector<std::string>& texts, std::size_t width);
+
+// Rates in a narrow column, scaled to their magnitude with an SI prefix and no unit: "55.7T", "593M", "12.0k"
+// (the column's header names the unit), so a CPU's rate reads as "593M", never "0.000593".
+std::string format_scaled(double value);
+
 // `text` cut to at most `width` columns, ending in '…' when anything was dropped.
 std::string shorten_end(std::string_view text, std::size_t width);
 

@@ -300,6 +300,21 @@ ResultStatus read_status(const Node& node) {
   fail(node.path, fmt::format("unknown status '{}'", name));
 }
 
+ResultDevice read_result_device(const Node& node) {
+  const std::string name = node.text();
+  for (ResultDevice device : {ResultDevice::gpu, ResultDevice::cpu})
+    if (to_string(device) == name) return device;
+  fail(node.path, fmt::format("unknown device '{}'; expected gpu or cpu", name));
+}
+
+// Documents from before `ran_on`: the reference ran on the CPU, and so did torch where it says so.
+ResultDevice guessed_result_device(const Result& r) {
+  if (r.backend == "reference" || r.accumulation == "fp64") return ResultDevice::cpu;
+  for (const auto& [key, value] : r.properties)
+    if (key == "torch.device" && value == "cpu") return ResultDevice::cpu;
+  return ResultDevice::gpu;
+}
+
 Result read_result(const Node& node) {
   Result r;
   r.workload = node.at("workload").text();
@@ -329,6 +344,7 @@ Result read_result(const Node& node) {
   for (const auto& [key, value] : properties.value.items())
     r.properties.emplace_back(key, Node{value, child(properties.path, key)}.text());
   r.warnings = node.at("warnings").strings();
+  r.ran_on = node.has("ran_on") ? read_result_device(node.at("ran_on")) : guessed_result_device(r);
   return r;
 }
 
@@ -380,6 +396,7 @@ RunReport read_json_report(const nlohmann::json& document) {
   if (root.has("host_memory"))  // absent in files from before it existed
     report.peak_rss_bytes = root.at("host_memory").at("peak_rss_bytes").integer();
   report.device = root.at("device").text();
+  if (root.has("host_cpu")) report.host_cpu = root.at("host_cpu").text();  // absent in older files
   report.peaks = read_peaks(root.at("peaks"));
   report.peaks_from_target = root.at("floors_for_target").boolean();
   report.settings = read_settings(root.at("settings"));

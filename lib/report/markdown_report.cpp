@@ -37,13 +37,10 @@ void write_facts(const std::vector<Fact>& facts, std::ostream& out) {
   for (const Fact& fact : facts) out << "- " << fact.label << ": " << escape_cell(fact.value) << '\n';
 }
 
-void write_results(const RunReport& report, const std::vector<const Result*>& results, std::ostream& out) {
-  if (results.empty()) {
-    out << "\nNo results.\n";
-    return;
-  }
+void write_device_table(const RunReport& report, ResultDevice device, const std::vector<const Result*>& results,
+                        std::ostream& out) {
   const std::vector<Column> columns = result_columns();
-  out << '\n';
+  out << '\n' << escape_cell(device_line(report, device)) << "\n\n";
   out << '|';
   for (const Column& column : columns) out << ' ' << escape_cell(column.header) << " |";
   out << "\n|";
@@ -67,6 +64,20 @@ void write_results(const RunReport& report, const std::vector<const Result*>& re
   if (!notes.empty()) {
     out << '\n';
     for (const std::string& note : notes) out << "- " << escape_cell(note) << '\n';
+  }
+}
+
+// A table per device the results ran on, each under the line naming it.
+void write_results(const RunReport& report, const std::vector<const Result*>& results, std::ostream& out) {
+  if (results.empty()) {
+    out << "\nNo results.\n";
+    return;
+  }
+  for (ResultDevice device : result_devices(report)) {
+    std::vector<const Result*> on_device;
+    for (const Result* result : results)
+      if (result->ran_on == device) on_device.push_back(result);
+    if (!on_device.empty()) write_device_table(report, device, on_device, out);
   }
 }
 
@@ -103,8 +114,9 @@ void write_markdown_report(const RunReport& report, std::ostream& out) {
     write_results(report, results.of(name), out);
   }
   if (!report.results.empty())
-    out << "\nMedian, spread (p10–p90 in the median's unit; ±stdev under 10 samples) and rates are from verified "
-           "runs only; ×floor = median / kbench's floor at the math mode used; err/checked = largest \\|error\\| "
+    out << "\nMedian, spread (the samples' standard deviation as a percentage of the median) and rates (FLOP/s and "
+           "B/s with SI prefixes: 593M is 593 million) are from verified runs only; ×floor = median / kbench's floor "
+           "at the math mode used (GPU results only: the floors are the GPU's); err/checked = largest \\|error\\| "
            "against the fp64 reference / output elements compared (\\* = a sample, not every element).\n";
 }
 

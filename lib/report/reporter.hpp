@@ -6,6 +6,7 @@
 //
 // One rule holds in every format: a time is shown only for a result whose status is ok, i.e. whose
 // output passed verification. A wrong result's time is never printed, whatever its `timing` holds.
+#include <cstddef>
 #include <optional>
 #include <ostream>
 #include <string_view>
@@ -24,7 +25,8 @@ std::string_view to_string(ReportFormat format);
 std::optional<ReportFormat> parse_report_format(std::string_view text);
 
 struct ReportStyle {
-  bool color = false;  // ANSI colours in the text report; the CLI decides (a terminal and no NO_COLOR)
+  bool color = false;       // ANSI colours in the text report; the CLI decides (a terminal and no NO_COLOR)
+  std::size_t width = 100;  // columns of the text report and compare's table; the CLI gives the terminal's
 };
 
 // The whole report in `format`, ending with a newline.

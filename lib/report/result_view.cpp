@@ -18,12 +18,16 @@ ResultView view_result(const Result& result, const RunReport& report) {
   view.result = &result;
   view.summary = report.find_workload(result.workload);
   view.timing = shown_timing(result);
+  const MeasureOptions& m = report.settings.measure;
+  view.below_minimum = view.timing && view.timing->stats.count < std::min(m.min_samples, m.iterations);
   if (view.summary) {
     const Floor& floor = view.summary->floor_for(result.math_used);
     if (floor.floor_s > 0) view.floor_s = floor.floor_s;
   }
   if (view.timing && view.timing->stats.median > 0) {
-    if (view.floor_s) view.headroom = headroom(view.timing->stats.median, view.summary->floor_for(result.math_used));
+    // The floors are a GPU's: a CPU result 10^4 above them says nothing about either.
+    if (view.floor_s && result.ran_on == ResultDevice::gpu)
+      view.headroom = headroom(view.timing->stats.median, view.summary->floor_for(result.math_used));
     if (view.summary) {
       view.achieved_flops = result.achieved_flops(view.summary->metrics);
       view.achieved_Bps = result.achieved_Bps(view.summary->metrics);
@@ -63,6 +67,39 @@ std::vector<MathMode> math_modes_for(const RunReport& report, const std::string&
   return modes;
 }
 
+std::vector<ResultDevice> result_devices(const RunReport& report) {
+  std::vector<ResultDevice> devices;
+  for (const Result& result : report.results)
+    if (std::find(devices.begin(), devices.end(), result.ran_on) == devices.end()) devices.push_back(result.ran_on);
+  if (devices.empty()) devices.push_back(ResultDevice::gpu);
+  return devices;
+}
+
+std::string device_name(const RunReport& report, ResultDevice device) {
+  if (device == ResultDevice::cpu) return report.host_cpu.empty() ? "the host's CPU" : report.host_cpu;
+  return report.device.empty() ? "unknown GPU" : report.device;
+}
+
+std::string protocol_text(const MeasureOptions& m, ResultDevice device) {
+  if (device == ResultDevice::cpu)
+    return fmt::format("CPU clock · up to {} iterations after {} warm-up{}, none discarded · no cache flush",
+                       m.iterations, std::min(m.warmups, 1), std::min(m.warmups, 1) == 1 ? "" : "s");
+  return fmt::format("CUDA events · {} iterations after {} warm-ups and {} discarded · {} · {}", m.iterations,
+                     m.warmups, m.discarded, m.timing.cold ? "L2 flushed before each sample" : "warm L2",
+                     m.timing.graph ? "CUDA graph replay" : "stream launches");
+}
+
+std::string device_line(const RunReport& report, ResultDevice device) {
+  const MeasureOptions& m = report.settings.measure;
+  const std::string how = device == ResultDevice::cpu ? "CPU clock, no flush"
+                          : m.timing.graph            ? "CUDA events, graph replay"
+                                                      : (m.timing.cold ? "CUDA events, L2 flushed" : "CUDA events, warm L2");
+  // Without a GPU the line says so briefly; the header's gpu line and each result's reason say why.
+  if (device == ResultDevice::gpu && report.peaks_from_target)
+    return fmt::format("on GPU: none on this machine (floors for --target {})", report.peaks.name);
+  return fmt::format("on {}: {} ({})", device == ResultDevice::cpu ? "CPU" : "GPU", device_name(report, device), how);
+}
+
 std::vector<const Result*> results_for(const RunReport& report, const std::string& workload) {
   std::vector<const Result*> found;
   for (const Result& result : report.results)
@@ -97,25 +134,29 @@ std::string result_label(const Result& result) {
 }
 
 std::vector<Column> result_columns() {
+  // At a narrow terminal the byte rate goes first, then the verification figures, then the spread
+  // (every one of them is in --format json); the median, its rate and ×floor always stay.
   return {
       {"backend", Align::left, true, 9},  // "reference" stays whole
-      {"implementation", Align::left, true, 14}, {"math", Align::left, false, 4},
-      {"status", Align::left, false, 6},         {"median", Align::right, false, 6},
-      {"spread", Align::right, false, 6},        {"TFLOP/s", Align::right, false, 7},
-      {"GB/s", Align::right, false, 4},          {"×floor", Align::right, false, 6},
-      {"err/checked", Align::left, false, 11},
+      {"implementation", Align::left, true, 12},
+      {"math", Align::left, false, 4},
+      {"status", Align::left, false, 6},
+      {"median", Align::right, false, 6},
+      {"spread", Align::right, false, 6, 2},
+      {"FLOP/s", Align::right, false, 6},
+      {"B/s", Align::right, false, 4, 4},
+      {"×floor", Align::right, false, 6},
+      {"err/checked", Align::left, false, 11, 3},
   };
 }
 
 namespace {
 
-// p10–p90 in the median's unit; with under 10 samples those percentiles mean little, so ±stdev.
+// One format at every sample count: the standard deviation as a percentage of the median (nvbench's
+// "noise"), two significant figures; nothing for one sample.
 std::string spread_text(const Statistics& stats) {
-  const DurationUnit unit = duration_unit(stats.median);
-  if (stats.count >= 10)
-    return fmt::format("{}–{}", format_significant(stats.p10 / unit.scale), format_significant(stats.p90 / unit.scale));
-  if (stats.count >= 2) return "±" + format_significant(stats.stdev / unit.scale);
-  return "";
+  if (stats.count < 2 || !(stats.median > 0)) return "";
+  return "±" + format_significant(100 * stats.stdev / stats.median, 2) + "%";
 }
 
 std::string verification_text(const Verification& verification) {
@@ -155,14 +196,14 @@ ResultRow result_row(const ResultView& view) {
   row.cells.push_back({"ok", Tone::good});
   if (view.timing) {
     const Statistics& stats = view.timing->stats;
-    row.cells.push_back({format_duration(stats.median), Tone::plain});
+    row.cells.push_back({(view.below_minimum ? "~" : "") + format_duration(stats.median), Tone::plain});
     row.cells.push_back({spread_text(stats), Tone::plain});
   } else {
     row.cells.push_back({});
     row.cells.push_back({});
   }
-  row.cells.push_back({view.achieved_flops ? format_significant(*view.achieved_flops / 1e12) : "", Tone::plain});
-  row.cells.push_back({view.achieved_Bps ? format_significant(*view.achieved_Bps / 1e9) : "", Tone::plain});
+  row.cells.push_back({view.achieved_flops ? format_scaled(*view.achieved_flops) : "", Tone::plain});
+  row.cells.push_back({view.achieved_Bps ? format_scaled(*view.achieved_Bps) : "", Tone::plain});
   row.cells.push_back({view.headroom ? format_ratio(*view.headroom) : "", Tone::plain});
   row.cells.push_back({r.verification ? verification_text(*r.verification) : "", Tone::plain});
   return row;
@@ -194,7 +235,11 @@ std::vector<std::string> result_notes(const ResultView& view) {
     if (m.throttled_samples > 0)
       notes.push_back(
           fmt::format("{}: {} of {} samples ran at a reduced clock", label, m.throttled_samples, m.stats.count));
-    if (m.budget_exhausted)
+    if (view.below_minimum)
+      notes.push_back(fmt::format("{}: ~ only {} sample{}, under the protocol's minimum of {} (a run stopped by "
+                                  "Ctrl-C, or an older document): a rough figure, not a measurement",
+                                  label, m.stats.count, m.stats.count == 1 ? "" : "s", MeasureOptions{}.min_samples));
+    else if (m.budget_exhausted)
       notes.push_back(fmt::format("{}: the time budget ran out after {} samples", label, m.stats.count));
   }
   if (r.verification && r.verification->fresh_inputs && r.status == ResultStatus::ok)

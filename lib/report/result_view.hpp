@@ -19,6 +19,9 @@ struct ResultView {
   std::optional<double> headroom;            // median / floor
   std::optional<double> achieved_flops;      // FLOP/s from the median
   std::optional<double> achieved_Bps;        // bytes/s from the median
+  // Fewer samples than the protocol's minimum (a run stopped by Ctrl-C): the median is marked "~" and a
+  // note gives the count, so it never reads as a plain result.
+  bool below_minimum = false;
 };
 
 ResultView view_result(const Result& result, const RunReport& report);
@@ -32,6 +35,16 @@ Tone tone_of(ResultStatus status);
 // The math modes a workload's floors are shown for: those the settings asked for and those any of
 // its results requested or used, fp32 first. Never empty (fp32 when nothing says otherwise).
 std::vector<MathMode> math_modes_for(const RunReport& report, const std::string& workload);
+
+// The kinds of device the report's results ran on, in order of first appearance; the GPU when it has none.
+std::vector<ResultDevice> result_devices(const RunReport& report);
+// "NVIDIA H100 80GB HBM3" or "AMD EPYC 7B13, 2 threads": what a result that ran on `device` ran on.
+std::string device_name(const RunReport& report, ResultDevice device);
+// How results on `device` were timed: the GPU protocol (CUDA events, warm-ups, discarded run, L2 flush,
+// launches) or the CPU's (CPU clock, one warm-up, no flush), from the run's settings.
+std::string protocol_text(const MeasureOptions& measure, ResultDevice device);
+// "on CPU: AMD EPYC 7B13, 2 threads (CPU clock, no flush)": the line above a table of such results.
+std::string device_line(const RunReport& report, ResultDevice device);
 
 // The results of one workload, in run order.
 std::vector<const Result*> results_for(const RunReport& report, const std::string& workload);

@@ -22,6 +22,9 @@ struct Column {
   Align align = Align::left;
   bool shrinkable = false;
   std::size_t min_width = 8;  // how far a shrinkable column may be cut
+  // When cutting is not enough to fit the width, columns with a drop_order are left out, the highest
+  // first (a figure the JSON keeps, rather than a wrapped line); 0: always shown.
+  int drop_order = 0;
 };
 
 struct Cell {
@@ -32,6 +35,7 @@ struct Cell {
 struct RenderedTable {
   std::string text;                          // every line ends in '\n', no trailing blanks
   std::vector<std::size_t> shortened_tails;  // rows (0-based, in add order) whose tail was cut
+  std::vector<std::string> dropped;          // headers of the columns left out to fit
 };
 
 class Table {
@@ -54,7 +58,10 @@ class Table {
     bool has_tail = false;
     Cell tail;
   };
-  std::vector<std::size_t> layout(std::size_t max_width, std::size_t indent_width) const;
+  // Widths per column; a dropped column's is 0 and it is marked in `shown`.
+  std::vector<std::size_t> layout(std::size_t max_width, std::size_t indent_width, std::vector<bool>& shown) const;
+  // The shown columns' widths, shrinkable ones cut toward max_width.
+  std::vector<std::size_t> shrink(std::size_t max_width, std::size_t indent_width, const std::vector<bool>& shown) const;
 
   std::vector<Column> columns_;
   std::vector<Row> rows_;

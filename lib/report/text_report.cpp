@@ -1,7 +1,10 @@
 // The terminal report: a header saying what the numbers are measured against, then per workload
-// its derived numbers, floors, published records and a table of results. Fits in 100 columns.
+// its derived numbers, floors, published records and a table of results. Fits the style's width
+// (100 columns for files and pipes; the terminal's, or $COLUMNS, at a terminal).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -20,13 +23,13 @@ namespace {
 
 using namespace report;
 
-constexpr std::size_t kWidth = 100;
 constexpr std::string_view kIndent = "  ";
 
 // `text` after `first` on its first line, wrapped to the report width; later lines start at
 // column `hang`, so a value reads as one block beside its label.
-void write_wrapped(std::string_view first, std::size_t hang, std::string_view text, std::ostream& out) {
-  const auto room = [](std::size_t used) { return kWidth > used + 20 ? kWidth - used : std::size_t{20}; };
+void write_wrapped(std::size_t width, std::string_view first, std::size_t hang, std::string_view text,
+                   std::ostream& out) {
+  const auto room = [width](std::size_t used) { return width > used + 20 ? width - used : std::size_t{20}; };
   const std::vector<std::string> lines = wrap_words(text, room(hang), room(display_width(first)));
   for (std::size_t i = 0; i < lines.size(); ++i)
     out << (i == 0 ? std::string(first) : std::string(hang, ' ')) << lines[i] << '\n';
@@ -34,14 +37,15 @@ void write_wrapped(std::string_view first, std::size_t hang, std::string_view te
 
 // "label      value", labels padded to `label_width`; a label too long for that gets a colon
 // instead, and its value's later lines line up with the other values.
-void write_facts(const std::vector<Fact>& facts, std::size_t label_width, std::string_view indent, std::ostream& out) {
+void write_facts(std::size_t width, const std::vector<Fact>& facts, std::size_t label_width, std::string_view indent,
+                 std::ostream& out) {
   const std::size_t hang = display_width(indent) + label_width;
   for (const Fact& fact : facts) {
-    const std::size_t width = display_width(fact.label);
-    const std::string first = width < label_width
-                                  ? fmt::format("{}{}{}", indent, fact.label, std::string(label_width - width, ' '))
+    const std::size_t label = display_width(fact.label);
+    const std::string first = label < label_width
+                                  ? fmt::format("{}{}{}", indent, fact.label, std::string(label_width - label, ' '))
                                   : fmt::format("{}{}: ", indent, fact.label);
-    write_wrapped(first, hang, fact.value, out);
+    write_wrapped(width, first, hang, fact.value, out);
   }
 }
 
@@ -50,7 +54,7 @@ void write_header(const RunReport& report, std::ostream& out, const ReportStyle&
   if (!report.started_at.empty()) out << " · " << report.started_at;
   if (!report.host.empty()) out << " · " << report.host;
   out << '\n';
-  write_facts(run_facts(report), 8, "", out);
+  write_facts(style.width, run_facts(report), 12, "", out);
   if (report.interrupted) {
     const std::string text = "INTERRUPTED: the run stopped early; the results below are partial";
     out << (style.color ? paint(text, Tone::warn) : text) << '\n';
@@ -58,15 +62,16 @@ void write_header(const RunReport& report, std::ostream& out, const ReportStyle&
 }
 
 void write_workload_facts(const RunReport& report, const WorkloadSummary& summary,
-                          const std::vector<const Result*>& results, std::ostream& out) {
+                          const std::vector<const Result*>& results, std::ostream& out, std::size_t width) {
   const Workload& w = summary.workload;
   std::string title = fmt::format("{} · {}", w.name, data_text(w.problem));  // "name · fp16 nhwc"
   if (!w.source_file.empty())
     title +=
         w.source_line > 0 ? fmt::format(" ({}:{})", w.source_file, w.source_line) : fmt::format(" ({})", w.source_file);
-  out << '\n' << title << '\n';
-  if (!w.description.empty()) write_wrapped(kIndent, kIndent.size(), w.description, out);
-  write_facts(workload_facts(report, summary), 12, kIndent, out);
+  out << '\n';
+  write_wrapped(width, "", 4, title, out);
+  if (!w.description.empty()) write_wrapped(width, kIndent, kIndent.size(), w.description, out);
+  write_facts(width, workload_facts(report, summary), 12, kIndent, out);
 
   if (w.records.empty()) return;
   out << kIndent << "published records (informative; other hardware and software)\n";
@@ -81,18 +86,15 @@ void write_workload_facts(const RunReport& report, const WorkloadSummary& summar
                      {record_math_text(record)},
                      {format_duration(record.ms * 1e-3)},
                      {record.stdev_ms >= 0 ? format_duration(record.stdev_ms * 1e-3) : ""}});
-  out << records.render(kWidth, false, "    ").text;
+  out << records.render(width, false, "    ").text;
   if (const std::string note = record_math_note(w.records, results); !note.empty())
-    write_wrapped("    note: ", 10, note, out);
+    write_wrapped(width, "    note: ", 10, note, out);
 }
 
-void write_results(const RunReport& report, const std::vector<const Result*>& results, std::ostream& out,
-                   const ReportStyle& style) {
-  out << '\n';
-  if (results.empty()) {
-    out << kIndent << "no results\n";
-    return;
-  }
+// One table of results that ran on one device, under the line naming it.
+void write_device_table(const RunReport& report, ResultDevice device, const std::vector<const Result*>& results,
+                        std::ostream& out, const ReportStyle& style) {
+  write_wrapped(style.width, fmt::format("{}", kIndent), kIndent.size() + 2, device_line(report, device), out);
   Table table(result_columns());
   std::vector<ResultView> views;
   for (const Result* result : results) {
@@ -103,7 +105,7 @@ void write_results(const RunReport& report, const std::vector<const Result*>& re
     else
       table.add_row(std::move(row.cells));
   }
-  const RenderedTable rendered = table.render(kWidth, style.color, kIndent);
+  const RenderedTable rendered = table.render(style.width, style.color, kIndent);
   out << rendered.text;
 
   // A reason cut to fit its row is given whole below the table: it is what a person acts on.
@@ -114,7 +116,28 @@ void write_results(const RunReport& report, const std::vector<const Result*>& re
   }
   for (const ResultView& view : views)
     for (std::string& note : result_notes(view)) notes.push_back(std::move(note));
-  for (const std::string& note : notes) write_wrapped(fmt::format("{}- ", kIndent), kIndent.size() + 2, note, out);
+  const bool has_numbers = std::any_of(views.begin(), views.end(), [](const ResultView& v) { return v.timing; });
+  if (!rendered.dropped.empty() && has_numbers)
+    notes.insert(notes.begin(), fmt::format("{} left out to fit {} columns (--format json has them)",
+                                            fmt::join(rendered.dropped, ", "), style.width));
+  for (const std::string& note : notes)
+    write_wrapped(style.width, fmt::format("{}- ", kIndent), kIndent.size() + 2, note, out);
+}
+
+// A workload's results, a table per device they ran on (GPU and CPU timings never share one).
+void write_results(const RunReport& report, const std::vector<const Result*>& results, std::ostream& out,
+                   const ReportStyle& style) {
+  out << '\n';
+  if (results.empty()) {
+    out << kIndent << "no results\n";
+    return;
+  }
+  for (ResultDevice device : result_devices(report)) {
+    std::vector<const Result*> on_device;
+    for (const Result* result : results)
+      if (result->ran_on == device) on_device.push_back(result);
+    if (!on_device.empty()) write_device_table(report, device, on_device, out, style);
+  }
 }
 
 // Only for a report with counts (a model imported layer by layer): its convolution time per backend.
@@ -126,10 +149,14 @@ void write_suite_totals(const RunReport& report, std::ostream& out) {
                        total.timed > 0 ? format_duration(total.weighted_s) : "-", total.timed, total.workloads);
 }
 
-void write_legend(std::ostream& out) {
-  out << "\nmedian, spread (p10–p90 in the median's unit; ±stdev under 10 samples) and rates are from verified\n"
-         "runs only; ×floor = median / kbench's floor at the math mode used; err/checked = largest |error|\n"
-         "against the fp64 reference / output elements compared (* = a sample, not every element)\n";
+void write_legend(std::ostream& out, std::size_t width) {
+  out << '\n';
+  write_wrapped(width, "", 0,
+                "median, spread (the samples' standard deviation as a percentage of the median) and rates (FLOP/s "
+                "and B/s with SI prefixes: 593M is 593 million) are from verified runs only; ×floor = median / kbench's floor at the math mode used (GPU results only: the floors are "
+                "the GPU's); err/checked = largest |error| against the fp64 reference / output elements compared "
+                "(* = a sample, not every element)",
+                out);
 }
 
 }  // namespace
@@ -141,7 +168,7 @@ void write_text_header(const RunReport& report, std::ostream& out, const ReportS
 void write_text_workload(const RunReport& report, const WorkloadSummary& summary, std::ostream& out,
                          const ReportStyle& style) {
   const std::vector<const Result*> results = results_for(report, summary.workload.name);
-  write_workload_facts(report, summary, results, out);
+  write_workload_facts(report, summary, results, out, style.width);
   write_results(report, results, out, style);
 }
 
@@ -149,7 +176,7 @@ namespace {
 void write_text_workloads(const RunReport& report, std::ostream& out, const ReportStyle& style) {
   const ResultsByWorkload results(report);
   for (const WorkloadSummary& summary : report.workloads) {
-    write_workload_facts(report, summary, results.of(summary.workload.name), out);
+    write_workload_facts(report, summary, results.of(summary.workload.name), out, style.width);
     write_results(report, results.of(summary.workload.name), out, style);
   }
   for (const std::string& name : unsummarized_workloads(report)) {
@@ -166,7 +193,7 @@ void write_text_end(const RunReport& report, std::ostream& out, const ReportStyl
   }
   if (!report.results.empty()) {
     write_suite_totals(report, out);
-    write_legend(out);
+    write_legend(out, style.width);
   }
 }
 

@@ -4,6 +4,8 @@
 
 namespace kbench {
 
+std::string_view to_string(ResultDevice device) { return device == ResultDevice::cpu ? "cpu" : "gpu"; }
+
 std::string_view to_string(ResultStatus status) {
   switch (status) {
     case ResultStatus::ok: return "ok";

@@ -29,6 +29,12 @@ enum class ResultStatus {
 };
 std::string_view to_string(ResultStatus status);
 
+// Where a result runs: on the GPU (timed with CUDA events under the GPU protocol, set against the
+// floors) or on the host's CPU (timed by the CPU clock, one warm-up, no flush; never set against a
+// GPU's roofs, which it would miss by 10^4).
+enum class ResultDevice { gpu, cpu };
+std::string_view to_string(ResultDevice device);
+
 // KernelBench's fixed rule (atol = rtol = 1e-4 in fp32, 1e-2 where TF32 is allowed), applied beside the
 // error bound for comparison with its published verdicts; it decides nothing here.
 struct KernelBenchRule {
@@ -68,6 +74,7 @@ struct Result {
   Layout layout = Layout::nchw;
   Pass pass = Pass::forward;
   std::string accumulation;  // "fp32" (GPU backends), "fp64" (the reference); empty in older documents
+  ResultDevice ran_on = ResultDevice::gpu;  // RunReport::device or RunReport::host_cpu names it
   ResultStatus status = ResultStatus::ok;
   std::string reason;  // for every status but ok
   std::optional<Verification> verification;
@@ -108,6 +115,7 @@ struct RunReport {
   std::string host;
   std::int64_t peak_rss_bytes = 0;  // the run's peak host memory (resident set); 0 where unknown
   std::string device;              // the GPU that ran, or "none (no CUDA device found: ...)"
+  std::string host_cpu;            // "AMD EPYC 7B13, 2 threads": what host results ran on; empty in older files
   DevicePeaks peaks;               // what floors are computed against
   bool peaks_from_target = false;  // no GPU present: floors for --target
   RunSettings settings;

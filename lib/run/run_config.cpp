@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include "core/error.hpp"
+#include "spec/did_you_mean.hpp"
 
 namespace kbench {
 
@@ -43,9 +44,12 @@ std::vector<BackendRequest> parse_backend_list(const std::string& text) {
 
 Backend& requested_backend(const Registry& registry, const BackendRequest& request) {
   Backend* backend = registry.find(request.backend);
-  if (!backend)
-    throw InputError(fmt::format("--backends: unknown backend '{}'; known: {}", request.backend,
-                                 fmt::join(registry.names(), ", ")));
+  if (!backend) {
+    const std::vector<std::string> names = registry.names();
+    const std::vector<std::string_view> candidates(names.begin(), names.end());
+    throw InputError(fmt::format("--backends: unknown backend '{}'{}; known: {}", request.backend,
+                                 spec::did_you_mean_suffix(request.backend, candidates), fmt::join(names, ", ")));
+  }
   if (request.variant.empty()) return *backend;
   if (Support s = backend->variant_usable(request.variant); !s) throw InputError("--backends: " + s.reason);
   return *backend;

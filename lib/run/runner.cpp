@@ -1,6 +1,7 @@
 #include "run/runner.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <exception>
 #include <memory>
@@ -200,7 +201,8 @@ std::string format_seconds(double s) { return s >= 1 ? fmt::format("{:.1f} s", s
 Support cpu_budget_check(const ConvProblem& problem, const RunConfig& config, const MeasureOptions& options) {
   const double rate = reference_flops_per_second();
   const double per_run = compute_metrics(problem).flops / rate;
-  const int runs_needed = options.warmups + options.discarded + 2;  // + the verification run + one sample
+  // + the verification run + the protocol's minimum of samples
+  const int runs_needed = options.warmups + options.discarded + 1 + std::min(options.min_samples, options.iterations);
   if (per_run * runs_needed <= config.measure.time_budget_s) return Support::yes();
   return Support::no(
       fmt::format("the CPU reference needs about {} per run here ({:.2f} GFLOP/s measured), {} runs at least; "
@@ -262,6 +264,7 @@ class ResultRun {
     result_.layout = c_.workload.problem.layout;
     result_.pass = c_.workload.problem.pass;
     result_.accumulation = kDefaultAccumulation;
+    result_.ran_on = c_.backend.runs_on_cpu() ? ResultDevice::cpu : ResultDevice::gpu;
     options_ = c_.config.backend_options;
     options_.math = c_.math;
     options_.variant = c_.variant;
@@ -360,16 +363,34 @@ class ResultRun {
   }
 
   // Fresh seeded inputs, a poisoned output, one execution: what every check of the output starts from.
-  void execute_on(std::uint64_t seed) {
+  // Returns the execution's wall time.
+  double execute_on(std::uint64_t seed) {
     allocating_ = {fmt::format("{}'s run", c_.backend.name()), 0};
     run_->fill_inputs(seed);
     run_->poison_output();
+    const auto start = std::chrono::steady_clock::now();
     run_->run();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+
+  // A CPU run is admitted on an estimate from a small problem's rate, which can be 2x off on a big one:
+  // the verification run's own time corrects it before the samples start, so a run that cannot take the
+  // protocol's minimum of samples within the budget is skipped with the measured figure, not reported
+  // as a median of one sample.
+  bool fits_budget_measured() {
+    if (!c_.backend.runs_on_cpu() || !c_.entry.timed) return true;
+    const int runs = measure_.warmups + measure_.discarded + std::min(measure_.min_samples, measure_.iterations);
+    if (first_run_s_ * runs <= c_.config.measure.time_budget_s) return true;
+    return end(ResultStatus::skipped,
+               fmt::format("one run took {} here (verified), so {} more runs (warm-up and the minimum of {} samples) "
+                           "need about {}, over the --time-budget of {} per workload and backend",
+                           format_seconds(first_run_s_), runs, std::min(measure_.min_samples, measure_.iterations),
+                           format_seconds(first_run_s_ * runs), format_seconds(c_.config.measure.time_budget_s)));
   }
 
   // Against the fp64 reference, in full or at its sampled points.
   bool verify() {
-    execute_on(c_.config.seed);
+    first_run_s_ = execute_on(c_.config.seed);
     Verification verification;
     allocating_ = {"the fp64 reference of the check", c_.expected.bytes_to_compute()};
     const std::vector<std::int64_t>& points = c_.expected.points();
@@ -409,6 +430,7 @@ class ResultRun {
   }
 
   bool time() {
+    if (!fits_budget_measured()) return false;
     if (c_.entry.timed)
       result_.timing = measure(*run_, measure_, c_.stop, [observer = c_.observer](int taken) {
         if (observer) observer->on_sample(taken);
@@ -444,7 +466,7 @@ class ResultRun {
 
   void finish_ok() {
     result_.status = ResultStatus::ok;
-    if (result_.timing) flag_if_faster_than_floor(result_, c_.floor);
+    if (result_.timing && result_.ran_on == ResultDevice::gpu) flag_if_faster_than_floor(result_, c_.floor);
   }
 
   // What the result is allocating now, for the message of a std::bad_alloc.
@@ -459,6 +481,7 @@ class ResultRun {
   BackendOptions options_;
   MeasureOptions measure_;
   std::unique_ptr<PreparedRun> run_;
+  double first_run_s_ = 0;  // the verification run's wall time
 };
 
 // Variants to run for one entry on one problem: "NAME:all" expands; otherwise exactly one.
@@ -493,6 +516,7 @@ RunReport run_workloads(const std::vector<Workload>& workloads, const Registry& 
   report.build = std::string(build_description());
   report.started_at = current_time_iso8601();
   report.host = host_name();
+  report.host_cpu = host_cpu_description();
   report.peaks = config.peaks;
   report.peaks_from_target = config.peaks_from_target;
   report.device = config.device_description;

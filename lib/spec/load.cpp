@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <iostream>
 #include <iterator>
 #include <map>
 #include <system_error>
@@ -156,20 +157,70 @@ std::vector<std::string> spec_files(const std::string& path) {
   return directory ? spec_files_under(path) : std::vector{path};
 }
 
+namespace {
+
+// `kbench import miopen cmds.txt | kbench run -`: the spec text from standard input, up to the size a
+// spec file may have.
+std::string read_standard_input() {
+  std::string text;
+  char buffer[65536];
+  while (std::cin.read(buffer, sizeof buffer) || std::cin.gcount() > 0) {
+    text.append(buffer, static_cast<std::size_t>(std::cin.gcount()));
+    if (text.size() > io::kMaxSpecBytes)
+      throw InputError(fmt::format("{}: cannot read workload spec: over {} bytes; the limit is 4 MiB", kStandardInputName,
+                                   io::kMaxSpecBytes));
+  }
+  return text;
+}
+
+// Every file of `path` read into `collector`; a bad file's message is added to `errors` and the next file
+// read, so a folder with several bad specs is reported whole, not one file per run.
+void collect_path(const std::string& path, WorkloadCollector& collector, std::vector<std::string>& errors) {
+  try {
+    if (path == kStandardInputPath) {
+      collect_from_text(read_standard_input(), kStandardInputName, collector);
+      return;
+    }
+    for (const std::string& file : spec_files(path)) {
+      try {
+        collect_from_text(io::read_input_file(file, "workload spec", io::kMaxSpecBytes), file, collector);
+      } catch (const InputError& e) {
+        errors.push_back(e.what());
+      }
+    }
+  } catch (const InputError& e) {
+    errors.push_back(e.what());
+  }
+}
+
+// One message: the only error as it is, or each on a line of its own under a count.
+[[noreturn]] void throw_errors(const std::vector<std::string>& errors) {
+  if (errors.size() == 1) throw InputError(errors.front());
+  std::string text = fmt::format("{} workload specs could not be read:", errors.size());
+  for (const std::string& e : errors) text += "\n  " + e;
+  throw InputError(text);
+}
+
+}  // namespace
+
 std::vector<Workload> load_workloads(const std::string& path) {
   WorkloadCollector collector;
-  const std::vector<std::string> files = spec_files(path);
-  for (const std::string& file : files)
-    collect_from_text(io::read_input_file(file, "workload spec", io::kMaxSpecBytes), file, collector);
+  std::vector<std::string> errors;
+  collect_path(path, collector, errors);
+  if (!errors.empty()) throw_errors(errors);
   return collector.take();
 }
 
 std::vector<Workload> load_workloads(const std::vector<std::string>& paths) {
   std::vector<Workload> all;
+  std::vector<std::string> errors;
   for (const std::string& path : paths) {
-    std::vector<Workload> loaded = load_workloads(path);
+    WorkloadCollector collector;  // a name may repeat across paths (the same spec given twice): per path
+    collect_path(path, collector, errors);
+    std::vector<Workload> loaded = collector.take();
     all.insert(all.end(), std::make_move_iterator(loaded.begin()), std::make_move_iterator(loaded.end()));
   }
+  if (!errors.empty()) throw_errors(errors);
   if (all.empty()) throw InputError(fmt::format("no workloads found in {}", fmt::join(paths, ", ")));
   return all;
 }

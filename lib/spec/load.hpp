@@ -8,8 +8,13 @@
 
 namespace kbench {
 
+// "-" names standard input (`kbench import miopen cmds.txt | kbench run -`), read as one spec file.
+inline constexpr const char* kStandardInputPath = "-";
+inline constexpr const char* kStandardInputName = "<stdin>";
+
 // One file (a mapping, or a sequence of mappings), or a directory: every *.yaml / *.yml under it,
-// recursively, in sorted path order. Throws InputError on the first bad file.
+// recursively, in sorted path order; or "-". Every bad file is read to its first error, and one InputError
+// names them all (one per line after a count when there are several).
 std::vector<Workload> load_workloads(const std::string& path);
 
 // The spec files load_workloads reads for PATH: PATH itself, or every *.yaml / *.yml under a

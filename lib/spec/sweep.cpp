@@ -188,7 +188,7 @@ AxisOverride parse_axis_flag(std::string_view text) {
   for (std::string_view k : kSweepKeys) known = known || k == key;
   if (!known)
     throw InputError(fmt::format("--axis {}: unknown key '{}'{}; expected one of: {}", text, key,
-                                 spec::did_you_mean_suffix(key, kSweepKeys), fmt::join(kSweepKeys, ", ")));
+                                 spec::did_you_mean_suffix(key, kSweepKeys, kSweepKeyAliases), fmt::join(kSweepKeys, ", ")));
   AxisOverride axis{std::string(key), {}};
   for (std::string_view value : split(text.substr(equals + 1), ',')) {
     if (value.empty())

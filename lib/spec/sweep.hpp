@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "spec/did_you_mean.hpp"
 #include "spec/workload.hpp"
 
 namespace kbench {
@@ -19,6 +20,13 @@ inline constexpr std::array<std::string_view, 12> kSweepKeys = {
     "batch",  "dtype",   "layout",   "input",  "out_channels", "kernel",
     "stride", "padding", "dilation", "groups", "bias",         "output_padding",
 };
+
+// What people write for a sweep key on the command line (`--axis batchsize=1,8`), and the key they mean.
+inline constexpr std::array<spec::KnownAlias, 10> kSweepKeyAliases = {{
+    {"batchsize", "batch"},   {"batch_size", "batch"},  {"n", "batch"},         {"kernel_size", "kernel"},
+    {"pad", "padding"},       {"pads", "padding"},      {"precision", "dtype"}, {"data_type", "dtype"},
+    {"memory_format", "layout"}, {"channels", "out_channels"},
+}};
 
 // At most this many points per workload: a typo (an extra digit in a range) should not queue a week of runs.
 inline constexpr std::size_t kMaxSweepPoints = 10000;

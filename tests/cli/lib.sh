@@ -27,3 +27,14 @@ require_torch() {
   fi
   export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 }
+# max_width FILE WIDTH: asserts no line of FILE is wider than WIDTH columns (characters, not bytes: 'µ', '×').
+max_width() {
+  python3 - "$1" "$2" <<'PY' || fail "$1 is wider than $2 columns"
+import sys
+width = int(sys.argv[2])
+bad = [(n, l) for n, l in enumerate(open(sys.argv[1], encoding="utf-8").read().splitlines(), 1) if len(l) > width]
+for n, l in bad[:3]:
+    print(f"line {n} has {len(l)} columns: {l}", file=sys.stderr)
+sys.exit(1 if bad else 0)
+PY
+}

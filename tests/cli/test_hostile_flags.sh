@@ -4,13 +4,13 @@ source "$(dirname "$0")/lib.sh"
 SPEC="$SRC/tests/data/cli/small_conv2d.yaml"
 printf '{}' > "$WORK/a.json"
 
-# refused ARGS...: exit 2 and a message naming the flag (the last-but-one argument) and a range.
+# refused ARGS...: exit 2 and a message naming the command, the flag (the last-but-one argument) and a range.
 refused() {
   local flag="${*: -2:1}"
   timeout 20 "$KBENCH" "$@" > "$WORK/out" 2> "$WORK/err"
   local got=$?
   [ "$got" -eq 2 ] || { cat "$WORK/err"; fail "kbench $*: exit $got, expected 2"; }
-  grep -q -- "^$flag: expected .* in [[(]" "$WORK/err" || { cat "$WORK/err"; fail "kbench $*: no '$flag: expected ... in RANGE'"; }
+  grep -q -- "^kbench: error: [a-z]*: $flag: expected .* in [[(]" "$WORK/err" || { cat "$WORK/err"; fail "kbench $*: no '$flag: expected ... in RANGE'"; }
   [ ! -s "$WORK/out" ] || fail "kbench $*: printed on stdout"
 }
 
@@ -33,9 +33,9 @@ for bad in nan nan% inf -1 1000 5%% 5x ""; do refused diff "$WORK/a.json" "$WORK
 
 # The messages say exactly what is accepted.
 "$KBENCH" run "$SPEC" --time-budget nan 2> "$WORK/err"
-grep -qx -- "--time-budget: expected a finite number in (0, 86400\], got 'nan'" "$WORK/err" || { cat "$WORK/err"; fail "time-budget message"; }
+grep -qx -- "kbench: error: run: --time-budget: expected a finite number in (0, 86400\], got 'nan'; see 'kbench run --help'" "$WORK/err" || { cat "$WORK/err"; fail "time-budget message"; }
 "$KBENCH" run "$SPEC" --iterations 0 2> "$WORK/err"
-grep -qx -- "--iterations: expected a whole number in \[1, 1000000\], got '0'" "$WORK/err" || { cat "$WORK/err"; fail "iterations message"; }
+grep -qx -- "kbench: error: run: --iterations: expected a whole number in \[1, 1000000\], got '0'; see 'kbench run --help'" "$WORK/err" || { cat "$WORK/err"; fail "iterations message"; }
 
 # Values at the edges of each range are still accepted (checked by `kbench plan`'s flags and a real run).
 "$KBENCH" plan "$SPEC" --device 1023 > /dev/null 2>&1 || fail "plan --device 1023 refused"

@@ -20,7 +20,7 @@ selfcheck() {
 # The seed suite as a GPU machine reports it (synthetic GPU results on a real run of the suite),
 # beside a real reference-backend run of a small spec: two runs on one page. The tiny --time-budget
 # makes the CPU reference skip every seed workload, on any machine.
-"$KBENCH" run "$SRC"/workloads/kernelbench/level1/{050,076,077,084}_*.yaml --backends reference --format json --seed 1 --time-budget 0.01 --output "$WORK/seed.json" > /dev/null 2>&1 \
+"$KBENCH" run "$SRC"/workloads/kernelbench/level1/{050,076,077,084}_*.yaml --backends reference --format json --seed 1 --time-budget 0.01 --allow-empty --output "$WORK/seed.json" > /dev/null 2>&1 \
   || fail "kbench run seed suite"
 python3 "$SRC/tests/cli/synthetic_results.py" add-gpu-results "$WORK/seed.json" "$WORK/suite.json"
 "$KBENCH" run "$SRC/tests/data/cli/small_conv2d.yaml" --backends reference --iterations 5 --seed 2 --format json \
@@ -36,11 +36,13 @@ for path in sys.argv[1:]:
     described = {w["name"] for w in doc["workloads"]}
     for r in doc["results"]:
         results += 1
-        timed += r["status"] == "ok" and r["timing"] is not None and r["workload"] in described
+        # The CPU's results are set against no GPU roof (issue 38.4): listed, not plotted.
+        timed += (r["status"] == "ok" and r["timing"] is not None and r["workload"] in described
+                  and r.get("ran_on", "gpu") == "gpu")
 print(results, timed)
 PY
 )
-[ "$timed" -ge 13 ] || fail "expected at least 13 timed results in the inputs, got $timed"
+[ "$timed" -ge 12 ] || fail "expected at least 12 timed GPU results in the inputs, got $timed"
 
 chrome --screenshot="$WORK/report.png" --enable-logging=stderr --v=0 "file://$WORK/report.html" > /dev/null 2> "$WORK/chrome.err" \
   || { tail -20 "$WORK/chrome.err"; fail "chromium could not render the page"; }
@@ -58,6 +60,16 @@ if grep -E 'CONSOLE.*(Uncaught|Error|error|self-check failed)' "$WORK/chrome.err
 check=$(selfcheck "$WORK/report.html") || { cat "$WORK/dom.err" | tail -5; fail "no self-check element in the rendered DOM"; }
 echo "$check"
 echo "$check" | grep -q 'data-status="ok"' || fail "self-check did not pass: $check"
+
+# At 800 px the page does not scroll sideways: wide tables scroll inside themselves, charts shrink.
+check800=$(timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$WORK/profile" \
+  --window-size=800,2000 --dump-dom "file://$WORK/report.html" 2>/dev/null | grep -o '<div id="kbench-selfcheck"[^>]*>')
+python3 - "$check800" <<'PY' || fail "the page scrolls sideways at 800 px: $check800"
+import re, sys
+page = int(re.search(r'data-page-width="(\d+)"', sys.argv[1]).group(1))
+window = int(re.search(r'data-window-width="(\d+)"', sys.argv[1]).group(1))
+assert page <= window, (page, window)
+PY
 echo "$check" | grep -q "data-results=\"$results\"" || fail "expected $results results in the table: $check"
 echo "$check" | grep -q "data-points=\"$timed\"" || fail "expected $timed roofline points: $check"
 

@@ -71,7 +71,9 @@ kernel: 3
 pass: backward_data
 YAML
 KBENCH_PYTHON=$PY "$KBENCH" run "$WORK/backward.yaml" --backends "module:$modules/conv2d_problem.py" --iterations 2 \
-  --format json --output "$WORK/backward.json" >/dev/null 2>&1 || fail "a backward pass: exit $?"
+  --format json --output "$WORK/backward.json" >/dev/null 2>&1
+status=$?
+[ $status -eq 4 ] || fail "a backward pass: exit $status, expected 4 (unsupported alone: nothing measured)"
 json_check "$WORK/backward.json" 'doc["results"][0]["status"] == "unsupported" and "backward_data" in doc["results"][0]["reason"]'
 
 # A file that is not there: the command line's error, before anything runs; no file at all: not planned.

@@ -13,7 +13,18 @@ json_check "$WORK/run.json" '[w["input_shape"][0] for w in doc["workloads"]] == 
 json_check "$WORK/run.json" 'all(w["sweep"] == {"origin": "sweep-conv2d", "axes": [{"key": "batch", "value": str(w["input_shape"][0])}]} for w in doc["workloads"])'
 json_check "$WORK/run.json" 'all(r["status"] == "ok" and r["timing"] for r in doc["results"])'
 
-"$KBENCH" report "$WORK/run.json" --html "$WORK/report.html" 2> "$WORK/err.txt" || { cat "$WORK/err.txt"; fail "kbench report --html"; }
+# The CPU's results are set against no GPU floor (the sweep chart has a ×floor panel): not drawn there.
+"$KBENCH" report "$WORK/run.json" --html "$WORK/cpu.html" 2> "$WORK/err.txt" || { cat "$WORK/err.txt"; fail "kbench report --html"; }
+[ "$(grep -o 'class="sweep-point"' "$WORK/cpu.html" | wc -l)" -eq 0 ] || fail "CPU results drawn on the sweep's ×floor chart"
+# The same numbers as a GPU's results: one sweep point each.
+python3 - "$WORK/run.json" "$WORK/gpu.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+for r in doc["results"]:
+    r["ran_on"] = "gpu"
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+"$KBENCH" report "$WORK/gpu.json" --html "$WORK/report.html" 2> "$WORK/err.txt" || { cat "$WORK/err.txt"; fail "kbench report --html"; }
 grep -q '<svg class="chart sweep"' "$WORK/report.html" || fail "no sweep chart in the HTML report"
 [ "$(grep -o 'class="sweep-point"' "$WORK/report.html" | wc -l)" -eq 3 ] || fail "expected 3 sweep points in the chart"
 

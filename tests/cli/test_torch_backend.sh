@@ -67,14 +67,18 @@ json_check "$WORK/missing.json" 'doc["results"][1]["status"] == "ok"'
 printf '#!/bin/sh\nexec %s -S "$@"\n' "$PY" >"$WORK/python-without-torch"
 chmod +x "$WORK/python-without-torch"
 KBENCH_PYTHON="$WORK/python-without-torch" "$KBENCH" run "$small" --backends torch --iterations 2 --format json \
-  --output "$WORK/notorch.json" >/dev/null 2>&1 || fail "python without torch: exit $?"
+  --output "$WORK/notorch.json" >/dev/null 2>&1
+status=$?
+[ $status -eq 4 ] || fail "python without torch: exit $status, expected 4 (nothing measured)"
 json_check "$WORK/notorch.json" 'doc["results"][0]["status"] == "unavailable" and "no torch" in doc["results"][0]["reason"]'
 
 # A torch whose import raises: unavailable, with Python's exception type and text in the reason.
 mkdir -p "$WORK/broken/torch"
 echo 'raise ImportError("kbench test: this torch is broken")' >"$WORK/broken/torch/__init__.py"
 PYTHONPATH="$WORK/broken" KBENCH_PYTHON=$PY "$KBENCH" run "$small" --backends torch --iterations 2 --format json \
-  --output "$WORK/broken.json" >/dev/null 2>&1 || fail "a broken torch: exit $?"
+  --output "$WORK/broken.json" >/dev/null 2>&1
+status=$?
+[ $status -eq 4 ] || fail "a broken torch: exit $status, expected 4 (nothing measured)"
 json_check "$WORK/broken.json" 'doc["results"][0]["status"] == "unavailable"'
 json_check "$WORK/broken.json" '"ImportError: kbench test: this torch is broken" in doc["results"][0]["reason"]'
 

@@ -40,7 +40,8 @@ TEST_CASE("html: every verified, timed result with known metrics is one roofline
   for (std::size_t i = 0; i < report.results.size(); ++i) {
     const kbench::Result& r = report.results[i];
     // On the charts: ok, timed, and its workload is described (the ghost workload is not).
-    const bool expected = r.status == kbench::ResultStatus::ok && r.timing && report.find_workload(r.workload);
+    const bool expected = r.status == kbench::ResultStatus::ok && r.timing && report.find_workload(r.workload) &&
+                          r.ran_on == kbench::ResultDevice::gpu;
     const std::string id = "r0-" + std::to_string(i);
     CAPTURE(id);
     CHECK(marks_for(html, "roofline-point", id) == (expected ? 1u : 0u));
@@ -130,4 +131,41 @@ TEST_CASE("html: each workload's heading names its data type and layout, as the 
   const std::string html = render({{"run.json", report}});
   CHECK(html.find("<h3>W1 · conv1d_dilated_strided · fp32 nchw</h3>") != std::string::npos);
   CHECK(html.find("<h3>W2 · " + report.workloads[1].workload.name + " · bf16 nhwc</h3>") != std::string::npos);
+}
+
+TEST_CASE("html: a result that ran on the CPU is drawn under no GPU roof, and listed as the CPU's (issue 38.4)") {
+  kbench::RunReport report = kbench::test::fixture_report();
+  std::size_t cpu_index = report.results.size();
+  for (std::size_t i = 0; i < report.results.size(); ++i)
+    if (report.results[i].backend == "reference" && report.results[i].status == kbench::ResultStatus::ok) cpu_index = i;
+  REQUIRE(cpu_index < report.results.size());
+  kbench::Result& cpu = report.results[cpu_index];
+  REQUIRE(cpu.ran_on == kbench::ResultDevice::cpu);
+  cpu.timing = report.results[0].timing;  // timed: it would be plotted if it were a GPU's
+  const std::string html = render({{"fixture.json", report}});
+  const std::string id = "r0-" + std::to_string(cpu_index);
+  CHECK(marks_for(html, "roofline-point", id) == 0);
+  CHECK(marks_for(html, "median-mark", id) == 0);
+  CHECK(html.find("On the host's CPU (Test CPU, 2 threads)") != std::string::npos);
+  // The same result as a GPU's is drawn: the CPU is what keeps it off.
+  cpu.ran_on = kbench::ResultDevice::gpu;
+  CHECK(marks_for(render({{"fixture.json", report}}), "roofline-point", id) == 1);
+}
+
+TEST_CASE("html: the legend lists only what the charts draw, two runs get their own colours, the y axis has a title") {
+  kbench::RunReport report = kbench::test::fixture_report();
+  std::erase_if(report.results, [](const kbench::Result& r) { return r.math_used == kbench::MathMode::tf32; });
+  const std::string html = render({{"fixture.json", report}});
+  CHECK(html.find("swatch square") == std::string::npos);  // no tf32 point, no tf32 mark in the legend
+  CHECK(html.find("></span>reference</span>") == std::string::npos);  // nothing of the reference is drawn
+  CHECK(html.find("achieved FLOP/s") != std::string::npos);
+  const std::string two = render({{"base.json", report}, {"new.json", report}});
+  const auto color_of = [&](const std::string& key) {
+    const std::size_t at = two.find("></span>" + key + "</span>");
+    REQUIRE(at != std::string::npos);
+    const std::size_t start = two.rfind("background:", at);
+    return two.substr(start, two.find('"', start) - start);
+  };
+  CHECK(color_of("#1 cudnn") != color_of("#2 cudnn"));
+  CHECK(two.find("overflow-x: auto") != std::string::npos);  // the results table scrolls, not the page
 }

@@ -62,4 +62,22 @@ TEST_SUITE("measure") {
     CHECK(m.samples_s.size() >= 1);
     CHECK(m.samples_s.size() < 1000000);
   }
+
+  TEST_CASE("a spent budget still takes the protocol's minimum of samples, never more than asked") {
+    testing::FakeBackendConfig config;
+    testing::FakeRun run(testing::small_problem(), config);
+    run.fill_inputs(1);
+    MeasureOptions options;
+    options.warmups = 0;
+    options.discarded = 0;
+    options.iterations = 100;
+    options.time_budget_s = 1e-12;  // spent before the first sample ends
+    const Measurement three = measure(run, options);
+    CHECK(three.samples_s.size() == static_cast<std::size_t>(options.min_samples));
+    CHECK(three.budget_exhausted);
+    options.iterations = 2;  // fewer asked for than the minimum: exactly those
+    const Measurement two = measure(run, options);
+    CHECK(two.samples_s.size() == 2);
+    CHECK_FALSE(two.budget_exhausted);
+  }
 }

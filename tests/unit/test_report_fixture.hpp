@@ -130,6 +130,7 @@ inline RunReport fixture_report() {
   report.started_at = "2026-01-02T03:04:05Z";
   report.host = "testhost";
   report.device = "Test GPU (fake, 132 SMs)";
+  report.host_cpu = "Test CPU, 2 threads";
   report.peaks = fixture_peaks();
   report.settings.backends = {"cudnn", "cuda:all", "reference"};
   report.settings.math_modes = {MathMode::fp32, MathMode::tf32};
@@ -178,10 +179,12 @@ inline RunReport fixture_report() {
   wrong.timing = fake_measurement(kWrongResultMedian_s, 0.0, 20);  // must never be shown
   report.results.push_back(wrong);
 
-  report.results.push_back(make_result(
+  Result skipped = make_result(
       w1, "reference", "", MathMode::fp32, ResultStatus::skipped,
       "the CPU reference needs about 41.2 s per run here (13.34 GFLOP/s measured), 6 runs at least; over the "
-      "--time-budget of 30.0 s per workload and backend"));
+      "--time-budget of 30.0 s per workload and backend");
+  skipped.ran_on = ResultDevice::cpu;
+  report.results.push_back(skipped);
 
   // Workload 2: few samples (±stdev), an exhausted budget, a verify-only reference result, and the
   // statuses that never ran.
@@ -195,6 +198,7 @@ inline RunReport fixture_report() {
 
   Result reference = make_result(w2, "reference", "cpu_fp64_gather", MathMode::fp32, ResultStatus::ok);
   reference.verification = passed_verification(270400, true, 0);
+  reference.ran_on = ResultDevice::cpu;
   report.results.push_back(reference);
 
   report.results.push_back(make_result(w2, "cuda", "", MathMode::fp32, ResultStatus::unsupported,

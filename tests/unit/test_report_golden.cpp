@@ -155,7 +155,7 @@ TEST_SUITE("report") {
     const std::string text = render(report, kbench::ReportFormat::text);
     CHECK(text.find("INTERRUPTED: the run stopped early") != std::string::npos);
     CHECK(text.find("kbench 0.1.0-test\n") == 0);
-    CHECK(text.find("device  no CUDA device — floors for target Test GPU (datasheet)\n") != std::string::npos);
+    CHECK(text.find("gpu         none — floors for target Test GPU (datasheet)\n") != std::string::npos);
     CHECK(text.find("median, spread") == std::string::npos);  // no legend without a table
 
     const std::string csv = render(report, kbench::ReportFormat::csv);
