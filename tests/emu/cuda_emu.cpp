@@ -1,6 +1,5 @@
-// The fiber scheduler behind cuda_emu.hpp: one ucontext per CUDA thread, run round-robin (in the
-// Schedule's order) on the calling OS thread; barriers yield until every thread of the block (or
-// warp) has arrived.
+// The fiber scheduler behind cuda_emu.hpp: one ucontext per CUDA thread, run in the Schedule's order
+// on the calling OS thread; barriers yield until every thread of the block (or warp) has arrived.
 #include "cuda_emu.hpp"
 
 #include "test_seed.hpp"
@@ -9,6 +8,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <numeric>
 #include <random>
@@ -27,6 +27,7 @@ struct CopyOp {
   const unsigned char* src;
   int bytes;
   int src_bytes;
+  bool landed = false;  // written at issue (CopyLanding::at_issue), still in flight until waited for
 };
 
 // A thread's asynchronous operations of one kind (cp.async copies, wgmma products), PTX's way:
@@ -38,6 +39,10 @@ struct AsyncGroups {
   std::vector<std::vector<Op>> committed;  // oldest first
 
   bool empty() const { return open.empty() && committed.empty(); }
+  // Whether any operation is in flight (committed groups may be empty).
+  bool any() const {
+    return !open.empty() || std::any_of(committed.begin(), committed.end(), [](const auto& g) { return !g.empty(); });
+  }
   void clear() {
     open.clear();
     committed.clear();
@@ -63,6 +68,11 @@ struct BulkStore {
   std::size_t bytes;
 };
 
+struct Barrier {
+  int arrived = 0;
+  unsigned generation = 0;
+};
+
 struct Fiber {
   ucontext_t context{};
   std::unique_ptr<unsigned char[]> stack;
@@ -73,6 +83,9 @@ struct Fiber {
   AsyncGroups<std::function<void()>> products;  // wgmma.mma_async: each lands its product when run
   AsyncGroups<BulkStore> bulk_stores;           // cp.async.bulk to global, per bulk group
   long long fenced_at = -1;                     // block-barrier generation of the last fence.proxy.async
+  long long wgmma_issued = 0;                   // wgmma.mma_async issued so far
+  const Barrier* waiting_at = nullptr;          // the barrier the fiber waits at, if any,
+  unsigned waiting_generation = 0;              // for its release from this generation
 };
 
 // An mbarrier in shared memory: its arrivals, the bytes its current phase still waits for (tx), the
@@ -86,9 +99,15 @@ struct MBarrier {
   std::vector<CopyOp> in_flight;
 };
 
-struct Barrier {
-  int arrived = 0;
-  unsigned generation = 0;
+// The wgmma products of a warpgroup not yet issued by all its 128 threads, oldest first, each with
+// the descriptors the first thread issued it with: the others must issue the same.
+struct WgmmaIssue {
+  std::uint64_t desc_a = 0, desc_b = 0;
+  int threads = 0;
+};
+struct WarpgroupIssues {
+  std::deque<WgmmaIssue> pending;
+  long long first = 0;  // the number of the oldest pending product
 };
 
 struct Range {
@@ -110,15 +129,16 @@ struct Machine {
   const std::function<void()>* kernel = nullptr;
   Barrier block_barrier;
   std::vector<Barrier> warp_barriers;
-  std::vector<Barrier> warpgroup_barriers;
   std::vector<WarpSlots> warps;
-  std::vector<WarpgroupSlots> warpgroups;
-  std::vector<MBarrier> mbarriers;  // of the block being run
-  std::uint64_t events = 0;         // barrier arrivals and thread exits: progress, for deadlock detection
+  std::vector<WarpgroupIssues> warpgroup_issues;
+  long long fences_checked_at = -1;  // the block-barrier generation whose fences were all found in place
+  std::vector<MBarrier> mbarriers;   // of the block being run
+  std::uint64_t events = 0;          // barrier arrivals and thread exits: progress, for deadlock detection
   std::vector<Range> reads, writes;
   std::vector<std::vector<std::uint8_t>> write_counts;  // per byte of each writable range (saturating)
   std::string error;                                    // an EmulationError raised inside a fiber, rethrown by launch()
   Schedule schedule = Schedule::ascending;
+  CopyLanding landing = CopyLanding::at_wait;
 };
 
 Machine& machine() {
@@ -146,15 +166,22 @@ void wait_at(Barrier& b, int parties) {
     ++b.generation;
     return;
   }
+  Fiber& f = current_fiber();
+  f.waiting_at = &b;
+  f.waiting_generation = generation;
   while (b.generation == generation) yield();
+  f.waiting_at = nullptr;
 }
 
-void land(const std::vector<CopyOp>& group) {
-  for (const CopyOp& op : group) {
-    if (op.src_bytes > 0) std::memcpy(op.dst, op.src, static_cast<std::size_t>(op.src_bytes));
-    if (op.bytes > op.src_bytes)
-      std::memset(op.dst + op.src_bytes, 0, static_cast<std::size_t>(op.bytes - op.src_bytes));
-  }
+void land(CopyOp& op) {
+  if (op.landed) return;
+  if (op.src_bytes > 0) std::memcpy(op.dst, op.src, static_cast<std::size_t>(op.src_bytes));
+  if (op.bytes > op.src_bytes) std::memset(op.dst + op.src_bytes, 0, static_cast<std::size_t>(op.bytes - op.src_bytes));
+  op.landed = true;
+}
+
+void land_group(std::vector<CopyOp>& group) {
+  for (CopyOp& op : group) land(op);
 }
 
 void fiber_entry() {
@@ -162,6 +189,8 @@ void fiber_entry() {
   Fiber& f = current_fiber();
   try {
     (*m.kernel)();
+    if (f.copies.any())
+      throw EmulationError("cp.async: a thread exited with a copy in flight (no cp.async.wait_group covering it)");
     if (!f.products.empty())
       throw EmulationError("wgmma: a thread exited with a product not waited for (wgmma.wait_group)");
     if (!f.bulk_stores.empty())
@@ -173,6 +202,41 @@ void fiber_entry() {
   f.done = true;
   ++m.events;
   swapcontext(&f.context, &m.scheduler);
+}
+
+// One turn of thread t: it runs until it yields (at a barrier, a collective, a wait) or exits.
+void run_turn(int t) {
+  Machine& m = machine();
+  m.current = t;
+  swapcontext(&m.scheduler, &m.fibers[static_cast<std::size_t>(t)].context);
+  m.current = -1;
+}
+
+bool at_block_barrier(const Fiber& f) {
+  const Barrier& b = machine().block_barrier;
+  return f.done || (f.waiting_at == &b && f.waiting_generation == b.generation);
+}
+
+// Warp `warp`'s lanes take turns until every one waits at the block barrier or has exited, or a whole
+// round of turns makes no progress (they wait for another warp: an mbarrier, a warpgroup's product).
+// Returns whether every lane has exited.
+bool run_warp_ahead(int warp) {
+  Machine& m = machine();
+  const auto lane0 = static_cast<std::size_t>(32 * warp);
+  for (;;) {
+    const std::uint64_t before = m.events;
+    bool ran = false;
+    for (std::size_t l = lane0; l < lane0 + 32; ++l) {
+      if (at_block_barrier(m.fibers[l])) continue;
+      ran = true;
+      run_turn(static_cast<int>(l));
+      if (!m.error.empty()) return false;
+    }
+    if (!ran || m.events == before) break;
+  }
+  for (std::size_t l = lane0; l < lane0 + 32; ++l)
+    if (!m.fibers[l].done) return false;
+  return true;
 }
 
 void run_block() {
@@ -188,6 +252,8 @@ void run_block() {
     f.products.clear();
     f.bulk_stores.clear();
     f.fenced_at = -1;
+    f.wgmma_issued = 0;
+    f.waiting_at = nullptr;
     getcontext(&f.context);
     f.context.uc_stack.ss_sp = f.stack.get();
     f.context.uc_stack.ss_size = kStackBytes;
@@ -197,7 +263,8 @@ void run_block() {
   m.block_barrier = Barrier{};
   m.mbarriers.clear();
   m.warp_barriers.assign(static_cast<std::size_t>(threads / 32), Barrier{});
-  m.warpgroup_barriers.assign(static_cast<std::size_t>((threads + 127) / 128), Barrier{});
+  m.warpgroup_issues.assign(static_cast<std::size_t>((threads + 127) / 128), WarpgroupIssues{});
+  m.fences_checked_at = -1;
   // NaN bytes: a read of shared memory nobody wrote poisons the result.
   if (m.shared_bytes > 0) std::memset(m.shared, 0xff, m.shared_bytes);
   // Turns in schedule order (Schedule in cuda_emu.hpp); shuffled: a fresh order each round, from the
@@ -208,18 +275,22 @@ void run_block() {
   std::mt19937_64 shuffle(testing::test_seed((static_cast<std::uint64_t>(m.block_idx.z) << 42) ^
                                              (static_cast<std::uint64_t>(m.block_idx.y) << 21) ^ m.block_idx.x));
   for (;;) {
-    bool all_done = true;
     const std::uint64_t before = m.events;
-    if (m.schedule == Schedule::shuffled) std::shuffle(order.begin(), order.end(), shuffle);
-    for (const int t : order) {
-      Fiber& f = m.fibers[static_cast<std::size_t>(t)];
-      if (f.done) continue;
-      all_done = false;
-      m.current = t;
-      swapcontext(&m.scheduler, &f.context);
-      m.current = -1;
-      if (!m.error.empty()) return;
+    bool all_done = true;
+    if (m.schedule == Schedule::warp_ahead) {
+      const int warps = threads / 32;
+      const int lead = static_cast<int>(m.block_barrier.generation % static_cast<unsigned>(warps));
+      for (int i = 0; i < warps && m.error.empty(); ++i) all_done = run_warp_ahead((lead + i) % warps) && all_done;
+    } else {
+      if (m.schedule == Schedule::shuffled) std::shuffle(order.begin(), order.end(), shuffle);
+      for (const int t : order) {
+        if (m.fibers[static_cast<std::size_t>(t)].done) continue;
+        all_done = false;
+        run_turn(t);
+        if (!m.error.empty()) break;
+      }
     }
+    if (!m.error.empty()) return;
     if (all_done) {
       for (const MBarrier& b : m.mbarriers)
         if (!b.in_flight.empty()) m.error = "cp.async.bulk: copies into shared memory that no thread waited for";
@@ -236,6 +307,8 @@ void run_block() {
 
 void set_schedule(Schedule schedule) { machine().schedule = schedule; }
 Schedule schedule() { return machine().schedule; }
+void set_copy_landing(CopyLanding landing) { machine().landing = landing; }
+CopyLanding copy_landing() { return machine().landing; }
 
 const Dim3& thread_idx() { return current_fiber().thread_idx; }
 const Dim3& block_idx() { return machine().block_idx; }
@@ -260,20 +333,53 @@ WarpSlots& warp_slots() {
 
 int warpgroup_rank() { return current_fiber().linear % 128; }
 
-void warpgroup_sync() {
-  Machine& m = machine();
-  const int threads = static_cast<int>(m.block.x * m.block.y * m.block.z);
-  if (threads % 128 != 0) throw EmulationError("warpgroup operation in a block that is not whole warpgroups");
-  wait_at(m.warpgroup_barriers[static_cast<std::size_t>(current_fiber().linear / 128)], 128);
-}
-
-WarpgroupSlots& warpgroup_slots() {
-  Machine& m = machine();
-  return m.warpgroups[static_cast<std::size_t>(current_fiber().linear / 128)];
-}
-
 unsigned char* shared_base() { return machine().shared; }
 std::size_t shared_size() { return machine().shared_bytes; }
+
+namespace {
+
+// Every thread of the block still running fenced (fence.proxy.async) in the barrier interval that
+// ended at the last block barrier: after its shared-memory writes, before the barrier that hands them
+// to the async proxy (a copy out, a wgmma).
+bool every_thread_fenced_before_last_barrier() {
+  const Machine& m = machine();
+  const long long generation = m.block_barrier.generation;
+  const auto threads = static_cast<std::size_t>(m.block.x * m.block.y * m.block.z);
+  for (std::size_t t = 0; t < threads; ++t) {
+    const Fiber& f = m.fibers[t];
+    if (!f.done && (f.fenced_at < 0 || f.fenced_at != generation - 1)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void wgmma_issue(std::uint64_t desc_a, std::uint64_t desc_b) {
+  Machine& m = machine();
+  const int threads = static_cast<int>(m.block.x * m.block.y * m.block.z);
+  if (threads % 128 != 0) throw EmulationError("wgmma: a block that is not whole warpgroups");
+  const long long generation = m.block_barrier.generation;
+  if (m.fences_checked_at != generation) {
+    if (!every_thread_fenced_before_last_barrier())
+      throw EmulationError(
+          "wgmma: shared-memory operands read without every thread's fence.proxy.async before the last block "
+          "barrier");
+    m.fences_checked_at = generation;
+  }
+  Fiber& f = current_fiber();
+  WarpgroupIssues& issues = m.warpgroup_issues[static_cast<std::size_t>(f.linear / 128)];
+  const auto index = static_cast<std::size_t>(f.wgmma_issued - issues.first);
+  if (index == issues.pending.size()) issues.pending.push_back(WgmmaIssue{desc_a, desc_b, 0});
+  WgmmaIssue& issue = issues.pending[index];
+  if (issue.desc_a != desc_a || issue.desc_b != desc_b)
+    throw EmulationError("wgmma: descriptors differ across the warpgroup");
+  ++issue.threads;
+  ++f.wgmma_issued;
+  while (!issues.pending.empty() && issues.pending.front().threads == 128) {
+    issues.pending.pop_front();
+    ++issues.first;
+  }
+}
 
 void wgmma_enqueue(std::function<void()> apply) { current_fiber().products.open.push_back(std::move(apply)); }
 
@@ -297,12 +403,14 @@ void cp_async(void* shared_dst, const void* src, int bytes, int src_bytes) {
         return r.contains(src, static_cast<std::size_t>(src_bytes));
       }))
     throw EmulationError("cp.async: source outside every input buffer");
-  current_fiber().copies.open.push_back(CopyOp{dst, static_cast<const unsigned char*>(src), bytes, src_bytes});
+  CopyOp op{dst, static_cast<const unsigned char*>(src), bytes, src_bytes};
+  if (m.landing == CopyLanding::at_issue) land(op);
+  current_fiber().copies.open.push_back(op);
 }
 
 void cp_async_commit() { current_fiber().copies.commit(); }
 
-void cp_async_wait(int pending_allowed) { current_fiber().copies.wait(pending_allowed, land); }
+void cp_async_wait(int pending_allowed) { current_fiber().copies.wait(pending_allowed, land_group); }
 
 namespace {
 
@@ -365,8 +473,8 @@ void mbarrier_arrive_expect_tx(void* barrier, unsigned bytes) {
 
 bool mbarrier_try_wait(void* barrier, unsigned parity) {
   MBarrier& b = mbarrier_at(barrier);
-  for (const CopyOp& op : b.in_flight) {
-    land({op});
+  for (CopyOp& op : b.in_flight) {
+    land(op);
     b.tx -= op.bytes;
   }
   b.in_flight.clear();
@@ -382,24 +490,22 @@ void bulk_copy_to_shared(void* dst, const void* src, unsigned bytes, void* barri
   if (!in_shared(dst, bytes)) throw EmulationError("cp.async.bulk: destination outside the block's shared memory");
   if (std::none_of(m.reads.begin(), m.reads.end(), [&](const Range& r) { return r.contains(src, bytes); }))
     throw EmulationError("cp.async.bulk: source outside every input buffer");
-  mbarrier_at(barrier).in_flight.push_back(CopyOp{static_cast<unsigned char*>(dst),
-                                                  static_cast<const unsigned char*>(src), static_cast<int>(bytes),
-                                                  static_cast<int>(bytes)});
+  MBarrier& b = mbarrier_at(barrier);
+  CopyOp op{static_cast<unsigned char*>(dst), static_cast<const unsigned char*>(src), static_cast<int>(bytes),
+            static_cast<int>(bytes)};
+  if (m.landing == CopyLanding::at_issue) land(op);
+  b.in_flight.push_back(op);
 }
 
 void fence_proxy_async_shared() { current_fiber().fenced_at = machine().block_barrier.generation; }
 
 void bulk_copy_to_global(void* dst, const void* src, unsigned bytes) {
-  Machine& m = machine();
   check_bulk_shape(dst, src, bytes);
   if (!in_shared(src, bytes)) throw EmulationError("cp.async.bulk: source outside the block's shared memory");
-  const long long generation = m.block_barrier.generation;
-  for (const Fiber& f : m.fibers)
-    if (&f - m.fibers.data() < static_cast<std::ptrdiff_t>(m.block.x * m.block.y * m.block.z) && !f.done &&
-        (f.fenced_at < 0 || f.fenced_at != generation - 1))
-      throw EmulationError(
-          "cp.async.bulk: a copy out of shared memory without every thread's fence.proxy.async before the last "
-          "block barrier");
+  if (!every_thread_fenced_before_last_barrier())
+    throw EmulationError(
+        "cp.async.bulk: a copy out of shared memory without every thread's fence.proxy.async before the last "
+        "block barrier");
   current_fiber().bulk_stores.open.push_back(
       BulkStore{static_cast<unsigned char*>(dst), static_cast<const unsigned char*>(src), bytes});
 }
@@ -478,7 +584,6 @@ void launch(Dim3 grid, Dim3 block, unsigned char* shared, std::size_t shared_byt
     m.fibers.push_back(std::move(f));
   }
   m.warps.resize(threads / 32);
-  m.warpgroups.resize((threads + 127) / 128);
   for (unsigned z = 0; z < grid.z; ++z)
     for (unsigned y = 0; y < grid.y; ++y)
       for (unsigned x = 0; x < grid.x; ++x) {

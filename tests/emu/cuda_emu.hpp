@@ -4,16 +4,22 @@
 //
 // Force-included (-include) before the kernel headers of the emulation tests only. Every thread of a
 // block runs as a fiber (ucontext) on one OS thread; __syncthreads() and the warp-collective
-// operations (mma.sync, shuffles) are barriers between fibers; wgmma.mma_async meets its warpgroup
-// (128 threads) the same way, and its product lands only at a wgmma.wait_group that covers it, with
-// shared memory read then: as late as the hardware may, like the copies below. Asynchronous copies (cp.async) are
-// queued per thread and land only when a cp.async.wait_group lets them: as late as the hardware may,
-// so a kernel that reads a stage before waiting for it reads stale data here too. Shared memory is
-// poisoned with NaNs before every block. Global memory: cp.async sources and streaming stores are
-// checked against the buffers the test registered (a small memcheck), failing the test by exception.
-//
-// Threads take turns in an order that can be reversed or shuffled (Schedule, below), so a missing
-// barrier shows in one order or another.
+// operations (mma.sync, wgmma.mma_async, shuffles) are barriers between fibers. The emulation takes
+// the freedoms the hardware has, one mode at a time, so that an ordering bug shows in some mode:
+//   - cp.async copies land at their cp.async.wait_group (as late as allowed: a stage read before its
+//     wait reads stale data) or at issue (as early as allowed: a stage refilled while someone may
+//     still read it is overwritten at once); CopyLanding below;
+//   - threads take their turns between barriers in ascending, descending or shuffled order, or warp
+//     by warp, each warp running to its next block barrier before the next starts; Schedule below;
+//   - wgmma.mma_async meets its warp only (PTX: .sync waits for the warp, .aligned asks the whole
+//     warpgroup to issue it; it is no block barrier), reads its shared-memory operands at issue and
+//     checks at the wgmma.wait_group that completes it that they did not change in between; every
+//     thread of the block must have fenced its shared-memory writes (fence.proxy.async) before the
+//     block barrier that precedes a wgmma, as before a bulk copy out.
+// A thread that exits with a cp.async copy, a wgmma product or a bulk copy out still in flight fails
+// the launch. Shared memory is poisoned with NaNs before every block. Global memory: cp.async sources
+// and streaming stores are checked against the buffers the test registered (a small memcheck),
+// failing the test by exception.
 //
 // What it does not model: timing, memory ordering between blocks (they run one after another),
 // bank conflicts, and the exact rounding of the tensor cores' accumulation (done here in double).
@@ -45,9 +51,8 @@ const Dim3& grid_dim();
 int lane();  // linear thread index % 32
 
 void syncthreads();
-void warp_sync();       // barrier of the calling thread's 32-lane warp
-void warpgroup_sync();  // barrier of the calling thread's 128-thread warpgroup
-int warpgroup_rank();   // linear thread index % 128
+void warp_sync();      // barrier of the calling thread's 32-lane warp
+int warpgroup_rank();  // linear thread index % 128
 
 // Scratch the 32 lanes of a warp exchange through in a collective operation.
 struct WarpSlots {
@@ -58,18 +63,15 @@ struct WarpSlots {
 };
 WarpSlots& warp_slots();
 
-// Scratch the 128 threads of a warpgroup exchange through in a wgmma: A fragments and descriptors.
-struct WarpgroupSlots {
-  std::uint32_t a[128][4];
-  std::uint64_t desc[128];
-  std::uint64_t desc_a[128];  // A's descriptor, when A is read from shared memory too
-};
-WarpgroupSlots& warpgroup_slots();
-
 // The block's dynamic shared memory: shared-window addresses (descriptors) are offsets from it.
 unsigned char* shared_base();
 std::size_t shared_size();
 
+// wgmma.mma_async, issued by the calling thread with these descriptors (desc_a 0 when A is in
+// registers): checks that every thread of the block fenced its shared-memory writes to the async
+// proxy before the last block barrier, and that the other warps of the warpgroup issue their product
+// of the same number with the same descriptors.
+void wgmma_issue(std::uint64_t desc_a, std::uint64_t desc_b);
 // wgmma.mma_async's deferred part: `apply` runs when a wgmma.wait_group lets its group complete.
 // A thread that exits with a product still in flight fails the launch (its result would be lost).
 void wgmma_enqueue(std::function<void()> apply);
@@ -77,13 +79,16 @@ void wgmma_commit();
 void wgmma_wait(int pending_allowed);
 
 // cp.async: `bytes` copied from src to the shared destination, of which the first `src_bytes` come
-// from src and the rest are zeros; queued until a wait lets the group land.
+// from src and the rest are zeros; in flight until a wait covers its group, landing then or at issue
+// (CopyLanding). A thread that exits with a copy in flight fails the launch: the copy would land in
+// shared memory that another block may own by then.
 void cp_async(void* shared_dst, const void* src, int bytes, int src_bytes);
 void cp_async_commit();
 void cp_async_wait(int pending_allowed);
 
 // Hopper's bulk copies and the mbarriers that count their bytes (bulk_copy_ops.cuh). A copy into
-// shared memory lands when a thread's try_wait on its barrier looks (as late as the hardware may);
+// shared memory lands when a thread's try_wait on its barrier looks (as late as the hardware may), or
+// at issue (CopyLanding::at_issue), its bytes counted on the barrier at the try_wait either way;
 // a barrier's phase completes once its arrivals are in and the bytes it expects have landed, and
 // more bytes than expected fail the launch. A copy out of shared memory reads its source when its
 // thread waits for the group (.read): data written after the copy was issued would reach memory
@@ -111,15 +116,23 @@ void check_write_span(const void* p, std::size_t bytes);  // the same, for a spa
 const std::vector<std::uint8_t>& write_counts(const void* buffer);
 
 // The order in which a block's threads take their turns between barriers: by ascending index, by
-// descending index, or shuffled afresh each round (seeded by the block and the round, so a failure
-// reproduces). A correct kernel computes the same in every order. One that reads another thread's
-// shared-memory write with no barrier between them (what racecheck reports on the GPU) sees the
-// write when the writer's turn comes first and the NaN poison or a stale value when it comes
-// second, so the emulation tests run under each order (their --emu-schedule option, tests/emu/main.cpp;
-// ctest runs them as they are and again with the prefixes descending. and shuffled.).
-enum class Schedule { ascending, descending, shuffled };
+// descending index, shuffled afresh each round (seeded by the block and the round, so a failure
+// reproduces), or warp_ahead: one warp at a time runs until each of its threads waits at the block
+// barrier (or has exited, or can make no progress alone), its lanes taking turns in ascending order;
+// the warp that goes first rotates with each block barrier. A correct kernel computes the same in
+// every order. One that reads another thread's shared-memory write with no barrier between them (what
+// racecheck reports on the GPU) sees the write when the writer's turn comes first and the NaN poison
+// or a stale value when it comes second; one that refills a stage other warps may still read is seen
+// when a warp gets a whole barrier interval ahead (warp_ahead, with copies landing at issue).
+enum class Schedule { ascending, descending, shuffled, warp_ahead };
 void set_schedule(Schedule schedule);  // for the launches that follow
 Schedule schedule();
+
+// When a cp.async (and a bulk copy into shared memory) writes its destination: at the wait that
+// covers it (the latest the hardware may) or when it is issued (the earliest).
+enum class CopyLanding { at_wait, at_issue };
+void set_copy_landing(CopyLanding landing);  // for the launches that follow
+CopyLanding copy_landing();
 
 // Runs `kernel` for every block of `grid` (x fastest), each with block.x threads (a multiple of 32),
 // with `shared` (shared_bytes of it) as the block's dynamic shared memory.

@@ -81,14 +81,21 @@ inline BoundCheck check_within_bound(const ConvProblem& p, const data::HostTenso
   return c;
 }
 
+// What one run of a convolution's launches computed: its outputs against the bound above, and how
+// many outputs the streaming stores did not write exactly once (when counted).
+struct TypedRun {
+  BoundCheck bound;
+  std::size_t not_written_once = 0;
+};
+
 // Runs `launches` (the launches of one convolution, each an emu::launch) on the seeded tensors of `p`
 // stored as its dtype and layout (kType must be p.dtype), with x, w and the bias registered as
 // readable and y as writable (`launches` registers any buffer of its own); every output poisoned
 // first, so one left unwritten fails. `counted_stores`: the launches write the output only by
-// streaming stores, each element exactly once (checked).
+// streaming stores, each element exactly once (counted). An EmulationError passes through.
 template <DType kType>
-void run_typed_sequence_and_compare(const ConvProblem& p, std::uint64_t seed, const TypedKernel<kType>& launches,
-                                    bool counted_stores = false) {
+TypedRun run_typed_sequence(const ConvProblem& p, std::uint64_t seed, const TypedKernel<kType>& launches,
+                            bool counted_stores = false) {
   REQUIRE(p.dtype == kType);
   const data::HostTensors t = data::make_host_tensors(p, seed);
   const std::vector<Stored<kType>> x = to_memory<kType>(p, Operand::input, t.input);
@@ -106,17 +113,26 @@ void run_typed_sequence_and_compare(const ConvProblem& p, std::uint64_t seed, co
   for (std::size_t i = 0; i < y.size(); ++i)
     got[i] = gpu::conv::Element<kType>::widen(
         y[static_cast<std::size_t>(memory_offset(p, Operand::output, static_cast<std::int64_t>(i)))]);
-  const BoundCheck c = check_within_bound(p, t, got);
+  TypedRun run{check_within_bound(p, t, got)};
+  if (counted_stores) {
+    const std::vector<std::uint8_t>& counts = emu::write_counts(y.data());
+    for (std::size_t i = 0; i < y.size(); ++i) run.not_written_once += counts[i * sizeof y[0]] != 1 ? 1 : 0;
+  }
+  return run;
+}
+
+// run_typed_sequence, every output checked within the bound (and, counted, written exactly once).
+template <DType kType>
+void run_typed_sequence_and_compare(const ConvProblem& p, std::uint64_t seed, const TypedKernel<kType>& launches,
+                                    bool counted_stores = false) {
+  const TypedRun run = run_typed_sequence<kType>(p, seed, launches, counted_stores);
+  const BoundCheck& c = run.bound;
   INFO(to_string(p.dtype) << " " << to_string(p.layout) << ": " << c.failures << " of " << c.checked
                           << " outside the bound, first at " << c.first << ": got " << c.got << ", expected "
                           << c.expected << " within " << c.allowed);
   CHECK(c.failures == 0);
-  if (counted_stores) {
-    const std::vector<std::uint8_t>& counts = emu::write_counts(y.data());
-    std::size_t not_once = 0;
-    for (std::size_t i = 0; i < y.size(); ++i) not_once += counts[i * sizeof y[0]] != 1 ? 1 : 0;
-    CHECK_MESSAGE(not_once == 0, not_once << " outputs not written exactly once");
-  }
+  if (counted_stores)
+    CHECK_MESSAGE(run.not_written_once == 0, run.not_written_once << " outputs not written exactly once");
 }
 
 // One launch of `kernel` over `grid` blocks of `threads`, with `shared` as the dynamic shared memory;

@@ -22,22 +22,32 @@ extern unsigned char smem[];
 namespace kbench::emu_tests {
 
 // One launch of the GEMM `d` on tensors x, w (B as the descriptor addresses it), bias b and y: the
-// mma.sync kernel (half_gemm.cu's grid and shared memory) or, with `wgmma`, half_wgmma.cu's.
-template <DType kType>
+// mma.sync kernel (half_gemm.cu's grid and shared memory) or, with `wgmma`, half_wgmma.cu's; with
+// kBug, the kernel's body with that ordering mistake planted (ordering_bug.hpp).
+template <DType kType, gpu::conv::half_gemm::OrderingBug kBug = gpu::conv::half_gemm::OrderingBug::none>
 void launch_half_gemm(const gpu::conv::half_gemm::HalfGemmDesc& d, const Stored<kType>* x, const Stored<kType>* w,
                       const Stored<kType>* b, Stored<kType>* y, bool wgmma) {
   namespace hg = gpu::conv::half_gemm;
   const emu::Dim3 grid{static_cast<unsigned>(d.row_tiles), static_cast<unsigned>(d.col_tiles),
                        static_cast<unsigned>(d.p3.groups)};
+  const auto run = [&]<bool kVector>() {
+    if constexpr (kBug == hg::OrderingBug::none) {
+      if (wgmma)
+        hg::half_wgmma_kernel<kType, kVector>(d, x, w, b, y);
+      else
+        hg::half_gemm_kernel<kType, kVector>(d, x, w, b, y);
+    } else {
+      if (wgmma)
+        hg::half_wgmma_body<kType, kVector, kBug>(d, x, w, b, y);
+      else
+        hg::half_gemm_body<kType, kVector, kBug>(d, x, w, b, y);
+    }
+  };
   emu::launch(grid, emu::Dim3{hg::kThreads}, hg::smem, wgmma ? hg::kWgmmaSmemBytes : hg::kSmemBytes, [&] {
-    if (wgmma && d.vector_loads)
-      hg::half_wgmma_kernel<kType, true>(d, x, w, b, y);
-    else if (wgmma)
-      hg::half_wgmma_kernel<kType, false>(d, x, w, b, y);
-    else if (d.vector_loads)
-      hg::half_gemm_kernel<kType, true>(d, x, w, b, y);
+    if (d.vector_loads)
+      run.template operator()<true>();
     else
-      hg::half_gemm_kernel<kType, false>(d, x, w, b, y);
+      run.template operator()<false>();
   });
 }
 

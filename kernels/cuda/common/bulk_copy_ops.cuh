@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "cuda/common/device_ops.cuh"
+#include "cuda/common/proxy_fence.cuh"  // fence_proxy_async_shared, before a copy out
 
 namespace kbench::gpu::conv {
 
@@ -74,11 +75,6 @@ __device__ __forceinline__ void bulk_copy_to_shared(void* dst, const void* src, 
                    shared_address(dst)),
                "l"(src), "r"(bytes), "r"(shared_address(barrier))
                : "memory");
-}
-
-// Orders this thread's earlier generic writes to shared memory before later async-proxy reads of it.
-__device__ __forceinline__ void fence_proxy_async_shared() {
-  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 }
 
 // `bytes` from shared `src` to global `dst`, in the thread's open bulk group.

@@ -8,6 +8,11 @@
 // tests/emu/shadow/ has a CPU version with the same interface.
 #include <cstdint>
 
+// wgmma reads shared memory through the async proxy (PTX ISA 9.7.15.4): this thread's earlier
+// generic-proxy writes there become visible to it only past fence_proxy_async_shared, issued by each
+// writer before the barrier that hands the data to the warpgroups.
+#include "cuda/common/proxy_fence.cuh"
+
 namespace kbench::gpu::conv {
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -18,14 +23,6 @@ namespace kbench::gpu::conv {
 
 // Orders this thread's earlier register writes (accumulators, A fragments) before the next wgmma reads them.
 __device__ __forceinline__ void wgmma_fence() { KBENCH_WGMMA_ASM("wgmma.fence.sync.aligned;\n" ::: "memory"); }
-
-// wgmma reads shared memory through the async proxy (PTX ISA 9.7.15.4): this thread's earlier
-// generic-proxy writes there (st.shared, landed cp.async copies) become visible to it only past this
-// fence, issued by each writer before the barrier that hands the data to the warpgroups. (The other
-// direction needs none: a completed wgmma is followed by an implicit async-generic fence.)
-__device__ __forceinline__ void fence_proxy_async_shared() {
-  KBENCH_WGMMA_ASM("fence.proxy.async.shared::cta;\n" ::: "memory");
-}
 
 // Closes the group of the wgmma issued since the last commit.
 __device__ __forceinline__ void wgmma_commit() { KBENCH_WGMMA_ASM("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }

@@ -17,6 +17,7 @@
 #include "cuda/common/device_ops.cuh"
 #include "cuda/common/element.hpp"
 #include "cuda/half_gemm/half_gemm_index.hpp"
+#include "cuda/half_gemm/ordering_bug.hpp"
 
 namespace kbench::gpu::conv::half_gemm {
 
@@ -67,11 +68,12 @@ __device__ __forceinline__ void load_chunk(const HalfGemmDesc& d, std::int64_t c
   }
 }
 
-// Grid: (row tiles, column tiles, groups); kThreads threads; kSmemBytes of dynamic shared memory.
-template <DType kType, bool kVectorLoads>
-__global__ void __launch_bounds__(kThreads)
-    half_gemm_kernel(const HalfGemmDesc d, const std::uint16_t* __restrict__ x, const std::uint16_t* __restrict__ w,
-                     const std::uint16_t* __restrict__ bias, std::uint16_t* __restrict__ y) {
+// The kernel's body, with an ordering mistake planted when kBug is not `none` (ordering_bug.hpp).
+template <DType kType, bool kVectorLoads, OrderingBug kBug = OrderingBug::none>
+__device__ __forceinline__ void half_gemm_body(const HalfGemmDesc& d, const std::uint16_t* __restrict__ x,
+                                               const std::uint16_t* __restrict__ w,
+                                               const std::uint16_t* __restrict__ bias,
+                                               std::uint16_t* __restrict__ y) {
   using E = Element<kType>;
   extern __shared__ __align__(16) unsigned char smem[];
   auto* stages = reinterpret_cast<std::uint16_t*>(smem);
@@ -101,12 +103,17 @@ __global__ void __launch_bounds__(kThreads)
   float acc[2][4][4] = {};  // registers only while every loop indexing it is unrolled
   for (std::int64_t chunk = 0; chunk < d.chunks; ++chunk) {
     cp_async_wait<kStages - 2>();
+    const std::int64_t next = chunk + kStages - 1;
+    const auto refill = [&] {
+      if (next < d.chunks)
+        load_chunk<kVectorLoads>(d, next, g, origin, row_ok, col0, x, w, stage_a(next), stage_b(next));
+      cp_async_commit();
+    };
+    if constexpr (kBug == OrderingBug::refill_before_barrier) refill();
     // Chunk `chunk` has landed for every thread, and every warp is done with the stage refilled next
     // (read at chunk - 1).
     __syncthreads();
-    const std::int64_t next = chunk + kStages - 1;
-    if (next < d.chunks) load_chunk<kVectorLoads>(d, next, g, origin, row_ok, col0, x, w, stage_a(next), stage_b(next));
-    cp_async_commit();
+    if constexpr (kBug != OrderingBug::refill_before_barrier) refill();
 
     const std::uint16_t* sa = stage_a(chunk);
     const std::uint16_t* sb = stage_b(chunk);
@@ -155,6 +162,14 @@ __global__ void __launch_bounds__(kThreads)
           y[output_offset(d, r, g, j)] = E::narrow(acc[mi][ni][e] + b);
         }
     }
+}
+
+// Grid: (row tiles, column tiles, groups); kThreads threads; kSmemBytes of dynamic shared memory.
+template <DType kType, bool kVectorLoads>
+__global__ void __launch_bounds__(kThreads)
+    half_gemm_kernel(const HalfGemmDesc d, const std::uint16_t* __restrict__ x, const std::uint16_t* __restrict__ w,
+                     const std::uint16_t* __restrict__ bias, std::uint16_t* __restrict__ y) {
+  half_gemm_body<kType, kVectorLoads>(d, x, w, bias, y);
 }
 
 }  // namespace kbench::gpu::conv::half_gemm

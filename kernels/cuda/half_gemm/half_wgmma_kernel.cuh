@@ -19,6 +19,7 @@
 #include "cuda/common/wgmma_ops.cuh"
 #include "cuda/half_gemm/half_gemm_index.hpp"
 #include "cuda/half_gemm/half_wgmma_index.hpp"
+#include "cuda/half_gemm/ordering_bug.hpp"
 
 namespace kbench::gpu::conv::half_gemm {
 
@@ -69,12 +70,12 @@ __device__ __forceinline__ void load_wgmma_chunk(const HalfGemmDesc& d, std::int
   }
 }
 
-// Grid: (row tiles, column tiles, groups), as the mma.sync kernel; kThreads threads (one warpgroup);
-// kWgmmaSmemBytes of dynamic shared memory.
-template <DType kType, bool kVectorLoads>
-__global__ void __launch_bounds__(kThreads)
-    half_wgmma_kernel(const HalfGemmDesc d, const std::uint16_t* __restrict__ x, const std::uint16_t* __restrict__ w,
-                      const std::uint16_t* __restrict__ bias, std::uint16_t* __restrict__ y) {
+// The kernel's body, with an ordering mistake planted when kBug is not `none` (ordering_bug.hpp).
+template <DType kType, bool kVectorLoads, OrderingBug kBug = OrderingBug::none>
+__device__ __forceinline__ void half_wgmma_body(const HalfGemmDesc& d, const std::uint16_t* __restrict__ x,
+                                                const std::uint16_t* __restrict__ w,
+                                                const std::uint16_t* __restrict__ bias,
+                                                std::uint16_t* __restrict__ y) {
   using E = Element<kType>;
   extern __shared__ __align__(16) unsigned char smem[];
   auto* stages = reinterpret_cast<std::uint16_t*>(smem);
@@ -107,11 +108,12 @@ __global__ void __launch_bounds__(kThreads)
   }
   const std::uint32_t stages_address = shared_address(stages);
   for (std::int64_t chunk = 0; chunk < d.chunks; ++chunk) {
-    cp_async_wait<kAhead - 1>();
-    fence_proxy_async_shared();  // this thread's copies and stores, visible to the tensor core's reads
+    cp_async_wait<kBug == OrderingBug::products_before_landing ? kAhead : kAhead - 1>();
+    // This thread's copies and stores, visible to the tensor core's reads.
+    if constexpr (kBug != OrderingBug::no_proxy_fence) fence_proxy_async_shared();
     // Chunk `chunk` has landed for every thread; every thread has waited for chunk - 2's products,
     // whose stage is refilled next.
-    __syncthreads();
+    if constexpr (kBug != OrderingBug::no_barrier_before_products) __syncthreads();
     const auto a_address = stages_address + static_cast<std::uint32_t>(chunk % kWgmmaStages * kWgmmaStageHalves * 2);
     const std::uint32_t b_address = a_address + kWgmmaOperandHalves * 2;
     wgmma_fence();
@@ -127,7 +129,8 @@ __global__ void __launch_bounds__(kThreads)
     if (next < d.chunks)
       load_wgmma_chunk<kVectorLoads>(d, next, g, origin, row_ok, col0, x, w, stage_a(next), stage_b(next));
     cp_async_commit();
-    wgmma_wait<1>();  // chunk - 1's products done: its stage is free after the next barrier
+    // chunk - 1's products done: its stage is free after the next barrier.
+    wgmma_wait<kBug == OrderingBug::early_refill ? 2 : 1>();
   }
   wgmma_wait<0>();
 #pragma unroll
@@ -150,6 +153,15 @@ __global__ void __launch_bounds__(kThreads)
       y[output_offset(d, r, g, j)] = E::narrow(acc[i] + b);
     }
   }
+}
+
+// Grid: (row tiles, column tiles, groups), as the mma.sync kernel; kThreads threads (one warpgroup);
+// kWgmmaSmemBytes of dynamic shared memory.
+template <DType kType, bool kVectorLoads>
+__global__ void __launch_bounds__(kThreads)
+    half_wgmma_kernel(const HalfGemmDesc d, const std::uint16_t* __restrict__ x, const std::uint16_t* __restrict__ w,
+                      const std::uint16_t* __restrict__ bias, std::uint16_t* __restrict__ y) {
+  half_wgmma_body<kType, kVectorLoads>(d, x, w, bias, y);
 }
 
 }  // namespace kbench::gpu::conv::half_gemm

@@ -3,6 +3,8 @@
 // semantics; the checks and the late landing of copies are in cuda_emu.cpp).
 #include <cstdint>
 
+#include "cuda/common/proxy_fence.cuh"
+
 namespace kbench::gpu::conv {
 
 inline void mbarrier_init(std::uint64_t* barrier, unsigned arrivals) {
@@ -27,8 +29,6 @@ inline void mbarrier_wait(std::uint64_t* barrier, unsigned parity) {
 inline void bulk_copy_to_shared(void* dst, const void* src, unsigned bytes, std::uint64_t* barrier) {
   ::kbench::emu::bulk_copy_to_shared(dst, src, bytes, barrier);
 }
-
-inline void fence_proxy_async_shared() { ::kbench::emu::fence_proxy_async_shared(); }
 
 inline void bulk_copy_to_global(void* dst, const void* src, unsigned bytes) {
   ::kbench::emu::bulk_copy_to_global(dst, src, bytes);

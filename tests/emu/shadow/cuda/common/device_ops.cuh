@@ -1,7 +1,7 @@
 #pragma once
 // CPU version of kernels/cuda/common/device_ops.cuh for the emulation tests (same names, same
 // semantics): found first on the emulation tests' include path, so the kernel sources run unchanged.
-//   cp.async   queued per thread, landed at cp.async.wait_group (cuda_emu.cpp);
+//   cp.async   queued per thread, landed at issue or at cp.async.wait_group (CopyLanding, cuda_emu.hpp);
 //   mma.sync   m16n8k8 TF32 as a warp-collective: each lane posts its fragments, the warp meets,
 //              each lane computes its four outputs from everyone's fragments (the PTX ISA's layout),
 //              operands truncated to TF32 as the tensor core reads them, products summed in double;
@@ -13,7 +13,7 @@
 #include <cstdint>
 
 #include "core/half.hpp"
-#include "cuda/common/tf32_bits.hpp"
+#include "tensor_core_math.hpp"
 
 namespace kbench::gpu::conv {
 
@@ -32,62 +32,32 @@ inline void cp_async_wait() {
   ::kbench::emu::cp_async_wait(kPending);
 }
 
-// d += a (16x8, row) * b (8x8, col). gid = lane / 4, tig = lane % 4:
-//   a0 (gid, tig)  a1 (gid+8, tig)  a2 (gid, tig+4)  a3 (gid+8, tig+4)
-//   b0 (tig, gid)  b1 (tig+4, gid)
-//   d0 (gid, 2tig) d1 (gid, 2tig+1) d2 (gid+8, 2tig) d3 (gid+8, 2tig+1)
-inline void mma_tf32(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2]) {
+// The warp-collective products: each lane posts its fragments, the warp meets, each lane computes
+// its four outputs from everyone's fragments (tensor_core_math.hpp: the PTX ISA's layouts read
+// backwards), and the warp meets again before any lane's next product rewrites the slots.
+template <class Lane>
+inline void mma_warp_collective(const std::uint32_t (&a)[4], const std::uint32_t (&b)[2], Lane&& lane_product) {
   ::kbench::emu::WarpSlots& s = ::kbench::emu::warp_slots();
   const int lane = ::kbench::emu::lane();
   for (int e = 0; e < 4; ++e) s.a[lane][e] = a[e];
   for (int e = 0; e < 2; ++e) s.b[lane][e] = b[e];
   ::kbench::emu::warp_sync();
-  const auto a_at = [&](int row, int k) { return tf32_value_of(s.a[(row % 8) * 4 + k % 4][(row / 8) + 2 * (k / 4)]); };
-  const auto b_at = [&](int k, int col) { return tf32_value_of(s.b[col * 4 + k % 4][k / 4]); };
-  float out[4];
-  for (int e = 0; e < 4; ++e) {
-    const int row = lane / 4 + 8 * (e / 2), col = 2 * (lane % 4) + e % 2;
-    double sum = d[e];
-    for (int k = 0; k < 8; ++k) sum += static_cast<double>(a_at(row, k)) * static_cast<double>(b_at(k, col));
-    out[e] = static_cast<float>(sum);
-  }
-  ::kbench::emu::warp_sync();  // every lane has read the slots before any lane's next product writes them
-  for (int e = 0; e < 4; ++e) d[e] = out[e];
+  lane_product(s.a, s.b, lane);
+  ::kbench::emu::warp_sync();
 }
 
-// d += a (16x16, row) * b (16x8, col), 16-bit operands, as the PTX ISA lays out m16n8k16's fragments
-// (gid = lane / 4, tig = lane % 4; element i of a register pair: register i / 2, half i % 2, low first):
-//   a_i  row gid + 8 * ((i / 2) % 2), col 2 tig + (i % 2) + 8 * (i / 4)
-//   b_i  row 2 tig + (i % 2) + 8 * (i / 2), col gid
-//   d_i  row gid + 8 * (i / 2), col 2 tig + (i % 2)
-// Read backwards here: A(row, k) lives in lane (row % 8) * 4 + (k % 8) / 2, element
-// i = k % 2 + 2 * (row / 8) + 4 * (k / 8); B(k, col) in lane col * 4 + (k % 8) / 2, element
-// i = k % 2 + 2 * (k / 8).
+// d += a (16x8, row) * b (8x8, col), TF32.
+inline void mma_tf32(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2]) {
+  mma_warp_collective(
+      a, b, [&](const auto& sa, const auto& sb, int lane) { ::kbench::emu::mma_m16n8k8_tf32_lane(sa, sb, lane, d); });
+}
+
+// d += a (16x16, row) * b (16x8, col), 16-bit operands decoded by kDecode.
 template <float (*kDecode)(std::uint16_t)>
 inline void mma_16816_emulated(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2]) {
-  ::kbench::emu::WarpSlots& s = ::kbench::emu::warp_slots();
-  const int lane = ::kbench::emu::lane();
-  for (int e = 0; e < 4; ++e) s.a[lane][e] = a[e];
-  for (int e = 0; e < 2; ++e) s.b[lane][e] = b[e];
-  ::kbench::emu::warp_sync();
-  const auto half_of = [](std::uint32_t reg, int i) { return static_cast<std::uint16_t>(reg >> (16 * (i % 2))); };
-  const auto a_at = [&](int row, int k) {
-    const int i = k % 2 + 2 * (row / 8) + 4 * (k / 8);
-    return kDecode(half_of(s.a[(row % 8) * 4 + (k % 8) / 2][i / 2], i));
-  };
-  const auto b_at = [&](int k, int col) {
-    const int i = k % 2 + 2 * (k / 8);
-    return kDecode(half_of(s.b[col * 4 + (k % 8) / 2][i / 2], i));
-  };
-  float out[4];
-  for (int e = 0; e < 4; ++e) {
-    const int row = lane / 4 + 8 * (e / 2), col = 2 * (lane % 4) + e % 2;
-    double sum = d[e];
-    for (int k = 0; k < 16; ++k) sum += static_cast<double>(a_at(row, k)) * static_cast<double>(b_at(k, col));
-    out[e] = static_cast<float>(sum);
-  }
-  ::kbench::emu::warp_sync();  // every lane has read the slots before any lane's next product writes them
-  for (int e = 0; e < 4; ++e) d[e] = out[e];
+  mma_warp_collective(a, b, [&](const auto& sa, const auto& sb, int lane) {
+    ::kbench::emu::mma_m16n8k16_lane<kDecode>(sa, sb, lane, d);
+  });
 }
 
 inline void mma_f16_16816(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2]) {

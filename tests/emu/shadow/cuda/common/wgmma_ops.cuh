@@ -1,22 +1,26 @@
 #pragma once
 // CPU version of kernels/cuda/common/wgmma_ops.cuh for the emulation tests (same names, same
-// semantics). wgmma.mma_async meets its warpgroup: every thread posts its A fragment and the
-// descriptor (which must agree across the warpgroup), then queues its share of the product (its 48
-// accumulators) with a copy of the whole 64 x 8 A. The product lands at the wgmma_wait that covers
-// its group, reading B from shared memory then, operands truncated to TF32 as the tensor core reads
-// them, sums in double: a kernel that reads accumulators, or overwrites the B stage, before waiting
-// computes wrong results here too. A fragments are captured when the product is issued: a kernel that
-// rewrote its fragment registers before the wait would not be caught here (on the GPU ptxas guards
-// them, serializing the products or spilling, and says so: scripts/kernel-stats.py).
-#include <array>
+// semantics). wgmma.mma_async meets its warp (PTX ISA 9.7.15.5: ".sync" makes a thread wait for the
+// threads of its warp; ".aligned" only asks every thread of the warpgroup to issue the same
+// instruction, so the product is no barrier between warps). Each warp's share of the product needs
+// only its own 16 rows of A, so each thread then, at issue: checks the block's fences and that its
+// warpgroup issues the same descriptors (cuda_emu.hpp, wgmma_issue), reads its operands (A from its
+// warp's fragments or through A's descriptor, B through B's, as the tensor core reads them: TF32
+// truncated, fp16/bf16 widened), and queues its share of the product (its accumulators). The product
+// lands at the wgmma_wait that covers its group, summed in double from the accumulators then, after
+// checking that the shared memory it read at issue still holds what it read: a kernel that reads
+// accumulators, or overwrites an operand, before waiting fails here too. A fragments are read at
+// issue: a kernel that rewrote its fragment registers before the wait would not be caught here (on
+// the GPU ptxas guards them, serializing the products or spilling, and says so: scripts/kernel-stats.py).
 #include <cstdint>
 #include <cstring>
 #include <memory>
-#include <string>
+#include <utility>
+#include <vector>
 
-#include "core/half.hpp"
-#include "cuda/common/tf32_bits.hpp"
+#include "cuda/common/proxy_fence.cuh"
 #include "cuda/common/wgmma_desc.hpp"
+#include "tensor_core_math.hpp"
 
 namespace kbench::gpu::conv {
 
@@ -29,7 +33,6 @@ inline unsigned shared_address(const void* p) {
 }
 
 inline void wgmma_fence() {}
-inline void fence_proxy_async_shared() {}  // one memory here: nothing to order between proxies
 inline void wgmma_commit() { ::kbench::emu::wgmma_commit(); }
 template <int kPending>
 inline void wgmma_wait() {
@@ -37,115 +40,119 @@ inline void wgmma_wait() {
 }
 inline void wgmma_fence_operand(float&) {}
 
-inline void wgmma_m64n96k8_tf32(float (&d)[48], const std::uint32_t (&a)[4], std::uint64_t desc_b) {
-  ::kbench::emu::WarpgroupSlots& s = ::kbench::emu::warpgroup_slots();
-  const int rank = ::kbench::emu::warpgroup_rank();
-  for (int e = 0; e < 4; ++e) s.a[rank][e] = a[e];
-  s.desc[rank] = desc_b;
-  ::kbench::emu::warpgroup_sync();
-  // A[row][k]: row 16w + gid + 8 (e % 2), k = tig + 4 (e / 2) from element e of lane 4 gid + tig of warp w.
-  auto a_matrix = std::make_shared<std::array<float, 64 * 8>>();
-  for (int t = 0; t < 128; ++t) {
-    if (s.desc[t] != desc_b) throw ::kbench::emu::EmulationError("wgmma: descriptors differ across the warpgroup");
-    const int w = t / 32, gid = t % 32 / 4, tig = t % 4;
-    for (int e = 0; e < 4; ++e)
-      (*a_matrix)[(16 * w + gid + 8 * (e % 2)) * 8 + tig + 4 * (e / 2)] = tf32_value_of(s.a[t][e]);
+// The shared-memory operand elements one thread's share of a product read at issue: their addresses
+// and bits, checked again when the product completes.
+class WgmmaSharedReads {
+ public:
+  // Element (k, mn) of the operand at `desc`: its value, recorded.
+  double read(::kbench::emu::WgmmaOperand type, std::uint64_t desc, int k, int mn) {
+    const std::uint32_t at = ::kbench::emu::wgmma_operand_address(type, desc, k, mn);
+    const std::uint32_t bytes = ::kbench::emu::wgmma_operand_bytes(type);
+    const std::uint32_t bits = bits_at(at, bytes);
+    at_.push_back(at);
+    bits_.push_back(bits);
+    bytes_.push_back(static_cast<std::uint8_t>(bytes));
+    return ::kbench::emu::wgmma_operand_value(type, bits);
   }
-  ::kbench::emu::warpgroup_sync();  // everyone has read the slots before any thread's next product writes them
-  const WgmmaDescFields f = wgmma_descriptor_fields(desc_b);
+  // Fails when any element read has changed since: the kernel overwrote an operand of a product in flight.
+  void check_unchanged() const {
+    for (std::size_t i = 0; i < at_.size(); ++i)
+      if (bits_at(at_[i], bytes_[i]) != bits_[i])
+        throw ::kbench::emu::EmulationError(
+            "wgmma: a shared-memory operand was overwritten while its product was in flight (before the "
+            "wgmma.wait_group covering it)");
+  }
+
+ private:
+  static std::uint32_t bits_at(std::uint32_t at, std::uint32_t bytes) {
+    if (at + bytes > ::kbench::emu::shared_size())
+      throw ::kbench::emu::EmulationError("wgmma: operand outside the block's shared memory");
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, ::kbench::emu::shared_base() + at, bytes);
+    return bits;
+  }
+  std::vector<std::uint32_t> at_, bits_;
+  std::vector<std::uint8_t> bytes_;
+};
+
+inline void wgmma_check_descriptor(std::uint64_t desc) {
+  const WgmmaDescFields f = wgmma_descriptor_fields(desc);
   if (f.swizzle != 0 || f.base_offset != 0)
     throw ::kbench::emu::EmulationError("wgmma: only unswizzled operands are emulated");
-  float* out = d;
-  ::kbench::emu::wgmma_enqueue([out, a_matrix, desc_b, rank] {
-    const int w = rank / 32, gid = rank % 32 / 4, tig = rank % 4;
-    const unsigned char* smem = ::kbench::emu::shared_base();
-    for (int j = 0; j < 48; ++j) {
-      const int row = 16 * w + gid + 8 * (j % 4 / 2), col = 8 * (j / 4) + 2 * tig + j % 2;
-      double sum = out[j];
-      for (int k = 0; k < 8; ++k) {
-        const std::uint32_t at = wgmma_tf32_element_address(desc_b, k, col);
-        if (at + 4 > ::kbench::emu::shared_size())
-          throw ::kbench::emu::EmulationError("wgmma: B operand outside the block's shared memory");
-        std::uint32_t bits;
-        std::memcpy(&bits, smem + at, 4);
-        sum += static_cast<double>((*a_matrix)[row * 8 + k]) * static_cast<double>(tf32_value_of(bits));
-      }
-      out[j] = static_cast<float>(sum);
-    }
-  });
 }
 
-// Both operands from shared memory: m64nN, A (64 x K) at desc_a, B (K x N) at desc_b, both
-// K-major and unswizzled, read when the product lands (at the wait that covers it). `element(desc, k,
-// mn)` reads one operand value as the tensor core does (TF32 truncation, or a 16-bit float widened).
-template <int kN, int kK, class Element>
-void wgmma_m64_ss(float (&d)[kN / 2], std::uint64_t desc_a, std::uint64_t desc_b, Element element) {
-  ::kbench::emu::WarpgroupSlots& s = ::kbench::emu::warpgroup_slots();
+// Thread `rank`'s share of an m64nNkK product: A(row, k) for its two rows, B(k, col) for its
+// columns, read now; the sums queued until the wait that covers the product.
+template <int kN, int kK, class ReadA>
+void wgmma_m64_issue(float (&d)[kN / 2], std::uint64_t desc_a, std::uint64_t desc_b, ::kbench::emu::WgmmaOperand type,
+                     ReadA&& read_a) {
   const int rank = ::kbench::emu::warpgroup_rank();
-  s.desc_a[rank] = desc_a;
-  s.desc[rank] = desc_b;
-  ::kbench::emu::warpgroup_sync();
-  for (int t = 0; t < 128; ++t)
-    if (s.desc_a[t] != desc_a || s.desc[t] != desc_b)
-      throw ::kbench::emu::EmulationError("wgmma: descriptors differ across the warpgroup");
-  ::kbench::emu::warpgroup_sync();
-  for (const std::uint64_t desc : {desc_a, desc_b}) {
-    const WgmmaDescFields f = wgmma_descriptor_fields(desc);
-    if (f.swizzle != 0 || f.base_offset != 0)
-      throw ::kbench::emu::EmulationError("wgmma: only unswizzled operands are emulated");
-  }
-  float* out = d;
-  ::kbench::emu::wgmma_enqueue([out, desc_a, desc_b, rank, element] {
-    const int w = rank / 32, gid = rank % 32 / 4, tig = rank % 4;
-    for (int j = 0; j < kN / 2; ++j) {
-      const int row = 16 * w + gid + 8 * (j % 4 / 2), col = 8 * (j / 4) + 2 * tig + j % 2;
-      double sum = out[j];
-      for (int k = 0; k < kK; ++k) sum += element(desc_a, k, row) * element(desc_b, k, col);
-      out[j] = static_cast<float>(sum);
-    }
+  ::kbench::emu::wgmma_issue(desc_a, desc_b);
+  wgmma_check_descriptor(desc_b);
+  auto reads = std::make_shared<WgmmaSharedReads>();
+  const int row0 = ::kbench::emu::wgmma_d_row(rank, 0);
+  auto a = std::make_shared<std::vector<double>>(2 * kK);  // [row0 / row0 + 8][k]
+  for (int h = 0; h < 2; ++h)
+    for (int k = 0; k < kK; ++k) (*a)[static_cast<std::size_t>(h * kK + k)] = read_a(*reads, row0 + 8 * h, k);
+  // The thread's columns 8 p + 2 tig + e (accumulators 4 p + e and 4 p + 2 + e): B at [2 p + e][k].
+  auto b = std::make_shared<std::vector<double>>(static_cast<std::size_t>(kN / 4 * kK));
+  for (int p = 0; p < kN / 8; ++p)
+    for (int e = 0; e < 2; ++e)
+      for (int k = 0; k < kK; ++k)
+        (*b)[static_cast<std::size_t>((2 * p + e) * kK + k)] =
+            reads->read(type, desc_b, k, ::kbench::emu::wgmma_d_col(rank, 4 * p + e));
+  float(*out)[kN / 2] = &d;
+  ::kbench::emu::wgmma_enqueue([out, rank, reads, a, b, row0] {
+    reads->check_unchanged();
+    const auto a_value = [&](int row, int k) { return (*a)[static_cast<std::size_t>((row - row0) / 8 * kK + k)]; };
+    const auto b_value = [&](int k, int col) {
+      return (*b)[static_cast<std::size_t>((2 * (col / 8) + col % 2) * kK + k)];
+    };
+    ::kbench::emu::wgmma_accumulate<kN, kK>(*out, rank, a_value, b_value);
   });
 }
 
-// The `bytes` bytes at `at` of the block's shared memory, checked to lie inside it.
-inline std::uint32_t wgmma_shared_bits(std::uint32_t at, std::uint32_t bytes) {
-  if (at + bytes > ::kbench::emu::shared_size())
-    throw ::kbench::emu::EmulationError("wgmma: operand outside the block's shared memory");
-  std::uint32_t bits = 0;
-  std::memcpy(&bits, ::kbench::emu::shared_base() + at, bytes);
-  return bits;
+// d (64 x 96) += a (64 x 8, TF32 bits in the warp's registers: tensor_core_math.hpp) x b (8 x 96 at desc_b).
+inline void wgmma_m64n96k8_tf32(float (&d)[48], const std::uint32_t (&a)[4], std::uint64_t desc_b) {
+  ::kbench::emu::WarpSlots& s = ::kbench::emu::warp_slots();
+  const int lane = ::kbench::emu::lane();
+  for (int e = 0; e < 4; ++e) s.a[lane][e] = a[e];
+  ::kbench::emu::warp_sync();
+  wgmma_m64_issue<96, 8>(d, 0, desc_b, ::kbench::emu::WgmmaOperand::tf32, [&](WgmmaSharedReads&, int row, int k) {
+    return static_cast<double>(tf32_value_of(
+        s.a[::kbench::emu::wgmma_a_register_lane(row, k)][::kbench::emu::wgmma_a_register_element(row, k)]));
+  });
+  ::kbench::emu::warp_sync();  // every lane has read the slots before any lane's next product writes them
+}
+
+// Both operands from shared memory: m64nN, A (64 x K) at desc_a, B (K x N) at desc_b, both K-major
+// and unswizzled.
+template <int kN, int kK>
+void wgmma_m64_ss(float (&d)[kN / 2], std::uint64_t desc_a, std::uint64_t desc_b, ::kbench::emu::WgmmaOperand type) {
+  ::kbench::emu::warp_sync();
+  wgmma_check_descriptor(desc_a);
+  wgmma_m64_issue<kN, kK>(d, desc_a, desc_b, type,
+                          [&](WgmmaSharedReads& reads, int row, int k) { return reads.read(type, desc_a, k, row); });
 }
 
 inline void wgmma_m64n256k8_tf32_ss(float (&d)[128], std::uint64_t desc_a, std::uint64_t desc_b) {
-  wgmma_m64_ss<256, 8>(d, desc_a, desc_b, [](std::uint64_t desc, int k, int mn) {
-    return static_cast<double>(tf32_value_of(wgmma_shared_bits(wgmma_tf32_element_address(desc, k, mn), 4)));
-  });
-}
-
-// 16-bit operand value (k, mn) at `desc`, widened as the tensor core reads it.
-inline double wgmma_fp16_operand(std::uint64_t desc, int k, int mn) {
-  const auto bits = static_cast<std::uint16_t>(wgmma_shared_bits(wgmma_half_element_address(desc, k, mn), 2));
-  return static_cast<double>(float_from_fp16_bits(bits));
-}
-
-inline double wgmma_bf16_operand(std::uint64_t desc, int k, int mn) {
-  const auto bits = static_cast<std::uint16_t>(wgmma_shared_bits(wgmma_half_element_address(desc, k, mn), 2));
-  return static_cast<double>(float_from_bf16_bits(bits));
+  wgmma_m64_ss<256, 8>(d, desc_a, desc_b, ::kbench::emu::WgmmaOperand::tf32);
 }
 
 inline void wgmma_m64n256k16_f16_ss(float (&d)[128], std::uint64_t desc_a, std::uint64_t desc_b) {
-  wgmma_m64_ss<256, 16>(d, desc_a, desc_b, wgmma_fp16_operand);
+  wgmma_m64_ss<256, 16>(d, desc_a, desc_b, ::kbench::emu::WgmmaOperand::fp16);
 }
 
 inline void wgmma_m64n256k16_bf16_ss(float (&d)[128], std::uint64_t desc_a, std::uint64_t desc_b) {
-  wgmma_m64_ss<256, 16>(d, desc_a, desc_b, wgmma_bf16_operand);
+  wgmma_m64_ss<256, 16>(d, desc_a, desc_b, ::kbench::emu::WgmmaOperand::bf16);
 }
 
 inline void wgmma_m64n64k16_f16_ss(float (&d)[32], std::uint64_t desc_a, std::uint64_t desc_b) {
-  wgmma_m64_ss<64, 16>(d, desc_a, desc_b, wgmma_fp16_operand);
+  wgmma_m64_ss<64, 16>(d, desc_a, desc_b, ::kbench::emu::WgmmaOperand::fp16);
 }
 
 inline void wgmma_m64n64k16_bf16_ss(float (&d)[32], std::uint64_t desc_a, std::uint64_t desc_b) {
-  wgmma_m64_ss<64, 16>(d, desc_a, desc_b, wgmma_bf16_operand);
+  wgmma_m64_ss<64, 16>(d, desc_a, desc_b, ::kbench::emu::WgmmaOperand::bf16);
 }
 
 }  // namespace kbench::gpu::conv
