@@ -50,7 +50,7 @@ for n in "${sizes[@]}"; do
   } > "$spec"
   load=$(seconds "$KBENCH" plan "$spec" --backends reference --format json)
   per_point=$(awk -v t="$load" -v n="$n" 'BEGIN { printf "%.0f", t * 1000000 / n }')
-  run=(run "$spec" --backends reference --time-budget 1e-9 --iterations 1 --warmups 0 --seed 1 --format json)
+  run=(run "$spec" --backends reference --time-budget 1e-9 --iterations 1 --warmups 0 --seed 1 --format json --allow-empty)
   to_stdout=$(seconds "$KBENCH" "${run[@]}")
   to_file=$(seconds "$KBENCH" "${run[@]}" --output "$work/out-$n.json")
   merge_file=$(seconds "$KBENCH" merge "$work/out-$n.json" --output "$work/copy-$n.json")

@@ -19,6 +19,7 @@ packages=(cmake ninja-build ccache g++ pkg-config libcli11-dev libfmt-dev nlohma
 if [ $main_only -eq 0 ]; then
   packages+=(python3 python3-jsonschema
              python3-torch python3-numpy libpython3.11  # the torch backend's CPU test (tests/cli/test_torch_backend.sh)
+             python3-torchvision  # scripts/import-torchvision.py's test (tests/cli/test_import_torchvision.sh)
              python3-venv  # torch 2.x's venv for the torch.compile test (scripts/install-torch2.sh)
              clang libclang-rt-dev  # libFuzzer and clang's sanitizer runtimes: scripts/fuzz.sh, in the sanitizer stage
              chromium)  # headless browser: tests/cli/test_html_chromium.sh renders the HTML report

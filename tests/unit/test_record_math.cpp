@@ -31,7 +31,7 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 }  // namespace
 
 TEST_SUITE("report") {
-  TEST_CASE("a record beside results of other math says so; beside results of its own math nothing is said") {
+  TEST_CASE("a record beside results of other math says so, beside results of its own math nothing is said") {
     const Result fp32 = result(MathMode::fp32), tf32 = result(MathMode::tf32);
     const std::vector<PublishedRecord> kernelbench{record(MathMode::tf32), record(MathMode::tf32)};
 
@@ -50,7 +50,7 @@ TEST_SUITE("report") {
     CHECK_FALSE(contains(other_way, "--math tf32"));
   }
 
-  TEST_CASE("records that do not state their math are named as such; nothing to say without records or results") {
+  TEST_CASE("records that do not state their math are named as such, and nothing is said without records or results") {
     const Result fp32 = result(MathMode::fp32);
     CHECK(contains(record_math_note({record(std::nullopt)}, {&fp32}),
                    "the records do not say what math they ran under; this run's results: fp32"));
