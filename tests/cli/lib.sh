@@ -38,3 +38,9 @@ for n, l in bad[:3]:
 sys.exit(1 if bad else 0)
 PY
 }
+
+# built_with_cuda: whether this kbench has the cuda backend at all (the sanitize and cpu presets do not:
+# there `--backends cuda` is an unknown backend, exit 2, rather than an unavailable one).
+built_with_cuda() {
+  "$KBENCH" plan "$SRC/tests/data/cli/small_conv2d.yaml" --backends cuda > /dev/null 2>&1
+}

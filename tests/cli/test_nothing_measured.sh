@@ -17,7 +17,7 @@ grep -q "cli-small-conv2d" "$WORK/stdout.txt" || fail "the text table is still p
 grep -q "nothing was measured" "$WORK/stderr.txt" && fail "--allow-empty still complains"
 
 # Without a GPU, a GPU backend alone is `unavailable`: exit 4, not 0.
-if ! "$KBENCH" info 2>/dev/null | grep -q "^device 0:"; then
+if built_with_cuda && ! "$KBENCH" info 2>/dev/null | grep -q "^device 0:"; then
   "$KBENCH" run "$small" --backends cuda --iterations 2 > /dev/null 2>&1
   status=$?
   [ $status -eq 4 ] || fail "--backends cuda without a GPU: exit $status, expected 4"
