@@ -77,14 +77,9 @@ import::Imported read_kernelbench(const ImportFlags& flags, const std::string& p
 
 // Standard input, up to the spec size limit (a log piped in is read whole, so it must end).
 std::string read_stdin() {
-  std::string text;
-  char buffer[65536];
-  while (std::cin.read(buffer, sizeof buffer) || std::cin.gcount() > 0) {
-    text.append(buffer, static_cast<std::size_t>(std::cin.gcount()));
-    if (text.size() > io::kMaxSpecBytes)
-      throw InputError(fmt::format("-: standard input is over the {} MiB limit of an import", io::kMaxSpecBytes >> 20));
-  }
-  return text;
+  std::optional<std::string> text = io::read_standard_input(io::kMaxSpecBytes);
+  if (!text) throw InputError(fmt::format("-: standard input is over the {} MiB limit of an import", io::kMaxSpecBytes >> 20));
+  return std::move(*text);
 }
 
 }  // namespace

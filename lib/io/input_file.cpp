@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <iostream>
 
 #include <fmt/format.h>
 
@@ -98,6 +99,16 @@ PathKind check_input_path(const std::string& path, std::string_view what, bool a
   refuse(path, what,
          fmt::format("it is {}; expected a regular file{}", describe_file_type(info.st_mode),
                      allow_directory ? " or a directory" : ""));
+}
+
+std::optional<std::string> read_standard_input(std::uintmax_t max_bytes) {
+  std::string text;
+  char buffer[65536];
+  while (std::cin.read(buffer, sizeof buffer) || std::cin.gcount() > 0) {
+    text.append(buffer, static_cast<std::size_t>(std::cin.gcount()));
+    if (text.size() > max_bytes) return std::nullopt;
+  }
+  return text;
 }
 
 }  // namespace kbench::io

@@ -3,6 +3,7 @@
 // pipe or a device given as a file would block the open or the read, or never end, and a huge file
 // would be read whole into memory. Every refusal is an InputError naming the path.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -22,6 +23,10 @@ std::string describe_file_type(unsigned mode);
 // blocking and its type checked on the open descriptor, so a FIFO swapped in after a check still
 // cannot block. Throws InputError "PATH: cannot open WHAT: REASON".
 std::string read_input_file(const std::string& path, std::string_view what, std::uintmax_t max_bytes);
+
+// Standard input read whole (a piped log must end); nullopt once it holds more than max_bytes, so each
+// caller says what its limit is for.
+std::optional<std::string> read_standard_input(std::uintmax_t max_bytes);
 
 enum class PathKind { regular_file, directory };
 

@@ -162,15 +162,11 @@ namespace {
 // `kbench import miopen cmds.txt | kbench run -`: the spec text from standard input, up to the size a
 // spec file may have.
 std::string read_standard_input() {
-  std::string text;
-  char buffer[65536];
-  while (std::cin.read(buffer, sizeof buffer) || std::cin.gcount() > 0) {
-    text.append(buffer, static_cast<std::size_t>(std::cin.gcount()));
-    if (text.size() > io::kMaxSpecBytes)
-      throw InputError(fmt::format("{}: cannot read workload spec: over {} bytes; the limit is 4 MiB", kStandardInputName,
-                                   io::kMaxSpecBytes));
-  }
-  return text;
+  std::optional<std::string> text = io::read_standard_input(io::kMaxSpecBytes);
+  if (!text)
+    throw InputError(fmt::format("{}: cannot read workload spec: over {} bytes; the limit is 4 MiB", kStandardInputName,
+                                 io::kMaxSpecBytes));
+  return std::move(*text);
 }
 
 // Every file of `path` read into `collector`; a bad file's message is added to `errors` and the next file
