@@ -54,6 +54,8 @@ const Result& only(const RunReport& report) {
   REQUIRE(report.results.size() == 1);
   return report.results.front();
 }
+// A temporary report would leave the reference dangling (ASan caught one).
+const Result& only(RunReport&&) = delete;
 
 }  // namespace
 
@@ -343,7 +345,8 @@ TEST_SUITE("runner") {
     half.problem.dtype = DType::fp16;
     RunConfig config = quick_config("says_tf32");
     config.math_modes = {MathMode::tf32};
-    const Result& h = only(run_workloads({half}, registry, config));
+    const RunReport half_data = run_workloads({half}, registry, config);
+    const Result& h = only(half_data);
     CHECK(h.status == ResultStatus::ok);
     CHECK(h.math_used == MathMode::fp32);
     const RunReport fp32_data = run_workloads({small_workload()}, registry, config);
