@@ -28,18 +28,20 @@ std::string kernel_kind(const conv::KernelChoice& c, const ConvProblem& p) {
   std::string kind(conv::family_name(c.family));
   if (conv::is_implicit_gemm(c.family)) {
     const conv::igemm::GemmConvDesc d = conv::forward_gemm_desc(reference::as_rank3(p), c);
-    kind += "/" + std::string(conv::igemm::order_name(d.order)) + "/" +
-            std::string(conv::igemm::schedule_name(d.a_schedule));
+    kind.append("/").append(conv::igemm::order_name(d.order));
+    kind.append("/").append(conv::igemm::schedule_name(d.a_schedule));
     if (d.mma == conv::igemm::MmaKind::wgmma) kind += "/wgmma";
   }
   if (c.family == conv::Family::depthwise2d) {
     const ConvProblem p3 = reference::as_rank3(p);
-    kind += "/k" + std::to_string(p3.kernel[1]) + (p3.pad_before[2] != 0 ? "_centred" : "") + "/" +
-            std::string(conv::depthwise::store_mode_name(c.stores.value_or(conv::depthwise::StoreMode::split)));
+    kind.append("/k").append(std::to_string(p3.kernel[1]));
+    if (p3.pad_before[2] != 0) kind.append("_centred");
+    kind.append("/").append(
+        conv::depthwise::store_mode_name(c.stores.value_or(conv::depthwise::StoreMode::split)));
   }
   if (c.family == conv::Family::direct_tiled) {
     const conv::direct_tiled::TiledDesc d = conv::direct_tiled::make_tiling(p).desc;
-    kind += "/instance " + std::to_string(conv::direct_tiled::instance_kernel(d));
+    kind.append("/instance ").append(std::to_string(conv::direct_tiled::instance_kernel(d)));
   }
   if (c.fill == conv::FillBlocks::none) kind += "/no_fill_blocks";
   return kind;

@@ -4,6 +4,7 @@
 // taps that land there (half_phase_index.hpp), each phase's weights packed first; the outputs no tap
 // reaches get the bias from one fill launch. fp32 accumulation, the output rounded once. The variant
 // `/wgmma` runs each phase GEMM on the wgmma kernel (half_wgmma_kernel.cuh; compute capability 9.0).
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,9 @@ inline KernelDescription describe_transposed_phase_half(const KernelChoice& c, c
   std::int64_t computed = 0;
   for (const hg::HalfPhaseGemm& g : gemms) computed += g.desc.rows;
   Properties props;
+  // Reserved up front: GCC 12 otherwise warns (-Warray-bounds) on the first emplace_back into an empty
+  // vector of string pairs, a false positive of its inlined reallocation path.
+  props.reserve(5 + std::min<std::size_t>(gemms.size(), 8));
   props.emplace_back("phase_gemms", std::to_string(gemms.size()));
   props.emplace_back("computed_positions", fmt::format("{} of {} ({:.1f}%)", computed, total,
                                                        100.0 * static_cast<double>(computed) /

@@ -88,6 +88,9 @@ inline KernelDescription describe_transposed_phase(const KernelChoice& choice, c
   std::int64_t launches = 0;
   bool split = false;
   Properties props;
+  // Reserved up front: GCC 12 otherwise warns (-Warray-bounds) on the first emplace_back into an empty
+  // vector of string pairs, a false positive of its inlined reallocation path.
+  props.reserve(4 + std::min<std::size_t>(gemms.size(), 8));
   props.emplace_back("phase_gemms", std::to_string(gemms.size()));
   props.emplace_back("computed_outputs", "");  // filled in below, once counted
   for (std::size_t i = 0; i < gemms.size(); ++i) {
