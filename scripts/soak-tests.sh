@@ -2,9 +2,11 @@
 # Soak: the randomised CPU tests (index arithmetic, the kernels under emulation, spec properties) run
 # again and again, each time with KBENCH_TEST_SEED set to the next seed, so they draw shapes no
 # single run draws (tests/common/test_seed.hpp). Where ctest runs one fixed set of shapes per test,
-# a soak of an hour runs about a hundred; the emulation takes its three thread orders in turn (seed
-# mod 3: ascending, descending, shuffled). Every failing run's output is kept, named by its seed;
-# rerun one with `KBENCH_TEST_SEED=<seed> <binary> [--emu-schedule=<order>] -tc="<test case>"`.
+# a soak of an hour runs about a hundred; the emulation takes its eight modes in turn (tests/emu/main.cpp):
+# the thread schedule is seed mod 4 (ascending, descending, shuffled, warp-ahead), the cp.async landing
+# (seed / 4) mod 2 (at-wait, at-issue), so eight consecutive seeds cover every combination. Every failing
+# run's output is kept, named by its seed; rerun one with
+# `KBENCH_TEST_SEED=<seed> <binary> [--emu-schedule=<order> --emu-copies=<landing>] -tc="<test case>"`.
 #
 #   bash scripts/soak-tests.sh [--build DIR] [--from N] [--seeds COUNT] [--minutes M] [--log DIR]
 #
@@ -41,15 +43,18 @@ done
 [ ${#binaries[@]} -gt 0 ] || { echo "soak-tests.sh: no test binaries under $build/tests (build it first)" >&2; exit 2; }
 mkdir -p "$log"
 
-schedules=(ascending descending shuffled)
+schedules=(ascending descending shuffled warp-ahead)
+landings=(at-wait at-issue)
 start=$SECONDS failed=0 ran=0
 for ((seed = from; seed < from + count; ++seed)); do
   if [ "$minutes" -gt 0 ] && [ $((SECONDS - start)) -ge $((minutes * 60)) ]; then break; fi
   for binary in "${binaries[@]}"; do
     out="$log/seed-$seed-$(basename "$binary").log"
-    # The emulation runs each seed with the next of its three thread orders (tests/emu/main.cpp).
+    # The emulation runs each seed in the next of its eight modes (tests/emu/main.cpp).
     options=()
-    if [[ "$(basename "$binary")" == kbench_emu_tests ]]; then options=("--emu-schedule=${schedules[seed % 3]}"); fi
+    if [[ "$(basename "$binary")" == kbench_emu_tests ]]; then
+      options=("--emu-schedule=${schedules[seed % 4]}" "--emu-copies=${landings[seed / 4 % 2]}")
+    fi
     if KBENCH_TEST_SEED="$seed" "$binary" "${options[@]}" >"$out" 2>&1; then
       rm -f "$out"
     else
