@@ -1,6 +1,6 @@
 // The kbench.results/1 document: its top level, the run's settings and peaks, and the two entry
 // points. Every field is documented in docs/json-schema.md and docs/kbench.results-1.schema.json;
-// test_report_json.cpp checks both against what the writer emits.
+// tests/unit/test_results_schema_docs.cpp checks both against what the writer emits.
 #include "report/json_report.hpp"
 
 #include <fmt/format.h>

@@ -234,7 +234,8 @@ void from_json(const ojson& j, Result& r) {
   read(j, "verification", r.verification);
   const ojson& timing = member(j, "timing");
   // The writer never emits a time for a result that is not ok; a file that does was edited.
-  if (!timing.is_null() && r.status != ResultStatus::ok) refuse(timing, "a result that is not ok cannot carry a timing");
+  if (!timing.is_null() && r.status != ResultStatus::ok)
+    refuse(timing, "a result that is not ok cannot carry a timing");
   r.timing = as<std::optional<Measurement>>(timing);
   const ojson& properties = member(j, "properties");
   if (!properties.is_object()) refuse(properties, "expected an object of strings");

@@ -20,9 +20,12 @@ constexpr int kDeepestRead = 16;
 std::string pointer_token(std::string_view key) {
   std::string token;
   for (char c : key) {
-    if (c == '~') token += "~0";
-    else if (c == '/') token += "~1";
-    else token += c;
+    if (c == '~')
+      token += "~0";
+    else if (c == '/')
+      token += "~1";
+    else
+      token += c;
   }
   return token;
 }
@@ -118,7 +121,9 @@ std::uint64_t unsigned_integer(const ojson& value) {
   return value.get<std::uint64_t>();
 }
 
-void refuse_not_array(const ojson& value) { refuse(value, fmt::format("expected an array, got {}", value.type_name())); }
+void refuse_not_array(const ojson& value) {
+  refuse(value, fmt::format("expected an array, got {}", value.type_name()));
+}
 
 void refuse_unknown_name(const ojson& value, std::string_view what, const std::string& name,
                          const std::vector<std::string_view>& names) {

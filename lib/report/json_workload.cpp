@@ -22,7 +22,9 @@ void from_json(const ojson& j, Pass& pass) {
   pass = named(j, std::array{Pass::forward, Pass::backward_data, Pass::backward_weights}, "pass");
 }
 void to_json(ojson& j, MathMode math) { j = to_string(math); }
-void from_json(const ojson& j, MathMode& math) { math = named(j, std::array{MathMode::fp32, MathMode::tf32}, "math mode"); }
+void from_json(const ojson& j, MathMode& math) {
+  math = named(j, std::array{MathMode::fp32, MathMode::tf32}, "math mode");
+}
 void to_json(ojson& j, ComputeUnits units) { j = to_string(units); }
 void from_json(const ojson& j, ComputeUnits& units) {
   units = named(j,

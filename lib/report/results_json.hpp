@@ -1,7 +1,7 @@
 #pragma once
 // The kbench.results/1 document (docs/json-schema.md, docs/kbench.results-1.schema.json), one
 // to_json / from_json pair per type, written side by side so a field is added to both at once (and
-// to the schema file and the docs page, which test_report_json.cpp checks against the writer).
+// to the schema file and the docs page, which test_results_schema_docs.cpp checks against the writer).
 // nlohmann finds them by ADL: `ordered_json j = problem;`, `document.get<ConvProblem>()`.
 //
 // to_json writes every key in the documented order. from_json refuses what the writer could not

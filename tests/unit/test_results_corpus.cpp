@@ -73,7 +73,8 @@ TEST_SUITE("results corpus") {
         continue;  // the refused seeds: the test above
       }
       INFO(file);
-      const ordered_json original = ordered_json::parse(kbench::io::read_input_file(file, "the results file", kbench::io::kMaxResultsBytes));
+      const ordered_json original =
+          ordered_json::parse(kbench::io::read_input_file(file, "the results file", kbench::io::kMaxResultsBytes));
       std::vector<std::string> differences;
       compare(original, kbench::report_to_json(report), "", differences);
       std::string listed;

@@ -155,8 +155,8 @@ TEST_SUITE("report") {
     const std::set<std::string> not_in_schema = missing_from(written, described);
     CHECK_MESSAGE(not_in_schema.empty(), "written but not in the schema:" << listed(not_in_schema));
     const std::set<std::string> never_written = missing_from(described, written);
-    CHECK_MESSAGE(never_written.empty(),
-                  "in the schema but never written (stale, or fully_populated_report misses it):" << listed(never_written));
+    CHECK_MESSAGE(never_written.empty(), "in the schema but never written (stale, or fully_populated_report misses it):"
+                                             << listed(never_written));
   }
 
   TEST_CASE("docs/json-schema.md names every key of the schema in its section") {
@@ -168,8 +168,9 @@ TEST_SUITE("report") {
   }
 
   TEST_CASE("the docs check finds a key missing from its section") {
-    const std::string page = "# t\n\n## Top level\n\n| `schema` | string | `{\"peak_rss_bytes\": N}` |\n\n## peaks\n\n"
-                             "| `name` | string | the `key` |\n";
+    const std::string page =
+        "# t\n\n## Top level\n\n| `schema` | string | `{\"peak_rss_bytes\": N}` |\n\n## peaks\n\n"
+        "| `name` | string | the `key` |\n";
     CHECK(undocumented({"schema", "host_memory.peak_rss_bytes", "peaks.name", "peaks.key"}, page).empty());
     CHECK(undocumented({"peaks.sms", "settings_like"}, page) == std::set<std::string>{"peaks.sms", "settings_like"});
     // A key named in another section does not count.
