@@ -1,7 +1,8 @@
 // docs/kbench.results-1.schema.json and docs/json-schema.md against the writer: the schema lists
-// exactly the keys a fully populated document has, and the docs page names each of them in its
-// section, so a key added to the writer without the schema and the docs fails here (the schema's
-// types are checked by the jsonschema validation in test_report_json.cpp).
+// exactly the keys a fully populated document has, the docs page names each of them in its section,
+// and its tables give each key the schema's type, so a key added to the writer without the schema
+// and the docs fails here (the writer's values against the schema's types: the jsonschema
+// validation in test_report_json.cpp).
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -143,6 +144,124 @@ std::set<std::string> undocumented(const std::set<std::string>& keys, const std:
   return missing;
 }
 
+// The schema node of a key path ("results[].timing.samples_s"), following $ref and the object
+// branch of a oneOf/anyOf; null when the path is not there.
+const json* schema_node(const json& schema, const json* node, const std::string& key_path) {
+  const auto resolve = [&](const json* n) {
+    while (n && n->contains("$ref")) n = &schema["$defs"][(*n)["$ref"].get<std::string>().substr(8)];
+    return n;
+  };
+  std::stringstream parts(key_path);
+  std::string part;
+  while (node && std::getline(parts, part, '.')) {
+    const bool array = part.ends_with("[]");
+    if (array) part.resize(part.size() - 2);
+    node = resolve(node);
+    for (const char* branches : {"oneOf", "anyOf"})
+      if (node->contains(branches))
+        for (const json& branch : (*node)[branches])
+          if (const json* b = resolve(&branch); b->contains("properties")) node = b;
+    if (!node->contains("properties") || !(*node)["properties"].contains(part)) return nullptr;
+    node = &(*node)["properties"][part];
+    if (array) node = &(*resolve(node))["items"];
+  }
+  return resolve(node);
+}
+
+// A schema node's JSON types as the docs write them: {"string", "null"}, {"integer[]"}, {"object"}.
+std::set<std::string> schema_types(const json& schema, const json& node) {
+  std::set<std::string> types;
+  const auto type_name = [](const json& value) {
+    return value.is_string() ? "string" : value.is_null() ? "null" : value.is_boolean() ? "boolean" : "number";
+  };
+  if (node.contains("const")) types.insert(type_name(node["const"]));
+  if (node.contains("enum"))
+    for (const json& value : node["enum"]) types.insert(type_name(value));
+  if (node.contains("type")) {
+    const json& type = node["type"];
+    for (const json& t : type.is_array() ? type : json::array({type})) {
+      std::string name = t.get<std::string>();
+      if (name == "array") {
+        const json* items = &node["items"];
+        while (items->contains("$ref")) items = &schema["$defs"][(*items)["$ref"].get<std::string>().substr(8)];
+        for (const std::string& item : schema_types(schema, *items)) types.insert(item + "[]");
+      } else {
+        types.insert(name);
+      }
+    }
+  }
+  for (const char* branches : {"oneOf", "anyOf"})
+    if (node.contains(branches))
+      for (const json& branch : node[branches]) {
+        const json* b = &branch;
+        while (b->contains("$ref")) b = &schema["$defs"][(*b)["$ref"].get<std::string>().substr(8)];
+        for (const std::string& t : schema_types(schema, *b)) types.insert(t);
+      }
+  if (types.empty() && node.contains("properties")) types.insert("object");
+  return types;
+}
+
+// A docs table's type cell as a set: "number\\|null" -> {number, null}; "bool" is boolean; ", optional" dropped.
+std::set<std::string> docs_types(std::string cell) {
+  if (const std::size_t comma = cell.find(','); comma != std::string::npos) cell.resize(comma);
+  std::set<std::string> types;
+  std::string type;
+  for (char c : cell + "|") {
+    if (c == '|') {
+      if (type == "bool") type = "boolean";
+      if (!type.empty()) types.insert(type);
+      type.clear();
+    } else if (c != '\\' && c != ' ') {
+      type += c;
+    }
+  }
+  return types;
+}
+
+std::string joined_types(const std::set<std::string>& types) {
+  std::string out;
+  for (const std::string& type : types) out += (out.empty() ? "" : "|") + type;
+  return out;
+}
+
+// The key path prefix of each docs section: the reverse of kSections.
+std::string section_prefix(const std::string& heading) {
+  for (const auto& [prefix, title] : kSections)
+    if (title == heading) return prefix;
+  return "";
+}
+
+// "peaks.sms: the docs say number, the schema integer" for each table row whose type differs.
+std::vector<std::string> mistyped_rows(const json& schema, const std::string& page) {
+  std::vector<std::string> mistyped;
+  std::string heading;
+  std::stringstream lines(page);
+  static const std::regex code_span("`([^`]*)`");
+  for (std::string line; std::getline(lines, line);) {
+    if (line.starts_with("#")) heading = line;
+    if (!line.starts_with("| `")) continue;
+    // Cells split at the '|' that are not escaped ("number\\|null" is one cell).
+    std::vector<std::string> cells(1);
+    for (std::size_t i = 1; i < line.size(); ++i) {
+      if (line[i] == '|' && line[i - 1] != '\\')
+        cells.emplace_back();
+      else
+        cells.back() += line[i];
+    }
+    if (cells.size() < 3) continue;
+    const std::set<std::string> documented = docs_types(cells[1]);
+    for (auto it = std::sregex_iterator(cells[0].begin(), cells[0].end(), code_span); it != std::sregex_iterator();
+         ++it) {
+      const std::string key_path = section_prefix(heading) + (*it)[1].str();
+      const json* node = schema_node(schema, &schema, key_path);
+      if (!node) continue;  // not a key (the status table's rows)
+      if (const std::set<std::string> described = schema_types(schema, *node); described != documented)
+        mistyped.push_back(key_path + ": the docs say" + cells[1] + "; the schema says " + joined_types(described));
+    }
+  }
+  return mistyped;
+}
+
 }  // namespace
 
 TEST_SUITE("report") {
@@ -165,6 +284,20 @@ TEST_SUITE("report") {
     schema_keys(schema, schema, "", described);
     const std::set<std::string> missing = undocumented(described, source_file("docs/json-schema.md"));
     CHECK_MESSAGE(missing.empty(), "in the schema but not in its docs/json-schema.md section:" << listed(missing));
+  }
+
+  TEST_CASE("docs/json-schema.md gives each key the schema's type") {
+    const json schema = json::parse(source_file("docs/kbench.results-1.schema.json"));
+    const std::string page = source_file("docs/json-schema.md");
+    const std::vector<std::string> mistyped = mistyped_rows(schema, page);
+    std::string lines;
+    for (const std::string& row : mistyped) lines += "\n  " + row;
+    CHECK_MESSAGE(mistyped.empty(), "docs rows whose type is not the schema's:" << lines);
+    CHECK(docs_types("number\\|null") == std::set<std::string>{"number", "null"});
+    CHECK(docs_types("integer, optional") == std::set<std::string>{"integer"});
+    // A row that says number where the schema says integer is found.
+    const std::string planted = "## peaks\n\n| `sms` | number | streaming multiprocessors |\n";
+    CHECK(mistyped_rows(schema, planted).size() == 1);
   }
 
   TEST_CASE("the docs check finds a key missing from its section") {
