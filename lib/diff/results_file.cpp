@@ -13,9 +13,9 @@ RunReport load_results_file(const std::string& path) {
 }
 
 RunReport parse_results_text(const std::string& text, const std::string& origin) {
-  nlohmann::json document;
+  nlohmann::ordered_json document;
   try {
-    document = nlohmann::json::parse(text);
+    document = nlohmann::ordered_json::parse(text);
   } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for 1e999
     // e.byte is the offset of the problem; nlohmann's message names it as well.
     throw InputError(fmt::format("{}: not JSON: {}", origin, e.what()));

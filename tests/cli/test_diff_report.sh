@@ -120,4 +120,12 @@ grep -q 'id="kbench-selfcheck"' "$WORK/page.html" || fail "HTML page lacks the s
 [ $? -eq 2 ] || fail "several files without --html should exit 2"
 "$KBENCH" report "$WORK/missing.json" --html "$WORK/x.html" > /dev/null 2>&1
 [ $? -eq 2 ] || fail "report of a missing file should exit 2"
+
+# --- kbench report --format json of a results file writes that file back, byte for byte: every key
+# read and written by the same pair, a backend's properties in their order (the golden report's
+# workspace_bytes before algo_search).
+"$KBENCH" report "$SRC/tests/data/golden/report.json" --format json --output "$WORK/golden-again.json" \
+  || fail "report --format json of the golden report"
+cmp -s "$SRC/tests/data/golden/report.json" "$WORK/golden-again.json" \
+  || { diff "$SRC/tests/data/golden/report.json" "$WORK/golden-again.json" | head -20; fail "the golden report, written back, differs"; }
 echo "ok"
