@@ -155,9 +155,9 @@ ImportOutcome import_traced_calls(std::string_view text, const std::string& orig
   } catch (const ParseFailure& failure) {
     return ImportError{origin, failure.line, failure.column, failure.what};
   } catch (const Malformed& malformed) {
-    return ImportError{origin, 0, 0, "kbench's tracer recorded a call it cannot read (" + malformed.what + ")"};
+    return ImportError{origin, 0, 0, "kbench's KernelBench reader recorded a call it cannot read (" + malformed.what + ")"};
   } catch (const json::exception& e) {
-    return ImportError{origin, 0, 0, fmt::format("kbench's tracer wrote what is not its JSON ({})", e.what())};
+    return ImportError{origin, 0, 0, fmt::format("kbench's KernelBench reader wrote what is not its JSON ({})", e.what())};
   }
 }
 

@@ -18,7 +18,7 @@ hostile() { printf 'import torch\nimport torch.nn as nn\n%s\n%s\n' "$2" "$MODEL"
 hostile raises 'raise RuntimeError("needs a GPU")'
 hostile exits 'import sys; sys.exit(3)'
 hostile loops 'while True: pass'
-hostile allocates 'x = bytearray(1 << 40)'
+hostile allocates 'x = bytearray(8 << 30)'
 hostile imports 'import kbench_no_such_module'
 hostile syntax 'k = (1'
 hostile ends 'import os; os._exit(7)'
