@@ -42,37 +42,52 @@ std::string what_to_do() {
          "kbench at one with --python PATH or KBENCH_PYTHON=PATH";
 }
 
+// The reader's first line: what runs the files. Null when the child ended before it said.
+nlohmann::json header_of(const std::vector<std::string>& lines) {
+  try {
+    if (!lines.empty()) return nlohmann::json::parse(lines[0]);
+  } catch (const nlohmann::json::exception&) {
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 KernelBenchReading read_kernelbench_files(const std::vector<KernelBenchFile>& files,
                                           const KernelBenchReadOptions& options) {
   KernelBenchReading reading;
-  std::vector<std::string> argv = {options.python.program,
-                                   "-B",
-                                   "-c",
-                                   generated::kKernelBenchReaderSource,
-                                   mode_word(options.reader),
-                                   std::to_string(options.timeout_seconds),
-                                   generated::kKernelBenchStubTorchSource};
-  for (const KernelBenchFile& file : files) argv.push_back(file.path);
   ChildLimits limits;
   // Starting Python (and importing torch), then each file for at most its timeout; the child's own alarm
   // ends a file first, this ends a child that ignores it.
   limits.timeout = std::chrono::seconds(options.start_seconds +
                                         (options.timeout_seconds + 5) * static_cast<long long>(files.size()));
   limits.max_stdout = std::size_t{64} << 20;
-  const ChildOutcome child = run_program(argv, limits);
+  const auto run = [&](KernelBenchReader reader) {
+    std::vector<std::string> argv = {options.python.program,
+                                     "-B",
+                                     "-c",
+                                     generated::kKernelBenchReaderSource,
+                                     mode_word(reader),
+                                     std::to_string(options.timeout_seconds),
+                                     generated::kKernelBenchStubTorchSource};
+    for (const KernelBenchFile& file : files) argv.push_back(file.path);
+    return run_program(argv, limits);
+  };
+  ChildOutcome child = run(options.reader);
   const std::string who = fmt::format("Python '{}' (from {})", options.python.program, options.python.source);
   if (!child.started) {
     reading.unavailable = fmt::format("{} cannot be run: {}; {}", who, child.start_error, what_to_do());
     return reading;
   }
-  const std::vector<std::string> lines = lines_of(child.out);
-  nlohmann::json header;
-  try {
-    if (!lines.empty()) header = nlohmann::json::parse(lines[0]);
-  } catch (const nlohmann::json::exception&) {
-    header = nullptr;
+  std::vector<std::string> lines = lines_of(child.out);
+  nlohmann::json header = header_of(lines);
+  std::string torch_ended;  // auto: importing torch ended Python (a broken install); the stub reads instead
+  if (!header.is_object() && options.reader == KernelBenchReader::automatic) {
+    torch_ended = fmt::format("importing torch ended {} ({}; {})", who, describe_outcome(child, limits),
+                              python_failure_summary(child.err));
+    child = run(KernelBenchReader::stub);
+    lines = lines_of(child.out);
+    header = header_of(lines);
   }
   if (!header.is_object()) {
     reading.unavailable = fmt::format("{} could not run kbench's KernelBench reader ({}): {}{}; {}", who,
@@ -89,7 +104,7 @@ KernelBenchReading read_kernelbench_files(const std::vector<KernelBenchFile>& fi
   reading.runner = header.value("runner", std::string("?"));
   reading.python = fmt::format("{} ({})", header.value("python", std::string("?")),
                                header.value("executable", std::string("?")));
-  reading.no_torch = header.value("no_torch", std::string());
+  reading.no_torch = torch_ended.empty() ? header.value("no_torch", std::string()) : torch_ended;
   for (std::size_t i = 0; i < files.size(); ++i) {
     const KernelBenchFile& file = files[i];
     if (i + 1 < lines.size()) {

@@ -20,7 +20,7 @@ hostile exits 'import sys; sys.exit(3)'
 hostile loops 'while True: pass'
 hostile allocates 'x = bytearray(8 << 30)'
 hostile imports 'import kbench_no_such_module'
-hostile syntax 'k = (1'
+hostile syntax 'k = 1 +* 2'
 hostile ends 'import os; os._exit(7)'
 hostile prints 'print("hello from the file"); import os; os.write(1, b"raw bytes on fd 1\n")'
 
@@ -37,11 +37,10 @@ readers=stub
 if /usr/bin/python3 -c "import torch" >/dev/null 2>&1; then
   readers="stub torch"
   export KBENCH_PYTHON=/usr/bin/python3  # python3 on PATH may lack torch; the stub runs in any Python
-  export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 fi
 expect stub exits "$WORK/exits.py:3: SystemExit: 3"
 expect stub imports "$WORK/imports.py:3: ModuleNotFoundError: No module named 'kbench_no_such_module'"
-expect stub syntax "$WORK/syntax.py:3: SyntaxError: '(' was never closed"
+expect stub syntax "$WORK/syntax.py:3: SyntaxError: invalid syntax"
 for reader in $readers; do  # the isolation, the same in torch (each run there starts torch: seconds)
   expect $reader raises "$WORK/raises.py:3: RuntimeError: needs a GPU"
   expect $reader loops "$WORK/loops.py:3: the file ran longer than 2 s (--timeout); stopped"
@@ -60,6 +59,15 @@ cp "$SRC/tests/data/import/keyword_arguments_separable.py" "$WORK/fine.py"
 "$KBENCH" import kernelbench "$WORK/fine.py" "$WORK/ends.py" --reader stub >/dev/null 2>"$WORK/err"
 [ $? -eq 2 ] && grep -qF "$WORK/ends.py: Python stopped while running this file (exit 7" "$WORK/err" ||
   { cat "$WORK/err"; fail "the file that ended Python is not named"; }
+
+# auto where importing torch ends Python (a broken install): the stub reads the files, and the note says why.
+mkdir -p "$WORK/crashing/torch"
+echo 'import os; os._exit(9)' >"$WORK/crashing/torch/__init__.py"
+PYTHONPATH="$WORK/crashing" "$KBENCH" import kernelbench "$WORK/fine.py" >"$WORK/out.yaml" 2>"$WORK/err" ||
+  { cat "$WORK/err"; fail "auto with a torch that ends Python: exit $?"; }
+grep -qF "against kbench's torch stub" "$WORK/err" && grep -qF "importing torch ended Python" "$WORK/err" &&
+  grep -qF "(exit 9;" "$WORK/err" || { cat "$WORK/err"; fail "auto: no note of the stub and why"; }
+grep -q "^- name: fine-depthwise$" "$WORK/out.yaml" || fail "auto with a torch that ends Python: no spec"
 
 # No Python at all (PATH holds none, KBENCH_PYTHON unset): exit 2 saying what to install; the rest works.
 ( unset KBENCH_PYTHON; PATH=/nonexistent "$KBENCH" import kernelbench "$WORK/fine.py" >/dev/null 2>"$WORK/err" )
