@@ -242,18 +242,20 @@ _UNMODELLED_METHODS = {"apply", "register_buffer", "register_parameter", "parame
 class Module:
     def __init__(self, *args, **kwargs):
         object.__setattr__(self, "_modules", {})
-        object.__setattr__(self, "_parameters", {})
         object.__setattr__(self, "_pre_hooks", [])
         object.__setattr__(self, "_hooks", [])
         object.__setattr__(self, "training", True)
 
     def __setattr__(self, name, value):
-        if "_modules" not in self.__dict__:
-            raise AttributeError("cannot assign module before Module.__init__() call")
-        self._modules.pop(name, None)
-        self._parameters.pop(name, None)
+        modules = self.__dict__.get("_modules")
+        if modules is None:  # as torch: plain attributes may come before Module.__init__, modules not
+            if isinstance(value, Module):
+                raise AttributeError("cannot assign module before Module.__init__() call")
+            object.__setattr__(self, name, value)
+            return
+        modules.pop(name, None)
         if isinstance(value, Module):
-            self._modules[name] = value
+            modules[name] = value
         object.__setattr__(self, name, value)
 
     def __getattr__(self, name):
@@ -295,9 +297,6 @@ class Module:
 
     def modules(self):
         return (m for _, m in self.named_modules())
-
-    def _tensors(self):
-        return []
 
     def _convert(self, dtype):
         for m in self.modules():
