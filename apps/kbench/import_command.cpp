@@ -139,7 +139,10 @@ Command add_import_command(CLI::App& app) {
                  "kernelbench: how Python runs each file: torch (its Model on meta tensors in torch), stub "
                  "(against kbench's torch-free stand-in for torch.nn, which models the convolution layers), or "
                  "auto (torch where the Python has it, else the stub; the default)")
-      ->check(one_of({"auto", "torch", "stub", "parser"}));  // parser: refused below, saying what replaced it
+      ->check(one_of({"auto", "torch", "stub"},
+                     {{"parser", "kbench's own parser of KernelBench files is gone; Python reads every file now: "
+                                 "--reader stub runs it without torch (kbench's stand-in for torch.nn), --reader "
+                                 "torch in torch, auto (the default) picks torch where the Python has it"}}));
   app.add_option("--python", flags->python,
                  "kernelbench: the Python that runs the files (default: $KBENCH_PYTHON, else python3 on PATH)");
   app.add_option("--timeout", flags->timeout, "kernelbench: the seconds one file may run before it is stopped")
@@ -152,11 +155,6 @@ Command add_import_command(CLI::App& app) {
                 });
   return {
       [flags] {
-        if (flags->reader == "parser")
-          throw InputError(
-              "--reader parser: kbench's own parser of KernelBench files is gone; Python reads every file now: "
-              "--reader stub runs it without torch (kbench's stand-in for torch.nn), --reader torch in torch, "
-              "auto (the default) picks torch where the Python has it");
         for (char c : flags->name_prefix)
           if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-'))
             throw InputError(fmt::format("--name-prefix: '{}' has '{}'; expected letters, digits, '.', '_' or '-'",

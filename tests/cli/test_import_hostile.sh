@@ -79,6 +79,6 @@ grep -qF "Python 'python3' (from PATH) cannot be run" "$WORK/err" && grep -qF "a
 
 # The old reader's name says what replaced it.
 "$KBENCH" import kernelbench "$WORK/fine.py" --reader parser >/dev/null 2>"$WORK/err"
-[ $? -eq 2 ] && grep -qF -- "--reader parser: kbench's own parser of KernelBench files is gone" "$WORK/err" ||
+[ $? -eq 2 ] && grep -qF -- "'parser' is not one of auto, torch, stub: kbench's own parser of KernelBench files is gone" "$WORK/err" ||
   { cat "$WORK/err"; fail "--reader parser must be refused saying what replaced it"; }
 echo "ok"
