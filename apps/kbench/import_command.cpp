@@ -3,6 +3,7 @@
 // `kbench run` reads (to stdout or --output). The readers are lib/import/; what they cannot read is an
 // error naming the file, line and what it was (exit 2), and what they read but ignore is a note on stderr.
 #include <cctype>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <iterator>
@@ -19,12 +20,11 @@
 #include "document_output.hpp"
 #include "help_text.hpp"
 #include "core/error.hpp"
-#include "import/kernelbench_import.hpp"
 #include "import/miopen_import.hpp"
 #include "import/spec_writer.hpp"
 #include "io/input_file.hpp"
 #include "io/output_file.hpp"
-#include "torch/embedded_torch.hpp"
+#include "torch/interpreter.hpp"
 #include "torch/kernelbench_trace.hpp"
 
 namespace kbench::cli {
@@ -41,38 +41,38 @@ struct ImportFlags {
   std::vector<std::string> inputs;
   std::string output;
   std::string name_prefix;
-  std::string reader = "auto";  // kernelbench: auto | torch | parser
-  std::string python;           // the interpreter the torch reader embeds (as run --python)
+  std::string reader = "auto";  // kernelbench: auto | torch | stub
+  std::string python;           // the Python that runs the files (as run --python)
+  int timeout = 60;             // kernelbench: seconds one file may run
 };
 
-// A KernelBench file read as --reader says: by running it in the embedded torch, by the parser, or (auto)
-// by torch where it starts and runs the file, else by the parser. The note says which read it.
-import::Imported read_kernelbench(const ImportFlags& flags, const std::string& path, const std::string& name) {
-  const std::string text = io::read_input_file(path, "KernelBench problem file", io::kMaxSpecBytes);
-  if (flags.reader == "parser") return take(import::import_kernelbench(text, path, name));
-  static const torch::EmbeddedTorch embedded(flags.python);
-  const Support available = embedded.available();
-  if (!available) {
-    if (flags.reader == "torch") throw InputError("--reader torch: " + available.reason);
-    import::Imported parsed = take(import::import_kernelbench(text, path, name));
-    parsed.notes.push_back(fmt::format("{}: read by kbench's parser (no torch to run it: {})", path, available.reason));
-    return parsed;
+// The KernelBench files, all run by one child Python (torch/kernelbench_trace.hpp) as --reader says; one
+// Imported per file, each with a note saying what read it.
+std::vector<import::Imported> read_kernelbench(const ImportFlags& flags, const std::vector<std::string>& paths) {
+  std::vector<torch::KernelBenchFile> files;
+  for (const std::string& path : paths)
+    files.push_back({path, flags.name_prefix + import::name_from_text(std::filesystem::path(path).stem().string())});
+  torch::KernelBenchReadOptions options;
+  options.reader = flags.reader == "torch"  ? torch::KernelBenchReader::torch
+                   : flags.reader == "stub" ? torch::KernelBenchReader::stub
+                                            : torch::KernelBenchReader::automatic;
+  options.python = torch::choose_interpreter(flags.python, std::getenv("KBENCH_PYTHON"));
+  options.timeout_seconds = flags.timeout;
+  torch::KernelBenchReading reading = torch::read_kernelbench_files(files, options);
+  if (!reading.unavailable.empty())
+    throw InputError(fmt::format("import kernelbench{}: {}", flags.reader == "auto" ? "" : " --reader " + flags.reader,
+                                 reading.unavailable));
+  const std::string how = reading.runner.starts_with("torch")
+                              ? fmt::format("by running its Model in {} (meta tensors), Python {}", reading.runner,
+                                            reading.python)
+                              : fmt::format("by running its Model against kbench's torch stub, Python {}{}",
+                                            reading.python, reading.no_torch.empty() ? "" : "; " + reading.no_torch);
+  std::vector<import::Imported> out;
+  for (std::size_t i = 0; i < reading.outcomes.size(); ++i) {
+    out.push_back(take(std::move(reading.outcomes[i])));
+    out.back().notes.push_back(fmt::format("{}: read {}", files[i].path, how));
   }
-  import::ImportOutcome traced = torch::trace_kernelbench(embedded, path, name);
-  if (const auto* error = std::get_if<import::ImportError>(&traced); error && flags.reader == "auto") {
-    // A file torch cannot run here (a CUDA-only extension, say) may still be one the parser reads.
-    import::ImportOutcome parsed = import::import_kernelbench(text, path, name);
-    if (const auto* also = std::get_if<import::ImportError>(&parsed))
-      throw InputError(fmt::format("{} (and kbench's parser: {})", error->message(), also->what));
-    import::Imported imported = std::get<import::Imported>(std::move(parsed));
-    imported.notes.push_back(fmt::format("{}: read by kbench's parser: running it in torch failed ({})", path,
-                                         error->message()));
-    return imported;
-  }
-  import::Imported imported = take(std::move(traced));
-  imported.notes.push_back(fmt::format("{}: read by running its Model in torch {} (meta tensors)", path,
-                                       embedded.facts().version));
-  return imported;
+  return out;
 }
 
 // Standard input, up to the spec size limit (a log piped in is read whole, so it must end).
@@ -87,11 +87,13 @@ std::string read_stdin() {
 int run_import(const ImportFlags& flags) {
   std::vector<Workload> workloads;
   std::map<std::string, std::string> named_in;  // workload name -> the file it came from
-  for (const std::string& path : flags.inputs) {
+  std::vector<import::Imported> kernelbench;
+  if (flags.source == "kernelbench") kernelbench = read_kernelbench(flags, flags.inputs);
+  for (std::size_t i = 0; i < flags.inputs.size(); ++i) {
+    const std::string& path = flags.inputs[i];
     import::Imported imported;
     if (flags.source == "kernelbench") {
-      const std::string name = flags.name_prefix + import::name_from_text(std::filesystem::path(path).stem().string());
-      imported = read_kernelbench(flags, path, name);
+      imported = std::move(kernelbench[i]);
     } else {
       const std::string text =
           path == "-" ? read_stdin() : io::read_input_file(path, "MIOpenDriver commands", io::kMaxSpecBytes);
@@ -134,12 +136,17 @@ Command add_import_command(CLI::App& app) {
   app.add_option("inputs", flags->inputs, "Files to import; for miopen, '-' reads standard input")->required();
   app.add_option("--output,-o", flags->output, "Write the spec here (default: standard output)");
   app.add_option("--reader", flags->reader,
-                 "kernelbench: how a file is read: torch (run its Model on meta tensors in the embedded torch), "
-                 "parser (kbench's own reader of the file's text, no Python), or auto (torch where it can run the "
-                 "file, else the parser; the default)")
-      ->check(one_of({"auto", "torch", "parser"}));
+                 "kernelbench: how Python runs each file: torch (its Model on meta tensors in torch), stub "
+                 "(against kbench's torch-free stand-in for torch.nn, which models the convolution layers), or "
+                 "auto (torch where the Python has it, else the stub; the default)")
+      ->check(one_of({"auto", "torch", "stub"},
+                     {{"parser", "kbench's own parser of KernelBench files is gone; Python reads every file now: "
+                                 "--reader stub runs it without torch (kbench's stand-in for torch.nn), --reader "
+                                 "torch in torch, auto (the default) picks torch where the Python has it"}}));
   app.add_option("--python", flags->python,
-                 "The Python interpreter the torch reader embeds (default: $KBENCH_PYTHON, else python3 on PATH)");
+                 "kernelbench: the Python that runs the files (default: $KBENCH_PYTHON, else python3 on PATH)");
+  app.add_option("--timeout", flags->timeout, "kernelbench: the seconds one file may run before it is stopped")
+      ->check(CLI::Range(1, 3600));
   app.add_option("--name-prefix", flags->name_prefix,
                  "Put this before every workload name (letters, digits, '.', '_', '-')");
   set_examples(app, {

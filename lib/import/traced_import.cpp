@@ -119,7 +119,9 @@ Imported workloads_of(const json& doc, const std::string& origin, const std::str
   if (calls.empty())
     throw ParseFailure{0, 0, "running the Model's forward on get_inputs() made no convolution call "
                              "(torch.nn.functional.convNd / conv_transposeNd)"};
-  const std::string torch_version = doc.value("torch", std::string("?"));
+  // "torch 2.5.1" or "kbench's torch stub"; older tracers wrote {"torch": VERSION}.
+  const std::string runner = doc.contains("runner") ? doc.at("runner").get<std::string>()
+                                                    : "torch " + doc.value("torch", std::string("?"));
   const std::string file = std::filesystem::path(origin).filename().string();
   std::map<std::string, int> uses;  // attribute -> calls so far: a layer applied twice gets -2
   Imported imported;
@@ -136,8 +138,8 @@ Imported workloads_of(const json& doc, const std::string& origin, const std::str
     w.name = calls.size() == 1 ? name : fmt::format("{}-{}", name, suffix);
     std::vector<std::int64_t> output{w.problem.batch, w.problem.out_channels};
     for (int d = 0; d < w.problem.spatial_rank; ++d) output.push_back(w.problem.output_extent(d));
-    w.description = fmt::format("{} of the Model in {} (kbench import kernelbench, run in torch {}); output [{}]", what,
-                                file, torch_version, fmt::join(output, ", "));
+    w.description = fmt::format("{} of the Model in {} (kbench import kernelbench, run in {}); output [{}]", what, file,
+                                runner, fmt::join(output, ", "));
     w.source_file = origin;
     w.source_line = line;
     imported.workloads.push_back(std::move(w));
@@ -153,9 +155,9 @@ ImportOutcome import_traced_calls(std::string_view text, const std::string& orig
   } catch (const ParseFailure& failure) {
     return ImportError{origin, failure.line, failure.column, failure.what};
   } catch (const Malformed& malformed) {
-    return ImportError{origin, 0, 0, "kbench's tracer recorded a call it cannot read (" + malformed.what + ")"};
+    return ImportError{origin, 0, 0, "kbench's KernelBench reader recorded a call it cannot read (" + malformed.what + ")"};
   } catch (const json::exception& e) {
-    return ImportError{origin, 0, 0, fmt::format("kbench's tracer wrote what is not its JSON ({})", e.what())};
+    return ImportError{origin, 0, 0, fmt::format("kbench's KernelBench reader wrote what is not its JSON ({})", e.what())};
   }
 }
 

@@ -1,10 +1,11 @@
 #pragma once
 // KernelBench problem files read by running them: the convolution calls a file's Model made when its
-// forward ran on get_inputs() (recorded in the embedded torch by kernels/torch/kernelbench_trace.cpp), as
+// forward ran on get_inputs() (recorded by kernels/torch/kernelbench_reader.py, in torch or its stub), as
 // JSON, turned into workloads. Pure, so it is tested without Python; every call is checked as a spec is
 // (problem_validation.hpp), and what cannot be a workload is an ImportError naming the file and line.
 //
-// The JSON: {"torch": VERSION, "calls": [CALL...]} or {"error": {"message": TEXT, "line": N}}, where
+// The JSON: {"runner": "torch VERSION" | "kbench's torch stub", "calls": [CALL...]} (older tracers wrote
+// "torch": VERSION) or {"error": {"message": TEXT, "line": N}}, where
 // CALL = {"function": "conv2d" | "conv_transpose3d" | ..., "attribute": "conv1" (the module's name in the
 // model, or the function's for a call in forward itself), "line": N, "input": [N, C, spatial...],
 // "weight": [...], "bias": true | false, "stride": [...], "padding": [...] | "same" | "valid",

@@ -1,9 +1,9 @@
-# `kbench import kernelbench` reading files by running them in the embedded torch (Debian's python3-torch):
-# the parser's fixtures read the same either way (all but the descriptions); files only running can read
-# (a helper function's shapes, F.conv2d in forward, nn.Sequential, half precision, a 68 GB input that meta
-# tensors never allocate) read as PyTorch runs them; a file that raises names its line; --reader auto falls
-# back to the parser without torch and says so; --reader torch without torch is exit 2. Skips (77) without
-# torch.
+# `kbench import kernelbench` reading files by running them in torch (Debian's python3-torch): the
+# fixtures read the same in torch and against kbench's torch stub (all but the descriptions); files only
+# torch can read (nn.Sequential with a ReLU, torch.sigmoid, channels last, half precision) read as PyTorch
+# runs them, and the stub refuses them naming what it does not model; a file that raises names its line
+# whichever runs it; auto reads by the stub where the Python has no torch and says so; --reader torch
+# there is exit 2. Skips (77) without torch.
 source "$(dirname "$0")/lib.sh"
 require_torch
 export KBENCH_PYTHON=$PY
@@ -14,10 +14,10 @@ for file in "$fixtures"/*.py; do
   case "$file" in *refused_*) continue ;; esac
   "$KBENCH" import kernelbench "$file" --reader torch --output "$WORK/torch.yaml" 2>"$WORK/torch.err" ||
     { cat "$WORK/torch.err"; fail "--reader torch $file: exit $?"; }
-  "$KBENCH" import kernelbench "$file" --reader parser --output "$WORK/parser.yaml" 2>/dev/null ||
-    fail "--reader parser $file: exit $?"
-  diff <(without_descriptions "$WORK/torch.yaml") <(without_descriptions "$WORK/parser.yaml") ||
-    fail "$file reads differently by running it and by parsing it"
+  "$KBENCH" import kernelbench "$file" --reader stub --output "$WORK/stub.yaml" 2>/dev/null ||
+    fail "--reader stub $file: exit $?"
+  diff <(without_descriptions "$WORK/torch.yaml") <(without_descriptions "$WORK/stub.yaml") ||
+    fail "$file reads differently in torch and against the stub"
   grep -q "read by running its Model in torch" "$WORK/torch.err" || { cat "$WORK/torch.err"; fail "no note of the reader"; }
 done
 
@@ -48,20 +48,30 @@ PY
   { cat "$WORK/last.err"; fail "import of channels_last.py: exit $?"; }
 [ "$(grep -c '^  layout: nhwc$' "$WORK/last.yaml")" -eq 2 ] && [ "$(grep -c '^  dtype: bf16$' "$WORK/last.yaml")" -eq 2 ] ||
   { cat "$WORK/last.yaml"; fail "channels_last.py: expected two bf16 nhwc workloads"; }
-"$KBENCH" import kernelbench "$traced/functional_forward.py" --reader parser >/dev/null 2>"$WORK/parser.err" &&
-  fail "the parser should not read functional_forward.py (else this test shows nothing)"
+# What the stub does not model is refused by name at its line, not guessed.
+"$KBENCH" import kernelbench "$traced/channels_last.py" --reader stub >/dev/null 2>"$WORK/stub.err" &&
+  fail "the stub should not read channels_last.py (else this test shows nothing)"
+grep -q "channels_last.py:16: torch.relu is not modelled by kbench's torch-free reader" "$WORK/stub.err" ||
+  { cat "$WORK/stub.err"; fail "the stub's refusal does not name torch.relu at its line"; }
 
-# A file that raises: its line, Python's error, and (auto) the parser's word too.
-"$KBENCH" import kernelbench "$traced/fails_in_get_inputs.py" >/dev/null 2>"$WORK/raises.err"
-[ $? -eq 2 ] || { cat "$WORK/raises.err"; fail "a file that raises must exit 2"; }
-grep -q "fails_in_get_inputs.py:15: RuntimeError: this problem needs a GPU (and kbench's parser: " "$WORK/raises.err" ||
-  { cat "$WORK/raises.err"; fail "the raising file's error is not named at its line"; }
+# A file that raises: its line and Python's error, the same in torch and against the stub.
+for reader in torch stub; do
+  "$KBENCH" import kernelbench "$traced/fails_in_get_inputs.py" --reader $reader >/dev/null 2>"$WORK/raises.err"
+  [ $? -eq 2 ] || { cat "$WORK/raises.err"; fail "--reader $reader: a file that raises must exit 2"; }
+  grep -q "fails_in_get_inputs.py:15: RuntimeError: this problem needs a GPU$" "$WORK/raises.err" ||
+    { cat "$WORK/raises.err"; fail "--reader $reader: the raising file's error is not named at its line"; }
+done
 
-# Without torch: auto reads by the parser and says why; --reader torch refuses.
+# A Python without torch (a torch package on PYTHONPATH that cannot be imported): auto reads by the stub
+# and says why; --reader torch refuses, saying what to do.
+mkdir -p "$WORK/no-torch/torch"
+echo 'raise ImportError("torch hidden by the test")' >"$WORK/no-torch/torch/__init__.py"
 file="$fixtures/keyword_arguments_separable.py"
-KBENCH_PYTHON=/nonexistent/python3 "$KBENCH" import kernelbench "$file" >"$WORK/auto.yaml" 2>"$WORK/auto.err" ||
+PYTHONPATH="$WORK/no-torch" "$KBENCH" import kernelbench "$file" >"$WORK/auto.yaml" 2>"$WORK/auto.err" ||
   { cat "$WORK/auto.err"; fail "auto without torch: exit $?"; }
-grep -q "read by kbench's parser (no torch to run it: " "$WORK/auto.err" || { cat "$WORK/auto.err"; fail "auto: no note"; }
-KBENCH_PYTHON=/nonexistent/python3 "$KBENCH" import kernelbench "$file" --reader torch >/dev/null 2>"$WORK/torch.err"
-[ $? -eq 2 ] && grep -q -- "--reader torch: " "$WORK/torch.err" || { cat "$WORK/torch.err"; fail "--reader torch without torch"; }
+grep -q "read by running its Model against kbench's torch stub, .*no torch in .*torch hidden by the test" "$WORK/auto.err" ||
+  { cat "$WORK/auto.err"; fail "auto: no note of the stub and why"; }
+PYTHONPATH="$WORK/no-torch" "$KBENCH" import kernelbench "$file" --reader torch >/dev/null 2>"$WORK/torch.err"
+[ $? -eq 2 ] && grep -q -- "--reader torch: no torch in .*read without torch with --reader stub" "$WORK/torch.err" ||
+  { cat "$WORK/torch.err"; fail "--reader torch without torch"; }
 echo "ok"

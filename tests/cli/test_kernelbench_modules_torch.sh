@@ -1,7 +1,7 @@
 # The shipped KernelBench level-1 suite is what KernelBench executes: each module, built back from its call
 # structure (tests/data/import/kernelbench_level1/calls.json, by write_modules.py), read by running it in
 # torch (`kbench import kernelbench --reader torch`: Model(*get_init_inputs()) applied to get_inputs() on
-# meta tensors) and by kbench's parser, plans exactly the problem of the shipped spec: shapes, kernel,
+# meta tensors) and against kbench's torch stub (--reader stub), plans exactly the problem of the shipped spec: shapes, kernel,
 # stride, padding, dilation, output_padding, groups, bias, dtype, layout. Skips (77) without torch.
 source "$(dirname "$0")/lib.sh"
 require_torch
@@ -27,7 +27,7 @@ PY
 problems "$SRC/workloads/kernelbench/level1" >"$WORK/shipped.txt"
 [ "$(wc -l <"$WORK/shipped.txt")" -eq 36 ] || { cat "$WORK/shipped.txt"; fail "expected 36 shipped workloads"; }
 
-for reader in torch parser; do
+for reader in torch stub; do
   "$KBENCH" import kernelbench "$WORK"/modules/*.py --reader "$reader" --output "$WORK/$reader.yaml" \
     2>"$WORK/$reader.err" || { cat "$WORK/$reader.err"; fail "--reader $reader: exit $?"; }
   problems "$WORK/$reader.yaml" >"$WORK/$reader.txt"

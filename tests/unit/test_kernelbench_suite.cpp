@@ -2,14 +2,16 @@
 // module builds when KernelBench runs it, Model(*get_init_inputs()) on get_inputs(). The modules' call
 // structure (constants, get_inputs, get_init_inputs, Model.__init__'s signature and body, forward) is
 // data, tests/data/import/kernelbench_level1/calls.json, extracted from KernelBench's files by
-// extract_calls.py; each module is built back from it here and read by kbench's parser, which binds
-// get_init_inputs() to __init__ positionally as Python does (KernelBench's #73 passes its groups where
-// __init__ takes output_padding). tests/cli/test_kernelbench_modules_torch.sh runs the same modules in
-// torch. Output shapes and FLOPs are then worked out by this file's own formulas (not lib/problem's) and
+// extract_calls.py; each module is built back from it here and run by python3 against kbench's torch
+// stub (kbench import kernelbench --reader stub), Model(*get_init_inputs()) as KernelBench calls it (its
+// #73 passes its groups where __init__ takes output_padding). tests/cli/test_kernelbench_modules_torch.sh
+// runs the same modules in torch. Output shapes and FLOPs are then worked out by this file's own formulas (not lib/problem's) and
 // compared with what kbench derives.
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <unistd.h>
 #include <cstdint>
 #include <fstream>
 #include <map>
@@ -22,9 +24,9 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
-#include "import/kernelbench_import.hpp"
 #include "problem/problem_metrics.hpp"
 #include "spec/load.hpp"
+#include "torch/kernelbench_trace.hpp"
 
 using kbench::ConvProblem;
 using kbench::Workload;
@@ -71,12 +73,13 @@ std::string module_text(const nlohmann::json& record) {
   text += python_function("__init__", f.at("Model.__init__"), "    ") + "\n";
   text += python_function("forward", f.at("Model.forward"), "    ") + "\n";
   for (const auto& constant : record.at("constants")) text += constant.get<std::string>() + "\n";
-  text += "\n" + python_function("get_inputs", f.at("get_inputs"), "") + "\n";
+  text += '\n';  // not "\n" + std::string&&: GCC 12 warns falsely there (-Wrestrict, GCC bug 105329)
+  text += python_function("get_inputs", f.at("get_inputs"), "") + "\n";
   text += python_function("get_init_inputs", f.at("get_init_inputs"), "");
   return text;
 }
 
-// Each KernelBench module's layers (#86: two), as kbench's parser reads the module built from calls.json.
+// Each KernelBench module's layers (#86: two), as the stub reader reads the module built from calls.json.
 struct ModuleAsRun {
   int id;
   std::string file;
@@ -84,13 +87,29 @@ struct ModuleAsRun {
 };
 
 std::vector<ModuleAsRun> modules_as_run() {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / fmt::format("kbench-suite-test-{}", ::getpid());
+  fs::create_directories(dir);
+  const nlohmann::json calls = load_calls();
+  std::vector<kbench::torch::KernelBenchFile> files;
+  for (const auto& record : calls) {
+    const fs::path path = dir / record.at("file").get<std::string>();
+    std::ofstream(path) << module_text(record);
+    files.push_back({path.string(), "m"});
+  }
+  kbench::torch::KernelBenchReadOptions options;
+  options.reader = kbench::torch::KernelBenchReader::stub;
+  const kbench::torch::KernelBenchReading reading = kbench::torch::read_kernelbench_files(files, options);
+  std::error_code ignored;
+  fs::remove_all(dir, ignored);
+  REQUIRE_MESSAGE(reading.unavailable.empty(), reading.unavailable);
+  REQUIRE(reading.outcomes.size() == calls.size());
   std::vector<ModuleAsRun> out;
-  for (const auto& record : load_calls()) {
-    const std::string file = record.at("file").get<std::string>();
-    const auto outcome = kbench::import::import_kernelbench(module_text(record), file, "m");
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    const auto& outcome = reading.outcomes[i];
     if (const auto* error = std::get_if<kbench::import::ImportError>(&outcome)) FAIL(error->message());
     for (const Workload& w : std::get<kbench::import::Imported>(outcome).workloads)
-      out.push_back({record.at("problem").get<int>(), file, w});
+      out.push_back({calls[i].at("problem").get<int>(), calls[i].at("file").get<std::string>(), w});
   }
   return out;
 }

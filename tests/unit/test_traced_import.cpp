@@ -1,6 +1,6 @@
-// import/traced_import.hpp: the calls a KernelBench file's Model made when torch ran it, as recorded by
-// kernels/torch/kernelbench_trace.cpp, into workloads; without Python (tests/cli/test_import_torch_reader.sh
-// runs the tracer itself).
+// import/traced_import.hpp: the calls a KernelBench file's Model made when Python ran it, as recorded by
+// kernels/torch/kernelbench_reader.py, into workloads; without Python (test_import_kernelbench.cpp and
+// tests/cli/test_import_torch_reader.sh run the reader itself).
 #include <doctest/doctest.h>
 
 #include <string>
@@ -69,6 +69,11 @@ TEST_SUITE("import kernelbench") {
     CHECK(w.problem.dtype == kbench::DType::fp32);
     CHECK(w.description == "self.conv1 of the Model in problem.py (kbench import kernelbench, run in torch 2.5.0); "
                            "output [16, 96, 55, 54]");
+    // The reader names what ran the file ("runner"); the older {"torch": VERSION} above still reads.
+    const auto stub = read(R"({"runner": "kbench's torch stub", "calls": [)" +
+                           call("conv1d", "conv", "[1, 2, 8]", "[2, 2, 3]") + "]}");
+    CHECK(stub.workloads.at(0).description ==
+          "self.conv of the Model in problem.py (kbench import kernelbench, run in kbench's torch stub); output [1, 2, 6]");
   }
 
   TEST_CASE("traced import: a grouped conv_transpose3d takes C_out from its weight's second dim x groups") {
@@ -135,8 +140,8 @@ TEST_SUITE("import kernelbench") {
     CHECK(refusal(document(call("conv2d", "c", "[1, 4, 2, 2]", "[4, 4, 3, 3]"))).find("kernel size") !=
           std::string::npos);
     CHECK(refusal(document("")).find("made no convolution call") != std::string::npos);
-    CHECK(refusal("not json").find("kbench's tracer wrote what is not its JSON") != std::string::npos);
+    CHECK(refusal("not json").find("kbench's KernelBench reader wrote what is not its JSON") != std::string::npos);
     CHECK(refusal(document(call("conv2d", "c", "[1, 4, 9, 9]", "[4, 4, 3, 3]", R"(, "stride": [1])")))
-              .find("kbench's tracer recorded a call it cannot read") != std::string::npos);
+              .find("kbench's KernelBench reader recorded a call it cannot read") != std::string::npos);
   }
 }
