@@ -47,16 +47,7 @@ class CudaBackend final : public Backend {
  public:
   std::string name() const override { return "cuda"; }
 
-  std::string description() const override {
-    return "kbench's own CUDA kernels: direct (any problem; through shared memory for depthwise and small groups, "
-           "forward and transposed), depthwise 2-D, implicit GEMM (FFMA, 3xTF32, TF32), transposed convolution by "
-           "phase "
-           "decomposition, or at stride 1 as the forward convolution it equals; fp16/bf16 implicit GEMM on tensor "
-           "cores "
-           "(NHWC and NCHW); depthwise in channels last (fp32, fp16, bf16); backward_data as the forward pass of "
-           "its backward-data problem on those kernels, "
-           "backward_weights by a split-K FFMA implicit GEMM with a deterministic reduction";
-  }
+  std::string description() const override { return conv::backend_description(); }
 
   Support available() const override {
     if (Support s = context_usable(); !s) return s;

@@ -1,11 +1,8 @@
 #pragma once
 // The launch side of each kernel family: the device facts its launch counts with, the launch, and
-// the device memory that launch takes beyond the problem's tensors. Declared here, defined in each family's
-// folder (direct/direct_launcher.cpp, depthwise/depthwise_launcher.cpp, implicit_gemm/igemm_launcher.cpp,
-// transposed/phase_launcher.cpp, half_gemm/half_gemm_launcher.cpp,
-// half_gemm/half_phase_launcher.cpp, depthwise_nhwc/depthwise_nhwc_launcher.cpp,
-// wgrad/wgrad_launcher.cpp, wgrad/wgrad_depthwise_launcher.cpp); kernel_launch.cpp picks a family's
-// launcher and builds the launch.
+// the device memory that launch takes beyond the problem's tensors. Declared here from families.def,
+// defined in each family's folder (its `*_launcher.cpp`); kernel_launch.cpp picks a family's launcher
+// from the same list and builds the launch.
 #include <cstdint>
 #include <memory>
 
@@ -25,16 +22,9 @@ struct FamilyLauncher {
                                const LaunchDevice& device) = nullptr;
 };
 
-const FamilyLauncher& direct_launcher();
-const FamilyLauncher& direct_tiled_launcher();
-const FamilyLauncher& depthwise2d_launcher();
-const FamilyLauncher& implicit_gemm_launcher();
-const FamilyLauncher& transposed_phase_launcher();
-const FamilyLauncher& implicit_gemm_half_launcher();
-const FamilyLauncher& transposed_phase_half_launcher();
-const FamilyLauncher& depthwise_nhwc_launcher();
-const FamilyLauncher& wgrad_gemm_launcher();
-const FamilyLauncher& wgrad_depthwise_launcher();
+// Each family's launcher, as families.def names it (one function may serve several families).
+#define KBENCH_CUDA_FAMILY(name, descriptor, launcher) const FamilyLauncher& launcher();
+#include "cuda/families.def"
 
 // A stride-1 transposed convolution on a forward kernel (forward_equivalent.hpp): each execution
 // first writes the forward weights from the run's own, then runs `forward_launch` on them.

@@ -1,9 +1,12 @@
 #pragma once
 // The cuda backend's kernel families, one descriptor each (common/family_descriptor.hpp, defined in
-// the family's folder), and the questions every caller asks of a choice, answered by looping over
-// them: which families and variants can run a problem (their envelopes, with the checks all share),
-// what a choice runs (its description), what it needs of the device. A new family adds its
-// descriptor here; which family runs by default is the policy in default_policy.hpp.
+// the family's folder, listed in families.def), and the questions every caller asks of a choice,
+// answered by looping over them: which families and variants can run a problem (their envelopes, with
+// the checks all share), what a choice runs (its description), what it needs of the device. A new
+// family adds its descriptor's header to the includes below; which family runs by default is the
+// policy in default_policy.hpp.
+#include <cstddef>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <stdexcept>
@@ -29,29 +32,38 @@
 
 namespace kbench::gpu::conv {
 
-// In kAllFamilies' order.
+// In families.def's order, which is kAllFamilies' and the enum's.
 inline constexpr const FamilyDescriptor* kFamilyTable[] = {
-    &kDirectFamily,
-    &kDepthwise2dFamily,
-    &kDirectTiledFamily,
-    &kImplicitGemmFfmaFamily,
-    &kImplicitGemm3xtf32Family,
-    &kImplicitGemmTf32Family,
-    &kTransposedPhaseFfmaFamily,
-    &kTransposedPhase3xtf32Family,
-    &kTransposedPhaseTf32Family,
-    &kImplicitGemmHalfFamily,
-    &kTransposedPhaseHalfFamily,
-    &kDepthwiseNhwcFamily,
-    &kWgradGemmFfmaFamily,
-    &kWgradDepthwiseFamily,
+#define KBENCH_CUDA_FAMILY(name, descriptor, launcher) &descriptor,
+#include "cuda/families.def"
 };
-static_assert(std::size(kFamilyTable) == std::size(kAllFamilies), "every family has a descriptor");
+
+namespace family_table_detail {
+// Each row's descriptor describes the family its row names, so descriptor(f) is kFamilyTable[f].
+constexpr bool rows_match() {
+  for (std::size_t i = 0; i < std::size(kFamilyTable); ++i)
+    if (kFamilyTable[i]->family != kAllFamilies[i] || static_cast<std::size_t>(kAllFamilies[i]) != i) return false;
+  return true;
+}
+}  // namespace family_table_detail
+static_assert(family_table_detail::rows_match(), "a families.def row names another family's descriptor");
 
 inline const FamilyDescriptor& descriptor(Family f) {
-  for (const FamilyDescriptor* d : kFamilyTable)
-    if (d->family == f) return *d;
-  throw std::logic_error(fmt::format("no descriptor for kernel family {}", family_name(f)));
+  const auto row = static_cast<std::size_t>(f);
+  if (row >= std::size(kFamilyTable))
+    throw std::logic_error(fmt::format("no descriptor for kernel family {}", static_cast<int>(f)));
+  return *kFamilyTable[row];
+}
+
+// The backend's one line for `kbench list`, from the descriptors: each family's name (as `cuda:NAME`
+// spells it) and summary, in the table's order, then what runs on them besides.
+inline std::string backend_description() {
+  std::string text = "kbench's own CUDA kernels, by family (`cuda:NAME`): ";
+  for (std::size_t i = 0; i < std::size(kFamilyTable); ++i)
+    text += fmt::format("{}{}: {}", i == 0 ? "" : "; ", family_name(kFamilyTable[i]->family), kFamilyTable[i]->summary);
+  return text +
+         ". A stride-1 transposed convolution may run as the forward convolution it equals, backward_data as the "
+         "forward pass of its backward-data problem";
 }
 
 // The problem family `f` runs in place of forward problem `p`: a stride-1 transposed convolution's

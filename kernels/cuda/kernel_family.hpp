@@ -1,26 +1,7 @@
 #pragma once
 // The cuda backend's kernel families: their names (as `--backends cuda:FAMILY` spells them) and the
-// math each performs. Plain C++; kernel_selection.hpp says which family can run a problem.
-//
-//   direct                   any valid fp32 problem; one thread per output, fp32 FMA
-//   depthwise2d              2-D depthwise (multiplier 1), stride 1, dilation 1, square 3/5/7 kernel; fp32 FMA
-//   direct_tiled             convolutions, forward or transposed, whose input windows and weights fit 48 KB of shared
-//   memory
-//                            (depthwise, groups of a few channels; 1-D to 3-D); fp32 FMA
-//   implicit_gemm_ffma       forward convolutions; fp32 FFMA
-//   implicit_gemm_3xtf32     forward convolutions; split TF32 on tensor cores, fp32-level error
-//   implicit_gemm_tf32       forward convolutions; TF32 tensor cores (math tf32 only)
-//   transposed_phase_*       transposed convolutions, one GEMM per tapped phase; same three maths
-//   implicit_gemm_half       forward convolutions of fp16/bf16 tensors (NHWC first, NCHW too); m16n8k16
-//                            tensor cores, fp32 accumulation
-//   transposed_phase_half    transposed convolutions of fp16/bf16 tensors: the half GEMM per tapped phase combination,
-//                            each phase's weights packed first, the untapped outputs given the bias by one fill
-//   depthwise_nhwc           depthwise convolutions (multiplier 1) of channels-last tensors, fp32/fp16/bf16, 1-D to
-//                            3-D; 16-byte vectors of channels per thread, fp32 FMA, the output rounded once
-//   wgrad_gemm_ffma          the backward_weights pass (grad_weight, grad_bias) of convolutions and transposed ones;
-//                            implicit GEMM per group, fp32 FFMA, split-K summed in a fixed order
-//   wgrad_depthwise          backward_weights of depthwise problems (multiplier 1): a block per channel and slice,
-//                            all taps per thread from shared memory, fp32 FFMA, slices summed in a fixed order
+// math each performs, generated from the one list, families.def (what each family runs is its
+// descriptor's `summary`). Plain C++; family_table.hpp says which family can run a problem.
 #include <optional>
 #include <string_view>
 
@@ -30,55 +11,21 @@
 namespace kbench::gpu::conv {
 
 enum class Family {
-  direct,
-  depthwise2d,
-  direct_tiled,
-  implicit_gemm_ffma,
-  implicit_gemm_3xtf32,
-  implicit_gemm_tf32,
-  transposed_phase_ffma,
-  transposed_phase_3xtf32,
-  transposed_phase_tf32,
-  implicit_gemm_half,
-  transposed_phase_half,
-  depthwise_nhwc,
-  wgrad_gemm_ffma,
-  wgrad_depthwise,
+#define KBENCH_CUDA_FAMILY(name, descriptor, launcher) name,
+#include "cuda/families.def"
 };
 
 inline constexpr Family kAllFamilies[] = {
-    Family::direct,
-    Family::depthwise2d,
-    Family::direct_tiled,
-    Family::implicit_gemm_ffma,
-    Family::implicit_gemm_3xtf32,
-    Family::implicit_gemm_tf32,
-    Family::transposed_phase_ffma,
-    Family::transposed_phase_3xtf32,
-    Family::transposed_phase_tf32,
-    Family::implicit_gemm_half,
-    Family::transposed_phase_half,
-    Family::depthwise_nhwc,
-    Family::wgrad_gemm_ffma,
-    Family::wgrad_depthwise,
+#define KBENCH_CUDA_FAMILY(name, descriptor, launcher) Family::name,
+#include "cuda/families.def"
 };
 
-inline std::string_view family_name(Family f) {
+inline constexpr std::string_view family_name(Family f) {
   switch (f) {
-    case Family::direct: return "direct";
-    case Family::depthwise2d: return "depthwise2d";
-    case Family::direct_tiled: return "direct_tiled";
-    case Family::implicit_gemm_ffma: return "implicit_gemm_ffma";
-    case Family::implicit_gemm_3xtf32: return "implicit_gemm_3xtf32";
-    case Family::implicit_gemm_tf32: return "implicit_gemm_tf32";
-    case Family::transposed_phase_ffma: return "transposed_phase_ffma";
-    case Family::transposed_phase_3xtf32: return "transposed_phase_3xtf32";
-    case Family::transposed_phase_tf32: return "transposed_phase_tf32";
-    case Family::implicit_gemm_half: return "implicit_gemm_half";
-    case Family::transposed_phase_half: return "transposed_phase_half";
-    case Family::depthwise_nhwc: return "depthwise_nhwc";
-    case Family::wgrad_gemm_ffma: return "wgrad_gemm_ffma";
-    case Family::wgrad_depthwise: return "wgrad_depthwise";
+#define KBENCH_CUDA_FAMILY(name, descriptor, launcher) \
+  case Family::name:                                   \
+    return #name;
+#include "cuda/families.def"
   }
   return "?";
 }

@@ -55,6 +55,8 @@ constexpr unsigned pass_bit(Pass p) { return 1u << static_cast<unsigned>(p); }
 
 struct FamilyDescriptor {
   Family family;
+  // What it runs, in a few words: the backend's description (`kbench list`) joins them, after the name.
+  std::string_view summary;
   // What it implements: the passes it computes (pass_bit of each), the element types of its tensors
   // (dtype_bit of each), the memory layouts it reads and writes them in (layout_bit of each), and the
   // math its products round to. A forward family also runs backward_data problems, as the forward

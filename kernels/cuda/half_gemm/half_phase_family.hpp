@@ -92,6 +92,7 @@ inline KernelDescription describe_transposed_phase_half(const KernelChoice& c, c
 
 inline constexpr FamilyDescriptor kTransposedPhaseHalfFamily{
     .family = Family::transposed_phase_half,
+    .summary = "fp16/bf16 transposed convolutions, a tensor-core GEMM per tapped phase",
     .dtypes = dtype_bit(DType::fp16) | dtype_bit(DType::bf16),
     .layouts = kAllLayouts,
     .computes_in = MathMode::fp32,
