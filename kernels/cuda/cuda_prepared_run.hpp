@@ -17,7 +17,8 @@ namespace kbench::gpu {
 
 class CudaPreparedRun final : public GpuPreparedRun {
  public:
-  // `search` exhaustive: `choice` is ignored and the search picks; heuristic: `choice` runs.
+  // `search` exhaustive: `choice` is ignored and the search picks; heuristic: `choice` runs, as the
+  // backend resolved it (conv::resolve_choice: in its envelope; the launch does not ask again).
   CudaPreparedRun(const ConvProblem& problem, int device, const conv::KernelChoice& choice, MathMode requested,
                   AlgoSearch search);
 

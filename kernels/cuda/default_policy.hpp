@@ -44,6 +44,7 @@ inline bool forward_kernel_pays(Family f, const ConvProblem& forward) {
 }
 
 inline Family default_family(const ConvProblem& p, MathMode math) {
+  const EnvelopeScope scope;  // each family it tries, and its forward equivalent's policy, asked once
   // A backward_data pass runs as the forward pass of its backward_data_problem: that problem's default.
   if (p.pass == Pass::backward_data) return default_family(backward_data_problem(p), math);
   // backward_weights: depthwise problems on their own family (fp32 NCHW), where the generic GEMM's

@@ -5,6 +5,7 @@
 // the checks all share), what a choice runs (its description), what it needs of the device. A new
 // family adds its descriptor's header to the includes below; which family runs by default is the
 // policy in default_policy.hpp.
+#include <array>
 #include <cstddef>
 #include <iterator>
 #include <optional>
@@ -114,8 +115,68 @@ inline Support problem_supported(const ConvProblem& p) {
   return reference_computable(p);
 }
 
+// --- One envelope question per result ---------------------------------------------------------
+// Resolving one result asks several questions that reach the same envelope: the default policy tries
+// families in turn (and a stride-1 transposed problem's policy asks its forward equivalent's), `cuda:all`
+// lists every family and variant and then ranks them by the default, `kbench plan` lists the families
+// ruled out after the variants. An EnvelopeScope, open for the length of one resolution, keeps each
+// answer, so each choice's envelope is evaluated once per problem however often it is asked. Scopes
+// nest: the outermost one holds the answers. Its answers are kept in place (no heap beyond their
+// reasons' strings), up to kEnvelopeAnswers; past that, answers are recomputed (a resolution asks
+// about 14 families on at most three problems: the problem, its backward_data or forward-equivalent
+// one, and their variants).
+inline constexpr std::size_t kEnvelopeAnswers = 96;
+
+struct EnvelopeAnswer {
+  KernelChoice choice;
+  ConvProblem problem;
+  MathMode math = MathMode::fp32;
+  Support answer;
+};
+
+class EnvelopeScope;
+
+namespace envelope_detail {
+inline thread_local EnvelopeScope* open_scope = nullptr;
+}  // namespace envelope_detail
+
+// Called with each envelope actually evaluated (not answered from a scope); null outside tests, which
+// count with it that a result asks each envelope once (test_cuda_resolution.cpp).
+inline thread_local void (*envelope_evaluated)(const KernelChoice& choice, const ConvProblem& problem) = nullptr;
+
+class EnvelopeScope {
+ public:
+  EnvelopeScope() : outer_(envelope_detail::open_scope) {
+    if (!outer_) envelope_detail::open_scope = this;
+  }
+  ~EnvelopeScope() {
+    if (!outer_) envelope_detail::open_scope = nullptr;
+  }
+  EnvelopeScope(const EnvelopeScope&) = delete;
+  EnvelopeScope& operator=(const EnvelopeScope&) = delete;
+
+  // The kept answer to (choice, problem, math), or null.
+  const Support* find(const KernelChoice& c, const ConvProblem& p, MathMode math) const {
+    for (std::size_t i = 0; i < count_; ++i)
+      if (answers_[i].math == math && answers_[i].choice == c && answers_[i].problem == p) return &answers_[i].answer;
+    return nullptr;
+  }
+  void keep(const KernelChoice& c, const ConvProblem& p, MathMode math, const Support& answer) {
+    if (count_ < kEnvelopeAnswers) answers_[count_++] = EnvelopeAnswer{c, p, math, answer};
+  }
+
+ private:
+  EnvelopeScope* outer_;
+  std::array<EnvelopeAnswer, kEnvelopeAnswers> answers_{};
+  std::size_t count_ = 0;
+};
+
+inline Support choice_envelope(const KernelChoice& c, const ConvProblem& p, MathMode math);
+
+namespace envelope_detail {
+
 // The checks every family shares, then the family's own envelope.
-inline Support choice_envelope(const KernelChoice& c, const ConvProblem& p, MathMode math) {
+inline Support evaluate(const KernelChoice& c, const ConvProblem& p, MathMode math) {
   if (Support s = problem_supported(p); !s) return s;
   const FamilyDescriptor& family = descriptor(c.family);
   const std::string_view name = family_name(c.family);
@@ -146,7 +207,21 @@ inline Support choice_envelope(const KernelChoice& c, const ConvProblem& p, Math
   }
   if (!family.any_extent)
     if (Support s = fast_path_extents(p); !s) return s;
+  if (envelope_evaluated) envelope_evaluated(c, p);
   return family.envelope(c, p, math);
+}
+
+}  // namespace envelope_detail
+
+// Whether choice `c` runs `p` under `math`: the checks every family shares, then the family's own
+// envelope; answered from the open EnvelopeScope where it was asked before.
+inline Support choice_envelope(const KernelChoice& c, const ConvProblem& p, MathMode math) {
+  EnvelopeScope* scope = envelope_detail::open_scope;
+  if (!scope) return envelope_detail::evaluate(c, p, math);
+  if (const Support* kept = scope->find(c, p, math)) return *kept;
+  Support answer = envelope_detail::evaluate(c, p, math);
+  scope->keep(c, p, math, answer);
+  return answer;
 }
 
 inline Support family_envelope(Family f, const ConvProblem& p, MathMode math) {

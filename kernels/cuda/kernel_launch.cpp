@@ -42,14 +42,10 @@ LaunchDevice current_launch_device(const KernelChoice& choice, const ConvProblem
 
 }  // namespace
 
-std::unique_ptr<KernelLaunch> make_kernel_launch(const KernelChoice& choice, const ConvProblem& problem,
-                                                 MathMode math) {
-  if (const Support s = choice_envelope(choice, problem, math); !s)
-    throw std::invalid_argument(
-        fmt::format("cuda backend: {} cannot run this problem: {}", variant_name(choice), s.reason));
+std::unique_ptr<KernelLaunch> make_kernel_launch(const KernelChoice& choice, const ConvProblem& problem) {
   if (problem.pass == Pass::backward_data) {
     const ConvProblem runs = backward_data_problem(problem);
-    std::unique_ptr<KernelLaunch> forward_launch = make_kernel_launch(choice, runs, math);
+    std::unique_ptr<KernelLaunch> forward_launch = make_kernel_launch(choice, runs);
     KernelDescription description{forward_launch->implementation(), forward_launch->properties()};
     return make_backward_data_launch(std::move(forward_launch),
                                      as_backward_data_description(std::move(description), runs));

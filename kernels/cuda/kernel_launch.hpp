@@ -31,8 +31,10 @@ class KernelLaunch {
   KernelDescription description_;
 };
 
-// `choice` must lie in its envelope for `problem` (choice_envelope); throws std::invalid_argument otherwise.
-std::unique_ptr<KernelLaunch> make_kernel_launch(const KernelChoice& choice, const ConvProblem& problem, MathMode math);
+// The launch of a resolved choice: one that lies in its envelope for `problem`, as resolve_choice
+// (kernel_selection.hpp) or search_candidates answered when the run was prepared. Its envelope is not
+// asked again here: one result asks each envelope once.
+std::unique_ptr<KernelLaunch> make_kernel_launch(const KernelChoice& choice, const ConvProblem& problem);
 
 // Device memory a launch allocates beyond the problem's tensors (packed weights, index tables, split-K's
 // workspace) on `device`.
