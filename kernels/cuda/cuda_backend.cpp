@@ -10,12 +10,10 @@
 #include <fmt/format.h>
 
 #include "cuda/cuda_prepared_run.hpp"
-#include "cuda/device_requirements.hpp"
+#include "cuda/registry.hpp"
 #include "cuda/device_support.hpp"
-#include "cuda/kernel_description.hpp"
+#include "cuda/selection.hpp"
 #include "cuda/kernel_launch.hpp"
-#include "cuda/kernel_selection.hpp"
-#include "cuda/variant_names.hpp"
 #include "runtime/device_info.hpp"
 #include "runtime/gpu_prepared_run.hpp"
 

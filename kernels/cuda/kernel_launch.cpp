@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "cuda/family_launchers.hpp"
+#include "cuda/registry.hpp"
 #include "cuda/passes/backward_data_launch.hpp"
 #include "runtime/cuda_check.hpp"
 

@@ -11,7 +11,7 @@
 #include <random>
 #include <vector>
 
-#include "cuda/family_table.hpp"
+#include "cuda/registry.hpp"
 #include "cuda/half_gemm/half_phase_kernels.cuh"
 #include "half_gemm_emulated.hpp"
 #include "problem_factory.hpp"

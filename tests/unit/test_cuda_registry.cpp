@@ -11,7 +11,7 @@
 
 #include <fmt/format.h>
 
-#include "cuda/family_table.hpp"
+#include "cuda/registry.hpp"
 
 namespace kbench {
 namespace {

@@ -1,4 +1,4 @@
-// One envelope question per result (kernel_selection.hpp's resolve_choice, family_table.hpp's
+// One envelope question per result (selection.hpp's resolve_choice, registry.hpp's
 // EnvelopeScope): resolving what a result runs, by default or forced, listing what `cuda:all` and
 // `kbench plan` show, or the exhaustive search's candidates, evaluates each choice's envelope at most
 // once, over every seed and example in both maths. The launch asks none (make_kernel_launch builds the
@@ -9,8 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "cuda/kernel_search.hpp"
-#include "cuda/kernel_selection.hpp"
+#include "cuda/selection.hpp"
 #include "spec/load.hpp"
 
 namespace kbench {

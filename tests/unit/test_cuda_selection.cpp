@@ -5,7 +5,7 @@
 #include <random>
 #include <string>
 
-#include "cuda/kernel_selection.hpp"
+#include "cuda/selection.hpp"
 #include "seed_problems.hpp"
 #include "test_cuda_index_support.hpp"
 #include "test_seed.hpp"

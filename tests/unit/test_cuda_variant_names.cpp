@@ -1,4 +1,4 @@
-// `cuda:VARIANT` names both ways (variant_knob_table.hpp, variant_names.hpp): every family with
+// `cuda:VARIANT` names both ways (common/kernel_choice.hpp, registry.hpp): every family with
 // every combination of the knobs it takes names and reads back as before, in the knobs' fixed order;
 // a part the family does not take is refused, with the part and the family's grammar in the message;
 // docs/kernels.md shows that grammar as the table writes it.
@@ -15,8 +15,7 @@
 
 #include <fmt/format.h>
 
-#include "cuda/family_table.hpp"
-#include "cuda/variant_names.hpp"
+#include "cuda/registry.hpp"
 #include "seed_problems.hpp"
 
 namespace kbench {

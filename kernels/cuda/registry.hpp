@@ -1,22 +1,26 @@
 #pragma once
-// The cuda backend's kernel families, one descriptor each (common/family_descriptor.hpp, defined in
-// the family's folder, listed in families.def), and the questions every caller asks of a choice,
-// answered by looping over them: which families and variants can run a problem (their envelopes, with
-// the checks all share), what a choice runs (its description), what it needs of the device. A new
-// family adds its descriptor's header to the includes below; which family runs by default is the
-// policy in default_policy.hpp.
+// The registry of the cuda backend's kernel families: one descriptor each (common/family_descriptor.hpp,
+// defined in the family's folder, listed in families.def), and the questions every caller asks of a
+// choice, answered by looping over them: which families and variants can run a problem (their
+// envelopes, with the checks all share, each asked once per resolution: EnvelopeScope), what a choice
+// runs (its description, for a result after the run and `kbench plan` before one), what it needs of
+// the device's architecture, and its `cuda:VARIANT` name read back with the reason a part is refused.
+// A new family adds its descriptor's header to the includes below. Plain C++ with no CUDA include:
+// unit-tested on the CPU.
 #include <array>
 #include <cstddef>
 #include <iterator>
 #include <optional>
-#include <string>
 #include <stdexcept>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "core/support.hpp"
 #include "cuda/common/family_descriptor.hpp"
+#include "cuda/common/kernel_choice.hpp"
 #include "cuda/depthwise/depthwise_family.hpp"
 #include "cuda/depthwise_nhwc/depthwise_nhwc_family.hpp"
 #include "cuda/direct/direct_family.hpp"
@@ -30,6 +34,7 @@
 #include "cuda/transposed/transposed_phase_family.hpp"
 #include "cuda/wgrad/wgrad_depthwise_family.hpp"
 #include "cuda/wgrad/wgrad_family.hpp"
+#include "spec/did_you_mean.hpp"
 
 namespace kbench::gpu::conv {
 
@@ -262,6 +267,121 @@ inline bool uses_async_units(const KernelChoice& c) { return architecture_need(c
 // the SMs are unknown (0).
 inline Support split_variant_on_device(const KernelChoice& choice, const ConvProblem& problem, int sms) {
   return descriptor(choice.family).differs_on_device(choice, problem_for(choice.family, problem), sms);
+}
+
+// --- Variant names, read back --------------------------------------------------------------------
+// Reading a `cuda:VARIANT` name: the family, then the parts its descriptor's knobs take, in the
+// order of kVariantKnobs (common/kernel_choice.hpp, which also writes names back), each at most once;
+// anything else is refused with the part and what the family takes. The grammar the messages and
+// docs/kernels.md show is written from the same table. Plain C++, unit-tested on the CPU
+// (test_cuda_variant_names.cpp).
+
+// One family's names: "implicit_gemm_tf32[/channel_blocks|/k_table|/input_patch][...]...", each
+// bracketed part optional, in that order.
+inline std::string variant_grammar(const FamilyDescriptor& d) {
+  return std::string(family_name(d.family)) + knob_grammar(d.knobs);
+}
+
+// Every family's names, in kFamilyTable's order: "direct, depthwise2d[/split_stores|...], ...".
+inline std::string variant_grammar() {
+  std::string text;
+  for (const FamilyDescriptor* d : kFamilyTable) {
+    if (!text.empty()) text += ", ";
+    text += variant_grammar(*d);
+  }
+  return text;
+}
+
+// A variant name read: the choice, or why there is none.
+struct VariantParse {
+  std::optional<KernelChoice> choice;
+  std::string error;  // the part refused and what the family takes
+};
+
+namespace variant_names_detail {
+
+// The row of kVariantKnobs, from `first` on, of a knob family `d` takes that reads `part` into `c`;
+// std::size(kVariantKnobs) where none does.
+inline std::size_t read_knob(const FamilyDescriptor& d, std::string_view part, std::size_t first, KernelChoice& c) {
+  for (std::size_t row = first; row < std::size(kVariantKnobs); ++row)
+    if ((d.knobs & kVariantKnobs[row].bit) && kVariantKnobs[row].read(part, c)) return row;
+  return std::size(kVariantKnobs);
+}
+
+// Why family `d` refuses `part` after `previous` (the last part it read; "" after the name), the
+// parts before it read into `read`.
+inline std::string refusal(const FamilyDescriptor& d, std::string_view part, std::string_view previous,
+                           const KernelChoice& read) {
+  const std::string_view family = family_name(d.family);
+  const std::string takes = d.knobs == 0 ? fmt::format("{} takes no knobs", family)
+                                         : fmt::format("{}'s variants are {} (each [...] optional, in that order)",
+                                                       family, variant_grammar(d));
+  if (part.empty()) return fmt::format("an empty part; {}", takes);
+  for (const VariantKnob& knob : kVariantKnobs) {
+    KernelChoice probe;
+    if (!knob.read(part, probe)) continue;
+    if (!(d.knobs & knob.bit)) return fmt::format("'{}' ({}) is no knob of {}; {}", part, knob.what, family, takes);
+    if (!knob.part(read).empty())
+      return fmt::format("'{}' is a second {} after '{}'; {}", part, knob.what, knob.part(read), takes);
+    return fmt::format("'{}' ({}) must come before '{}'; {}", part, knob.what, previous, takes);
+  }
+  return fmt::format("'{}' names no knob; {}", part, takes);
+}
+
+}  // namespace variant_names_detail
+
+// "family/knob/...", as variant_name writes it.
+inline VariantParse parse_variant_with_reason(std::string_view name) {
+  std::size_t slash = name.find('/');
+  const std::string_view family_part = name.substr(0, slash);
+  const std::optional<Family> family = parse_family(family_part);
+  if (!family) {
+    std::vector<std::string_view> families;
+    for (const FamilyDescriptor* d : kFamilyTable) families.push_back(family_name(d->family));
+    return {std::nullopt, fmt::format("no kernel family '{}'{} (known: {})", family_part,
+                                      spec::did_you_mean_suffix(family_part, families), variant_grammar())};
+  }
+  const FamilyDescriptor& d = descriptor(*family);
+  KernelChoice c{.family = *family};
+  std::size_t next = 0;  // the first row of kVariantKnobs the next part may name
+  std::string_view previous;
+  while (slash != std::string_view::npos) {
+    name = name.substr(slash + 1);
+    slash = name.find('/');
+    const std::string_view part = name.substr(0, slash);
+    const std::size_t row = variant_names_detail::read_knob(d, part, next, c);
+    if (row == std::size(kVariantKnobs)) return {std::nullopt, variant_names_detail::refusal(d, part, previous, c)};
+    next = row + 1;
+    previous = part;
+  }
+  return {c, {}};
+}
+
+inline std::optional<KernelChoice> parse_variant(std::string_view name) {
+  return parse_variant_with_reason(name).choice;
+}
+
+// --- What a choice needs of the device's architecture --------------------------------------------
+// What a cuda kernel choice needs of the device's architecture. Every choice runs on any device this
+// build targets, except two kinds that use Hopper instructions: the wgmma ones, whose kernel
+// (igemm_wgmma.cu) is built for sm_90a alone (an sm_90a image loads on compute capability 9.0
+// devices only: H100, H200), and depthwise2d/bulk_copies and /bulk_pipelined, whose bulk copies
+// (cp.async.bulk) need compute capability 9.0 or later. Plain C++: the backend asks it of the device
+// present (device_support.cpp), `kbench plan` of a --target GPU, the unit tests of both.
+
+// yes when a device of compute capability major.minor meets `need`; else no, naming what it needs
+// and what `device_name` is.
+inline Support meets_need(const ArchitectureNeed& need, int major, int minor, std::string_view device_name) {
+  if (need.accepts(major, minor)) return Support::yes();
+  return Support::no(fmt::format("{} needs {}; {} is {}.{}", need.feature, need.needs, device_name, major, minor));
+}
+
+// yes when a device of compute capability major.minor runs the choice; else no, naming what it
+// needs and what `device_name` ("device 0", "NVIDIA A100 40GB") is.
+inline Support choice_runs_on_capability(const KernelChoice& choice, int major, int minor,
+                                         std::string_view device_name) {
+  const std::optional<ArchitectureNeed> need = architecture_need(choice);
+  return need ? meets_need(*need, major, minor, device_name) : Support::yes();
 }
 
 }  // namespace kbench::gpu::conv

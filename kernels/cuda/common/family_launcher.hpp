@@ -1,14 +1,38 @@
 #pragma once
-// The launch side of each kernel family: the device facts its launch counts with, the launch, and
-// the device memory that launch takes beyond the problem's tensors. Declared here from families.def,
-// defined in each family's folder (its `*_launcher.cpp`); kernel_launch.cpp picks a family's launcher
-// from the same list and builds the launch.
+// The launch side of a kernel family: a launch (KernelLaunch: a problem set up for one family, device
+// tables and buffers built, kernels configured, ready to be enqueued any number of times) and the
+// family's launcher (the device facts its launch counts with, the launch, the device memory it takes
+// beyond the problem's tensors). Each launcher is declared here from families.def and defined in its
+// family's folder (its `*_launcher.cpp`); kernel_launch.cpp picks a family's launcher from the same
+// list and builds the launch. Includes no family folder.
+#include <cuda_runtime_api.h>
+
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <utility>
 
-#include "cuda/kernel_launch.hpp"
+#include "core/types.hpp"
+#include "cuda/common/family_descriptor.hpp"
+#include "cuda/common/operands.hpp"
+#include "problem/conv_problem.hpp"
 
 namespace kbench::gpu::conv {
+
+class KernelLaunch {
+ public:
+  explicit KernelLaunch(KernelDescription description) : description_(std::move(description)) {}
+  virtual ~KernelLaunch() = default;
+  // The kernel that runs, e.g. "implicit_gemm_tf32/k_table/96x128" (family/reduction order/tile),
+  // and its facts: describe_kernel's answer for this device.
+  const std::string& implementation() const { return description_.implementation; }
+  const Properties& properties() const { return description_.properties; }
+  // Every kernel of one execution, on `stream`, no synchronisation.
+  virtual void enqueue(const Operands& ops, cudaStream_t stream) = 0;
+
+ private:
+  KernelDescription description_;
+};
 
 struct FamilyLauncher {
   // Fills in what the launch needs of the current device beyond its SMs (and configures the kernel
