@@ -10,7 +10,7 @@
 namespace kbench::gpu {
 
 namespace conv {
-struct KernelChoice;  // cuda/kernel_selection.hpp (not included: it is host-only, and nvcc includes this)
+struct KernelChoice;  // cuda/common/kernel_choice.hpp (not included: it is host-only, and nvcc includes this)
 }
 
 // Whether the current device can load this build's kernels (compiled for sm_90, with its PTX): asks

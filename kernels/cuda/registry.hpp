@@ -26,7 +26,7 @@
 #include "cuda/direct/direct_family.hpp"
 #include "cuda/direct/direct_tiled_family.hpp"
 #include "cuda/half_gemm/half_gemm_family.hpp"
-#include "cuda/half_gemm/half_phase_family.hpp"
+#include "cuda/transposed_phase_half/half_phase_family.hpp"
 #include "cuda/implicit_gemm/implicit_gemm_family.hpp"
 #include "cuda/passes/pass_problem.hpp"
 #include "cuda/transposed/as_forward_description.hpp"

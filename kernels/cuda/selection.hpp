@@ -27,10 +27,11 @@
 
 namespace kbench::gpu::conv {
 
-// The reduction of one output: (C_in/g) x the taps that reach it. Forward, every tap; transposed,
-// at most one phase's, ceil(kernel / tap period) along each dimension (a x2 upsampler's 4x4: 2 x 2).
-// (Called qualified: kbench::reduction_length, problem/conv_pass.hpp, is found by ADL too.)
-inline std::int64_t reduction_length(const ConvProblem& p) {
+// The reduction a GEMM kernel runs per output: (C_in/g) x the taps of one phase. Forward, every tap;
+// transposed, at most one phase's, ceil(kernel / tap period) along each dimension (a x2 upsampler's
+// 4x4: 2 x 2). Not kbench::reduction_length (problem/conv_pass.hpp): that is the most products summed
+// into one element of any pass, the n of its error bound.
+inline std::int64_t phase_reduction_length(const ConvProblem& p) {
   if (!p.transposed()) return p.in_channels_per_group() * p.kernel_volume();
   std::int64_t taps = 1;
   for (int d = 0; d < p.spatial_rank; ++d) taps *= ceil_div(p.kernel[d], make_phase_dim(p, d).period);
@@ -39,7 +40,7 @@ inline std::int64_t reduction_length(const ConvProblem& p) {
 
 // A GEMM pays off once both its M (output channels per group) and its reduction have some length.
 inline bool gemm_worthwhile(const ConvProblem& p) {
-  return p.out_channels_per_group() >= 8 && conv::reduction_length(p) >= 8;
+  return p.out_channels_per_group() >= 8 && phase_reduction_length(p) >= 8;
 }
 
 // Whether family `f`, the default for a stride-1 transposed problem's forward equivalent `forward`,

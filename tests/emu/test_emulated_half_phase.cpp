@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "cuda/registry.hpp"
-#include "cuda/half_gemm/half_phase_kernels.cuh"
+#include "cuda/transposed_phase_half/half_phase_kernels.cuh"
 #include "half_gemm_emulated.hpp"
 #include "problem_factory.hpp"
 #include "test_seed.hpp"

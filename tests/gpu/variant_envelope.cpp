@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "cuda/selection.hpp"
 #include "cuda/common/kernel_choice.hpp"
+#include "cuda/selection.hpp"
 
 namespace kbench::gpu_tests {
 

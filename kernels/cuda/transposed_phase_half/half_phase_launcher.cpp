@@ -7,8 +7,8 @@
 
 #include "cuda/common/family_launcher.hpp"
 #include "cuda/half_gemm/half_gemm_launch.hpp"
-#include "cuda/half_gemm/half_phase_family.hpp"
-#include "cuda/half_gemm/half_phase_launch.hpp"
+#include "cuda/transposed_phase_half/half_phase_family.hpp"
+#include "cuda/transposed_phase_half/half_phase_launch.hpp"
 #include "runtime/device_buffer.hpp"
 
 namespace kbench::gpu::conv {

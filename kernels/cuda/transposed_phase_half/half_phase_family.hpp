@@ -11,7 +11,7 @@
 
 #include "cuda/common/family_descriptor.hpp"
 #include "cuda/half_gemm/half_gemm_family.hpp"
-#include "cuda/half_gemm/half_phase_index.hpp"
+#include "cuda/transposed_phase_half/half_phase_index.hpp"
 #include "reference/rank3.hpp"
 
 namespace kbench::gpu::conv {
