@@ -151,8 +151,12 @@ inline thread_local void (*envelope_evaluated)(const KernelChoice& choice, const
 
 class EnvelopeScope {
  public:
+  // The outermost scope holds the answers; a nested one builds none (it only marks where a question
+  // may repeat).
   EnvelopeScope() : outer_(envelope_detail::open_scope) {
-    if (!outer_) envelope_detail::open_scope = this;
+    if (outer_) return;
+    answers_.emplace();
+    envelope_detail::open_scope = this;
   }
   ~EnvelopeScope() {
     if (!outer_) envelope_detail::open_scope = nullptr;
@@ -160,20 +164,25 @@ class EnvelopeScope {
   EnvelopeScope(const EnvelopeScope&) = delete;
   EnvelopeScope& operator=(const EnvelopeScope&) = delete;
 
-  // The kept answer to (choice, problem, math), or null.
+  // The kept answer to (choice, problem, math), or null. Asked of the outermost scope.
   const Support* find(const KernelChoice& c, const ConvProblem& p, MathMode math) const {
-    for (std::size_t i = 0; i < count_; ++i)
-      if (answers_[i].math == math && answers_[i].choice == c && answers_[i].problem == p) return &answers_[i].answer;
+    for (std::size_t i = 0; i < answers_->count; ++i) {
+      const EnvelopeAnswer& a = answers_->rows[i];
+      if (a.math == math && a.choice == c && a.problem == p) return &a.answer;
+    }
     return nullptr;
   }
   void keep(const KernelChoice& c, const ConvProblem& p, MathMode math, const Support& answer) {
-    if (count_ < kEnvelopeAnswers) answers_[count_++] = EnvelopeAnswer{c, p, math, answer};
+    if (answers_->count < kEnvelopeAnswers) answers_->rows[answers_->count++] = EnvelopeAnswer{c, p, math, answer};
   }
 
  private:
+  struct Answers {
+    std::array<EnvelopeAnswer, kEnvelopeAnswers> rows{};
+    std::size_t count = 0;
+  };
   EnvelopeScope* outer_;
-  std::array<EnvelopeAnswer, kEnvelopeAnswers> answers_{};
-  std::size_t count_ = 0;
+  std::optional<Answers> answers_;  // engaged in the outermost scope only
 };
 
 inline Support choice_envelope(const KernelChoice& c, const ConvProblem& p, MathMode math);
