@@ -10,12 +10,10 @@
 #include <fmt/format.h>
 
 #include "cuda/cuda_prepared_run.hpp"
-#include "cuda/device_requirements.hpp"
+#include "cuda/registry.hpp"
 #include "cuda/device_support.hpp"
-#include "cuda/kernel_description.hpp"
+#include "cuda/selection.hpp"
 #include "cuda/kernel_launch.hpp"
-#include "cuda/kernel_selection.hpp"
-#include "cuda/variant_names.hpp"
 #include "runtime/device_info.hpp"
 #include "runtime/gpu_prepared_run.hpp"
 
@@ -47,16 +45,7 @@ class CudaBackend final : public Backend {
  public:
   std::string name() const override { return "cuda"; }
 
-  std::string description() const override {
-    return "kbench's own CUDA kernels: direct (any problem; through shared memory for depthwise and small groups, "
-           "forward and transposed), depthwise 2-D, implicit GEMM (FFMA, 3xTF32, TF32), transposed convolution by "
-           "phase "
-           "decomposition, or at stride 1 as the forward convolution it equals; fp16/bf16 implicit GEMM on tensor "
-           "cores "
-           "(NHWC and NCHW); depthwise in channels last (fp32, fp16, bf16); backward_data as the forward pass of "
-           "its backward-data problem on those kernels, "
-           "backward_weights by a split-K FFMA implicit GEMM with a deterministic reduction";
-  }
+  std::string description() const override { return conv::backend_description(); }
 
   Support available() const override {
     if (Support s = context_usable(); !s) return s;
@@ -65,18 +54,18 @@ class CudaBackend final : public Backend {
   }
 
   Support supports(const ConvProblem& problem, const BackendOptions& options) const override {
-    if (Support s = envelope_support(problem, options); !s || options.variant.empty()) return s;
-    return choice_runs_on(*conv::parse_variant(options.variant), options.device);
+    return resolve(problem, options).support;
   }
 
   Support fits(const ConvProblem& problem, const BackendOptions& options) const override {
     if (Support s = available(); !s) return s;
-    if (Support s = supports(problem, options); !s) return s;
+    const conv::Resolution resolved = resolve(problem, options);
+    if (!resolved.support) return resolved.support;
     // A search builds one candidate's launch at a time: its peak is the largest candidate's.
     std::int64_t launch_bytes = 0;
     const conv::LaunchDevice device{device_info(options.device).sms, 0};  // split-K's workspace depends on it
     for (const conv::KernelChoice& c :
-         searches(options) ? conv::search_candidates(problem, options.math) : std::vector{choose(problem, options)})
+         searches(options) ? conv::search_candidates(problem, options.math) : std::vector{resolved.choice})
       launch_bytes = std::max(launch_bytes, conv::launch_device_bytes(c, problem, device));
     return fits_in_device_memory(GpuPreparedRun::device_bytes_needed(problem, options.device) + launch_bytes,
                                  options.device);
@@ -94,11 +83,13 @@ class CudaBackend final : public Backend {
   // `device` (its SMs size the persistent grids); those its architecture cannot run, and the families
   // whose envelopes leave the problem out, ruled out with why.
   BackendPlan plan(const ConvProblem& problem, const BackendOptions& options, const PlanDevice& device) const override {
-    BackendPlan out{envelope_support(problem, options), {}, {}};
+    const conv::EnvelopeScope scope;  // the families ruled out below were asked for the variants already
+    const conv::Resolution resolved = conv::resolve_choice(problem, options.math, options.variant);
+    BackendPlan out{resolved.support, {}, {}};
     if (!out.support) return out;
     const std::vector<conv::KernelChoice> choices = options.variant.empty()
                                                         ? conv::applicable_variants(problem, options.math)
-                                                        : std::vector{choose(problem, options)};
+                                                        : std::vector{resolved.choice};
     for (const conv::KernelChoice& c : choices) {
       if (Support s = conv::choice_runs_on_capability(c, device.cc_major, device.cc_minor, device.name); !s) {
         out.ruled_out.emplace_back(conv::variant_name(c), s.reason);
@@ -120,32 +111,26 @@ class CudaBackend final : public Backend {
   }
 
   std::unique_ptr<PreparedRun> prepare(const ConvProblem& problem, const BackendOptions& options) override {
-    if (Support s = supports(problem, options); !s)
-      throw std::invalid_argument(fmt::format("cuda backend cannot prepare this problem: {}", s.reason));
-    return std::make_unique<CudaPreparedRun>(problem, options.device, choose(problem, options), options.math,
+    // Resolved once: the launch builds this choice without asking its envelope again.
+    const conv::Resolution resolved = resolve(problem, options);
+    if (!resolved.support)
+      throw std::invalid_argument(fmt::format("cuda backend cannot prepare this problem: {}", resolved.support.reason));
+    return std::make_unique<CudaPreparedRun>(problem, options.device, resolved.choice, options.math,
                                              searches(options) ? AlgoSearch::exhaustive : AlgoSearch::heuristic);
   }
 
  private:
-  // Whether the problem, and the forced variant if any, lie in the backend's envelopes, whatever the device.
-  static Support envelope_support(const ConvProblem& problem, const BackendOptions& options) {
-    if (Support s = conv::problem_supported(problem); !s) return s;
-    if (options.variant.empty()) return Support::yes();  // direct at least
-    const conv::VariantParse parsed = conv::parse_variant_with_reason(options.variant);
-    if (!parsed.choice)
-      return Support::no(fmt::format("unknown cuda kernel variant '{}': {}", options.variant, parsed.error));
-    return conv::choice_envelope(*parsed.choice, problem, options.math);
+  // The choice for the result, and whether it runs: in its envelope (resolve_choice) and, for a forced
+  // variant, on the device (a default family runs on every device this build targets).
+  static conv::Resolution resolve(const ConvProblem& problem, const BackendOptions& options) {
+    conv::Resolution resolved = conv::resolve_choice(problem, options.math, options.variant);
+    if (resolved.support && !options.variant.empty()) resolved.support = choice_runs_on(resolved.choice, options.device);
+    return resolved;
   }
 
   // `--algo exhaustive` times every variant, unless one is forced.
   static bool searches(const BackendOptions& options) {
     return options.algo_search == AlgoSearch::exhaustive && options.variant.empty();
-  }
-
-  // The forced variant, or the default family for the math mode. Call only after supports() said yes.
-  static conv::KernelChoice choose(const ConvProblem& problem, const BackendOptions& options) {
-    if (!options.variant.empty()) return *conv::parse_variant(options.variant);
-    return conv::KernelChoice{conv::default_family(problem, options.math)};
   }
 
   static Support probe() {

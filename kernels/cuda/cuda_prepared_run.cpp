@@ -26,7 +26,7 @@ CudaPreparedRun::CudaPreparedRun(const ConvProblem& problem, int device, const c
     search_ = search(requested);
     choice_ = search_->best;
   }
-  launch_ = conv::make_kernel_launch(choice_, problem, requested);
+  launch_ = conv::make_kernel_launch(choice_, problem);
 }
 
 // Every candidate this device can run (the wgmma ones on 9.0 devices only; no_split_k only where the
@@ -41,7 +41,7 @@ conv::SearchOutcome CudaPreparedRun::search(MathMode requested) {
   });
   return conv::pick_fastest(candidates, [&](const conv::KernelChoice& c) {
     launch_.reset();
-    launch_ = conv::make_kernel_launch(c, problem(), requested);
+    launch_ = conv::make_kernel_launch(c, problem());
     run();  // the first launch loads the module and sets the kernels' attributes
     double best = std::numeric_limits<double>::infinity();
     for (int i = 0; i < kSearchSamples; ++i) best = std::min(best, timed_run(TimingOptions{}).seconds * 1e3);

@@ -1,7 +1,7 @@
 #pragma once
 // A problem prepared on the cuda backend: GpuPreparedRun's buffers and timing, plus one kernel launch:
 // the variant asked for, the default for the math, or (AlgoSearch::exhaustive) the fastest variant
-// after timing every one on these buffers (kernel_search.hpp).
+// after timing every one on these buffers (selection.hpp).
 #include <memory>
 #include <optional>
 #include <string>
@@ -10,14 +10,15 @@
 
 #include "backend/backend.hpp"
 #include "cuda/kernel_launch.hpp"
-#include "cuda/kernel_search.hpp"
+#include "cuda/selection.hpp"
 #include "runtime/gpu_prepared_run.hpp"
 
 namespace kbench::gpu {
 
 class CudaPreparedRun final : public GpuPreparedRun {
  public:
-  // `search` exhaustive: `choice` is ignored and the search picks; heuristic: `choice` runs.
+  // `search` exhaustive: `choice` is ignored and the search picks; heuristic: `choice` runs, as the
+  // backend resolved it (conv::resolve_choice: in its envelope; the launch does not ask again).
   CudaPreparedRun(const ConvProblem& problem, int device, const conv::KernelChoice& choice, MathMode requested,
                   AlgoSearch search);
 

@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
-#include "cuda/device_requirements.hpp"
-#include "cuda/kernel_description.hpp"
+#include "cuda/registry.hpp"
+#include "cuda/selection.hpp"
 #include "runtime/device_info.hpp"
 
 namespace kbench::gpu {

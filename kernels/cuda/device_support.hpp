@@ -1,5 +1,5 @@
 #pragma once
-// Whether the device present can run a cuda kernel choice: device_requirements.hpp's architecture
+// Whether the device present can run a cuda kernel choice: registry.hpp's architecture
 // needs (wgmma on 9.0, bulk copies on 9.0 or later) asked of the device's compute capability. The
 // one place the cuda backend (supports, variants) and its exhaustive search ask.
 #include <string>
@@ -10,7 +10,7 @@
 namespace kbench::gpu {
 
 namespace conv {
-struct KernelChoice;  // cuda/kernel_selection.hpp (not included: it is host-only, and nvcc includes this)
+struct KernelChoice;  // cuda/common/kernel_choice.hpp (not included: it is host-only, and nvcc includes this)
 }
 
 // Whether the current device can load this build's kernels (compiled for sm_90, with its PTX): asks
@@ -30,7 +30,7 @@ Support bulk_copy_device_support(int device);
 Support choice_runs_on(const conv::KernelChoice& choice, int device);
 
 // Whether the choice runs anything but its family's default on the device (no_split_k where the
-// default would not split: kernel_description.hpp's split_variant_on_device, asked with the
+// default would not split: registry.hpp's split_variant_on_device, asked with the
 // device's SM count). Never throws.
 Support choice_differs_on(const conv::KernelChoice& choice, const ConvProblem& problem, int device);
 

@@ -1,12 +1,14 @@
 #include "cuda/kernel_launch.hpp"
 
+#include <cstddef>
+#include <iterator>
 #include <optional>
 #include <stdexcept>
 #include <utility>
 
 #include <fmt/format.h>
 
-#include "cuda/family_launchers.hpp"
+#include "cuda/registry.hpp"
 #include "cuda/passes/backward_data_launch.hpp"
 #include "runtime/cuda_check.hpp"
 
@@ -14,18 +16,18 @@ namespace kbench::gpu::conv {
 
 namespace {
 
+// Each family's launcher, in families.def's order (the enum's): one table, so no family is missed.
+const FamilyLauncher& (*const kLaunchers[])() = {
+#define KBENCH_CUDA_FAMILY(name, descriptor, launcher) &launcher,
+#include "cuda/families.def"
+};
+static_assert(std::size(kLaunchers) == std::size(kAllFamilies), "every family has a launcher");
+
 const FamilyLauncher& launcher_for(Family f) {
-  if (f == Family::direct) return direct_launcher();
-  if (f == Family::direct_tiled) return direct_tiled_launcher();
-  if (f == Family::depthwise2d) return depthwise2d_launcher();
-  if (is_implicit_gemm(f)) return implicit_gemm_launcher();
-  if (is_transposed_phase(f)) return transposed_phase_launcher();
-  if (f == Family::implicit_gemm_half) return implicit_gemm_half_launcher();
-  if (f == Family::transposed_phase_half) return transposed_phase_half_launcher();
-  if (f == Family::depthwise_nhwc) return depthwise_nhwc_launcher();
-  if (f == Family::wgrad_gemm_ffma) return wgrad_gemm_launcher();
-  if (f == Family::wgrad_depthwise) return wgrad_depthwise_launcher();
-  throw std::logic_error(fmt::format("no launcher for kernel family {}", family_name(f)));
+  const auto row = static_cast<std::size_t>(f);
+  if (row >= std::size(kLaunchers))
+    throw std::logic_error(fmt::format("no launcher for kernel family {}", static_cast<int>(f)));
+  return kLaunchers[row]();
 }
 
 // The current device's facts that the choice's description and launch count with.
@@ -40,14 +42,10 @@ LaunchDevice current_launch_device(const KernelChoice& choice, const ConvProblem
 
 }  // namespace
 
-std::unique_ptr<KernelLaunch> make_kernel_launch(const KernelChoice& choice, const ConvProblem& problem,
-                                                 MathMode math) {
-  if (const Support s = choice_envelope(choice, problem, math); !s)
-    throw std::invalid_argument(
-        fmt::format("cuda backend: {} cannot run this problem: {}", variant_name(choice), s.reason));
+std::unique_ptr<KernelLaunch> make_kernel_launch(const KernelChoice& choice, const ConvProblem& problem) {
   if (problem.pass == Pass::backward_data) {
     const ConvProblem runs = backward_data_problem(problem);
-    std::unique_ptr<KernelLaunch> forward_launch = make_kernel_launch(choice, runs, math);
+    std::unique_ptr<KernelLaunch> forward_launch = make_kernel_launch(choice, runs);
     KernelDescription description{forward_launch->implementation(), forward_launch->properties()};
     return make_backward_data_launch(std::move(forward_launch),
                                      as_backward_data_description(std::move(description), runs));

@@ -8,7 +8,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "cuda/family_table.hpp"
+#include "cuda/registry.hpp"
 #include "cuda/half_gemm/half_gemm_kernel.cuh"
 #include "cuda/half_gemm/half_wgmma_kernel.cuh"
 #include "emulated_typed_run.hpp"

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "cuda/depthwise/depthwise2d_bulk_kernel.cuh"
-#include "cuda/kernel_selection.hpp"
+#include "cuda/selection.hpp"
 #include "emulated_run.hpp"
 #include "problem_factory.hpp"
 #include "reference/computable.hpp"

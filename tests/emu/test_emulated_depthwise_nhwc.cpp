@@ -10,7 +10,7 @@
 #include <random>
 
 #include "cuda/depthwise_nhwc/depthwise_nhwc_kernel.cuh"
-#include "cuda/family_table.hpp"
+#include "cuda/registry.hpp"
 #include "emulated_typed_run.hpp"
 #include "problem_factory.hpp"
 #include "test_seed.hpp"

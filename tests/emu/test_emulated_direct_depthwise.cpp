@@ -17,7 +17,7 @@
 #include "cuda/depthwise/depthwise2d_kernel.cuh"
 #include "cuda/direct/direct_tiled_kernel.cuh"
 #include "cuda/direct/direct_conv_kernel.cuh"
-#include "cuda/kernel_selection.hpp"
+#include "cuda/selection.hpp"
 #include "emulated_run.hpp"
 #include "problem_factory.hpp"
 #include "reference/computable.hpp"

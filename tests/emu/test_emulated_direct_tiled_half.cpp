@@ -11,7 +11,7 @@
 
 #include "cuda/direct/direct_tiled_family.hpp"
 #include "cuda/direct/direct_tiled_kernel.cuh"
-#include "cuda/family_table.hpp"
+#include "cuda/registry.hpp"
 #include "emulated_typed_run.hpp"
 #include "problem_factory.hpp"
 #include "test_seed.hpp"

@@ -10,7 +10,7 @@
 #include <random>
 
 #include "cuda/direct/direct_conv_kernel.cuh"
-#include "cuda/family_table.hpp"
+#include "cuda/registry.hpp"
 #include "emulated_typed_run.hpp"
 #include "half_gemm_emulated.hpp"
 #include "problem_factory.hpp"

@@ -11,8 +11,8 @@
 #include <random>
 #include <vector>
 
-#include "cuda/family_table.hpp"
-#include "cuda/half_gemm/half_phase_kernels.cuh"
+#include "cuda/registry.hpp"
+#include "cuda/transposed_phase_half/half_phase_kernels.cuh"
 #include "half_gemm_emulated.hpp"
 #include "problem_factory.hpp"
 #include "test_seed.hpp"

@@ -16,7 +16,7 @@
 #include "cuda/implicit_gemm/igemm_resident_kernel.cuh"
 #include "cuda/implicit_gemm/igemm_split_reduce.cuh"
 #include "cuda/implicit_gemm/igemm_wgmma_kernel.cuh"
-#include "cuda/kernel_selection.hpp"
+#include "cuda/selection.hpp"
 #include "cuda/transposed/forward_equivalent.hpp"
 #include "forward_weights.hpp"
 #include "cuda/transposed/phase_gemm_index.hpp"

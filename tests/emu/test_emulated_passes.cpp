@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "cuda/direct/direct_conv_kernel.cuh"
-#include "cuda/kernel_selection.hpp"
+#include "cuda/selection.hpp"
 #include "cuda/wgrad/wgrad_depthwise_kernel.cuh"
 #include "cuda/wgrad/wgrad_kernel.cuh"
 #include "data/host_tensors.hpp"

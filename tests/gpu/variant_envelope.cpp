@@ -4,9 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "cuda/default_policy.hpp"
-#include "cuda/kernel_choice.hpp"
-#include "cuda/kernel_selection.hpp"
+#include "cuda/common/kernel_choice.hpp"
+#include "cuda/selection.hpp"
 
 namespace kbench::gpu_tests {
 

@@ -1,7 +1,7 @@
 #pragma once
 // Whether a cuda kernel variant ("family[/order][/schedule]...") takes a problem under a math mode:
 // its envelope only, whatever the device (whether the device runs the variant is device_support's
-// question). In a .cpp of its own: nvcc's front end does not compile kernel_selection.hpp's C++20.
+// question). In a .cpp of its own: nvcc's front end does not compile selection.hpp's C++20.
 #include <string>
 #include <vector>
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "cuda/kernel_description.hpp"
+#include "cuda/selection.hpp"
 #include "cuda/transposed/forward_equivalent.hpp"
 #include "data/host_tensors.hpp"
 #include "forward_weights.hpp"

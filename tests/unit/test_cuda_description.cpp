@@ -1,14 +1,14 @@
 // What a cuda kernel choice runs, named and described from its descriptors alone
-// (kernel_description.hpp), and what each choice needs of the device's architecture
-// (device_requirements.hpp): the answers `kbench plan` gives without a GPU, and the names a result
+// (selection.hpp), and what each choice needs of the device's architecture
+// (registry.hpp): the answers `kbench plan` gives without a GPU, and the names a result
 // carries after a run.
 #include <doctest/doctest.h>
 
 #include <random>
 #include <string>
 
-#include "cuda/device_requirements.hpp"
-#include "cuda/kernel_description.hpp"
+#include "cuda/registry.hpp"
+#include "cuda/selection.hpp"
 #include "seed_problems.hpp"
 #include "test_cuda_index_support.hpp"
 #include "test_seed.hpp"

@@ -12,7 +12,7 @@
 #include "cuda/direct/direct_tiled_index.hpp"
 #include "cuda/direct/direct_tiled_tiling.hpp"
 #include "cuda/implicit_gemm/forward_gemm_choice.hpp"
-#include "cuda/kernel_selection.hpp"
+#include "cuda/selection.hpp"
 #include "reference/rank3.hpp"
 #include "spec/load.hpp"
 

@@ -1,4 +1,4 @@
-// The half-precision transposed convolution by phases (half_gemm/half_phase_index.hpp) against brute
+// The half-precision transposed convolution by phases (transposed_phase_half/half_phase_index.hpp) against brute
 // force on random transposed problems in both layouts: the phase GEMMs' rows cover exactly the
 // outputs on tapped phases, each once, and the rest are exactly the bias fill's; each covered output's
 // (input, weight) pairs, read through the GEMM's A offsets and the packed B's sources, are exactly
@@ -12,7 +12,7 @@
 #include <set>
 #include <vector>
 
-#include "cuda/half_gemm/half_phase_index.hpp"
+#include "cuda/transposed_phase_half/half_phase_index.hpp"
 #include "problem/memory_layout.hpp"
 #include "seed_problems.hpp"
 #include "test_cuda_index_support.hpp"

@@ -14,7 +14,7 @@
 
 #include "cuda/common/wgmma_desc.hpp"
 #include "cuda/half_gemm/half_wgmma_index.hpp"
-#include "cuda/kernel_selection.hpp"
+#include "cuda/selection.hpp"
 #include "seed_problems.hpp"
 
 namespace kbench {

@@ -14,7 +14,7 @@
 #include "cuda/implicit_gemm/igemm_index.hpp"
 #include "cuda/transposed/phase_gemm_index.hpp"
 #include "cuda/transposed/zero_fill_index.hpp"
-#include "cuda/kernel_selection.hpp"
+#include "cuda/selection.hpp"
 #include "cuda/implicit_gemm/igemm_config.hpp"
 #include "seed_problems.hpp"
 #include "test_cuda_index_support.hpp"

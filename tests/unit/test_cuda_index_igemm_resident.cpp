@@ -11,7 +11,7 @@
 #include "cuda/implicit_gemm/igemm_config.hpp"
 #include "cuda/implicit_gemm/igemm_resident_index.hpp"
 #include "cuda/implicit_gemm/igemm_tile_index.hpp"
-#include "cuda/kernel_selection.hpp"
+#include "cuda/selection.hpp"
 #include "seed_problems.hpp"
 #include "test_cuda_index_support.hpp"
 #include "test_seed.hpp"

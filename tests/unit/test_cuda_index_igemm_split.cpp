@@ -10,8 +10,7 @@
 #include <vector>
 
 #include "cuda/implicit_gemm/igemm_split_index.hpp"
-#include "cuda/kernel_description.hpp"
-#include "cuda/kernel_selection.hpp"
+#include "cuda/selection.hpp"
 #include "seed_problems.hpp"
 #include "test_cuda_index_support.hpp"
 #include "test_seed.hpp"

@@ -12,7 +12,7 @@
 #include "cuda/common/wgmma_desc.hpp"
 #include "cuda/implicit_gemm/igemm_config.hpp"
 #include "cuda/implicit_gemm/igemm_wgmma_index.hpp"
-#include "cuda/kernel_selection.hpp"
+#include "cuda/selection.hpp"
 #include "reference/rank3.hpp"
 #include "seed_problems.hpp"
 

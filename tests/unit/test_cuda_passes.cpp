@@ -8,7 +8,7 @@
 #include <random>
 #include <string>
 
-#include "cuda/kernel_description.hpp"
+#include "cuda/selection.hpp"
 #include "cuda/passes/pass_operands.hpp"
 #include "problem/conv_pass.hpp"
 #include "problem/problem_metrics.hpp"

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "cuda/kernel_search.hpp"
+#include "cuda/selection.hpp"
 #include "reference/computable.hpp"
 #include "seed_problems.hpp"
 

@@ -5,7 +5,7 @@
 #include <random>
 #include <string>
 
-#include "cuda/kernel_selection.hpp"
+#include "cuda/selection.hpp"
 #include "seed_problems.hpp"
 #include "test_cuda_index_support.hpp"
 #include "test_seed.hpp"
@@ -214,15 +214,15 @@ TEST_SUITE("cuda_index") {
     // taps: a reduction of 4, too short for a GEMM's chunks. Forward, 16 taps would have been enough.
     ConvProblem multiplied = upsample;
     multiplied.out_channels = 8 * multiplied.in_channels;
-    CHECK(gpu::conv::reduction_length(multiplied) == 4);
+    CHECK(gpu::conv::phase_reduction_length(multiplied) == 4);
     CHECK(default_family(multiplied, MathMode::tf32) == Family::direct_tiled);
     ConvProblem forward = multiplied;
     forward.op = OpKind::conv;
-    CHECK(gpu::conv::reduction_length(forward) == 16);
+    CHECK(gpu::conv::phase_reduction_length(forward) == 16);
     CHECK(default_family(forward, MathMode::tf32) == Family::implicit_gemm_tf32);
     // Seed 77: 32 channels x at most 2 x 2 x 2 taps a phase (stride 2, dilation 2: tap period 1, so
     // all 3 taps of a dimension land on the same phase: 27).
-    CHECK(gpu::conv::reduction_length(seed77()) == 32 * 27);
+    CHECK(gpu::conv::phase_reduction_length(seed77()) == 32 * 27);
     // Seed 77 (32 input channels, 27 taps): its windows and weights exceed 48 KB.
     const Support s77 = family_envelope(Family::direct_tiled, seed77(), MathMode::fp32);
     CHECK_FALSE(s77);

@@ -1,9 +1,10 @@
-// `cuda:VARIANT` names both ways (variant_knob_table.hpp, variant_names.hpp): every family with
+// `cuda:VARIANT` names both ways (common/kernel_choice.hpp, registry.hpp): every family with
 // every combination of the knobs it takes names and reads back as before, in the knobs' fixed order;
 // a part the family does not take is refused, with the part and the family's grammar in the message;
 // docs/kernels.md shows that grammar as the table writes it.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <fstream>
 #include <optional>
@@ -14,8 +15,7 @@
 
 #include <fmt/format.h>
 
-#include "cuda/family_table.hpp"
-#include "cuda/variant_names.hpp"
+#include "cuda/registry.hpp"
 #include "seed_problems.hpp"
 
 namespace kbench {
@@ -24,16 +24,6 @@ namespace {
 namespace conv = gpu::conv;
 using conv::Family;
 using conv::KernelChoice;
-
-// The knobs each family takes, as docs/kernels.md's table lists them: written out here, not read from
-// the descriptors, so that a descriptor gaining or losing one fails.
-unsigned documented_knobs(Family f) {
-  if (conv::is_implicit_gemm(f)) return conv::kKnobOrder | conv::kKnobSchedule | conv::kKnobMma | conv::kKnobSplit;
-  if (conv::is_transposed_phase(f)) return conv::kKnobFill | conv::kKnobSplit;
-  if (f == Family::depthwise2d) return conv::kKnobStores;
-  if (f == Family::implicit_gemm_half || f == Family::transposed_phase_half) return conv::kKnobMma;
-  return 0;
-}
 
 // Unset, then each value; unset alone where the family does not take the knob.
 template <class E, std::size_t N>
@@ -59,8 +49,9 @@ struct Named {
 // Every family with every combination of the knobs it takes.
 std::vector<Named> every_valid_choice() {
   std::vector<Named> out;
-  for (const Family f : conv::kAllFamilies) {
-    const unsigned k = documented_knobs(f);
+  for (const conv::FamilyDescriptor* d : conv::kFamilyTable) {
+    const Family f = d->family;
+    const unsigned k = d->knobs;
     for (const auto order : settings(conv::kAllOrders, k & conv::kKnobOrder))
       for (const auto schedule : settings(conv::kAllSchedules, k & conv::kKnobSchedule))
         for (const auto stores : settings(conv::kAllStoreModes, k & conv::kKnobStores))
@@ -105,11 +96,20 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 TEST_SUITE("cuda_index") {
   TEST_CASE("variant names: every family with every combination of its knobs names and reads back") {
     const std::vector<Named> valid = every_valid_choice();
-    // The GEMMs, transposed, depthwise2d, the two half GEMMs, the rest.
-    CHECK(valid.size() == 3 * 4 * 3 * 3 * 3 + 3 * 3 * 3 + 5 + 3 + 3 + 5);
+    // Each family: the product, over the kinds of knob it takes, of its values and "not forced".
+    std::size_t expected = 0;
+    for (const conv::FamilyDescriptor* d : conv::kFamilyTable) {
+      std::size_t names = 1;
+      for (const conv::VariantKnob& knob : conv::kVariantKnobs)
+        if (d->knobs & knob.bit) {
+          const std::string parts = knob.alternatives();
+          names *= static_cast<std::size_t>(std::count(parts.begin(), parts.end(), '/')) + 1;
+        }
+      expected += names;
+    }
+    CHECK(valid.size() == expected);
     for (const Named& n : valid) {
       CAPTURE(n.name());
-      CHECK(conv::descriptor(n.choice.family).knobs == documented_knobs(n.choice.family));
       CHECK(conv::variant_name(n.choice) == n.name());
       const conv::VariantParse parsed = conv::parse_variant_with_reason(n.name());
       REQUIRE_MESSAGE(parsed.choice.has_value(), parsed.error);
@@ -122,7 +122,7 @@ TEST_SUITE("cuda_index") {
     const std::vector<std::pair<std::string, unsigned>> parts = every_part();
     for (const Named& n : every_valid_choice()) {
       CAPTURE(n.name());
-      const unsigned takes = documented_knobs(n.choice.family);
+      const unsigned takes = conv::descriptor(n.choice.family).knobs;
       for (const auto& [part, kind] : parts)
         if (!(takes & kind)) CHECK_FALSE(conv::parse_variant(n.name() + "/" + part));
       CHECK_FALSE(conv::parse_variant(n.name() + "/bogus"));
@@ -173,15 +173,25 @@ TEST_SUITE("cuda_index") {
           "implicit_gemm_tf32: its variants force no row store mode ('bulk_copies')");
   }
 
-  TEST_CASE("variant names: docs/kernels.md shows every family's grammar as the table writes it") {
+  TEST_CASE("variant names: docs/kernels.md lists every family's grammar, in the table's order, as it writes it") {
     std::ifstream in(std::string(KBENCH_SOURCE_DIR) + "/docs/kernels.md");
     REQUIRE(in.good());
     std::stringstream text;
     text << in.rdbuf();
-    for (const conv::FamilyDescriptor* d : conv::kFamilyTable) {
-      CAPTURE(conv::variant_grammar(*d));
-      CHECK(contains(text.str(), fmt::format("\n{}\n", conv::variant_grammar(*d))));
-    }
+    // The fenced block after the sentence that introduces it: one line per family, nothing else.
+    const std::string doc = text.str();
+    const std::size_t intro = doc.find("The names each family takes");
+    REQUIRE(intro != std::string::npos);
+    const std::size_t open = doc.find("```\n", intro);
+    REQUIRE(open != std::string::npos);
+    const std::size_t close = doc.find("```", open + 4);
+    REQUIRE(close != std::string::npos);
+    std::vector<std::string> lines;
+    std::stringstream block(doc.substr(open + 4, close - open - 4));
+    for (std::string line; std::getline(block, line);) lines.push_back(line);
+    std::vector<std::string> expected;
+    for (const conv::FamilyDescriptor* d : conv::kFamilyTable) expected.push_back(conv::variant_grammar(*d));
+    CHECK(lines == expected);
   }
 }
 

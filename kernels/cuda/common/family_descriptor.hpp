@@ -2,7 +2,7 @@
 // What a kernel family of the cuda backend says about itself, as the CUTLASS library's operations
 // do: which problems it implements (its envelope: yes, or no with the reason `kbench plan` prints),
 // its variants, the facts a result records of it, and what it needs of the device. One descriptor per
-// family, in the family's folder; family_table.hpp lists them, and the central code loops over that
+// family, in the family's folder; registry.hpp lists them, and the central code loops over that
 // table. Plain C++ with no CUDA include: the unit tests ask these questions on the CPU. The launch
 // side (launches, device bytes) is in kernel_launch.hpp, per family in its folder too.
 #include <cstdint>
@@ -16,8 +16,7 @@
 
 #include "core/support.hpp"
 #include "core/types.hpp"
-#include "cuda/kernel_choice.hpp"
-#include "cuda/variant_knob_table.hpp"
+#include "cuda/common/kernel_choice.hpp"
 #include "problem/conv_problem.hpp"
 #include "reference/computable.hpp"
 
@@ -55,6 +54,8 @@ constexpr unsigned pass_bit(Pass p) { return 1u << static_cast<unsigned>(p); }
 
 struct FamilyDescriptor {
   Family family;
+  // What it runs, in a few words: the backend's description (`kbench list`) joins them, after the name.
+  std::string_view summary;
   // What it implements: the passes it computes (pass_bit of each), the element types of its tensors
   // (dtype_bit of each), the memory layouts it reads and writes them in (layout_bit of each), and the
   // math its products round to. A forward family also runs backward_data problems, as the forward

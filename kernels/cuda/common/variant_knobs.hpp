@@ -1,6 +1,6 @@
 #pragma once
 // The knobs a kernel variant can force (`cuda:FAMILY/knob/...`), and their names: kept apart from the
-// index headers of the families that read them, so a kernel choice (kernel_choice.hpp) names every
+// index headers of the families that read them, so a kernel choice (common/kernel_choice.hpp) names every
 // knob without including any family. Host/device: the kernels read the same enums.
 #include <cstdint>
 

@@ -112,6 +112,7 @@ inline std::optional<ArchitectureNeed> depthwise2d_architecture_need(const Kerne
 
 inline constexpr FamilyDescriptor kDepthwise2dFamily{
     .family = Family::depthwise2d,
+    .summary = "2-D depthwise, stride 1, square 3/5/7 kernels, rows through registers",
     .computes_in = MathMode::fp32,
     .knobs = kKnobStores,
     .runs_forward_equivalent = true,

@@ -1,6 +1,6 @@
 #pragma once
 // Host entry points of the depthwise 2-D kernels (plain C++). The tilings must lie in the depthwise2d
-// envelope (kernel_selection.hpp): the kernel size (and, for the register kernel, the left padding;
+// envelope (selection.hpp): the kernel size (and, for the register kernel, the left padding;
 // for the bulk-copy kernel, the stages) selects a compiled instance.
 #include <cuda_runtime_api.h>
 

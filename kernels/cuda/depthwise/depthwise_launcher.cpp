@@ -1,11 +1,11 @@
-// The launch side of the `depthwise2d` family (family_launchers.hpp): the register kernel, or the
+// The launch side of the `depthwise2d` family (common/family_launcher.hpp): the register kernel, or the
 // bulk-copy kernel, whose shared memory is opted in before the occupancy query that sizes the
 // pipelined grid (as many blocks as stay resident).
 #include <utility>
 
+#include "cuda/common/family_launcher.hpp"
 #include "cuda/depthwise/depthwise_family.hpp"
 #include "cuda/depthwise/depthwise_launch.hpp"
-#include "cuda/family_launchers.hpp"
 
 namespace kbench::gpu::conv {
 

@@ -51,6 +51,7 @@ inline KernelDescription describe_depthwise_nhwc(const KernelChoice&, const Conv
 
 inline constexpr FamilyDescriptor kDepthwiseNhwcFamily{
     .family = Family::depthwise_nhwc,
+    .summary = "depthwise in channels last, fp32/fp16/bf16, 16-byte vectors of channels",
     .dtypes = kAllDTypes,
     .layouts = layout_bit(Layout::nhwc),
     .computes_in = MathMode::fp32,

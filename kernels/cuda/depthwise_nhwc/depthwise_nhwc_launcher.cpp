@@ -1,10 +1,11 @@
-// The launch side of the `depthwise_nhwc` family (family_launchers.hpp): no device memory beyond the
+// The launch side of the `depthwise_nhwc` family (common/family_launcher.hpp): no device memory beyond the
 // problem's tensors, nothing to configure (the slice's weights stay under the default 48 KB).
 #include <memory>
 #include <utility>
 
+#include "cuda/common/family_launcher.hpp"
+#include "cuda/depthwise_nhwc/depthwise_nhwc_family.hpp"
 #include "cuda/depthwise_nhwc/depthwise_nhwc_launch.hpp"
-#include "cuda/family_launchers.hpp"
 
 namespace kbench::gpu::conv {
 

@@ -13,6 +13,7 @@ inline KernelDescription describe_direct(const KernelChoice&, const ConvProblem&
 
 inline constexpr FamilyDescriptor kDirectFamily{
     .family = Family::direct,
+    .summary = "one thread per output, fp32 FMA, every problem, dtype and layout",
     .dtypes = kAllDTypes,
     .layouts = kAllLayouts,
     .computes_in = MathMode::fp32,

@@ -1,9 +1,11 @@
-// The launch side of the `direct` and `direct_tiled` families (family_launchers.hpp).
+// The launch side of the `direct` and `direct_tiled` families (common/family_launcher.hpp).
 #include <utility>
 
+#include "cuda/common/family_launcher.hpp"
+#include "cuda/direct/direct_family.hpp"
 #include "cuda/direct/direct_launch.hpp"
+#include "cuda/direct/direct_tiled_family.hpp"
 #include "cuda/direct/direct_tiled_index.hpp"
-#include "cuda/family_launchers.hpp"
 
 namespace kbench::gpu::conv {
 

@@ -44,6 +44,7 @@ inline KernelDescription describe_direct_tiled(const KernelChoice&, const ConvPr
 
 inline constexpr FamilyDescriptor kDirectTiledFamily{
     .family = Family::direct_tiled,
+    .summary = "direct from input windows in shared memory: depthwise, small groups, forward and transposed",
     .dtypes = kAllDTypes,
     .computes_in = MathMode::fp32,
     .knobs = 0,

@@ -24,7 +24,7 @@ inline constexpr std::int64_t kMaxSmemBytes = 48 * 1024;
 // latency asks of each of 132 SMs while some of them compute; its halo rows add 3%, not 6% as at 8.
 inline constexpr int kMaxOutputsPerThread = 16;
 // Stacks in passes: up to 7 output channels per group (at 8 a GEMM starts paying,
-// kernel_selection.hpp); passes of at least 8 items where a tile allows it (fewer passes, fewer
+// selection.hpp); passes of at least 8 items where a tile allows it (fewer passes, fewer
 // barriers), else of any.
 inline constexpr std::int64_t kMaxChunkedMultiplier = 7;
 inline constexpr int kPreferredChunk = 8;

@@ -79,6 +79,7 @@ inline KernelDescription describe_implicit_gemm_half(const KernelChoice& c, cons
 
 inline constexpr FamilyDescriptor kImplicitGemmHalfFamily{
     .family = Family::implicit_gemm_half,
+    .summary = "fp16/bf16 implicit GEMM on tensor cores, NHWC and NCHW",
     .dtypes = dtype_bit(DType::fp16) | dtype_bit(DType::bf16),
     .layouts = kAllLayouts,
     .computes_in = MathMode::fp32,

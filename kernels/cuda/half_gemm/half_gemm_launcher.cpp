@@ -1,10 +1,11 @@
-// The launch side of the `implicit_gemm_half` family (family_launchers.hpp): no device memory beyond
+// The launch side of the `implicit_gemm_half` family (common/family_launcher.hpp): no device memory beyond
 // the problem's tensors, nothing to configure (either kernel's shared memory is under the default
 // 48 KB); the variant `/wgmma` launches the sm_90a kernel.
 #include <memory>
 #include <utility>
 
-#include "cuda/family_launchers.hpp"
+#include "cuda/common/family_launcher.hpp"
+#include "cuda/half_gemm/half_gemm_family.hpp"
 #include "cuda/half_gemm/half_gemm_launch.hpp"
 
 namespace kbench::gpu::conv {

@@ -13,7 +13,7 @@
 #include "cuda/implicit_gemm/igemm_index.hpp"
 #include "cuda/implicit_gemm/igemm_patch_index.hpp"
 #include "cuda/implicit_gemm/igemm_resident_index.hpp"
-#include "cuda/kernel_choice.hpp"
+#include "cuda/common/kernel_choice.hpp"
 #include "problem/conv_problem.hpp"
 
 namespace kbench::gpu::conv {

@@ -1,9 +1,7 @@
-#include "cuda/implicit_gemm/igemm_launcher.hpp"
-
-#include <utility>
-
-#include "cuda/family_launchers.hpp"
+#include "cuda/common/family_launcher.hpp"
 #include "cuda/implicit_gemm/gemm_part.hpp"
+#include "cuda/implicit_gemm/igemm_launcher.hpp"
+#include "cuda/implicit_gemm/implicit_gemm_family.hpp"
 #include "reference/rank3.hpp"
 
 namespace kbench::gpu::conv {

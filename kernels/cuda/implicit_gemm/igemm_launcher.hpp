@@ -3,7 +3,7 @@
 #include <memory>
 
 #include "cuda/implicit_gemm/igemm_config.hpp"
-#include "cuda/kernel_launch.hpp"
+#include "cuda/common/family_launcher.hpp"
 
 namespace kbench::gpu::conv {
 

@@ -98,9 +98,10 @@ inline Support implicit_gemm_differs_on_device(const KernelChoice& choice, const
   return no_split_differs(gemm_on_device(forward_gemm_desc(reference::as_rank3(p), automatic), device).splits > 1, sms);
 }
 
-inline constexpr FamilyDescriptor implicit_gemm_descriptor(Family f, MathMode computes_in) {
+inline constexpr FamilyDescriptor implicit_gemm_descriptor(Family f, std::string_view summary, MathMode computes_in) {
   return {
       .family = f,
+      .summary = summary,
       .computes_in = computes_in,
       .knobs = kKnobOrder | kKnobSchedule | kKnobMma | kKnobSplit,
       .runs_forward_equivalent = true,
@@ -114,10 +115,10 @@ inline constexpr FamilyDescriptor implicit_gemm_descriptor(Family f, MathMode co
 }
 
 inline constexpr FamilyDescriptor kImplicitGemmFfmaFamily =
-    implicit_gemm_descriptor(Family::implicit_gemm_ffma, MathMode::fp32);
+    implicit_gemm_descriptor(Family::implicit_gemm_ffma, "forward implicit GEMM, fp32 FFMA", MathMode::fp32);
 inline constexpr FamilyDescriptor kImplicitGemm3xtf32Family =
-    implicit_gemm_descriptor(Family::implicit_gemm_3xtf32, MathMode::fp32);
+    implicit_gemm_descriptor(Family::implicit_gemm_3xtf32, "forward implicit GEMM, split TF32 on tensor cores, fp32-level error", MathMode::fp32);
 inline constexpr FamilyDescriptor kImplicitGemmTf32Family =
-    implicit_gemm_descriptor(Family::implicit_gemm_tf32, MathMode::tf32);
+    implicit_gemm_descriptor(Family::implicit_gemm_tf32, "forward implicit GEMM, TF32 tensor cores, math tf32 only", MathMode::tf32);
 
 }  // namespace kbench::gpu::conv

@@ -4,7 +4,7 @@
 // already the forward problem's (pass_operands.hpp: grad_output as its input, grad_input as its output).
 #include <memory>
 
-#include "cuda/kernel_launch.hpp"
+#include "cuda/common/family_launcher.hpp"
 
 namespace kbench::gpu::conv {
 

@@ -2,7 +2,7 @@
 // first writes the forward weights from the run's own, then runs the forward launch on them.
 #include <utility>
 
-#include "cuda/family_launchers.hpp"
+#include "cuda/common/family_launcher.hpp"
 #include "cuda/transposed/forward_weights_launch.hpp"
 #include "runtime/device_buffer.hpp"
 

@@ -1,11 +1,8 @@
-#include "cuda/transposed/phase_launcher.hpp"
-
-#include <utility>
-#include <vector>
-
-#include "cuda/family_launchers.hpp"
+#include "cuda/common/family_launcher.hpp"
 #include "cuda/implicit_gemm/gemm_part.hpp"
 #include "cuda/transposed/phase_gemm_index.hpp"
+#include "cuda/transposed/phase_launcher.hpp"
+#include "cuda/transposed/transposed_phase_family.hpp"
 #include "cuda/transposed/zero_fill_launch.hpp"
 #include "reference/rank3.hpp"
 

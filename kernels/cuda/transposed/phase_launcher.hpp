@@ -4,7 +4,7 @@
 // written as the bias by the first GEMM launch (or a stand-alone fill when no phase has work).
 #include <memory>
 
-#include "cuda/kernel_launch.hpp"
+#include "cuda/common/family_launcher.hpp"
 
 namespace kbench::gpu::conv {
 

@@ -134,9 +134,10 @@ inline Support transposed_phase_differs_on_device(const KernelChoice& choice, co
   return no_split_differs(splits, sms);
 }
 
-inline constexpr FamilyDescriptor transposed_phase_descriptor(Family f, MathMode computes_in) {
+inline constexpr FamilyDescriptor transposed_phase_descriptor(Family f, std::string_view summary, MathMode computes_in) {
   return {
       .family = f,
+      .summary = summary,
       .computes_in = computes_in,
       .knobs = kKnobSplit | kKnobFill,
       .runs_forward_equivalent = false,  // transposed by construction
@@ -150,10 +151,10 @@ inline constexpr FamilyDescriptor transposed_phase_descriptor(Family f, MathMode
 }
 
 inline constexpr FamilyDescriptor kTransposedPhaseFfmaFamily =
-    transposed_phase_descriptor(Family::transposed_phase_ffma, MathMode::fp32);
+    transposed_phase_descriptor(Family::transposed_phase_ffma, "transposed convolutions, an implicit GEMM per output phase, fp32 FFMA", MathMode::fp32);
 inline constexpr FamilyDescriptor kTransposedPhase3xtf32Family =
-    transposed_phase_descriptor(Family::transposed_phase_3xtf32, MathMode::fp32);
+    transposed_phase_descriptor(Family::transposed_phase_3xtf32, "transposed convolutions, a GEMM per output phase, split TF32", MathMode::fp32);
 inline constexpr FamilyDescriptor kTransposedPhaseTf32Family =
-    transposed_phase_descriptor(Family::transposed_phase_tf32, MathMode::tf32);
+    transposed_phase_descriptor(Family::transposed_phase_tf32, "transposed convolutions, a GEMM per output phase, TF32, math tf32 only", MathMode::tf32);
 
 }  // namespace kbench::gpu::conv

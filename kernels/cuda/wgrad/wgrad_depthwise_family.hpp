@@ -72,6 +72,7 @@ inline KernelDescription describe_wgrad_depthwise(const KernelChoice&, const Con
 
 inline constexpr FamilyDescriptor kWgradDepthwiseFamily{
     .family = Family::wgrad_depthwise,
+    .summary = "backward_weights of depthwise problems, a block per channel and slice, fixed order",
     .passes = pass_bit(Pass::backward_weights),
     .dtypes = dtype_bit(DType::fp32),
     .layouts = layout_bit(Layout::nchw),

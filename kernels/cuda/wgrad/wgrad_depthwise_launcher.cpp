@@ -1,8 +1,9 @@
-// The launch side of the `wgrad_depthwise` family (family_launchers.hpp): the slices chosen for the
+// The launch side of the `wgrad_depthwise` family (common/family_launcher.hpp): the slices chosen for the
 // device and the workspace their partials take.
 #include <utility>
 
-#include "cuda/family_launchers.hpp"
+#include "cuda/common/family_launcher.hpp"
+#include "cuda/wgrad/wgrad_depthwise_family.hpp"
 #include "cuda/wgrad/wgrad_launch.hpp"
 #include "runtime/device_buffer.hpp"
 

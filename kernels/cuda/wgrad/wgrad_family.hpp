@@ -63,6 +63,7 @@ inline KernelDescription describe_wgrad_gemm(const KernelChoice&, const ConvProb
 
 inline constexpr FamilyDescriptor kWgradGemmFfmaFamily{
     .family = Family::wgrad_gemm_ffma,
+    .summary = "backward_weights by a split-K FFMA implicit GEMM, summed in a fixed order",
     .passes = pass_bit(Pass::backward_weights),
     .dtypes = kAllDTypes,
     .layouts = kAllLayouts,

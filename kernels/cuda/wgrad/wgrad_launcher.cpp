@@ -1,8 +1,9 @@
-// The launch side of the `wgrad_gemm_ffma` family (family_launchers.hpp): the split chosen for the
+// The launch side of the `wgrad_gemm_ffma` family (common/family_launcher.hpp): the split chosen for the
 // device and the workspace its partials take.
 #include <utility>
 
-#include "cuda/family_launchers.hpp"
+#include "cuda/common/family_launcher.hpp"
+#include "cuda/wgrad/wgrad_family.hpp"
 #include "cuda/wgrad/wgrad_launch.hpp"
 #include "runtime/device_buffer.hpp"
 

@@ -1,14 +1,14 @@
-// The launch side of the `transposed_phase_half` family (family_launchers.hpp): the packed weights of
+// The launch side of the `transposed_phase_half` family (common/family_launcher.hpp): the packed weights of
 // every phase GEMM in one device buffer; per run, the bias fill, then each phase's packing and GEMM
 // (on the wgmma kernel for the variant `/wgmma`).
 #include <memory>
 #include <utility>
 #include <vector>
 
-#include "cuda/family_launchers.hpp"
+#include "cuda/common/family_launcher.hpp"
 #include "cuda/half_gemm/half_gemm_launch.hpp"
-#include "cuda/half_gemm/half_phase_family.hpp"
-#include "cuda/half_gemm/half_phase_launch.hpp"
+#include "cuda/transposed_phase_half/half_phase_family.hpp"
+#include "cuda/transposed_phase_half/half_phase_launch.hpp"
 #include "runtime/device_buffer.hpp"
 
 namespace kbench::gpu::conv {

@@ -7,7 +7,7 @@
 // Device code only (the launcher is half_phase.cu); the CPU emulation tests run it too.
 #include <cstdint>
 
-#include "cuda/half_gemm/half_phase_index.hpp"
+#include "cuda/transposed_phase_half/half_phase_index.hpp"
 
 namespace kbench::gpu::conv::half_gemm {
 

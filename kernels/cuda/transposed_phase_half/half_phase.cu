@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "cuda/half_gemm/half_phase_kernels.cuh"
-#include "cuda/half_gemm/half_phase_launch.hpp"
+#include "cuda/transposed_phase_half/half_phase_kernels.cuh"
+#include "cuda/transposed_phase_half/half_phase_launch.hpp"
 #include "runtime/cuda_check.hpp"
 
 namespace kbench::gpu::conv::half_gemm {

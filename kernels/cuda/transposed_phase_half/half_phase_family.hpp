@@ -12,7 +12,7 @@
 
 #include "cuda/common/family_descriptor.hpp"
 #include "cuda/half_gemm/half_gemm_family.hpp"
-#include "cuda/half_gemm/half_phase_index.hpp"
+#include "cuda/transposed_phase_half/half_phase_index.hpp"
 #include "reference/rank3.hpp"
 
 namespace kbench::gpu::conv {
@@ -96,6 +96,7 @@ inline KernelDescription describe_transposed_phase_half(const KernelChoice& c, c
 
 inline constexpr FamilyDescriptor kTransposedPhaseHalfFamily{
     .family = Family::transposed_phase_half,
+    .summary = "fp16/bf16 transposed convolutions, a tensor-core GEMM per tapped phase",
     .dtypes = dtype_bit(DType::fp16) | dtype_bit(DType::bf16),
     .layouts = kAllLayouts,
     .computes_in = MathMode::fp32,

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "cuda/common/operands.hpp"
-#include "cuda/half_gemm/half_phase_index.hpp"
+#include "cuda/transposed_phase_half/half_phase_index.hpp"
 
 namespace kbench::gpu::conv::half_gemm {
 
