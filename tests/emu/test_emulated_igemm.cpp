@@ -23,7 +23,7 @@
 #include "cuda/transposed/zero_fill_index.hpp"
 #include "data/host_tensors.hpp"
 #include "problem_factory.hpp"
-#include "reference/rank3.hpp"
+#include "problem/rank3.hpp"
 #include "reference/reference_conv.hpp"
 #include "verify/compare.hpp"
 #include "verify/tolerance.hpp"
@@ -124,7 +124,7 @@ void check(const ConvProblem& problem, const KernelChoice& choice, MathMode math
   const std::string name = gpu::conv::variant_name(choice);
   INFO("variant " << name << ", math " << to_string(math));
   REQUIRE_MESSAGE(gpu::conv::choice_envelope(choice, problem, math).ok, "outside the envelope");
-  const ConvProblem p3 = reference::as_rank3(problem);
+  const ConvProblem p3 = as_rank3(problem);
   const data::HostTensors t = data::make_host_tensors(problem, seed);
   std::vector<float> y(static_cast<std::size_t>(problem.output_elements()), kPoison);
   std::vector<int> writes(y.size(), 0);  // every output is stored exactly once, over all launches
@@ -133,7 +133,7 @@ void check(const ConvProblem& problem, const KernelChoice& choice, MathMode math
     // A stride-1 transposed problem runs as its forward equivalent, on the forward weights
     // (forward_equivalent.hpp), as the launch runs it; the output is held to its own reference.
     const std::optional<ConvProblem> forward = gpu::conv::forward_problem_for(choice.family, problem);
-    const ConvProblem f3 = reference::as_rank3(forward.value_or(problem));
+    const ConvProblem f3 = as_rank3(forward.value_or(problem));
     data::HostTensors tf = t;
     if (forward) tf.weight = gpu_tests::forward_weights(*forward, t.weight);
     ig::GemmConvDesc d = gpu::conv::forward_gemm_desc(f3, choice);
@@ -167,7 +167,7 @@ ConvProblem small_problem(std::mt19937_64& rng, OpKind op, int rank, std::int64_
     ConvProblem p = gpu_tests::random_problem(rng, op, rank, cin_pg, cout_pg, gpu_tests::small_shapes());
     if (op == OpKind::conv) p.input[rank - 1] = 4 * pick(rng, 1, rank == 1 ? 12 : 4);
     if (!reference::computable(p)) continue;
-    if (op == OpKind::conv_transpose && gpu::conv::transposed_gemms(reference::as_rank3(p)).empty()) continue;
+    if (op == OpKind::conv_transpose && gpu::conv::transposed_gemms(as_rank3(p)).empty()) continue;
     return p;
   }
 }
@@ -238,7 +238,7 @@ TEST_SUITE("cuda_emulated") {
     const ConvProblem p =
         gpu_tests::make_problem(OpKind::conv, 2, 2, 3, 96, 1, Dims{{27, 28, 1}}, Dims{{11, 11, 1}}, Dims{{4, 4, 1}},
                                 Dims{{1, 1, 1}}, Dims{{2, 2, 0}}, Dims{{2, 2, 0}}, true);
-    REQUIRE(gpu::conv::forward_gemm_ordered(reference::as_rank3(p)).desc.order == ig::KOrder::input_patch);
+    REQUIRE(gpu::conv::forward_gemm_ordered(as_rank3(p)).desc.order == ig::KOrder::input_patch);
     for (const Family f : kForward) check(p, KernelChoice{.family = f}, math_for(f), 50);
   }
 
@@ -290,7 +290,7 @@ TEST_SUITE("cuda_emulated") {
     // 88% of the output written by the zero fill and the epilogue's tails.
     const ConvProblem s77 = make_problem(OpKind::conv_transpose, 3, 1, 32, 64, 1, Dims{{3, 4, 4}}, Dims{{3, 3, 3}},
                                          Dims{{2, 2, 2}}, Dims{{2, 2, 2}}, Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, false);
-    REQUIRE(gpu::conv::forward_gemm_ordered(reference::as_rank3(s76)).desc.order == ig::KOrder::channel_blocks);
+    REQUIRE(gpu::conv::forward_gemm_ordered(as_rank3(s76)).desc.order == ig::KOrder::channel_blocks);
     for (const Family f : kForward) check(s76, KernelChoice{.family = f}, math_for(f), 76);
     for (const Family f : kTransposed) {
       check(s77, KernelChoice{.family = f}, math_for(f), 77);
@@ -304,12 +304,12 @@ TEST_SUITE("cuda_emulated") {
     // 16 channels x 1,030 taps: channel blocks with a 16.5 KB tap list in shared memory.
     const ConvProblem wide =
         make_problem(OpKind::conv, 1, 1, 16, 8, 1, Dims{{1040, 1, 1}}, Dims{{1030, 1, 1}}, one, one, none, none, true);
-    REQUIRE(gpu::conv::forward_gemm_ordered(reference::as_rank3(wide)).desc.order == ig::KOrder::channel_blocks);
+    REQUIRE(gpu::conv::forward_gemm_ordered(as_rank3(wide)).desc.order == ig::KOrder::channel_blocks);
     check(wide, KernelChoice{Family::implicit_gemm_3xtf32}, MathMode::fp32, 1030);
     // 2 channels x 1,030 taps, 2,060 rows: the input_patch order by default (few channels), k_table forced.
     const ConvProblem few =
         make_problem(OpKind::conv, 1, 2, 2, 8, 1, Dims{{1060, 1, 1}}, Dims{{1030, 1, 1}}, one, one, none, none, false);
-    REQUIRE(gpu::conv::forward_gemm_ordered(reference::as_rank3(few)).desc.order == ig::KOrder::input_patch);
+    REQUIRE(gpu::conv::forward_gemm_ordered(as_rank3(few)).desc.order == ig::KOrder::input_patch);
     for (const Family f : kForward) {
       check(few, KernelChoice{.family = f}, math_for(f), 2060);
       check(few, KernelChoice{.family = f, .order = ig::KOrder::k_table}, math_for(f), 2061);
@@ -358,7 +358,7 @@ TEST_SUITE("cuda_emulated") {
     // tiles of 96), batch 1, bias; 4 splits (27 chunks: ranges of 6 and 7) and 27 (one chunk each).
     const ConvProblem late = make_problem(OpKind::conv, 2, 1, 40, 100, 1, Dims{{7, 7, 1}}, Dims{{3, 3, 1}},
                                           Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, Dims{{1, 1, 0}}, Dims{{1, 1, 0}}, true);
-    REQUIRE(gpu::conv::forward_gemm_ordered(reference::as_rank3(late)).desc.chunks == 27);
+    REQUIRE(gpu::conv::forward_gemm_ordered(as_rank3(late)).desc.chunks == 27);
     std::uint64_t seed = 4300;
     for (const Family f : kForward)
       for (const std::int64_t splits : {4, 27}) check(late, KernelChoice{.family = f}, math_for(f), ++seed, 3, splits);
@@ -393,7 +393,7 @@ TEST_SUITE("cuda_emulated") {
     const ConvProblem p = gpu_tests::make_problem(OpKind::conv_transpose, 2, 3, 4, 8, 1, Dims{{1, 1, 1}},
                                                   Dims{{1, 1, 1}}, Dims{{4, 4, 1}}, Dims{{4, 4, 1}}, Dims{{1, 1, 0}},
                                                   Dims{{0, 0, 0}}, true, Dims{{2, 3, 0}});
-    const ConvProblem p3 = reference::as_rank3(p);
+    const ConvProblem p3 = as_rank3(p);
     REQUIRE(gpu::conv::transposed_gemms(p3).empty());
     const gpu::conv::ZeroFillDesc z = gpu::conv::make_zero_fill_desc(p3);
     const data::HostTensors t = data::make_host_tensors(p, 3);

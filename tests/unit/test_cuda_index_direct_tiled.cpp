@@ -16,7 +16,7 @@
 #include "problem/conv_geometry.hpp"
 #include "problem/conv_problem.hpp"
 #include "reference/computable.hpp"
-#include "reference/rank3.hpp"
+#include "problem/rank3.hpp"
 #include "test_cuda_index_support.hpp"
 #include "test_seed.hpp"
 
@@ -139,7 +139,7 @@ TapErrors check_transposed_taps(const ConvProblem& p3, const dt::TiledDesc& d, c
 // stack from nowhere, and every weight of the group is copied once over the passes.
 void check_weight_sources(const ConvProblem& p) {
   const dt::TiledDesc d = dt::make_tiling(p).desc;
-  const ConvProblem p3 = reference::as_rank3(p);
+  const ConvProblem p3 = as_rank3(p);
   const std::int64_t g = p3.groups - 1;  // the last group: its weights start g * weight_floats() in
   std::vector<int> copied(static_cast<std::size_t>(d.weight_floats()), 0);
   std::int64_t wrong = 0;
@@ -193,7 +193,7 @@ void check_tiling(const ConvProblem& p) {
   const dt::Tiling tiling = dt::make_tiling(p);
   REQUIRE_MESSAGE(tiling.support.ok, tiling.support.reason);
   const dt::TiledDesc& d = tiling.desc;
-  const ConvProblem p3 = reference::as_rank3(p);
+  const ConvProblem p3 = as_rank3(p);
   CHECK(d.smem_bytes() <= dt::kMaxSmemBytes);
   // The passes take every stack item once, in order; partial sums only where there are several.
   int items = 0;

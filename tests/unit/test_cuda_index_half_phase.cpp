@@ -25,7 +25,7 @@ namespace hg = gpu::conv::half_gemm;
 using test::Pair;
 
 void check_phase_gemms(const ConvProblem& p) {
-  const ConvProblem p3 = reference::as_rank3(p);
+  const ConvProblem p3 = as_rank3(p);
   const std::vector<hg::HalfPhaseGemm> gemms = hg::make_half_phase_gemms(p);
   const hg::BiasFillDesc fill = hg::make_bias_fill_desc(p);
   CHECK(static_cast<std::int64_t>(gemms.size()) == hg::tapped_phase_count(p3));

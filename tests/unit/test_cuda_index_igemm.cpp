@@ -195,7 +195,7 @@ TEST_SUITE("cuda_index") {
     for (int trial = 0; trial < 120 || total.computed <= 10000 || total.pairs <= 10000; ++trial) {
       REQUIRE_MESSAGE(trial < 480,
                       "the problems stay too small: " << total.computed << " outputs, " << total.pairs << " pairs");
-      const ConvProblem p3 = reference::as_rank3(test::random_problem(rng, OpKind::conv));
+      const ConvProblem p3 = as_rank3(test::random_problem(rng, OpKind::conv));
       for (const ig::KOrder order : {ig::KOrder::channel_blocks, ig::KOrder::k_table}) {
         const std::vector<ig::GemmTap> taps = ig::forward_taps(p3);
         const ig::GemmConvDesc d = ig::make_forward_desc(p3, order, 32);
@@ -219,7 +219,7 @@ TEST_SUITE("cuda_index") {
     for (int trial = 0; trial < 150 || computed <= 5000 || bias_only <= 5000 || gemms <= 150; ++trial) {
       REQUIRE_MESSAGE(trial < 600, "the problems stay too small: " << computed << " computed, " << bias_only
                                                                    << " not computed, " << gemms << " GEMMs");
-      const ConvProblem p3 = reference::as_rank3(test::random_problem(rng, OpKind::conv_transpose));
+      const ConvProblem p3 = as_rank3(test::random_problem(rng, OpKind::conv_transpose));
       Tally t;
       t.hits.assign(static_cast<std::size_t>(p3.output_elements()), 0);
       const std::vector<gpu::conv::PhaseGemm> phase_gemms = gpu::conv::make_phase_gemms(p3, 32);
@@ -274,7 +274,7 @@ TEST_SUITE("cuda_index") {
     // later images' indices pass 2^31, where 32-bit index arithmetic would wrap. Either way the last
     // columns read exactly the last element.
     for (const std::int64_t batch : {64, 128}) {
-      ConvProblem s76 = reference::as_rank3(testing::seed76());
+      ConvProblem s76 = as_rank3(testing::seed76());
       s76.batch = batch;
       for (const ig::KOrder order : {ig::KOrder::channel_blocks, ig::KOrder::k_table}) {
         CAPTURE(batch);
@@ -285,11 +285,11 @@ TEST_SUITE("cuda_index") {
       }
     }
     // Seed 50 (channel blocks and the tap table; input_patch has its own test) and seed 77's phase GEMM.
-    const ConvProblem s50 = reference::as_rank3(testing::seed50());
+    const ConvProblem s50 = as_rank3(testing::seed50());
     for (const ig::KOrder order : {ig::KOrder::channel_blocks, ig::KOrder::k_table})
       check_sampled(s50, ig::make_forward_desc(s50, order, 96), ig::forward_taps(s50), s50.output_spatial_volume(),
                     rng);
-    const ConvProblem s77 = reference::as_rank3(testing::seed77());
+    const ConvProblem s77 = as_rank3(testing::seed77());
     const std::vector<gpu::conv::PhaseGemm> phases = gpu::conv::make_phase_gemms(s77, 64);
     REQUIRE(phases.size() == 1);
     check_sampled(s77, phases[0].desc, phases[0].taps, phases[0].desc.columns / s77.batch, rng);
@@ -303,7 +303,7 @@ TEST_SUITE("cuda_index") {
   }
 
   TEST_CASE("seed 77's launch: its 2,048 column tiles, then 2,048 fill-only blocks (or none: a variant)") {
-    const ConvProblem p3 = reference::as_rank3(testing::seed77());
+    const ConvProblem p3 = as_rank3(testing::seed77());
     const std::vector<gpu::conv::PhaseGemm> g = gpu::conv::transposed_gemms(p3);
     REQUIRE(g.size() == 1);
     CHECK(g[0].desc.fill_blocks == 2048);
@@ -325,8 +325,8 @@ TEST_SUITE("cuda_index") {
     ConvProblem dense = testing::seed77();
     dense.stride = dense.dilation = Dims{{1, 1, 1}};
     CHECK(gpu::conv::zero_fill_has_work(gpu::conv::make_zero_fill_desc(p3)));
-    CHECK_FALSE(gpu::conv::zero_fill_has_work(gpu::conv::make_zero_fill_desc(reference::as_rank3(dense))));
-    CHECK(gpu::conv::transposed_gemms(reference::as_rank3(dense))[0].desc.fill_blocks == 0);
+    CHECK_FALSE(gpu::conv::zero_fill_has_work(gpu::conv::make_zero_fill_desc(as_rank3(dense))));
+    CHECK(gpu::conv::transposed_gemms(as_rank3(dense))[0].desc.fill_blocks == 0);
     const Support none = gpu::conv::choice_envelope(old, dense, MathMode::tf32);
     CHECK_FALSE(none);
     CHECK(none.reason.find("no fill-only blocks") != std::string::npos);

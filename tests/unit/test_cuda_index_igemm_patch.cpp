@@ -100,7 +100,7 @@ TEST_SUITE("cuda_index") {
     Counts counts;
     int tiled = 0;
     for (int trial = 0; trial < 150; ++trial) {
-      const ConvProblem p3 = reference::as_rank3(patch_problem(rng));
+      const ConvProblem p3 = as_rank3(patch_problem(rng));
       const std::vector<ig::GemmTap> taps = ig::forward_taps(p3);
       ig::GemmConvDesc d = ig::make_forward_desc(p3, ig::KOrder::input_patch, 32);
       for (const int bn : {4, 7, 16, 128}) {
@@ -118,7 +118,7 @@ TEST_SUITE("cuda_index") {
   }
 
   TEST_CASE("input_patch: seed 50's geometry") {
-    const ConvProblem p3 = reference::as_rank3(testing::seed50());
+    const ConvProblem p3 = as_rank3(testing::seed50());
     const gpu::conv::ForwardGemm g = gpu::conv::forward_gemm_ordered(p3);
     REQUIRE(g.support.ok);
     const ig::GemmConvDesc& d = g.desc;
@@ -158,12 +158,12 @@ TEST_SUITE("cuda_index") {
       p.input = Dims{{3, 4, 8}};
       p.kernel = Dims{{2, 1, 1}};
     } while (!reference::computable(p));
-    ConvProblem p3 = reference::as_rank3(p);
+    ConvProblem p3 = as_rank3(p);
     CHECK(ig::make_patch_tiling(ig::make_forward_desc(p3, ig::KOrder::input_patch, 32), ig::forward_taps(p3), 128)
               .support.reason.find("1-D and 2-D") != std::string::npos);
     ConvProblem odd = testing::seed50();
     odd.input = Dims{{224, 222, 1}};
-    p3 = reference::as_rank3(odd);
+    p3 = as_rank3(odd);
     CHECK_FALSE(gpu::conv::forward_gemm_ordered(p3, ig::KOrder::input_patch).support.ok);
     CHECK(gpu::conv::forward_gemm_ordered(p3).desc.order == ig::KOrder::k_table);  // the default falls back
     // A long 1-D row with few channels: the patch would copy the whole row for 128 outputs, so the
@@ -175,11 +175,11 @@ TEST_SUITE("cuda_index") {
     long_row.out_channels = 32;
     long_row.input = Dims{{4096, 1, 1}};
     long_row.kernel = Dims{{3, 1, 1}};
-    p3 = reference::as_rank3(long_row);
+    p3 = as_rank3(long_row);
     CHECK(gpu::conv::forward_gemm_ordered(p3).desc.order == ig::KOrder::k_table);
     CHECK(gpu::conv::forward_gemm_ordered(p3, ig::KOrder::input_patch).support.ok);
     // Many channels: channel blocks stay the default, the patch is only a forced variant.
-    CHECK(gpu::conv::forward_gemm_ordered(reference::as_rank3(testing::seed76())).desc.order ==
+    CHECK(gpu::conv::forward_gemm_ordered(as_rank3(testing::seed76())).desc.order ==
           ig::KOrder::channel_blocks);
   }
 

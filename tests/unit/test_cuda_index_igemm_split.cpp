@@ -46,7 +46,7 @@ ConvProblem layer(std::int64_t n, std::int64_t cin, std::int64_t cout, std::int6
 // The default tf32 descriptor of a forward problem as it launches on `sms` SMs.
 ig::GemmConvDesc on_sms(const ConvProblem& p, int sms,
                         const KernelChoice& c = KernelChoice{Family::implicit_gemm_tf32}) {
-  return gpu::conv::gemm_on_device(gpu::conv::forward_gemm_desc(reference::as_rank3(p), c), LaunchDevice{sms, 0},
+  return gpu::conv::gemm_on_device(gpu::conv::forward_gemm_desc(as_rank3(p), c), LaunchDevice{sms, 0},
                                    gpu::conv::split_of(c));
 }
 
@@ -140,7 +140,7 @@ TEST_SUITE("cuda_index") {
       for (const MathMode math : {MathMode::fp32, MathMode::tf32}) {
         for (const ConvProblem& p : {testing::seed50(), testing::seed76()})
           CHECK(on_sms(p, sms, KernelChoice{gpu::conv::default_family(p, math)}).splits == 1);
-        for (const gpu::conv::PhaseGemm& g : gpu::conv::transposed_gemms(reference::as_rank3(testing::seed77())))
+        for (const gpu::conv::PhaseGemm& g : gpu::conv::transposed_gemms(as_rank3(testing::seed77())))
           CHECK(gpu::conv::gemm_on_device(g.desc, LaunchDevice{sms, 0}).splits == 1);
       }
   }

@@ -11,7 +11,7 @@
 #include "problem/conv_geometry.hpp"
 #include "problem/conv_problem.hpp"
 #include "reference/computable.hpp"
-#include "reference/rank3.hpp"
+#include "problem/rank3.hpp"
 
 namespace kbench::test {
 

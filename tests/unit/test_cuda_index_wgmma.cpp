@@ -13,7 +13,7 @@
 #include "cuda/implicit_gemm/igemm_config.hpp"
 #include "cuda/implicit_gemm/igemm_wgmma_index.hpp"
 #include "cuda/kernel_selection.hpp"
-#include "reference/rank3.hpp"
+#include "problem/rank3.hpp"
 #include "seed_problems.hpp"
 
 namespace kbench {
@@ -140,12 +140,12 @@ TEST_SUITE("cuda_index") {
     CHECK(std::count(names.begin(), names.end(), "implicit_gemm_tf32/wgmma") == 1);
     CHECK(std::count(names.begin(), names.end(), "implicit_gemm_3xtf32/wgmma") == 1);
     // Not a default: the mma.sync kernels stay until an H200 run says otherwise.
-    CHECK(gpu::conv::forward_gemm_desc(reference::as_rank3(s50), KernelChoice{Family::implicit_gemm_tf32}).mma ==
+    CHECK(gpu::conv::forward_gemm_desc(as_rank3(s50), KernelChoice{Family::implicit_gemm_tf32}).mma ==
           ig::MmaKind::mma_sync);
   }
 
   TEST_CASE("wgmma on seed 50: descriptor, grid and shared memory (two tf32 blocks per SM)") {
-    const ConvProblem p3 = reference::as_rank3(testing::seed50());
+    const ConvProblem p3 = as_rank3(testing::seed50());
     const ig::GemmConvDesc tf32 = gpu::conv::forward_gemm_desc(p3, kWgmmaTf32);
     const ig::GemmConvDesc x3 = gpu::conv::forward_gemm_desc(p3, kWgmma3x);
     CHECK(ig::choose_tile(tf32) == ig::TileKind::m96_wgmma);

@@ -43,12 +43,12 @@ TEST_SUITE("cuda_index") {
     CHECK(gpu::conv::default_family(seed77(), MathMode::fp32) == Family::transposed_phase_3xtf32);
     CHECK(gpu::conv::default_family(seed77(), MathMode::tf32) == Family::transposed_phase_tf32);
     // Seed 50's reduction (3 channels x 121 taps) takes the few-channel k table; 76's 64 channels take blocks.
-    CHECK(gpu::conv::forward_gemm_ordered(reference::as_rank3(seed50())).desc.order ==
+    CHECK(gpu::conv::forward_gemm_ordered(as_rank3(seed50())).desc.order ==
           gpu::conv::igemm::KOrder::input_patch);
-    CHECK(gpu::conv::forward_gemm_ordered(reference::as_rank3(seed76())).desc.order ==
+    CHECK(gpu::conv::forward_gemm_ordered(as_rank3(seed76())).desc.order ==
           gpu::conv::igemm::KOrder::channel_blocks);
     // 76: 11.2 M GEMM columns (87,382 blocks of 128) over an input of 2^31 + elements: 64-bit offsets.
-    CHECK(gpu::conv::forward_gemm_ordered(reference::as_rank3(seed76())).desc.columns == 64 * 174758);
+    CHECK(gpu::conv::forward_gemm_ordered(as_rank3(seed76())).desc.columns == 64 * 174758);
   }
 
   TEST_CASE("depthwise2d row stores: the realigned variant where rows are 2 mod 4 floats, refused elsewhere") {
@@ -309,7 +309,7 @@ TEST_SUITE("cuda_index") {
     // 64 channels x 2,048 taps: channel blocks with a 32 KB tap list (once refused past 1,024 taps).
     const ConvProblem wide = line(64, 2048);
     CHECK(gpu::conv::default_family(wide, MathMode::fp32) == Family::implicit_gemm_3xtf32);
-    CHECK(gpu::conv::forward_gemm_desc(reference::as_rank3(wide), KernelChoice{Family::implicit_gemm_3xtf32}).order ==
+    CHECK(gpu::conv::forward_gemm_desc(as_rank3(wide), KernelChoice{Family::implicit_gemm_3xtf32}).order ==
           ig::KOrder::channel_blocks);
     // 2 channels x 1,536 taps (3,072 rows, past the preferred k table) on a row of 100,000: the input
     // patch would copy whole rows of it, and channel blocks would be 7/8 zero rows: the k table (72 KB
@@ -317,9 +317,9 @@ TEST_SUITE("cuda_index") {
     // channel blocks, and a forced k_table.
     const ConvProblem few = line(2, 1536);
     CHECK(gpu::conv::default_family(few, MathMode::tf32) == Family::implicit_gemm_tf32);
-    CHECK(gpu::conv::forward_gemm_ordered(reference::as_rank3(few)).desc.order == ig::KOrder::k_table);
+    CHECK(gpu::conv::forward_gemm_ordered(as_rank3(few)).desc.order == ig::KOrder::k_table);
     const ConvProblem fewer_blocks = line(2, 2048);
-    CHECK(gpu::conv::forward_gemm_ordered(reference::as_rank3(fewer_blocks)).desc.order == ig::KOrder::channel_blocks);
+    CHECK(gpu::conv::forward_gemm_ordered(as_rank3(fewer_blocks)).desc.order == ig::KOrder::channel_blocks);
     CHECK(gpu::conv::choice_envelope(KernelChoice{.family = Family::implicit_gemm_tf32, .order = ig::KOrder::k_table},
                                      fewer_blocks, MathMode::tf32));
     // 3 channels x 31 x 31 taps (2,883 rows) on 128 x 128 images: the input_patch order, not channel
@@ -330,7 +330,7 @@ TEST_SUITE("cuda_index") {
     image.out_channels = 64;
     image.input = Dims{{128, 128, 1}};
     image.kernel = Dims{{31, 31, 1}};
-    CHECK(gpu::conv::forward_gemm_ordered(reference::as_rank3(image)).desc.order == ig::KOrder::input_patch);
+    CHECK(gpu::conv::forward_gemm_ordered(as_rank3(image)).desc.order == ig::KOrder::input_patch);
     CHECK(gpu::conv::default_family(image, MathMode::tf32) == Family::implicit_gemm_tf32);
     // Past the block's shared memory: 16,384 taps of 16 bytes (256 KB) as a tap list, 32,768 rows as a
     // k table: refused, saying why; the problem still runs (direct).
