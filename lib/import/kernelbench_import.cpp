@@ -9,7 +9,7 @@
 #include "import/python_eval.hpp"
 #include "import/python_lexer.hpp"
 #include "problem/problem_metrics.hpp"
-#include "spec/problem_validation.hpp"
+#include "problem/problem_validation.hpp"
 
 namespace kbench::import {
 

@@ -10,7 +10,6 @@
 #include <stdexcept>
 
 #include "problem/rank3.hpp"
-#include "reference/computable.hpp"
 #include "reference/gather.hpp"
 #include "reference/parallel.hpp"
 #include "reference/reference_conv.hpp"

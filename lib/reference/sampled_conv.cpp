@@ -6,7 +6,6 @@
 
 #include "data/counter_rng.hpp"
 #include "problem/rank3.hpp"
-#include "reference/computable.hpp"
 #include "reference/gather.hpp"
 #include "reference/parallel.hpp"
 #include "reference/reference_conv.hpp"

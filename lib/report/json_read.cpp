@@ -8,7 +8,7 @@
 
 #include "core/error.hpp"
 #include "report/json_report.hpp"
-#include "spec/problem_validation.hpp"
+#include "problem/problem_validation.hpp"
 
 namespace kbench {
 

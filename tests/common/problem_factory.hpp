@@ -6,7 +6,7 @@
 #include <random>
 
 #include "problem/conv_problem.hpp"
-#include "reference/computable.hpp"
+#include "problem/problem_validation.hpp"
 
 namespace kbench::gpu_tests {
 
@@ -74,7 +74,7 @@ inline ConvProblem random_problem(std::mt19937_64& rng, OpKind op, int rank, std
       p.input[d] = pick(rng, 1, limits.input[rank - 1]);
       if (op == OpKind::conv_transpose) p.output_padding[d] = pick(rng, 0, std::max(p.stride[d], p.dilation[d]) - 1);
     }
-    if (reference::computable(p).ok) return p;
+    if (validate_problem(p).ok) return p;
   }
 }
 

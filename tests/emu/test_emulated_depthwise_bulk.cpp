@@ -15,7 +15,7 @@
 #include "cuda/kernel_selection.hpp"
 #include "emulated_run.hpp"
 #include "problem_factory.hpp"
-#include "reference/computable.hpp"
+#include "problem/problem_validation.hpp"
 #include "test_seed.hpp"
 
 // The kernel's `extern __shared__` array, as the emulation provides it (one block runs at a time).
@@ -70,7 +70,7 @@ ConvProblem random_bulk_problem(std::mt19937_64& rng, std::int64_t k) {
     p.pad_before = Dims{{pick(rng, 0, k - 1), pick(rng, 0, 1) * (k - 1) / 2, 0}};
     p.pad_after = Dims{{pick(rng, 0, k - 1), pick(rng, 0, k - 1), 0}};
     p.input = Dims{{pick(rng, 1, 70), 4 * pick(rng, 1, 35), 1}};
-    if (reference::computable(p).ok && gpu::conv::choice_envelope(kBulk, p, MathMode::fp32).ok) return p;
+    if (validate_problem(p).ok && gpu::conv::choice_envelope(kBulk, p, MathMode::fp32).ok) return p;
   }
 }
 

@@ -20,7 +20,7 @@
 #include "cuda/kernel_selection.hpp"
 #include "emulated_run.hpp"
 #include "problem_factory.hpp"
-#include "reference/computable.hpp"
+#include "problem/problem_validation.hpp"
 #include "test_seed.hpp"
 
 // The tiled kernel's `extern __shared__` array, as the emulation provides it (one block runs at a time).
@@ -121,7 +121,7 @@ ConvProblem random_tiled_problem(std::mt19937_64& rng, OpKind op, int rank, std:
                              : (depth ? pick(rng, 1, shapes.depth)
                                       : pick(rng, last ? shapes.width_lo : 1, last ? shapes.width : shapes.height));
     }
-    if (reference::computable(p).ok && gpu::conv::direct_tiled_envelope(p).ok) return p;
+    if (validate_problem(p).ok && gpu::conv::direct_tiled_envelope(p).ok) return p;
   }
 }
 

@@ -166,7 +166,7 @@ ConvProblem small_problem(std::mt19937_64& rng, OpKind op, int rank, std::int64_
   for (;;) {
     ConvProblem p = gpu_tests::random_problem(rng, op, rank, cin_pg, cout_pg, gpu_tests::small_shapes());
     if (op == OpKind::conv) p.input[rank - 1] = 4 * pick(rng, 1, rank == 1 ? 12 : 4);
-    if (!reference::computable(p)) continue;
+    if (!validate_problem(p)) continue;
     if (op == OpKind::conv_transpose && gpu::conv::transposed_gemms(as_rank3(p)).empty()) continue;
     return p;
   }
@@ -208,7 +208,7 @@ TEST_SUITE("cuda_emulated") {
           p = gpu_tests::random_problem(rng, OpKind::conv_transpose, 1 + trial % 2, pick(rng, 1, 5), pick(rng, 8, 40),
                                         limits);
           p.input[p.spatial_rank - 1] = 4 * pick(rng, 1, 4);
-        } while (!reference::computable(p) || !gpu::conv::forward_equivalent(p) ||
+        } while (!validate_problem(p) || !gpu::conv::forward_equivalent(p) ||
                  !gpu::conv::choice_envelope(KernelChoice{.family = f, .order = order}, p, math_for(f)));
         CAPTURE(trial);
         check(p, KernelChoice{.family = f, .order = order}, math_for(f), 750 + static_cast<std::uint64_t>(++trial));

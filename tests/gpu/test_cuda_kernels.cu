@@ -18,7 +18,7 @@
 #include "problem_factory.hpp"
 #include "cuda/cuda_backend.hpp"
 #include "problem/conv_pass.hpp"
-#include "reference/computable.hpp"
+#include "problem/problem_validation.hpp"
 #include "reference/reference_conv.hpp"
 #include "cuda/device_support.hpp"
 #include "verify/check_points.hpp"
@@ -179,7 +179,7 @@ ConvProblem random_patch_problem(std::mt19937_64& rng, int rank, std::int64_t ma
     ConvProblem p = random_problem(rng, OpKind::conv, rank, pick(rng, 1, 6), pick(rng, 1, max_cout));
     p.input[rank - 1] = 4 * pick(rng, 1, rank == 1 ? 75 : 12);
     p.pad_before[rank - 1] = pick(rng, 0, 6);
-    if (kbench::reference::computable(p).ok) return p;
+    if (kbench::validate_problem(p).ok) return p;
   }
 }
 
@@ -324,7 +324,7 @@ TEST_SUITE("cuda_kernels") {
         p = random_problem(rng, op, 1 + trial % 3, trial % 4 == 3 ? pick(rng, 1, 4) : 1, pick(rng, 1, 3), limits);
         if (p.spatial_rank == 2 && trial % 4 == 1) p.kernel = D{{3 + 2 * (trial / 4 % 3), 3 + 2 * (trial / 4 % 3), 1}};
         p.dtype = trial % 2 == 0 ? kbench::DType::fp16 : kbench::DType::bf16;
-      } while (!kbench::reference::computable(p).ok ||
+      } while (!kbench::validate_problem(p).ok ||
                !kbench::gpu_tests::variant_envelope(p, "direct_tiled", MathMode::fp32).ok);
       CAPTURE(trial);
       check_bounded(p, "direct_tiled", 2496 + static_cast<std::uint64_t>(trial));
@@ -371,7 +371,7 @@ TEST_SUITE("cuda_kernels") {
         p = random_problem(rng, OpKind::conv, rank, trial % 3 == 2 ? pick(rng, 1, 4) : 1, pick(rng, 1, 4), limits);
         // Every fourth 2-D trial a square 3, 5 or 7 kernel (the unrolled instances).
         if (rank == 2 && trial % 4 == 1) p.kernel = D{{3 + 2 * (trial / 4 % 3), 3 + 2 * (trial / 4 % 3), 1}};
-      } while (!kbench::reference::computable(p).ok);
+      } while (!kbench::validate_problem(p).ok);
       CAPTURE(trial);
       check_family(p, "direct_tiled", trial % 4 < 2 ? MathMode::fp32 : MathMode::tf32,
                    2100 + static_cast<std::uint64_t>(trial));
@@ -408,7 +408,7 @@ TEST_SUITE("cuda_kernels") {
         limits.stride = 4;
         p = random_problem(rng, OpKind::conv_transpose, rank, trial % 3 == 2 ? pick(rng, 1, 4) : 1, pick(rng, 1, 4),
                            limits);
-      } while (!kbench::reference::computable(p).ok ||
+      } while (!kbench::validate_problem(p).ok ||
                !cuda_backend().supports(p, options_for("direct_tiled", MathMode::fp32)));
       CAPTURE(trial);
       check_family(p, "direct_tiled", trial % 4 < 2 ? MathMode::fp32 : MathMode::tf32,
@@ -441,7 +441,7 @@ TEST_SUITE("cuda_kernels") {
         limits.kernel[0] = limits.kernel[1] = 5;
         limits.stride = 3;
         p = random_problem(rng, op, rank, pick(rng, 24, 160), pick(rng, 1, 4), limits);
-      } while (!kbench::reference::computable(p).ok ||
+      } while (!kbench::validate_problem(p).ok ||
                !cuda_backend().supports(p, options_for("direct_tiled", MathMode::fp32)));
       CAPTURE(trial);
       check_family(p, "direct_tiled", trial % 4 < 2 ? MathMode::fp32 : MathMode::tf32,

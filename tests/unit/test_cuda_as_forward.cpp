@@ -71,7 +71,7 @@ TEST_SUITE("cuda_index") {
       REQUIRE(f.has_value());
       CAPTURE(trial);
       CHECK_FALSE(f->transposed());
-      REQUIRE(reference::computable(*f));
+      REQUIRE(validate_problem(*f));
       REQUIRE(f->output() == p.output());
       REQUIRE(f->weight_elements() == p.weight_elements());
       const data::HostTensors t = data::make_host_tensors(p, 100 + static_cast<std::uint64_t>(trial));
@@ -120,7 +120,7 @@ TEST_SUITE("cuda_index") {
     CHECK_FALSE(gpu::conv::forward_equivalent(strided).has_value());
     ConvProblem cropped = p;
     cropped.pad_before[0] = 3;  // beyond (3 - 1) x 1
-    REQUIRE(reference::computable(cropped));
+    REQUIRE(validate_problem(cropped));
     CHECK_FALSE(gpu::conv::forward_equivalent(cropped).has_value());
     ConvProblem forward = p;
     forward.op = OpKind::conv;
@@ -192,7 +192,7 @@ TEST_SUITE("cuda_index") {
     // A crop past the full correlation has no forward equivalent: the phase GEMM, and no forward family.
     ConvProblem cropped = dense;
     cropped.pad_before = cropped.pad_after = Dims{{3, 3, 0}};
-    REQUIRE(reference::computable(cropped));
+    REQUIRE(validate_problem(cropped));
     CHECK(gpu::conv::default_family(cropped, MathMode::tf32) == Family::transposed_phase_tf32);
     CHECK_FALSE(gpu::conv::family_envelope(Family::implicit_gemm_tf32, cropped, MathMode::tf32));
   }

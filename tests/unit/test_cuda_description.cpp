@@ -101,7 +101,7 @@ TEST_SUITE("cuda_index") {
     every.out_channels = 16;
     every.input = Dims{{12, 12, 1}};
     every.kernel = Dims{{3, 3, 1}};
-    REQUIRE(reference::computable(every));
+    REQUIRE(validate_problem(every));
     // (By default it runs as the forward convolution it equals: test_cuda_as_forward.cpp.)
     const KernelDescription d = gpu::conv::describe_kernel(KernelChoice{Family::transposed_phase_3xtf32}, every, kH100);
     CHECK(d.implementation.starts_with("transposed_phase_3xtf32/"));
@@ -116,7 +116,7 @@ TEST_SUITE("cuda_index") {
     none.stride = Dims{{4, 1, 1}};
     none.pad_before = none.pad_after = Dims{{1, 0, 0}};
     none.bias = true;
-    REQUIRE(reference::computable(none));
+    REQUIRE(validate_problem(none));
     const KernelChoice phase{Family::transposed_phase_ffma};
     REQUIRE(gpu::conv::choice_envelope(phase, none, MathMode::fp32));
     const KernelDescription bias = gpu::conv::describe_kernel(phase, none, kH100);

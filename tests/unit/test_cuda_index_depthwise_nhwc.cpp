@@ -44,7 +44,7 @@ ConvProblem random_depthwise(std::mt19937_64& rng, DType dtype) {
       p.pad_after[d] = pick(rng, 0, 3);
       p.input[d] = pick(rng, 1, limits[p.spatial_rank - 1][d]);
     }
-    if (reference::computable(p).ok) return p;
+    if (validate_problem(p).ok) return p;
   }
 }
 

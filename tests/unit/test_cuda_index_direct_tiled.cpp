@@ -15,7 +15,7 @@
 #include "cuda/direct/direct_tiled_index.hpp"
 #include "problem/conv_geometry.hpp"
 #include "problem/conv_problem.hpp"
-#include "reference/computable.hpp"
+#include "problem/problem_validation.hpp"
 #include "problem/rank3.hpp"
 #include "test_cuda_index_support.hpp"
 #include "test_seed.hpp"
@@ -51,7 +51,7 @@ ConvProblem random_small_groups(std::mt19937_64& rng, int rank, OpKind op = OpKi
       const std::int64_t most = rank == 1 ? 9000 : (depth ? 6 : (rank == 3 ? 80 : 150));
       p.input[d] = pick(rng, 1, op == OpKind::conv_transpose && !depth ? most / 2 : most);
     }
-    if (reference::computable(p).ok) return p;
+    if (validate_problem(p).ok) return p;
   }
 }
 

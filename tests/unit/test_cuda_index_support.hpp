@@ -10,7 +10,7 @@
 
 #include "problem/conv_geometry.hpp"
 #include "problem/conv_problem.hpp"
-#include "reference/computable.hpp"
+#include "problem/problem_validation.hpp"
 #include "problem/rank3.hpp"
 
 namespace kbench::test {
@@ -45,7 +45,7 @@ inline ConvProblem random_problem(std::mt19937_64& rng, OpKind op, int rank = 0)
         p.output_padding[d] = pick(rng, 0, std::max(p.stride[d], p.dilation[d]) - 1);
       }
     }
-    if (reference::computable(p).ok) return p;
+    if (validate_problem(p).ok) return p;
   }
 }
 

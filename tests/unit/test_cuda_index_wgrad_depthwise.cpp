@@ -13,7 +13,7 @@
 #include "cuda/wgrad/wgrad_depthwise_index.hpp"
 #include "data/host_tensors.hpp"
 #include "reference/backward_conv.hpp"
-#include "reference/computable.hpp"
+#include "problem/problem_validation.hpp"
 #include "seed_problems.hpp"
 #include "test_cuda_index_support.hpp"
 #include "test_seed.hpp"
@@ -34,7 +34,7 @@ ConvProblem random_depthwise(std::mt19937_64& rng, OpKind op, bool wide) {
       p.input[p.spatial_rank - 1] = test::pick(rng, 1, 150);
       if (p.spatial_rank == 2) p.input[0] = test::pick(rng, 1, 40);
     }
-    if (reference::computable(p).ok && p.kernel_volume() <= wd::kMaxTaps) return p;
+    if (validate_problem(p).ok && p.kernel_volume() <= wd::kMaxTaps) return p;
   }
 }
 

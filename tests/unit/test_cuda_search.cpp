@@ -8,7 +8,7 @@
 #include <string>
 
 #include "cuda/kernel_search.hpp"
-#include "reference/computable.hpp"
+#include "problem/problem_validation.hpp"
 #include "seed_problems.hpp"
 
 namespace kbench {
@@ -43,7 +43,7 @@ TEST_SUITE("cuda_index") {
     // A transposed convolution with a stride above 64 (phase masks are 64-bit): only direct serves it.
     ConvProblem wide = testing::seed77();
     wide.stride = Dims{{65, 2, 2}};
-    REQUIRE(reference::computable(wide));
+    REQUIRE(validate_problem(wide));
     const std::vector<KernelChoice> alone = conv::search_candidates(wide, MathMode::fp32);
     REQUIRE(alone.size() == 1);
     CHECK(alone[0].family == Family::direct);

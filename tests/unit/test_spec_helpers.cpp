@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "spec/did_you_mean.hpp"
-#include "spec/problem_validation.hpp"
+#include "problem/problem_validation.hpp"
 #include "spec/scalar_text.hpp"
 
 using kbench::ConvProblem;
