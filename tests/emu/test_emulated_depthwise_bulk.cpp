@@ -139,8 +139,8 @@ TEST_SUITE("cuda_emulated") {
   TEST_CASE("emulated bulk-copy depthwise kernel: seed 84 in miniature, and rows too wide for the four-block target") {
     // Seed 84's rows: 512 floats in, 510 out (strips of an even number of rows), three planes.
     const ConvProblem s84 =
-        gpu_tests::make_problem(OpKind::conv, 2, 1, 3, 3, 3, Dims{{40, 512, 1}}, Dims{{3, 3, 1}}, Dims{{1, 1, 1}},
-                                Dims{{1, 1, 1}}, Dims{{0, 0, 0}}, Dims{{0, 0, 0}}, false);
+        ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 1, .in_channels = 3, .out_channels = 3, .groups = 3,
+                    .input = Dims{{40, 512, 1}}, .kernel = Dims{{3, 3, 1}}};
     const dw::BulkTiling t84 = check_bulk(s84, 84);
     CHECK(t84.strip_rows % 2 == 0);
     CHECK(t84.strips > 1);

@@ -26,7 +26,6 @@ namespace {
 namespace dn = gpu::conv::depthwise_nhwc;
 using emu_tests::run_typed_and_compare;
 using emu_tests::Stored;
-using gpu_tests::make_problem;
 using gpu_tests::pick;
 
 template <DType kType>
@@ -53,7 +52,9 @@ void check_every_dtype(const ConvProblem& p, std::uint64_t seed) {
 // A depthwise problem of the given rank and channels (a multiple of 8: every dtype's vectors).
 ConvProblem depthwise(int rank, std::int64_t n, std::int64_t c, Dims input, Dims kernel, Dims stride, Dims dilation,
                       Dims pad_before, Dims pad_after, bool bias) {
-  return make_problem(OpKind::conv, rank, n, c, c, c, input, kernel, stride, dilation, pad_before, pad_after, bias);
+  return ConvProblem{.op = OpKind::conv, .spatial_rank = rank, .batch = n, .in_channels = c, .out_channels = c,
+                     .groups = c, .input = input, .kernel = kernel, .stride = stride, .dilation = dilation,
+                     .pad_before = pad_before, .pad_after = pad_after, .bias = bias};
 }
 
 }  // namespace

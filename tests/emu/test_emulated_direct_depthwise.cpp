@@ -34,7 +34,6 @@ namespace {
 namespace dw = gpu::conv::depthwise;
 namespace dt = gpu::conv::direct_tiled;
 using emu_tests::run_and_compare;
-using gpu_tests::make_problem;
 using gpu_tests::pick;
 
 void check_direct(const ConvProblem& p, std::uint64_t seed) {
@@ -247,8 +246,10 @@ TEST_SUITE("cuda_emulated") {
     // FCN's learned x2 upsampler in miniature (depthwise, kernel 4, stride 2, padding 1, a bias):
     // every output gathers 2 x 2 taps, two tiles of rows.
     using D = Dims;
-    const ConvProblem upsample = make_problem(OpKind::conv_transpose, 2, 1, 3, 3, 3, D{{40, 45, 1}}, D{{4, 4, 1}},
-                                              D{{2, 2, 1}}, D{{1, 1, 1}}, D{{1, 1, 0}}, D{{1, 1, 0}}, true);
+    const ConvProblem upsample = ConvProblem{.op = OpKind::conv_transpose, .spatial_rank = 2, .batch = 1,
+                                             .in_channels = 3, .out_channels = 3, .groups = 3, .input = D{{40, 45, 1}},
+                                             .kernel = D{{4, 4, 1}}, .stride = D{{2, 2, 1}}, .pad_before = D{{1, 1, 0}},
+                                             .pad_after = D{{1, 1, 0}}, .bias = true};
     CHECK(check_direct_tiled(upsample, 2500) == dt::kTransposedPairs);
     ConvProblem grouped = upsample;  // a stack of 2 windows, 2 output channels per group: weights from shared memory
     grouped.in_channels = 4;
@@ -256,8 +257,10 @@ TEST_SUITE("cuda_emulated") {
     grouped.groups = 2;
     CHECK(check_direct_tiled(grouped, 2502) == dt::kTransposedPairs);
     // Seed 77's geometry (stride 2, dilation 2: even coordinates untapped) on two channels per group.
-    const ConvProblem sparse = make_problem(OpKind::conv_transpose, 3, 1, 2, 4, 2, D{{3, 6, 20}}, D{{3, 3, 3}},
-                                            D{{2, 2, 2}}, D{{2, 2, 2}}, D{{1, 1, 1}}, D{{1, 1, 1}}, false);
+    const ConvProblem sparse = ConvProblem{.op = OpKind::conv_transpose, .spatial_rank = 3, .batch = 1,
+                                           .in_channels = 2, .out_channels = 4, .groups = 2, .input = D{{3, 6, 20}},
+                                           .kernel = D{{3, 3, 3}}, .stride = D{{2, 2, 2}}, .dilation = D{{2, 2, 2}},
+                                           .pad_before = D{{1, 1, 1}}, .pad_after = D{{1, 1, 1}}};
     CHECK(check_direct_tiled(sparse, 2501) == dt::kTransposedInstance);
   }
 
@@ -282,12 +285,15 @@ TEST_SUITE("cuda_emulated") {
     // pix2pix's last layer in miniature (transposed 128 -> 3, kernel 4, stride 2, padding 1, a bias)
     // and a regression head (64 -> 1, 3x3): several passes, tiles past the edges.
     using D = Dims;
-    const ConvProblem pix2pix = make_problem(OpKind::conv_transpose, 2, 1, 128, 3, 1, D{{12, 20, 1}}, D{{4, 4, 1}},
-                                             D{{2, 2, 1}}, D{{1, 1, 1}}, D{{1, 1, 0}}, D{{1, 1, 0}}, true);
+    const ConvProblem pix2pix = ConvProblem{.op = OpKind::conv_transpose, .spatial_rank = 2, .batch = 1,
+                                            .in_channels = 128, .out_channels = 3, .input = D{{12, 20, 1}},
+                                            .kernel = D{{4, 4, 1}}, .stride = D{{2, 2, 1}}, .pad_before = D{{1, 1, 0}},
+                                            .pad_after = D{{1, 1, 0}}, .bias = true};
     REQUIRE(dt::make_tiling(pix2pix).desc.passes() > 1);
     CHECK(check_direct_tiled(pix2pix, 2800) == dt::kTransposedPairs);
-    const ConvProblem head = make_problem(OpKind::conv, 2, 1, 64, 1, 1, D{{40, 70, 1}}, D{{3, 3, 1}}, D{{1, 1, 1}},
-                                          D{{1, 1, 1}}, D{{1, 1, 0}}, D{{1, 1, 0}}, false);
+    const ConvProblem head = ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 1, .in_channels = 64,
+                                         .out_channels = 1, .input = D{{40, 70, 1}}, .kernel = D{{3, 3, 1}},
+                                         .pad_before = D{{1, 1, 0}}, .pad_after = D{{1, 1, 0}}};
     REQUIRE(dt::make_tiling(head).desc.passes() > 1);
     CHECK(check_direct_tiled(head, 2801) == 3);
   }

@@ -27,6 +27,7 @@
 #include "reference/reference_conv.hpp"
 #include "verify/compare.hpp"
 #include "verify/tolerance.hpp"
+#include "seed_problems.hpp"
 #include "test_seed.hpp"
 
 // The kernel's `extern __shared__` array, as the emulation provides it (one block runs at a time).
@@ -236,26 +237,25 @@ TEST_SUITE("cuda_emulated") {
 
   TEST_CASE("emulated implicit GEMM: seed 50 in miniature (input_patch, 96x256, masked last chunk, two images)") {
     const ConvProblem p =
-        gpu_tests::make_problem(OpKind::conv, 2, 2, 3, 96, 1, Dims{{27, 28, 1}}, Dims{{11, 11, 1}}, Dims{{4, 4, 1}},
-                                Dims{{1, 1, 1}}, Dims{{2, 2, 0}}, Dims{{2, 2, 0}}, true);
+        kbench::testing::resized(kbench::testing::seed50(), 2, Dims{{27, 28, 1}});
     REQUIRE(gpu::conv::forward_gemm_ordered(as_rank3(p)).desc.order == ig::KOrder::input_patch);
     for (const Family f : kForward) check(p, KernelChoice{.family = f}, math_for(f), 50);
   }
 
   TEST_CASE("emulated implicit GEMM, wgmma: seed 50 in miniature and edges of the tile, both tensor-core maths") {
-    using gpu_tests::make_problem;
     // Seed 50's channels and kernel (23 chunks, the last with 11 rows); 2-D with 1,440 outputs per
     // image (six column tiles, the last partial) and a 2-row last chunk; 100 output channels (two row
     // tiles, padded rows not stored) with two groups; 1-D with stride 2.
     const ConvProblem cases[] = {
-        make_problem(OpKind::conv, 2, 2, 3, 96, 1, Dims{{27, 28, 1}}, Dims{{11, 11, 1}}, Dims{{4, 4, 1}},
-                     Dims{{1, 1, 1}}, Dims{{2, 2, 0}}, Dims{{2, 2, 0}}, true),
-        make_problem(OpKind::conv, 2, 1, 2, 20, 1, Dims{{40, 36, 1}}, Dims{{3, 3, 1}}, Dims{{1, 1, 1}}, Dims{{1, 1, 1}},
-                     Dims{{1, 1, 0}}, Dims{{1, 1, 0}}, false),
-        make_problem(OpKind::conv, 2, 1, 2, 200, 2, Dims{{20, 20, 1}}, Dims{{5, 5, 1}}, Dims{{1, 1, 1}},
-                     Dims{{1, 1, 1}}, Dims{{0, 0, 0}}, Dims{{0, 0, 0}}, true),
-        make_problem(OpKind::conv, 1, 2, 3, 16, 1, Dims{{1000, 1, 1}}, Dims{{7, 1, 1}}, Dims{{2, 1, 1}},
-                     Dims{{1, 1, 1}}, Dims{{3, 0, 0}}, Dims{{3, 0, 0}}, true),
+        kbench::testing::resized(kbench::testing::seed50(), 2, Dims{{27, 28, 1}}),
+        ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 1, .in_channels = 2, .out_channels = 20,
+                    .input = Dims{{40, 36, 1}}, .kernel = Dims{{3, 3, 1}}, .pad_before = Dims{{1, 1, 0}},
+                    .pad_after = Dims{{1, 1, 0}}},
+        ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 1, .in_channels = 2, .out_channels = 200,
+                    .groups = 2, .input = Dims{{20, 20, 1}}, .kernel = Dims{{5, 5, 1}}, .bias = true},
+        ConvProblem{.op = OpKind::conv, .spatial_rank = 1, .batch = 2, .in_channels = 3, .out_channels = 16,
+                    .input = Dims{{1000, 1, 1}}, .kernel = Dims{{7, 1, 1}}, .stride = Dims{{2, 1, 1}},
+                    .pad_before = Dims{{3, 0, 0}}, .pad_after = Dims{{3, 0, 0}}, .bias = true},
     };
     std::uint64_t seed = 5000;
     for (const ConvProblem& p : cases)
@@ -282,14 +282,11 @@ TEST_SUITE("cuda_emulated") {
   }
 
   TEST_CASE("emulated implicit GEMM: seeds 76 and 77 in miniature (their channel counts, orders and tiles)") {
-    using gpu_tests::make_problem;
     // 76: 64 -> 128 channels, k3 s3 d4: channel_blocks on the 128x256 tile, 12 chunks.
-    const ConvProblem s76 = make_problem(OpKind::conv, 1, 2, 64, 128, 1, Dims{{300, 1, 1}}, Dims{{3, 1, 1}},
-                                         Dims{{3, 1, 1}}, Dims{{4, 1, 1}}, Dims{{0, 0, 0}}, Dims{{0, 0, 0}}, false);
+    const ConvProblem s76 = kbench::testing::resized(kbench::testing::seed76(), 2, Dims{{300, 1, 1}});
     // 77: 32 -> 64 channels, 3x3x3, stride 2, dilation 2, padding 1: one phase GEMM (odd outputs),
     // 88% of the output written by the zero fill and the epilogue's tails.
-    const ConvProblem s77 = make_problem(OpKind::conv_transpose, 3, 1, 32, 64, 1, Dims{{3, 4, 4}}, Dims{{3, 3, 3}},
-                                         Dims{{2, 2, 2}}, Dims{{2, 2, 2}}, Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, false);
+    const ConvProblem s77 = kbench::testing::resized(kbench::testing::seed77(), 1, Dims{{3, 4, 4}});
     REQUIRE(gpu::conv::forward_gemm_ordered(as_rank3(s76)).desc.order == ig::KOrder::channel_blocks);
     for (const Family f : kForward) check(s76, KernelChoice{.family = f}, math_for(f), 76);
     for (const Family f : kTransposed) {
@@ -299,16 +296,19 @@ TEST_SUITE("cuda_emulated") {
   }
 
   TEST_CASE("emulated implicit GEMM: long 1-D kernels, past 1,024 taps and 2,048 reduction rows") {
-    using gpu_tests::make_problem;
     const Dims one{{1, 1, 1}}, none{{0, 0, 0}};
     // 16 channels x 1,030 taps: channel blocks with a 16.5 KB tap list in shared memory.
     const ConvProblem wide =
-        make_problem(OpKind::conv, 1, 1, 16, 8, 1, Dims{{1040, 1, 1}}, Dims{{1030, 1, 1}}, one, one, none, none, true);
+        ConvProblem{.op = OpKind::conv, .spatial_rank = 1, .batch = 1, .in_channels = 16, .out_channels = 8,
+                    .input = Dims{{1040, 1, 1}}, .kernel = Dims{{1030, 1, 1}}, .stride = one, .dilation = one,
+                    .pad_before = none, .pad_after = none, .bias = true};
     REQUIRE(gpu::conv::forward_gemm_ordered(as_rank3(wide)).desc.order == ig::KOrder::channel_blocks);
     check(wide, KernelChoice{Family::implicit_gemm_3xtf32}, MathMode::fp32, 1030);
     // 2 channels x 1,030 taps, 2,060 rows: the input_patch order by default (few channels), k_table forced.
     const ConvProblem few =
-        make_problem(OpKind::conv, 1, 2, 2, 8, 1, Dims{{1060, 1, 1}}, Dims{{1030, 1, 1}}, one, one, none, none, false);
+        ConvProblem{.op = OpKind::conv, .spatial_rank = 1, .batch = 2, .in_channels = 2, .out_channels = 8,
+                    .input = Dims{{1060, 1, 1}}, .kernel = Dims{{1030, 1, 1}}, .stride = one, .dilation = one,
+                    .pad_before = none, .pad_after = none};
     REQUIRE(gpu::conv::forward_gemm_ordered(as_rank3(few)).desc.order == ig::KOrder::input_patch);
     for (const Family f : kForward) {
       check(few, KernelChoice{.family = f}, math_for(f), 2060);
@@ -316,13 +316,14 @@ TEST_SUITE("cuda_emulated") {
     }
     // Transposed at stride 1: one phase GEMM of all 1,030 taps (cropped by 500 a side to 31 outputs,
     // one column tile).
-    const ConvProblem up = make_problem(OpKind::conv_transpose, 1, 1, 16, 8, 1, Dims{{2, 1, 1}}, Dims{{1030, 1, 1}},
-                                        one, one, Dims{{500, 0, 0}}, Dims{{500, 0, 0}}, false);
+    const ConvProblem up = ConvProblem{.op = OpKind::conv_transpose, .spatial_rank = 1, .batch = 1, .in_channels = 16,
+                                       .out_channels = 8, .input = Dims{{2, 1, 1}}, .kernel = Dims{{1030, 1, 1}},
+                                       .stride = one, .dilation = one, .pad_before = Dims{{500, 0, 0}},
+                                       .pad_after = Dims{{500, 0, 0}}};
     check(up, KernelChoice{Family::transposed_phase_tf32}, MathMode::tf32, 1031);
   }
 
   TEST_CASE("emulated implicit GEMM, resident A: persistent blocks over several column tiles, both tensor-core maths") {
-    using gpu_tests::make_problem;
     const KernelChoice resident[] = {
         KernelChoice{.family = Family::implicit_gemm_3xtf32,
                      .order = ig::KOrder::channel_blocks,
@@ -333,14 +334,15 @@ TEST_SUITE("cuda_emulated") {
     };
     // Seed 76 in miniature (12 chunks of A resident): two images of 172 outputs (even: pair stores),
     // so a tile straddles them; 2 blocks walk the 2 tiles, then 1 block walks both.
-    const ConvProblem s76 = make_problem(OpKind::conv, 1, 2, 64, 128, 1, Dims{{522, 1, 1}}, Dims{{3, 1, 1}},
-                                         Dims{{3, 1, 1}}, Dims{{4, 1, 1}}, Dims{{0, 0, 0}}, Dims{{0, 0, 0}}, false);
+    const ConvProblem s76 = kbench::testing::resized(kbench::testing::seed76(), 2, Dims{{522, 1, 1}});
     // Odd output volume (9 x 23: scalar stores, pairs split between two images), bias, a partial
     // channel block, three images, 2-D; and 200 output channels (two row tiles, padded rows not stored).
-    const ConvProblem odd = make_problem(OpKind::conv, 2, 3, 12, 100, 1, Dims{{9, 24, 1}}, Dims{{3, 3, 1}},
-                                         Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, Dims{{1, 1, 0}}, Dims{{1, 0, 0}}, true);
-    const ConvProblem tall = make_problem(OpKind::conv, 1, 2, 5, 200, 1, Dims{{300, 1, 1}}, Dims{{2, 1, 1}},
-                                          Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, Dims{{0, 0, 0}}, Dims{{0, 0, 0}}, true);
+    const ConvProblem odd = ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 3, .in_channels = 12,
+                                        .out_channels = 100, .input = Dims{{9, 24, 1}}, .kernel = Dims{{3, 3, 1}},
+                                        .pad_before = Dims{{1, 1, 0}}, .pad_after = Dims{{1, 0, 0}}, .bias = true};
+    const ConvProblem tall = ConvProblem{.op = OpKind::conv, .spatial_rank = 1, .batch = 2, .in_channels = 5,
+                                         .out_channels = 200, .input = Dims{{300, 1, 1}}, .kernel = Dims{{2, 1, 1}},
+                                         .bias = true};
     REQUIRE(s76.output_spatial_volume() == 172);
     REQUIRE(odd.output_spatial_volume() == 9 * 23);
     std::uint64_t seed = 900;
@@ -353,11 +355,11 @@ TEST_SUITE("cuda_emulated") {
   }
 
   TEST_CASE("emulated implicit GEMM, split-K: partial tiles summed by the reduction, forward and transposed") {
-    using gpu_tests::make_problem;
     // A late ResNet layer in miniature: 40 -> 100 channels at 3x3 (27 channel-block chunks, two row
     // tiles of 96), batch 1, bias; 4 splits (27 chunks: ranges of 6 and 7) and 27 (one chunk each).
-    const ConvProblem late = make_problem(OpKind::conv, 2, 1, 40, 100, 1, Dims{{7, 7, 1}}, Dims{{3, 3, 1}},
-                                          Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, Dims{{1, 1, 0}}, Dims{{1, 1, 0}}, true);
+    const ConvProblem late = ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 1, .in_channels = 40,
+                                         .out_channels = 100, .input = Dims{{7, 7, 1}}, .kernel = Dims{{3, 3, 1}},
+                                         .pad_before = Dims{{1, 1, 0}}, .pad_after = Dims{{1, 1, 0}}, .bias = true};
     REQUIRE(gpu::conv::forward_gemm_ordered(as_rank3(late)).desc.chunks == 27);
     std::uint64_t seed = 4300;
     for (const Family f : kForward)
@@ -382,17 +384,19 @@ TEST_SUITE("cuda_emulated") {
         check(p, KernelChoice{.family = f}, math_for(f), 4400 + static_cast<std::uint64_t>(++trial), 3,
               pick(rng, 2, 5));
       }
-    const ConvProblem s77 = make_problem(OpKind::conv_transpose, 3, 1, 32, 64, 1, Dims{{3, 4, 4}}, Dims{{3, 3, 3}},
-                                         Dims{{2, 2, 2}}, Dims{{2, 2, 2}}, Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, true);
+    const ConvProblem s77 = ConvProblem{.op = OpKind::conv_transpose, .spatial_rank = 3, .batch = 1, .in_channels = 32,
+                                        .out_channels = 64, .input = Dims{{3, 4, 4}}, .kernel = Dims{{3, 3, 3}},
+                                        .stride = Dims{{2, 2, 2}}, .dilation = Dims{{2, 2, 2}},
+                                        .pad_before = Dims{{1, 1, 1}}, .pad_after = Dims{{1, 1, 1}}, .bias = true};
     check(s77, KernelChoice{Family::transposed_phase_tf32}, MathMode::tf32, 4477, 3, 3);
   }
 
   TEST_CASE("emulated zero fill alone: a transposed convolution whose every output is the bias") {
     // Stride 4, dilation 4, one tap, padding 1: no output receives a tap (zero_fill.cu's kernel, as
     // the launch enqueues it when there is no phase GEMM: its body is zero_fill_planes).
-    const ConvProblem p = gpu_tests::make_problem(OpKind::conv_transpose, 2, 3, 4, 8, 1, Dims{{1, 1, 1}},
-                                                  Dims{{1, 1, 1}}, Dims{{4, 4, 1}}, Dims{{4, 4, 1}}, Dims{{1, 1, 0}},
-                                                  Dims{{0, 0, 0}}, true, Dims{{2, 3, 0}});
+    const ConvProblem p = ConvProblem{.op = OpKind::conv_transpose, .spatial_rank = 2, .batch = 3, .in_channels = 4,
+                                      .out_channels = 8, .stride = Dims{{4, 4, 1}}, .dilation = Dims{{4, 4, 1}},
+                                      .pad_before = Dims{{1, 1, 0}}, .output_padding = Dims{{2, 3, 0}}, .bias = true};
     const ConvProblem p3 = as_rank3(p);
     REQUIRE(gpu::conv::transposed_gemms(p3).empty());
     const gpu::conv::ZeroFillDesc z = gpu::conv::make_zero_fill_desc(p3);

@@ -184,8 +184,10 @@ TEST_SUITE("cuda_passes") {
     CHECK(s.reason.find("wgrad_depthwise: one line's gathered window takes") == 0);
     CHECK(gpu::conv::default_family(strided, MathMode::fp32) == Family::wgrad_gemm_ffma);
     // A depthwise conv_transpose, 1-D and 3-D, is taken too.
-    ConvProblem t = gpu_tests::make_problem(OpKind::conv_transpose, 3, 2, 8, 8, 8, Dims{{4, 6, 6}}, Dims{{3, 3, 3}},
-                                            Dims{{2, 1, 2}}, Dims{{1, 2, 1}}, Dims{{1, 0, 1}}, Dims{{0, 1, 1}}, true);
+    ConvProblem t = ConvProblem{.op = OpKind::conv_transpose, .spatial_rank = 3, .batch = 2, .in_channels = 8,
+                                .out_channels = 8, .groups = 8, .input = Dims{{4, 6, 6}}, .kernel = Dims{{3, 3, 3}},
+                                .stride = Dims{{2, 1, 2}}, .dilation = Dims{{1, 2, 1}}, .pad_before = Dims{{1, 0, 1}},
+                                .pad_after = Dims{{0, 1, 1}}, .bias = true};
     t.pass = Pass::backward_weights;
     CHECK(gpu::conv::default_family(t, MathMode::fp32) == Family::wgrad_depthwise);
     // Other dtypes and layouts: the shared reasons; forward and backward_data never list it.
@@ -216,9 +218,9 @@ TEST_SUITE("cuda_passes") {
 
   TEST_CASE("backward_data without a forward form is refused with the reason") {
     // A conv_transpose whose output padding reaches its stride (allowed by its dilation) has none.
-    ConvProblem p = gpu_tests::make_problem(OpKind::conv_transpose, 1, 1, 4, 4, 1, Dims{{9, 1, 1}}, Dims{{3, 1, 1}},
-                                            Dims{{1, 1, 1}}, Dims{{2, 1, 1}}, Dims{{0, 0, 0}}, Dims{{0, 0, 0}}, false,
-                                            Dims{{1, 0, 0}});
+    ConvProblem p = ConvProblem{.op = OpKind::conv_transpose, .spatial_rank = 1, .batch = 1, .in_channels = 4,
+                                .out_channels = 4, .input = Dims{{9, 1, 1}}, .kernel = Dims{{3, 1, 1}},
+                                .dilation = Dims{{2, 1, 1}}, .output_padding = Dims{{1, 0, 0}}};
     REQUIRE(gpu::conv::problem_supported(p).ok);  // forward: fine
     p.pass = Pass::backward_data;
     REQUIRE_FALSE(backward_data_support(p).ok);

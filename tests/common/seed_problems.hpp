@@ -1,6 +1,8 @@
 #pragma once
 // The four KernelBench seeds written out by hand (../shared/reference/kernelbench-conv.md), independent of
-// the spec parser, for the tests that need their exact shapes.
+// the spec parser, for the tests that need their exact shapes: each written here alone.
+#include <cstdint>
+
 #include "problem/conv_problem.hpp"
 
 namespace kbench::testing {
@@ -52,6 +54,14 @@ inline ConvProblem seed77() {  // ConvTranspose3d 32 -> 64, 16x32x32, k3 s2 p1 d
   p.stride = Dims{{2, 2, 2}};
   p.pad_before = p.pad_after = Dims{{1, 1, 1}};
   p.dilation = Dims{{2, 2, 2}};
+  return p;
+}
+
+// A seed's geometry (channels, groups, kernel, stride, dilation, padding, bias) at another batch and
+// input size: for the tests that cannot afford the full problem.
+inline ConvProblem resized(ConvProblem p, std::int64_t batch, Dims input) {
+  p.batch = batch;
+  p.input = input;
   return p;
 }
 
