@@ -1,7 +1,7 @@
 // The bulk-copy depthwise kernel (depthwise2d_bulk_kernel.cuh) run on the CPU under the CUDA
 // emulation, against the fp64 reference: random problems of its envelope (kernel 3, 5 and 7, every
 // padding, strip and plane edges, narrow planes whose columns several threads share, rows too wide
-// for four blocks an SM) and seed 84 in miniature, each in both schedules (one stage, a block per
+// for four blocks an SM) and problem 84 in miniature, each in both schedules (one stage, a block per
 // strip; two stages, on a few persistent blocks). Then the emulation's checks of the bulk-copy
 // protocol, each shown to fail a kernel that breaks it, so that the kernel's passing means something.
 #include <doctest/doctest.h>
@@ -136,8 +136,8 @@ TEST_SUITE("cuda_emulated") {
     CHECK(strips > 0);
   }
 
-  TEST_CASE("emulated bulk-copy depthwise kernel: seed 84 in miniature, and rows too wide for the four-block target") {
-    // Seed 84's rows: 512 floats in, 510 out (strips of an even number of rows), three planes.
+  TEST_CASE("emulated bulk-copy depthwise kernel: problem 84 in miniature, and rows too wide for the four-block target") {
+    // Problem 84's rows: 512 floats in, 510 out (strips of an even number of rows), three planes.
     const ConvProblem s84 =
         ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 1, .in_channels = 3, .out_channels = 3, .groups = 3,
                     .input = Dims{{40, 512, 1}}, .kernel = Dims{{3, 3, 1}}};

@@ -1,6 +1,6 @@
 // The channels-last depthwise kernel (depthwise_nhwc_kernel.cuh) from its own source on the CPU under
 // the CUDA emulation, in fp16, bf16 and fp32, against the fp64 reference within the error bound of
-// emulated_typed_run.hpp (fp32 accumulation, one rounding): seed 84 in miniature, partial slices
+// emulated_typed_run.hpp (fp32 accumulation, one rounding): problem 84 in miniature, partial slices
 // (C not a multiple of the slice), 1-D and 3-D, odd sizes, padding, stride, dilation, bias, edge
 // tiles in rows and columns, strides past the kernel's span, and random problems. Every vector load
 // is checked against the input buffers and every output must be stored exactly once.
@@ -65,7 +65,7 @@ TEST_SUITE("cuda_emulated") {
       "dilation, padding, bias") {
     using D = Dims;
     const ConvProblem shapes[] = {
-        // Seed 84 in miniature: 3x3, no padding; 2 x 2 tiles of 4 rows x 32 columns, the last of each partial.
+        // Problem 84 in miniature: 3x3, no padding; 2 x 2 tiles of 4 rows x 32 columns, the last of each partial.
         depthwise(2, 2, 64, D{{10, 38, 1}}, D{{3, 3, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}}, D{{0, 0, 0}}, D{{0, 0, 0}},
                   false),
         // 72 channels: slices of 8 vectors and 1 (fp16/bf16) or 8, 8 and 2 (fp32); 5x3 kernel, stride

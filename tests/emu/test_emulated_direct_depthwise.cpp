@@ -161,7 +161,7 @@ TEST_SUITE("cuda_emulated") {
         check_depthwise(p, 950 + static_cast<std::uint64_t>(++trial));
         check_depthwise(p, 950 + static_cast<std::uint64_t>(trial), dw::StoreMode::realigned);
       }
-    // Seed 84 in miniature: rows of 510 outputs from 512 inputs (8-byte stores), two strips.
+    // Problem 84 in miniature: rows of 510 outputs from 512 inputs (8-byte stores), two strips.
     ConvProblem s84;
     s84.spatial_rank = 2;
     s84.batch = 1;
@@ -256,7 +256,7 @@ TEST_SUITE("cuda_emulated") {
     grouped.out_channels = 4;
     grouped.groups = 2;
     CHECK(check_direct_tiled(grouped, 2502) == dt::kTransposedPairs);
-    // Seed 77's geometry (stride 2, dilation 2: even coordinates untapped) on two channels per group.
+    // Problem 77's geometry (stride 2, dilation 2: even coordinates untapped) on two channels per group.
     const ConvProblem sparse = ConvProblem{.op = OpKind::conv_transpose, .spatial_rank = 3, .batch = 1,
                                            .in_channels = 2, .out_channels = 4, .groups = 2, .input = D{{3, 6, 20}},
                                            .kernel = D{{3, 3, 3}}, .stride = D{{2, 2, 2}}, .dilation = D{{2, 2, 2}},

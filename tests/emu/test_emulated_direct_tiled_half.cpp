@@ -59,7 +59,7 @@ TEST_SUITE("cuda_emulated") {
     const OpKind conv = OpKind::conv, tconv = OpKind::conv_transpose;
     // (rank, n, cin, cout, groups, input, kernel, stride, dilation, pad before, pad after, bias)
     const ConvProblem depthwise[] = {
-        // seed 84 in miniature: 2-D depthwise 3x3 (register weights), then 5x5 and 7x7
+        // problem 84 in miniature: 2-D depthwise 3x3 (register weights), then 5x5 and 7x7
         ConvProblem{.op = conv, .spatial_rank = 2, .batch = 2, .in_channels = 3, .out_channels = 3, .groups = 3,
                     .input = D{{11, 70, 0}}, .kernel = D{{3, 3, 0}}, .stride = D{{1, 1, 0}}, .dilation = D{{1, 1, 0}},
                     .bias = true},

@@ -74,7 +74,7 @@ std::vector<ConvProblem> transposed_half_shapes() {
   using D = Dims;
   const OpKind t = OpKind::conv_transpose;
   return {
-      // seed 77's kind, small: 3-D, stride 2, dilation 2 (7 of 8 phase combinations untapped), 16 -> 16
+      // problem 77's kind, small: 3-D, stride 2, dilation 2 (7 of 8 phase combinations untapped), 16 -> 16
       // channels (vector loads and vector fills under NHWC), bias
       ConvProblem{.op = t, .spatial_rank = 3, .batch = 1, .in_channels = 16, .out_channels = 16, .input = D{{3, 4, 3}},
                   .kernel = D{{3, 3, 3}}, .stride = D{{2, 2, 2}}, .dilation = D{{2, 2, 2}}, .pad_before = D{{1, 1, 1}},

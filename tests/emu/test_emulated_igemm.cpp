@@ -27,7 +27,7 @@
 #include "reference/reference_conv.hpp"
 #include "verify/compare.hpp"
 #include "verify/tolerance.hpp"
-#include "seed_problems.hpp"
+#include "headline_problems.hpp"
 #include "test_seed.hpp"
 
 // The kernel's `extern __shared__` array, as the emulation provides it (one block runs at a time).
@@ -235,19 +235,19 @@ TEST_SUITE("cuda_emulated") {
     }
   }
 
-  TEST_CASE("emulated implicit GEMM: seed 50 in miniature (input_patch, 96x256, masked last chunk, two images)") {
+  TEST_CASE("emulated implicit GEMM: problem 50 in miniature (input_patch, 96x256, masked last chunk, two images)") {
     const ConvProblem p =
-        kbench::testing::resized(kbench::testing::seed50(), 2, Dims{{27, 28, 1}});
+        kbench::testing::resized(kbench::testing::headline50(), 2, Dims{{27, 28, 1}});
     REQUIRE(gpu::conv::forward_gemm_ordered(as_rank3(p)).desc.order == ig::KOrder::input_patch);
     for (const Family f : kForward) check(p, KernelChoice{.family = f}, math_for(f), 50);
   }
 
-  TEST_CASE("emulated implicit GEMM, wgmma: seed 50 in miniature and edges of the tile, both tensor-core maths") {
-    // Seed 50's channels and kernel (23 chunks, the last with 11 rows); 2-D with 1,440 outputs per
+  TEST_CASE("emulated implicit GEMM, wgmma: problem 50 in miniature and edges of the tile, both tensor-core maths") {
+    // Problem 50's channels and kernel (23 chunks, the last with 11 rows); 2-D with 1,440 outputs per
     // image (six column tiles, the last partial) and a 2-row last chunk; 100 output channels (two row
     // tiles, padded rows not stored) with two groups; 1-D with stride 2.
     const ConvProblem cases[] = {
-        kbench::testing::resized(kbench::testing::seed50(), 2, Dims{{27, 28, 1}}),
+        kbench::testing::resized(kbench::testing::headline50(), 2, Dims{{27, 28, 1}}),
         ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 1, .in_channels = 2, .out_channels = 20,
                     .input = Dims{{40, 36, 1}}, .kernel = Dims{{3, 3, 1}}, .pad_before = Dims{{1, 1, 0}},
                     .pad_after = Dims{{1, 1, 0}}},
@@ -281,12 +281,12 @@ TEST_SUITE("cuda_emulated") {
     }
   }
 
-  TEST_CASE("emulated implicit GEMM: seeds 76 and 77 in miniature (their channel counts, orders and tiles)") {
+  TEST_CASE("emulated implicit GEMM: problems 76 and 77 in miniature (their channel counts, orders and tiles)") {
     // 76: 64 -> 128 channels, k3 s3 d4: channel_blocks on the 128x256 tile, 12 chunks.
-    const ConvProblem s76 = kbench::testing::resized(kbench::testing::seed76(), 2, Dims{{300, 1, 1}});
+    const ConvProblem s76 = kbench::testing::resized(kbench::testing::headline76(), 2, Dims{{300, 1, 1}});
     // 77: 32 -> 64 channels, 3x3x3, stride 2, dilation 2, padding 1: one phase GEMM (odd outputs),
     // 88% of the output written by the zero fill and the epilogue's tails.
-    const ConvProblem s77 = kbench::testing::resized(kbench::testing::seed77(), 1, Dims{{3, 4, 4}});
+    const ConvProblem s77 = kbench::testing::resized(kbench::testing::headline77(), 1, Dims{{3, 4, 4}});
     REQUIRE(gpu::conv::forward_gemm_ordered(as_rank3(s76)).desc.order == ig::KOrder::channel_blocks);
     for (const Family f : kForward) check(s76, KernelChoice{.family = f}, math_for(f), 76);
     for (const Family f : kTransposed) {
@@ -332,9 +332,9 @@ TEST_SUITE("cuda_emulated") {
                      .order = ig::KOrder::channel_blocks,
                      .schedule = ig::ASchedule::resident},
     };
-    // Seed 76 in miniature (12 chunks of A resident): two images of 172 outputs (even: pair stores),
+    // Problem 76 in miniature (12 chunks of A resident): two images of 172 outputs (even: pair stores),
     // so a tile straddles them; 2 blocks walk the 2 tiles, then 1 block walks both.
-    const ConvProblem s76 = kbench::testing::resized(kbench::testing::seed76(), 2, Dims{{522, 1, 1}});
+    const ConvProblem s76 = kbench::testing::resized(kbench::testing::headline76(), 2, Dims{{522, 1, 1}});
     // Odd output volume (9 x 23: scalar stores, pairs split between two images), bias, a partial
     // channel block, three images, 2-D; and 200 output channels (two row tiles, padded rows not stored).
     const ConvProblem odd = ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 3, .in_channels = 12,

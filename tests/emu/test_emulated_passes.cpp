@@ -266,7 +266,7 @@ TEST_CASE("emulated wgrad_depthwise: grad_weight and grad_bias, every lines per 
     CAPTURE(d.slices);
     check_wgrad_depthwise(p, 500 + static_cast<std::uint64_t>(i), d);
   }
-  // Seed 84's shape, smaller: 3x3, no padding, lines of 198 (4 segments), 38 lines (3 line blocks),
+  // Problem 84's shape, smaller: 3x3, no padding, lines of 198 (4 segments), 38 lines (3 line blocks),
   // sliced as for 132 SMs (3 slices of 8 steps); then strided and dilated with padding, as chosen.
   ConvProblem p84 = ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 2, .in_channels = 3, .out_channels = 3,
                                 .groups = 3, .input = Dims{{40, 200, 1}}, .kernel = Dims{{3, 3, 1}}};

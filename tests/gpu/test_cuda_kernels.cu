@@ -1,6 +1,6 @@
 // The cuda backend's kernel families against kbench's fp64 reference, through the Backend interface:
 // each family forced by variant name on random small shapes inside and at the edges of its envelope,
-// in the math modes it runs under, plus the four seed workloads at full size on sampled outputs.
+// in the math modes it runs under, plus the four headline workloads at full size on sampled outputs.
 // Every output is poisoned first, so an element a kernel forgets to write fails; inputs must be unchanged.
 // The 3xTF32 families are held to the fp32 tolerance: that is the claim that makes them fp32 kernels.
 #include <doctest/doctest.h>
@@ -25,7 +25,7 @@
 #include "verify/compare.hpp"
 #include "verify/error_bound.hpp"
 #include "verify/tolerance.hpp"
-#include "seed_problems.hpp"
+#include "headline_problems.hpp"
 #include "test_seed.hpp"
 #include "variant_envelope.hpp"
 
@@ -248,7 +248,7 @@ TEST_SUITE("cuda_kernels") {
             for (const char* variant : {"depthwise2d/bulk_copies", "depthwise2d/bulk_pipelined"})
               check_family(p, variant, MathMode::fp32, 200 + static_cast<std::uint64_t>(trial));
         }
-    // Seed 84 in miniature: rows of 510 outputs from 512 inputs (8-byte stores, or realigned 16-byte
+    // Problem 84 in miniature: rows of 510 outputs from 512 inputs (8-byte stores, or realigned 16-byte
     // ones); and rows of 1026 spanning three 512-column segments.
     const ConvProblem s84 = ConvProblem{.op = conv, .spatial_rank = 2, .batch = 2, .in_channels = 3, .out_channels = 3,
                                         .groups = 3, .input = D{{70, 512, 1}}, .kernel = D{{3, 3, 1}}};
@@ -263,7 +263,7 @@ TEST_SUITE("cuda_kernels") {
     }
   }
 
-  TEST_CASE("depthwise_nhwc: fp16, bf16 and fp32 channels last, random 1-D to 3-D shapes and seed 84 at full size") {
+  TEST_CASE("depthwise_nhwc: fp16, bf16 and fp32 channels last, random 1-D to 3-D shapes and problem 84 at full size") {
     using D = Dims;
     std::mt19937_64 rng(kbench::testing::test_seed(2462));
     const kbench::DType dtypes[] = {kbench::DType::fp16, kbench::DType::bf16, kbench::DType::fp32};
@@ -276,8 +276,8 @@ TEST_SUITE("cuda_kernels") {
       CAPTURE(trial);
       check_bounded(p, "depthwise_nhwc", 2462 + static_cast<std::uint64_t>(trial));
     }
-    // Seed 84 in fp16 and bf16 (its own half seeds), 510-column rows across 16 column tiles.
-    ConvProblem s84 = kbench::testing::seed84();
+    // Problem 84 in fp16 and bf16 (its own half seeds), 510-column rows across 16 column tiles.
+    ConvProblem s84 = kbench::testing::headline84();
     s84.layout = kbench::Layout::nhwc;
     for (const kbench::DType dtype : dtypes) {
       s84.dtype = dtype;
@@ -301,10 +301,10 @@ TEST_SUITE("cuda_kernels") {
     }
   }
 
-  TEST_CASE("half GEMMs: seed 77 at full size by phases, fp16 and bf16 NHWC") {
+  TEST_CASE("half GEMMs: problem 77 at full size by phases, fp16 and bf16 NHWC") {
     using D = Dims;
     // One tapped phase of 27 taps; 7 of 8 outputs written by the fill.
-    ConvProblem s77 = kbench::testing::seed77();
+    ConvProblem s77 = kbench::testing::headline77();
     s77.layout = kbench::Layout::nhwc;
     for (const kbench::DType dtype : {kbench::DType::fp16, kbench::DType::bf16}) {
       s77.dtype = dtype;
@@ -332,8 +332,8 @@ TEST_SUITE("cuda_kernels") {
       CAPTURE(trial);
       check_bounded(p, "direct_tiled", 2496 + static_cast<std::uint64_t>(trial));
     }
-    // Seed 84 in fp16 NCHW (sampled): depthwise 3x3 on 256 x 512 planes.
-    ConvProblem s84 = kbench::testing::seed84();
+    // Problem 84 in fp16 NCHW (sampled): depthwise 3x3 on 256 x 512 planes.
+    ConvProblem s84 = kbench::testing::headline84();
     s84.dtype = kbench::DType::fp16;
     check_bounded(s84, "direct_tiled", 84, sampled(s84));
   }
@@ -427,7 +427,7 @@ TEST_SUITE("cuda_kernels") {
                    2600 + static_cast<std::uint64_t>(trial));
     }
     // FCN's x2 depthwise upsampler on 21 score maps of 256 x 256 (kernel 4, stride 2, padding 1);
-    // a x4 one (kernel 8, stride 4, padding 2) with a bias; seed 77's sparse geometry (stride 2,
+    // a x4 one (kernel 8, stride 4, padding 2) with a bias; problem 77's sparse geometry (stride 2,
     // dilation 2) on groups of 2 channels in 3-D.
     const ConvProblem up2 = ConvProblem{.op = OpKind::conv_transpose, .spatial_rank = 2, .batch = 4, .in_channels = 21,
                                         .out_channels = 21, .groups = 21, .input = D{{256, 256, 1}},
@@ -493,10 +493,10 @@ TEST_SUITE("cuda_kernels") {
         CAPTURE(trial);
         check_family(p, std::string("implicit_gemm_") + v.suffix, v.math, 300 + static_cast<std::uint64_t>(++trial));
       }
-    // Seed 50 in miniature (k table, 96 rows, bias) and seed 76 in miniature (channel blocks, 128 rows).
+    // Problem 50 in miniature (k table, 96 rows, bias) and problem 76 in miniature (channel blocks, 128 rows).
     using D = Dims;
-    const ConvProblem s50 = kbench::testing::resized(kbench::testing::seed50(), 2, Dims{{63, 59, 1}});
-    const ConvProblem s76 = kbench::testing::resized(kbench::testing::seed76(), 2, Dims{{3000, 1, 1}});
+    const ConvProblem s50 = kbench::testing::resized(kbench::testing::headline50(), 2, Dims{{63, 59, 1}});
+    const ConvProblem s76 = kbench::testing::resized(kbench::testing::headline76(), 2, Dims{{3000, 1, 1}});
     for (const GemmVariant& v : kGemmVariants) {
       check_family(s50, std::string("implicit_gemm_") + v.suffix, v.math, 350);
       check_family(s76, std::string("implicit_gemm_") + v.suffix, v.math, 376);
@@ -506,11 +506,11 @@ TEST_SUITE("cuda_kernels") {
   TEST_CASE("implicit GEMM with A resident: persistent blocks, tiles across images, odd outputs, row tiles") {
     using D = Dims;
     std::mt19937_64 rng(kbench::testing::test_seed(7676));
-    // The two tensor-core maths (FFMA has no resident instance). Seed 76 in miniature over 5 images
+    // The two tensor-core maths (FFMA has no resident instance). Problem 76 in miniature over 5 images
     // (196 column tiles: some of the 132 persistent blocks walk two, tiles straddle images); an odd
     // output volume (single stores, pairs split across images) with bias; 2-D with 200 output
     // channels (two row tiles, padded rows).
-    const ConvProblem s76 = kbench::testing::resized(kbench::testing::seed76(), 5, Dims{{30000, 1, 1}});
+    const ConvProblem s76 = kbench::testing::resized(kbench::testing::headline76(), 5, Dims{{30000, 1, 1}});
     const ConvProblem odd = ConvProblem{.op = OpKind::conv, .spatial_rank = 1, .batch = 3, .in_channels = 48,
                                         .out_channels = 100, .input = D{{9001, 1, 1}}, .kernel = D{{3, 1, 1}},
                                         .pad_before = D{{1, 1, 0}}, .pad_after = D{{1, 0, 0}}, .bias = true};
@@ -549,9 +549,9 @@ TEST_SUITE("cuda_kernels") {
         check_family(p, std::string("implicit_gemm_") + v.suffix + "/input_patch", v.math,
                      500 + static_cast<std::uint64_t>(++trial));
       }
-    // Seed 50 in miniature with 16-byte rows, several images (tiles never straddle two) and a last tile
+    // Problem 50 in miniature with 16-byte rows, several images (tiles never straddle two) and a last tile
     // of each image that is partial: every order, every math.
-    const ConvProblem s50 = kbench::testing::resized(kbench::testing::seed50(), 3, Dims{{63, 60, 1}});
+    const ConvProblem s50 = kbench::testing::resized(kbench::testing::headline50(), 3, Dims{{63, 60, 1}});
     for (const GemmVariant& v : kGemmVariants)
       for (const char* order : {"channel_blocks", "k_table", "input_patch"})
         check_family(s50, std::string("implicit_gemm_") + v.suffix + "/" + order, v.math, 550);
@@ -645,9 +645,9 @@ TEST_SUITE("cuda_kernels") {
         check_family(p, std::string("transposed_phase_") + v.suffix, v.math, 400 + static_cast<std::uint64_t>(++trial));
       }
       const std::string family = std::string("transposed_phase_") + v.suffix;
-      // Seed 77 in miniature: only odd coordinates tapped (88% untapped), the zero fill inside the GEMM
+      // Problem 77 in miniature: only odd coordinates tapped (88% untapped), the zero fill inside the GEMM
       // launch, with fill-only blocks after the tiles (the default) or in the GEMM blocks only.
-      const ConvProblem s77 = kbench::testing::resized(kbench::testing::seed77(), 2, Dims{{4, 6, 5}});
+      const ConvProblem s77 = kbench::testing::resized(kbench::testing::headline77(), 2, Dims{{4, 6, 5}});
       check_family(s77, family, v.math, 477);
       check_family(s77, family + "/no_fill_blocks", v.math, 477);
       // Stride 3, kernel 2: one phase of three untapped along each dimension, with bias.
@@ -702,7 +702,7 @@ TEST_SUITE("cuda_kernels") {
 
   TEST_CASE("--algo exhaustive: every variant timed on the prepared buffers, the fastest runs and verifies") {
     using D = Dims;
-    const ConvProblem s76 = kbench::testing::resized(kbench::testing::seed76(), 4, Dims{{60000, 1, 1}});
+    const ConvProblem s76 = kbench::testing::resized(kbench::testing::headline76(), 4, Dims{{60000, 1, 1}});
     for (const MathMode math : {MathMode::fp32, MathMode::tf32}) {
       BackendOptions options = options_for("", math);
       options.algo_search = kbench::AlgoSearch::exhaustive;
@@ -755,15 +755,15 @@ TEST_SUITE("cuda_kernels") {
       }
   }
 
-  TEST_CASE("implicit GEMM on wgmma: seed 50 at full size, both tensor-core maths") {
+  TEST_CASE("implicit GEMM on wgmma: problem 50 at full size, both tensor-core maths") {
     using D = Dims;
     if (!wgmma_device()) return;
-    const ConvProblem s50 = kbench::testing::seed50();
+    const ConvProblem s50 = kbench::testing::headline50();
     for (const GemmVariant& v : kTensorVariants)
       check_family(s50, std::string("implicit_gemm_") + v.suffix + "/wgmma", v.math, 50, sampled(s50));
   }
 
-  TEST_CASE("implicit_gemm_half and transposed_phase_half on wgmma: random shapes, both layouts, seeds 76 and 77") {
+  TEST_CASE("implicit_gemm_half and transposed_phase_half on wgmma: random shapes, both layouts, problems 76 and 77") {
     using D = Dims;
     if (!wgmma_device()) return;
     std::mt19937_64 rng(kbench::testing::test_seed(2476));
@@ -778,12 +778,12 @@ TEST_SUITE("cuda_kernels") {
       CAPTURE(trial);
       check_bounded(p, "implicit_gemm_half/wgmma", 2476 + static_cast<std::uint64_t>(trial));
     }
-    // Seed 76 in fp16 NHWC: 2^31 + input elements (64-bit offsets), K 192 (six full chunks).
-    ConvProblem s76 = kbench::testing::seed76();
+    // Problem 76 in fp16 NHWC: 2^31 + input elements (64-bit offsets), K 192 (six full chunks).
+    ConvProblem s76 = kbench::testing::headline76();
     s76.dtype = kbench::DType::fp16;
     s76.layout = kbench::Layout::nhwc;
     check_bounded(s76, "implicit_gemm_half/wgmma", 76, sampled(s76));
-    // Transposed: each phase GEMM on the wgmma kernel, 8 random problems and seed 77 in bf16 NHWC.
+    // Transposed: each phase GEMM on the wgmma kernel, 8 random problems and problem 77 in bf16 NHWC.
     for (int trial = 0; trial < 8; ++trial) {
       const std::int64_t cin_pg = trial % 4 == 3 ? 3 : 8 * pick(rng, 1, 3);
       ConvProblem p = random_problem(rng, OpKind::conv_transpose, 1 + trial % 3, cin_pg, pick(rng, 8, 136));
@@ -792,18 +792,18 @@ TEST_SUITE("cuda_kernels") {
       CAPTURE(trial);
       check_bounded(p, "transposed_phase_half/wgmma", 2492 + static_cast<std::uint64_t>(trial));
     }
-    ConvProblem s77 = kbench::testing::seed77();
+    ConvProblem s77 = kbench::testing::headline77();
     s77.dtype = kbench::DType::bf16;
     s77.layout = kbench::Layout::nhwc;
     check_bounded(s77, "transposed_phase_half/wgmma", 77, sampled(s77));
   }
 
-  TEST_CASE("the four seed workloads at full size, every family that serves them, sampled outputs") {
+  TEST_CASE("the four headline workloads at full size, every family that serves them, sampled outputs") {
     using D = Dims;
-    const ConvProblem s76 = kbench::testing::seed76();
-    const ConvProblem s50 = kbench::testing::seed50();
-    const ConvProblem s84 = kbench::testing::seed84();
-    const ConvProblem s77 = kbench::testing::seed77();
+    const ConvProblem s76 = kbench::testing::headline76();
+    const ConvProblem s50 = kbench::testing::headline50();
+    const ConvProblem s84 = kbench::testing::headline84();
+    const ConvProblem s77 = kbench::testing::headline77();
     check_family(s84, "depthwise2d", MathMode::fp32, 84, sampled(s84));
     check_family(s84, "depthwise2d/realigned_stores", MathMode::fp32, 84, sampled(s84));
     if (bulk_device())

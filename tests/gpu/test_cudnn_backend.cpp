@@ -39,7 +39,7 @@ std::vector<NamedProblem> problems() {
   const OpKind conv = OpKind::conv;
   const OpKind tconv = OpKind::conv_transpose;
   return {
-      {"conv1d, stride 3, dilation 4 (seed 76 in miniature)",
+      {"conv1d, stride 3, dilation 4 (problem 76 in miniature)",
        ConvProblem{.op = conv, .spatial_rank = 1, .batch = 2, .in_channels = 3, .out_channels = 5,
                    .input = D{{50, 1, 1}}, .kernel = D{{3, 1, 1}}, .stride = D{{3, 1, 1}}, .dilation = D{{4, 1, 1}}}},
       {"conv1d, asymmetric padding cuDNN can express exactly",
@@ -50,11 +50,11 @@ std::vector<NamedProblem> problems() {
        ConvProblem{.op = conv, .spatial_rank = 2, .batch = 2, .in_channels = 4, .out_channels = 6, .groups = 2,
                    .input = D{{9, 7, 1}}, .kernel = D{{3, 2, 1}}, .stride = D{{2, 1, 1}}, .dilation = D{{1, 2, 1}},
                    .pad_before = D{{1, 0, 0}}, .pad_after = D{{1, 0, 0}}, .bias = true}},
-      {"conv2d, 11x11 stride 4 padding 2 (seed 50 in miniature)",
+      {"conv2d, 11x11 stride 4 padding 2 (problem 50 in miniature)",
        ConvProblem{.op = conv, .spatial_rank = 2, .batch = 1, .in_channels = 3, .out_channels = 8,
                    .input = D{{31, 29, 1}}, .kernel = D{{11, 11, 1}}, .stride = D{{4, 4, 1}},
                    .pad_before = D{{2, 2, 0}}, .pad_after = D{{2, 2, 0}}, .bias = true}},
-      {"conv2d, depthwise 3x3 (seed 84 in miniature)",
+      {"conv2d, depthwise 3x3 (problem 84 in miniature)",
        ConvProblem{.op = conv, .spatial_rank = 2, .batch = 2, .in_channels = 8, .out_channels = 8, .groups = 8,
                    .input = D{{12, 14, 1}}, .kernel = D{{3, 3, 1}}}},
       {"conv3d, padded, uneven strides, bias",
@@ -69,7 +69,7 @@ std::vector<NamedProblem> problems() {
        ConvProblem{.op = tconv, .spatial_rank = 2, .batch = 2, .in_channels = 4, .out_channels = 6, .groups = 2,
                    .input = D{{5, 6, 1}}, .kernel = D{{3, 3, 1}}, .stride = D{{2, 2, 1}}, .pad_before = D{{1, 1, 0}},
                    .pad_after = D{{1, 1, 0}}, .output_padding = D{{1, 0, 0}}, .bias = true}},
-      {"conv_transpose3d, stride 2, padding 1, dilation 2 (seed 77 in miniature)",
+      {"conv_transpose3d, stride 2, padding 1, dilation 2 (problem 77 in miniature)",
        ConvProblem{.op = tconv, .spatial_rank = 3, .batch = 1, .in_channels = 4, .out_channels = 2,
                    .input = D{{4, 4, 4}}, .kernel = D{{3, 3, 3}}, .stride = D{{2, 2, 2}}, .dilation = D{{2, 2, 2}},
                    .pad_before = D{{1, 1, 1}}, .pad_after = D{{1, 1, 1}}}},

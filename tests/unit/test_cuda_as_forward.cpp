@@ -17,7 +17,7 @@
 #include "forward_weights.hpp"
 #include "problem_factory.hpp"
 #include "reference/reference_conv.hpp"
-#include "seed_problems.hpp"
+#include "headline_problems.hpp"
 #include "test_seed.hpp"
 
 namespace kbench {
@@ -126,9 +126,9 @@ TEST_SUITE("cuda_index") {
     ConvProblem forward = p;
     forward.op = OpKind::conv;
     CHECK_FALSE(gpu::conv::forward_equivalent(forward).has_value());
-    // Seed 77 (stride 2) stays on the phase GEMMs.
-    CHECK_FALSE(gpu::conv::forward_equivalent(testing::seed77()).has_value());
-    CHECK(gpu::conv::default_family(testing::seed77(), MathMode::tf32) == Family::transposed_phase_tf32);
+    // Problem 77 (stride 2) stays on the phase GEMMs.
+    CHECK_FALSE(gpu::conv::forward_equivalent(testing::headline77()).has_value());
+    CHECK(gpu::conv::default_family(testing::headline77(), MathMode::tf32) == Family::transposed_phase_tf32);
   }
 
   TEST_CASE("stride-1 transposed convolutions take the forward kernels, named /as_forward") {

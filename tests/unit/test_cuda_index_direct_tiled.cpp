@@ -460,7 +460,7 @@ TEST_SUITE("cuda_index") {
     CHECK(x3d.out_d == 8);
     CHECK(x3d.blocks() == 16 * 8 * x3d.tiles_h * x3d.tiles_w);
     CHECK(dt::instance_kernel(x3d) == 3);
-    // Seed 84's shape: 16 rows a thread, 64 x 64 tiles, 66 x 66 windows (17 KB).
+    // Problem 84's shape: 16 rows a thread, 64 x 64 tiles, 66 x 66 windows (17 KB).
     ConvProblem s84 = conv2d(128, 128, 128, 256, 512, 3, 1, 1, 0);
     const dt::TiledDesc d84 = dt::make_tiling(s84).desc;
     CHECK(d84.per_thread == 16);

@@ -14,7 +14,7 @@
 
 #include "cuda/half_gemm/half_phase_index.hpp"
 #include "problem/memory_layout.hpp"
-#include "seed_problems.hpp"
+#include "headline_problems.hpp"
 #include "test_cuda_index_support.hpp"
 #include "test_seed.hpp"
 
@@ -118,8 +118,8 @@ TEST_SUITE("cuda_index") {
     }
   }
 
-  TEST_CASE("half transposed by phases: seed 77 is one tapped phase of 27 taps, the rest filled") {
-    ConvProblem p = testing::seed77();
+  TEST_CASE("half transposed by phases: problem 77 is one tapped phase of 27 taps, the rest filled") {
+    ConvProblem p = testing::headline77();
     p.dtype = DType::fp16;
     p.layout = Layout::nhwc;
     const std::vector<hg::HalfPhaseGemm> gemms = hg::make_half_phase_gemms(p);

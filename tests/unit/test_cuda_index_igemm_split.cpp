@@ -12,7 +12,7 @@
 #include "cuda/implicit_gemm/igemm_split_index.hpp"
 #include "cuda/kernel_description.hpp"
 #include "cuda/kernel_selection.hpp"
-#include "seed_problems.hpp"
+#include "headline_problems.hpp"
 #include "test_cuda_index_support.hpp"
 #include "test_seed.hpp"
 
@@ -138,9 +138,9 @@ TEST_SUITE("cuda_index") {
     // 4,096 column tiles: none splits, in either math, on an H200 or an A100.
     for (const int sms : {kH200Sms, 108})
       for (const MathMode math : {MathMode::fp32, MathMode::tf32}) {
-        for (const ConvProblem& p : {testing::seed50(), testing::seed76()})
+        for (const ConvProblem& p : {testing::headline50(), testing::headline76()})
           CHECK(on_sms(p, sms, KernelChoice{gpu::conv::default_family(p, math)}).splits == 1);
-        for (const gpu::conv::PhaseGemm& g : gpu::conv::transposed_gemms(as_rank3(testing::seed77())))
+        for (const gpu::conv::PhaseGemm& g : gpu::conv::transposed_gemms(as_rank3(testing::headline77())))
           CHECK(gpu::conv::gemm_on_device(g.desc, LaunchDevice{sms, 0}).splits == 1);
       }
   }
@@ -203,9 +203,9 @@ TEST_SUITE("cuda_index") {
     CHECK(listed(late, MathMode::fp32, "implicit_gemm_3xtf32/no_split_k"));
     CHECK(listed(late, MathMode::fp32, "implicit_gemm_ffma/no_split_k"));
     CHECK(listed(wide, MathMode::tf32, "implicit_gemm_tf32/no_split_k"));
-    // Not where the default never splits: input_patch (seed 50), resident A (seed 76), 3 chunks.
-    CHECK_FALSE(listed(testing::seed50(), MathMode::tf32, "implicit_gemm_tf32/no_split_k"));
-    CHECK_FALSE(listed(testing::seed76(), MathMode::tf32, "implicit_gemm_tf32/no_split_k"));
+    // Not where the default never splits: input_patch (problem 50), resident A (problem 76), 3 chunks.
+    CHECK_FALSE(listed(testing::headline50(), MathMode::tf32, "implicit_gemm_tf32/no_split_k"));
+    CHECK_FALSE(listed(testing::headline76(), MathMode::tf32, "implicit_gemm_tf32/no_split_k"));
     const Support short_reduction = gpu::conv::choice_envelope(kNoSplit, layer(1, 16, 64, 8, 1, 0), MathMode::tf32);
     CHECK_FALSE(short_reduction);
     CHECK(short_reduction.reason.find("too short to split") != std::string::npos);

@@ -14,7 +14,7 @@
 #include "data/host_tensors.hpp"
 #include "reference/backward_conv.hpp"
 #include "problem/problem_validation.hpp"
-#include "seed_problems.hpp"
+#include "headline_problems.hpp"
 #include "test_cuda_index_support.hpp"
 #include "test_seed.hpp"
 
@@ -138,11 +138,11 @@ TEST_SUITE("cuda_index") {
     }
   }
 
-  TEST_CASE("wgrad_depthwise: lines fill the shared memory, slices fill two waves, seed 84") {
-    // Seed 84's backward_weights: 128 channels, 64 x 254 lines of 510 positions, 3x3 taps. 16 lines
+  TEST_CASE("wgrad_depthwise: lines fill the shared memory, slices fill two waves, problem 84") {
+    // Problem 84's backward_weights: 128 channels, 64 x 254 lines of 510 positions, 3x3 taps. 16 lines
     // of 64 a step (window 18 x 66), 16 x 8 steps per image; on 132 SMs 5 slices per channel make
     // 640 blocks, about two waves of two per SM.
-    ConvProblem p84 = testing::seed84();
+    ConvProblem p84 = testing::headline84();
     p84.pass = Pass::backward_weights;
     const wd::DwDesc d = wd::make_dw_desc(p84, 132);
     CHECK(d.lines == 16);

@@ -167,7 +167,7 @@ std::vector<Case> cases() {
                                              .out_channels = 6, .input = Dims{{9, 9, 1}}, .kernel = Dims{{3, 3, 1}},
                                              .stride = one, .dilation = one, .pad_before = Dims{{1, 1, 0}},
                                              .pad_after = Dims{{1, 1, 0}}, .bias = true}},
-      {"11x11 stride 4, 3 channels (n 364, seed 50's layer)",
+      {"11x11 stride 4, 3 channels (n 364, problem 50's layer)",
        ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 1, .in_channels = 3, .out_channels = 4,
                    .input = Dims{{35, 35, 1}}, .kernel = Dims{{11, 11, 1}}, .stride = Dims{{4, 4, 1}}, .dilation = one,
                    .pad_before = Dims{{2, 2, 0}}, .pad_after = Dims{{2, 2, 0}}, .bias = true}},
@@ -288,7 +288,7 @@ float bias_added_after_rounding(const ElementTerms& e, const Scheme& sum, DType 
 
 TEST_CASE("a bias added after rounding: inside the bound that counts it, outside the one-rounding bound") {
   const std::vector<Case> all = cases();
-  // Seed 50's layer (n 364) and a depthwise one (n 26), where the bias is large beside the sum.
+  // Problem 50's layer (n 364) and a depthwise one (n 26), where the bias is large beside the sum.
   for (const Case& c : {all[1], all[3]}) {
     for (DType dtype : {DType::fp16, DType::bf16}) {
       ConvProblem p = c.problem;

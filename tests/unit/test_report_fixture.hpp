@@ -13,7 +13,7 @@
 #include "problem/problem_metrics.hpp"
 #include "roofline/floor.hpp"
 #include "run/result.hpp"
-#include "seed_problems.hpp"
+#include "headline_problems.hpp"
 
 namespace kbench::test {
 
@@ -95,7 +95,7 @@ inline Workload conv_transpose3d_workload() {
   Workload w;
   w.name = "conv_transpose3d_dilated";
   w.source_file = "workloads/kernelbench/level1/77_conv_transpose3d.yaml";
-  w.problem = testing::seed77();
+  w.problem = testing::headline77();
   w.problem.batch = 2;
   w.problem.bias = true;
   return w;

@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "problem/problem_validation.hpp"
-#include "seed_problems.hpp"
+#include "headline_problems.hpp"
 #include "spec/did_you_mean.hpp"
 #include "spec/scalar_text.hpp"
 
@@ -109,7 +109,7 @@ TEST_SUITE("spec") {
   }
 
   TEST_CASE("spec problem rules: valid problems pass") {
-    CHECK_FALSE(kbench::find_problem_issue(kbench::testing::seed77()).has_value());
+    CHECK_FALSE(kbench::find_problem_issue(kbench::testing::headline77()).has_value());
     CHECK_FALSE(kbench::find_problem_issue(small_conv2d()).has_value());
   }
 
@@ -143,7 +143,7 @@ TEST_SUITE("spec") {
     p.output_padding[0] = 1;
     check_issue(p, ProblemField::output_padding, 0, "only with op: conv_transpose");
 
-    p = kbench::testing::seed77();
+    p = kbench::testing::headline77();
     p.output_padding[2] = 2;  // stride 2, dilation 2: at most 1
     check_issue(p, ProblemField::output_padding, 2, "output padding must be smaller than either stride or dilation");
     p.output_padding[2] = 1;
@@ -155,7 +155,7 @@ TEST_SUITE("spec") {
     p.pad_before[1] = 1;  // padded input 9 == span: output 1, fine
     CHECK_FALSE(kbench::find_problem_issue(p).has_value());
 
-    p = kbench::testing::seed77();
+    p = kbench::testing::headline77();
     p.input[0] = 1;
     p.pad_before[0] = p.pad_after[0] = 3;  // 0 - 6 + 4 + 0 + 1 = -1
     check_issue(p, ProblemField::padding, 0, "calculated output size -1 in spatial dim 0 is too small");
