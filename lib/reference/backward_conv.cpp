@@ -9,10 +9,9 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "reference/computable.hpp"
+#include "problem/rank3.hpp"
 #include "reference/gather.hpp"
 #include "reference/parallel.hpp"
-#include "reference/rank3.hpp"
 #include "reference/reference_conv.hpp"
 #include "reference/seeded_values.hpp"
 #include "reference/tensor_checks.hpp"

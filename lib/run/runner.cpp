@@ -24,7 +24,7 @@
 #include "run/dump.hpp"
 #include "run/math_policy.hpp"
 #include "run/run_metadata.hpp"
-#include "spec/problem_validation.hpp"
+#include "problem/problem_validation.hpp"
 #include "verify/check_points.hpp"
 
 namespace kbench {

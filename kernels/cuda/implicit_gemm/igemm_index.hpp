@@ -8,7 +8,7 @@
 // One descriptor serves a forward convolution (column grid = output grid, taps = all kernel taps)
 // and one phase of a transposed convolution (column grid = that phase's q grid, taps = the phase's
 // taps, see cuda/transposed/phase_index.hpp). Everything is rank 3 (lower ranks are padded with
-// leading unit dimensions, reference::as_rank3).
+// leading unit dimensions, as_rank3).
 //
 // Input coordinate read by column P through a tap:  base[d] + tap.offset[d], base[d] = P[d]*base_scale[d] +
 // base_offset[d] Output coordinate of column P:                     P[d]*out_scale[d] + out_offset[d]

@@ -23,7 +23,7 @@
 
 #include "core/host_device.hpp"
 #include "problem/conv_problem.hpp"
-#include "reference/rank3.hpp"
+#include "problem/rank3.hpp"
 
 namespace kbench::gpu::conv::wgrad {
 
@@ -143,7 +143,7 @@ inline WgradDesc with_splits(WgradDesc d, std::int64_t splits) {
 
 // The GEMMs of backward_weights problem `p`, split for a device of `sms` SMs (unsplit for 0).
 inline WgradDesc make_wgrad_desc(const ConvProblem& problem, int sms) {
-  const ConvProblem p = reference::as_rank3(problem);
+  const ConvProblem p = as_rank3(problem);
   WgradDesc d;
   d.batch = p.batch;
   d.groups = p.groups;
