@@ -153,7 +153,7 @@ inline Resolution resolve_choice(const ConvProblem& p, MathMode math, std::strin
 // CudaPreparedRun supplies the timer (cold CUDA-event samples, like the measurement itself).
 
 // What the search times: applicable_variants without `direct`, the fallback, which is orders of
-// magnitude slower wherever a fast path applies (seed 76: ~100x); `direct` alone when nothing else applies.
+// magnitude slower wherever a fast path applies (problem 76: ~100x); `direct` alone when nothing else applies.
 inline std::vector<KernelChoice> search_candidates(const ConvProblem& problem, MathMode math) {
   std::vector<KernelChoice> out;
   for (const KernelChoice& c : applicable_variants(problem, math))

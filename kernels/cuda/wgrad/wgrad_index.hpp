@@ -8,7 +8,7 @@
 // outside; for a conv_transpose, whose forward is a conv's backward-data, the same with x and
 // grad_output exchanged (rows x with M = C_in/g over the input's positions, gathered dy with
 // C = C_out/g): its weight [C_in, C_out/g, k...] is indexed like a conv's [C_out, C_in/g, k...].
-// GEMM per group: M rows, N = C x taps columns, K = batch x row positions (seed 76: 11 million).
+// GEMM per group: M rows, N = C x taps columns, K = batch x row positions (problem 76: 11 million).
 //
 // K is split over `splits` blocks per tile (split-K), each writing its partial to a workspace; a
 // second kernel sums the partials in split order, so the result does not depend on which block
