@@ -16,5 +16,5 @@ bash "$SRC/scripts/install-deps.sh" --bogus > /dev/null 2>&1
 grep -q "^bash scripts/install-deps.sh --main$" "$SRC/scripts/run-main.sh" || fail "run-main.sh installs more than it needs"
 grep -q "^bash scripts/build.sh default kbench$" "$SRC/scripts/run-main.sh" || fail "run-main.sh builds more than kbench"
 grep -q "^bash scripts/install-deps.sh$" "$SRC/scripts/run-tests.sh" || fail "run-tests.sh must install everything"
-grep -q "^bash scripts/build.sh default$" "$SRC/scripts/run-tests.sh" || fail "run-tests.sh must build everything"
+grep -q "^KBENCH_FAIL_ON_WARNINGS=1 bash scripts/build.sh default$" "$SRC/scripts/run-tests.sh" || fail "run-tests.sh must build everything, failing on a warning"
 echo "ok"

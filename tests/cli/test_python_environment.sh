@@ -3,7 +3,7 @@
 # (PYTHONVERBOSE=2) cannot deadlock kbench; a Python that cannot start, whether its probe fails
 # (PYTHONHOME=/nonexistent) or it passes the probe and only the embedded start fails (its standard
 # library not where it says), leaves torch and module `unavailable` with a reason that says what
-# failed, and the other backends' results whole. Needs /usr/bin/python3; the embedded start needs
+# failed, and the other backends' results whole; import, which runs files in a child Python, refuses it. Needs /usr/bin/python3; the embedded start needs
 # its shared libpython (skipped, 77, without them).
 source "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3
@@ -59,10 +59,14 @@ PY
   [ $status -eq 0 ] || { tail -5 "$WORK/err"; fail "a Python whose embedded start fails: exit $status, expected 0"; }
   json_check "$WORK/lying.json" '[r["status"] for r in doc["results"]] == ["ok", "unavailable", "unavailable"]'
   json_check "$WORK/lying.json" 'all("cannot start embedded in kbench" in r["reason"] and "Fatal Python error" in r["reason"] for r in doc["results"][1:])'
-  # The torch reader of import falls back to the parser, saying why.
+  # import runs the file in that Python as a child process (no embedded start): one that answers with
+  # something other than the reader's document is exit 2 naming the file, never a spec.
   timeout 120 "$KBENCH" import kernelbench "$SRC/tests/data/import/50_conv_standard_2D__alexnet_first_layer.py" \
-    --python "$WORK/lying-python" > "$WORK/spec.yaml" 2> "$WORK/err" || { cat "$WORK/err"; fail "import with a Python that cannot start"; }
-  grep -q "read by kbench's parser (no torch to run it: .*cannot start embedded" "$WORK/err" || { cat "$WORK/err"; fail "import: the reason"; }
+    --python "$WORK/lying-python" > "$WORK/spec.yaml" 2> "$WORK/err"
+  status=$?
+  [ $status -eq 2 ] || { cat "$WORK/err"; fail "import with a Python that is not one: exit $status, expected 2"; }
+  grep -q "alexnet_first_layer.py" "$WORK/err" || { cat "$WORK/err"; fail "import: the error does not name the file"; }
+  [ ! -s "$WORK/spec.yaml" ] || fail "import with a Python that is not one wrote a spec"
 else
   echo "note: no shared libpython at $libpython; the embedded start is not tried"
 fi
