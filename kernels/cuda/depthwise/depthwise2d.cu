@@ -1,4 +1,4 @@
-// Depthwise 2-D convolution: the launchers of depthwise2d_kernel.cuh's and depthwise2d_bulk_kernel.cuh's instances.
+// Depthwise 2-D convolution: the entry points of depthwise2d_kernel.cuh's and depthwise2d_bulk_kernel.cuh's instances.
 #include <cuda_runtime.h>
 
 #include <cstdint>

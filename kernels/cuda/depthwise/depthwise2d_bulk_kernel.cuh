@@ -2,7 +2,7 @@
 // Depthwise 2-D convolution through bulk copies (`depthwise2d/bulk_copies` and `/bulk_pipelined`,
 // sm_90): a block loads a strip's input window into shared memory with one bulk copy per row,
 // computes the strip into a shared staging area, and writes it with one bulk copy. Tiling,
-// schedules and the reasons for them: depthwise_bulk_index.hpp. Device code only (the launcher is
+// schedules and the reasons for them: depthwise_bulk_index.hpp. Device code only (its entry point is
 // depthwise2d.cu); the CPU emulation tests run it too.
 #include <cstdint>
 

@@ -9,7 +9,7 @@
 // registers. Stores are 16-, 8- or 4-byte streaming stores, as the output row's alignment allows
 // (seed 84's rows of 510 floats: 8-byte).
 //
-// Device code only (the launcher is depthwise2d.cu); the CPU emulation tests run it too.
+// Device code only (its entry point is depthwise2d.cu); the CPU emulation tests run it too.
 #include <cstdint>
 #include <utility>
 

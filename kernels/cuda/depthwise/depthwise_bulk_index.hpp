@@ -182,7 +182,7 @@ KBENCH_HD std::int64_t bulk_window_column(const BulkParams& t, std::int64_t colu
 KBENCH_HD std::int64_t bulk_margin_column(const BulkParams& t, std::int64_t z) { return z < t.margin ? z : t.in_w + z; }
 
 // Calls f(K, STAGES) as std::integral_constant values for the compiled instance (K 3, 5 or 7 x 1 or 2
-// stages); the CUDA launcher and the CPU emulation tests dispatch through this one table.
+// stages); the CUDA entry point and the CPU emulation tests dispatch through this one table.
 template <class F>
 void with_bulk_instance(const BulkParams& t, F&& f) {
   const auto with_stages = [&](auto k) {

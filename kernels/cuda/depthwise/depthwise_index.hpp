@@ -122,7 +122,7 @@ KBENCH_HD RowStores even_row_stores(bool shifted, int lane, std::int64_t col_bas
 }
 
 // Calls f(K, PAD_LEFT, STORES), as std::integral_constant values, for the compiled instance that runs
-// `t`: six (K in {3, 5, 7} x left padding {0, (K-1)/2}) x two store modes. The CUDA launcher and the
+// `t`: six (K in {3, 5, 7} x left padding {0, (K-1)/2}) x two store modes. The CUDA entry point and the
 // CPU emulation tests dispatch through this one table. `t` must lie in the depthwise2d envelope.
 template <class F>
 void with_depthwise_instance(const Params& t, F&& f) {

@@ -1,4 +1,4 @@
-// The channels-last depthwise kernel's launcher (depthwise_nhwc_kernel.cuh): one instance per dtype.
+// The channels-last depthwise kernel's entry point (depthwise_nhwc_kernel.cuh): one instance per dtype.
 #include <cuda_runtime.h>
 
 #include <cstdint>

@@ -10,7 +10,7 @@
 // the bias added, the output rounded once to the element type (common/element.hpp) and stored as
 // one 16-byte streaming store per output position.
 //
-// Device code only (the launcher is depthwise_nhwc.cu); the CPU emulation tests run it too.
+// Device code only (its entry point is depthwise_nhwc.cu); the CPU emulation tests run it too.
 #include <cstdint>
 
 #include "cuda/common/element.hpp"

@@ -1,4 +1,4 @@
-// The generic direct kernel's launcher (direct_kernel.cuh).
+// The generic direct kernel's entry point (direct_kernel.cuh).
 #include <cuda_runtime.h>
 
 #include <algorithm>

@@ -8,7 +8,7 @@
 // NHWC, adjacent threads own adjacent channels of one position, so weight loads coalesce along the
 // input channels of channels-last weights and input loads are warp-uniform.
 //
-// Device code only (the launcher is direct.cu); the CPU emulation tests run it too.
+// Device code only (its entry point is direct.cu); the CPU emulation tests run it too.
 #include <cstdint>
 
 #include "cuda/common/element.hpp"

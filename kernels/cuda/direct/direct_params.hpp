@@ -1,6 +1,6 @@
 #pragma once
 // What the generic direct kernel needs to know of a problem, computed once on the host. Plain C++
-// (no CUDA header): the launcher and the CPU emulation tests build it alike.
+// (no CUDA header): the entry point and the CPU emulation tests build it alike.
 #include <cstdint>
 
 #include "cuda/transposed/phase_index.hpp"

@@ -1,4 +1,4 @@
-// Direct convolution through shared memory: the launcher of direct_tiled_kernel.cuh's instances.
+// Direct convolution through shared memory: the entry point over direct_tiled_kernel.cuh's instances.
 #include <cuda_runtime.h>
 
 #include "cuda/direct/direct.hpp"

@@ -241,7 +241,7 @@ inline int instance_kernel(const DirectTiledParams& d) {
 }
 
 // Calls f(std::integral_constant<int, K>) for the compiled instance that runs `d`
-// (K = instance_kernel(d)). The CUDA launcher and the CPU emulation tests dispatch through this.
+// (K = instance_kernel(d)). The CUDA entry point and the CPU emulation tests dispatch through this.
 template <class F>
 void with_tiled_instance(const DirectTiledParams& d, F&& f) {
   switch (instance_kernel(d)) {

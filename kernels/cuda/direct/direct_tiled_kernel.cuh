@@ -3,7 +3,7 @@
 // (every stride, dilation, padding, kernel shape and depth multiplier the register kernel
 // depthwise2d does not take), groups of a few channels, 1-D to 3-D, forward or transposed.
 //
-// Tiling in direct_tiled_params.hpp and direct_tiled_index.hpp: a block copies the input windows of its tile (one per
+// Tiles: direct_tiled_params.hpp and direct_tiled_index.hpp: a block copies the input windows of its tile (one per
 // input channel of the group and depth tap: the "stack") and the group's weights into shared memory with asynchronous
 // 4-byte copies (all in flight at once, zero-filled in the padding, each warp instruction one 32-column row segment),
 // then each thread computes its P outputs of each of the m output channels of the group from there, with coalesced
@@ -25,7 +25,7 @@
 // 2-byte copy) load, widen and store them, so shared memory and the arithmetic are fp32 in every dtype,
 // and each output is rounded once at its store. NCHW only (the windows are rows of a plane).
 //
-// Device code only (the launcher is direct_tiled.cu); the CPU emulation tests run it too.
+// Device code only (its entry point is direct_tiled.cu); the CPU emulation tests run it too.
 #include <cstdint>
 
 #include "cuda/common/device_ops.cuh"

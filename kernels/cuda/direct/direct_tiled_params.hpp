@@ -1,5 +1,5 @@
 #pragma once
-// The shared-memory direct convolution's launch description (DirectTiledParams: tile, windows, passes) and
+// The shared-memory direct convolution's params (DirectTiledParams: tile, windows, passes) and
 // how a problem gets one (make_params), or why it has none. The kernel's design is described in
 // direct_tiled_index.hpp; the index arithmetic over a DirectTiledParams lives there too.
 #include <cstdint>

@@ -1,4 +1,4 @@
-// The fp16/bf16 tensor-core implicit GEMM's launcher (half_gemm_kernel.cuh): four instances, the
+// The fp16/bf16 tensor-core implicit GEMM's entry point (half_gemm_kernel.cuh): four instances, the
 // element type by the dtype and the loads by the layout and channel count.
 #include <cuda_runtime.h>
 

@@ -11,7 +11,7 @@
 // make every fragment load conflict-free) and issue 2 x 4 products per k16 step. The epilogue adds
 // the bias, rounds, and stores each accumulator where the output's strides put it.
 //
-// Device code only (the launcher is half_gemm.cu); the CPU emulation tests run it too.
+// Device code only (its entry point is half_gemm.cu); the CPU emulation tests run it too.
 #include <cstdint>
 
 #include "cuda/common/device_ops.cuh"

@@ -1,5 +1,5 @@
 // The fp16/bf16 implicit GEMM's wgmma variant (half_wgmma_kernel.cuh): its four instances, chosen
-// as the mma.sync launcher chooses them. Built for sm_90a only (kernels/CMakeLists.txt:
+// as the mma.sync entry point chooses them. Built for sm_90a only (kernels/CMakeLists.txt:
 // wgmma.mma_async exists on no other target), so the backend offers it on compute capability 9.0
 // devices only. Its 32 KB of shared memory is under the default 48 KB: nothing to configure.
 #include <cuda_runtime.h>

@@ -9,7 +9,7 @@
 // than it does there. Per chunk of 32 k: two m64n64k16 products in one commit group, four stages,
 // two chunks loaded ahead, one group left in flight across the next chunk's barrier.
 //
-// Device code only (the launcher is half_wgmma.cu, built for sm_90a alone); the CPU emulation tests
+// Device code only (its entry point is half_wgmma.cu, built for sm_90a alone); the CPU emulation tests
 // run it too.
 #include <cstdint>
 

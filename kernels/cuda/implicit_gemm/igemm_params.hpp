@@ -142,8 +142,8 @@ inline TileKind choose_tile(const GemmConvParams& d) {
 // Calls f(Tile{}, std::integral_constant<KOrder, ORDER>{}) for the kernel instance that runs
 // (tile, order): the narrow tiles with the gathered orders, the 256-column ones (and 128x256) with
 // input_patch, as choose_tile pairs them, and the resident-A 128x256 with channel_blocks; 10
-// instances per math. Host code (the CUDA launchers, the CPU emulation tests) dispatches through
-// this one table. The wgmma tile has its own kernel and launcher (igemm_wgmma.cu, built for sm_90a).
+// instances per math. Host code (the CUDA entry points, the CPU emulation tests) dispatches through
+// this one table. The wgmma tile has its own kernel and entry point (igemm_wgmma.cu, built for sm_90a).
 template <class F>
 void with_tile(TileKind tile, KOrder order, F&& f) {
   using Patch = std::integral_constant<KOrder, KOrder::input_patch>;

@@ -1,4 +1,4 @@
-// The wgmma implicit-GEMM kernel's instances (tf32 and 3xTF32) and launcher. Built for sm_90a only
+// The wgmma implicit-GEMM kernel's instances (tf32 and 3xTF32) and entry point. Built for sm_90a only
 // (kernels/CMakeLists.txt: wgmma.mma_async exists on no other target), so the backend offers the
 // wgmma variant on compute capability 9.0 devices only.
 #include <cuda_runtime.h>

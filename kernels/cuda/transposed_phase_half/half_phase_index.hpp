@@ -191,7 +191,7 @@ KBENCH_HD FillTarget fill_target(const BiasFillParams& f, const FillLine& l, std
 }
 
 // Elements per 16-byte store of the fill: 8 channels of one position under NHWC when C_out is a
-// multiple of 8 (the launcher checks the pointers' alignment).
+// multiple of 8 (the entry point checks the pointers' alignment).
 inline constexpr int kFillVector = 8;
 KBENCH_HD bool fill_vectors(const BiasFillParams& f) {
   return f.p3.layout == Layout::nhwc && f.p3.out_channels % kFillVector == 0;

@@ -4,7 +4,7 @@
 // the bias (or zero) to every output on an untapped phase. Grid-stride loops: the packed weights are
 // the weights' size once, and the fill writes each output it owns once.
 //
-// Device code only (the launcher is half_phase.cu); the CPU emulation tests run it too.
+// Device code only (its entry point is half_phase.cu); the CPU emulation tests run it too.
 #include <cstdint>
 
 #include "cuda/transposed_phase_half/half_phase_index.hpp"

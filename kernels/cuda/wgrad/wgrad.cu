@@ -1,4 +1,4 @@
-// The backward_weights launcher (wgrad_kernel.cuh): the GEMM per split into the workspace (or, unsplit
+// The backward_weights entry point (wgrad_kernel.cuh): the GEMM per split into the workspace (or, unsplit
 // fp32 NCHW, straight into grad_weight), the ordered sum of the splits rounded to the dtype and stored
 // in the layout, and grad_bias; the fp32 sum and grad_bias also serve wgrad_depthwise
 // (wgrad_depthwise.cu), whose slices are summed the same way.

@@ -1,4 +1,4 @@
-// The `wgrad_depthwise` launcher (wgrad_depthwise_kernel.cuh): one block per (slice, channel) into the
+// The `wgrad_depthwise` entry point (wgrad_depthwise_kernel.cuh): one block per (slice, channel) into the
 // workspace (or, unsliced, straight into grad_weight), then the GEMM family's ordered sum of the
 // slices and its grad_bias (wgrad.cu).
 #include <cuda_runtime.h>
