@@ -69,7 +69,7 @@ time_scale="${KBENCH_CHECK_TIME_SCALE:-1}"
 run_time_budget="${KBENCH_TIME_BUDGET:-5}"
 cuda_root="${KBENCH_CUDA_ROOT:-/usr/local/cuda}"
 seeds="$repo_root/workloads/kernelbench/level1"
-seed_files=("$seeds"/{050,076,077,084}_*.yaml)  # the four seeds: the directory holds the whole KernelBench suite
+seed_files=("$seeds"/{050,076,077,084}_*.yaml)  # the four headline problems: the directory holds the whole KernelBench suite
 seed_id() { basename "$1" | cut -d_ -f1; }  # 050_conv2d_....yaml -> 050
 input_seed="${KBENCH_SEED:-$(date +%s)}"
 
@@ -299,7 +299,7 @@ step plan 10 bash -c '"$1" plan "$2/workloads/kernelbench/level1" "$2/workloads/
 seed_parts=()
 for file in "${seed_files[@]}"; do
   id="$(seed_id "$file")"
-  # Seed 76 moves 14 GB per pass (its input alone is 4.3 GB to fill and verify): the longest.
+  # Problem 76 moves 14 GB per pass (its input alone is 4.3 GB to fill and verify): the longest.
   step "seeds-$id" "$([[ $id == 076 ]] && echo 35 || echo 25)" "$kbench" compare "$file" --backends cuda,cudnn \
     --baseline cudnn --math fp32,tf32 --seed "$input_seed" --time-budget "$run_time_budget" --format json \
     --output "$work/seeds-$id.json"

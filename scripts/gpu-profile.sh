@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # gpu-profile.sh KBENCH OUTDIR [SPEC_DIR] - Nsight Compute counters of the cuda backend's default
-# kernel on each seed and math mode, and of the variants whose A/B matters most (seed 50 on wgmma):
+# kernel on each seed and math mode, and of the variants whose A/B matters most (problem 50 on wgmma):
 # the first launch of the main kernel (the verification run),
 # one ncu call per (seed, math) so a failure loses one row only. Most informative first, so a time
 # limit cuts the least useful ones.

@@ -35,7 +35,7 @@ TARGETS_MS = {
     "077": {"fp32": 0.50, "tf32": 0.18},
 }
 NOT_VERIFIED = ("wrong", "failed")
-SEEDS = ("050", "076", "077", "084")  # the four KernelBench seeds gpu-check compares
+SEEDS = ("050", "076", "077", "084")  # the four KernelBench headline problems gpu-check compares
 FLOOR_RATIO_GOAL = 1.3  # issue 35: within 1.3x of kbench's floor
 
 

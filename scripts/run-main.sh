@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job on a fresh machine: install and build only what it runs (the kbench executable: no test
-# programs, no torch or chromium, which scripts/run-tests.sh installs), then run the KernelBench seed suite
+# programs, no torch or chromium, which scripts/run-tests.sh installs), then run the KernelBench headline suite
 # and the small examples on every backend available here, and plan what each backend would run for them.
 # Without a GPU the CPU reference runs what fits the time budget, and the rest is reported with its
 # analysis (shapes, bytes, FLOPs, floors) and why it was skipped.

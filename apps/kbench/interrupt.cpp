@@ -5,7 +5,7 @@
 #include <csignal>
 
 #include "core/error.hpp"
-#include "run/atomic_file.hpp"
+#include "io/atomic_file.hpp"
 
 namespace kbench::cli {
 
@@ -16,7 +16,7 @@ std::atomic<bool> graceful{false};
 extern "C" void on_signal(int) {
   if (graceful.load() && !requested.exchange(true)) return;  // the run stops between results
   // Only async-signal-safe calls from here on.
-  kbench::remove_pending_temporary_file();
+  kbench::io::remove_pending_temporary_file();
   static constexpr char kMessage[] = "kbench: interrupted\n";
   (void)!::write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
   ::_exit(exit_interrupted);

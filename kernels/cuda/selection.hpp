@@ -23,7 +23,7 @@
 #include "cuda/transposed/forward_equivalent.hpp"
 #include "cuda/transposed/phase_index.hpp"
 #include "problem/conv_problem.hpp"
-#include "reference/rank3.hpp"
+#include "problem/rank3.hpp"
 
 namespace kbench::gpu::conv {
 
@@ -51,7 +51,7 @@ inline bool gemm_worthwhile(const ConvProblem& p) {
 inline bool forward_kernel_pays(Family f, const ConvProblem& forward) {
   if (f == Family::depthwise2d || f == Family::direct_tiled) return true;
   if (!is_implicit_gemm(f)) return false;
-  const igemm::GemmConvParams d = forward_gemm_params(reference::as_rank3(forward), KernelChoice{.family = f});
+  const igemm::GemmConvParams d = forward_gemm_params(as_rank3(forward), KernelChoice{.family = f});
   return d.order == igemm::KOrder::input_patch || d.a_schedule == igemm::ASchedule::resident;
 }
 
@@ -153,7 +153,7 @@ inline Resolution resolve_choice(const ConvProblem& p, MathMode math, std::strin
 // CudaPreparedRun supplies the timer (cold CUDA-event samples, like the measurement itself).
 
 // What the search times: applicable_variants without `direct`, the fallback, which is orders of
-// magnitude slower wherever a fast path applies (seed 76: ~100x); `direct` alone when nothing else applies.
+// magnitude slower wherever a fast path applies (problem 76: ~100x); `direct` alone when nothing else applies.
 inline std::vector<KernelChoice> search_candidates(const ConvProblem& problem, MathMode math) {
   std::vector<KernelChoice> out;
   for (const KernelChoice& c : applicable_variants(problem, math))

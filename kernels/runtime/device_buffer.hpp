@@ -1,5 +1,5 @@
 #pragma once
-// RAII device memory. Sizes are in elements; 64-bit throughout (seed 76's input has 2^31+ floats).
+// RAII device memory. Sizes are in elements; 64-bit throughout (problem 76's input has 2^31+ floats).
 #include <cuda_runtime_api.h>
 
 #include <cstdint>

@@ -89,7 +89,7 @@ Support context_usable(const ContextFaultLog& log) {
   if (!fault) return Support::yes();
   return Support::no(fmt::format(
       "not run: an earlier kernel fault left this process's CUDA context unusable ({}); run each backend or "
-      "variant in a process of its own to isolate it, as scripts/gpu-check.sh does per seed",
+      "variant in a process of its own to isolate it, as scripts/gpu-check.sh does per headline problem",
       *fault));
 }
 

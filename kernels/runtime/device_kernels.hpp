@@ -2,7 +2,7 @@
 // Small device-side utilities every GPU backend shares: seeded fills that reproduce
 // data::draw_as element for element, constant (NaN) fills, an order-independent checksum of a
 // buffer's bits, and a gather for sampled read-back. All launches are grid-stride with 64-bit
-// indices (seed 76's input has more than 2^31 bytes) and are checked as they are issued.
+// indices (problem 76's input has more than 2^31 bytes) and are checked as they are issued.
 //
 // The TensorStorage overloads handle any dtype (fp32, fp16, bf16 as 16-bit patterns) and layout
 // (runtime/tensor_storage.hpp): values and read-back indices are LOGICAL, the kernels walk memory

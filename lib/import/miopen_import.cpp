@@ -8,7 +8,7 @@
 #include <map>
 #include <optional>
 
-#include "spec/problem_validation.hpp"
+#include "problem/problem_validation.hpp"
 
 namespace kbench::import {
 

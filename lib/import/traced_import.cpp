@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "problem/conv_problem.hpp"
-#include "spec/problem_validation.hpp"
+#include "problem/problem_validation.hpp"
 
 namespace kbench::import {
 

@@ -14,8 +14,8 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "io/atomic_file.hpp"
 #include "io/input_file.hpp"
-#include "run/atomic_file.hpp"
 
 namespace kbench::io {
 

@@ -37,7 +37,7 @@ std::vector<Operand> computed_operands(const ConvProblem& p);
 
 // The most products (plus one for a bias) summed into one computed element: the n of its error bound.
 // Forward: C_in/g x taps; backward_data: the forward's reduction seen from dx, (C_out/g) x taps; a
-// backward_weights element sums N x the spatial volume it slides over (seed 76: 11 million terms).
+// backward_weights element sums N x the spatial volume it slides over (problem 76: 11 million terms).
 std::int64_t reduction_length(const ConvProblem& p);
 
 // The problem whose forward pass is `p`'s backward-data pass: input dy, output grad_input, weight p's

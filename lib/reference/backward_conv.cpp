@@ -1,5 +1,5 @@
 // Backward passes: backward-data as the forward convolution of dy, and the weight gradient as one
-// gather per weight element (its reduction over N x spatial is long: seed 76's elements sum 11 million
+// gather per weight element (its reduction over N x spatial is long: problem 76's elements sum 11 million
 // terms, so they are spread over threads one element, or a chunk of short ones, at a time).
 #include "reference/backward_conv.hpp"
 
@@ -9,10 +9,9 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "reference/computable.hpp"
+#include "problem/rank3.hpp"
 #include "reference/gather.hpp"
 #include "reference/parallel.hpp"
-#include "reference/rank3.hpp"
 #include "reference/reference_conv.hpp"
 #include "reference/seeded_values.hpp"
 #include "reference/tensor_checks.hpp"

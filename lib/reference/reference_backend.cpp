@@ -13,7 +13,7 @@
 #include "core/memory_budget.hpp"
 #include "data/host_tensors.hpp"
 #include "problem/conv_pass.hpp"
-#include "reference/computable.hpp"
+#include "problem/problem_validation.hpp"
 #include "reference/host_memory.hpp"
 #include "reference/parallel.hpp"
 #include "reference/reference_conv.hpp"
@@ -134,7 +134,7 @@ class ReferenceBackend final : public Backend {
   // Every dtype and layout: a layout only says how a backend stores its tensors, and the reference keeps
   // them in logical (nchw) order on the host, so what it computes, and read_output's indices, are the same.
   Support supports(const ConvProblem& problem, const BackendOptions&) const override {
-    return reference::computable(problem);  // a tf32 request is served in fp32 (math_used says so)
+    return validate_problem(problem);  // a tf32 request is served in fp32 (math_used says so)
   }
 
   Support fits(const ConvProblem& problem, const BackendOptions&) const override {

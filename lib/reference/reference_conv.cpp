@@ -10,10 +10,9 @@
 #include <vector>
 
 #include "problem/conv_geometry.hpp"
+#include "problem/rank3.hpp"
 #include "reference/backward_conv.hpp"
-#include "reference/computable.hpp"
 #include "reference/parallel.hpp"
-#include "reference/rank3.hpp"
 #include "reference/reference_conv.hpp"
 #include "reference/tensor_checks.hpp"
 

@@ -5,10 +5,9 @@
 #include <stdexcept>
 
 #include "data/counter_rng.hpp"
-#include "reference/computable.hpp"
+#include "problem/rank3.hpp"
 #include "reference/gather.hpp"
 #include "reference/parallel.hpp"
-#include "reference/rank3.hpp"
 #include "reference/reference_conv.hpp"
 #include "reference/seeded_values.hpp"
 #include "reference/backward_conv.hpp"

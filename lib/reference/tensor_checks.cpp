@@ -5,7 +5,13 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "problem/problem_validation.hpp"
+
 namespace kbench::reference {
+
+void require_computable(const ConvProblem& problem) {
+  require_valid_problem(problem, "the CPU reference cannot compute this convolution");
+}
 
 void require_tensors_match(const ConvProblem& p, const data::HostTensors& tensors) {
   const auto check = [](const char* name, std::size_t have, std::int64_t want) {

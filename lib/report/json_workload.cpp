@@ -3,7 +3,7 @@
 
 #include "report/json_value.hpp"
 #include "report/results_json.hpp"
-#include "spec/problem_validation.hpp"
+#include "problem/problem_validation.hpp"
 
 namespace kbench {
 

@@ -6,9 +6,9 @@
 
 #include "data/host_tensors.hpp"
 #include "data/npy.hpp"
+#include "io/atomic_file.hpp"
 #include "problem/conv_pass.hpp"
 #include "problem/memory_layout.hpp"
-#include "run/atomic_file.hpp"
 #include "run/dump_tensor.hpp"
 
 namespace kbench {
@@ -134,7 +134,7 @@ void WorkloadDump::add_reference(std::span<const double> output) {
 
 void WorkloadDump::finish(RunReport& report) {
   const auto path = std::filesystem::path(dir_) / (workload_.name + ".index.json");
-  attempt([&] { write_file_atomically(path.string(), index_.dump(2) + '\n'); });
+  attempt([&] { io::write_file_atomically(path.string(), index_.dump(2) + '\n'); });
   if (!failure_.empty()) {
     report.notes.push_back(fmt::format("--dump of {} is incomplete: {}", workload_.name, failure_));
     report.write_failures.push_back(failure_);

@@ -24,7 +24,7 @@
 #include "run/dump.hpp"
 #include "run/math_policy.hpp"
 #include "run/run_metadata.hpp"
-#include "spec/problem_validation.hpp"
+#include "problem/problem_validation.hpp"
 #include "verify/check_points.hpp"
 
 namespace kbench {
@@ -80,7 +80,7 @@ ReferenceValues reference_everywhere(const ConvProblem& problem, std::uint64_t s
 }
 
 // Whether `bytes` more may be held on the host beside every backend's own buffers (the CPU reference's
-// run alone takes inputs + fp64 + fp32 outputs: seed 84, 17 GB of a 23 GB machine): at most a quarter of
+// run alone takes inputs + fp64 + fp32 outputs: problem 84, 17 GB of a 23 GB machine): at most a quarter of
 // the memory free now.
 bool fits_quarter_of_host_memory(double bytes) {
   const std::optional<std::int64_t> available = reference::available_host_memory();
@@ -114,7 +114,7 @@ ReferenceValues reference_at(const ConvProblem& problem, std::uint64_t seed, std
 }
 
 // Whether the fp64 result of a full check may be held for the whole workload. Where this fails the check
-// samples, as for a slow reference; whether it fits must not hang on how fast the CPU measured (seed 84's
+// samples, as for a slow reference; whether it fits must not hang on how fast the CPU measured (problem 84's
 // full check on 2 cores is 2.0-2.5 s, at the threshold).
 bool full_output_fits(const ConvProblem& problem) {
   return fits_quarter_of_host_memory(8.0 * static_cast<double>(computed_elements(problem)));
@@ -137,7 +137,7 @@ double reference_seconds(const ConvProblem& problem, double points) {
 }
 
 // How many points a sampled check takes: `wanted`, unless each point's reduction is so long (a
-// backward_weights element of seed 76 sums 11 million terms) that they would take longer than a full
+// backward_weights element of problem 76 sums 11 million terms) that they would take longer than a full
 // check may; then as many as fit that time, and never fewer than reach every corner and grad_bias.
 std::int64_t sampled_point_count(const ConvProblem& problem, std::int64_t wanted, double max_seconds) {
   constexpr std::int64_t kFewest = 64;

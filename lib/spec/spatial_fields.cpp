@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "spec/problem_validation.hpp"
+#include "problem/problem_validation.hpp"
 
 namespace kbench::spec {
 

@@ -11,7 +11,7 @@
 #include "core/error.hpp"
 #include "spec/did_you_mean.hpp"
 #include "spec/layout_names.hpp"
-#include "spec/problem_validation.hpp"
+#include "problem/problem_validation.hpp"
 
 namespace kbench {
 

@@ -11,7 +11,7 @@
 #include "core/error.hpp"
 #include "spec/layout_names.hpp"
 #include "spec/pass_list.hpp"
-#include "spec/problem_validation.hpp"
+#include "problem/problem_validation.hpp"
 #include "spec/spatial_fields.hpp"
 #include "spec/sweep.hpp"
 #include "spec/sweep_expansion.hpp"

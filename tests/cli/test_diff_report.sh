@@ -42,11 +42,11 @@ verdict_is base.json faster30.json faster 0
 verdict_is noisy-base.json noisy.json unclear 0
 json_check "$WORK/verdict.json" 'abs(doc["pairs"][0]["change"] - 0.10) < 1e-9 and doc["pairs"][0]["p_value"] >= 0.05'
 
-# --- A whole suite: the seed suite as a GPU machine would report it (synthetic GPU results added to
+# --- A whole suite: the headline suite as a GPU machine would report it (synthetic GPU results added to
 # a real run), against itself with one kernel slower, one broken, one removed and one added. The
 # tiny --time-budget makes the CPU reference skip every seed workload on any machine.
 "$KBENCH" run "$SRC"/workloads/kernelbench/level1/{050,076,077,084}_*.yaml --backends reference --format json --seed 1 --time-budget 0.01 --allow-empty --output "$WORK/seed.json" > /dev/null 2>&1 \
-  || fail "kbench run seed suite"
+  || fail "kbench run headline suite"
 $SYNTH add-gpu-results "$WORK/seed.json" "$WORK/suite.json"
 python3 - "$WORK/suite.json" "$WORK/suite-new.json" <<'PY' || fail "editing the suite"
 import json, sys

@@ -75,7 +75,7 @@ expect '| 076 | fp32 | not run | not run | — | 3.33 ms (compute, 3xTF32) | —
 expect '| 050 | tf32 | `implicit_gemm_tf32/input_patch/96x256` 0.25 ms | `cudnn:IMPLICIT_GEMM` 0.21 ms | 0.84x | — | — | 0.2 ms | slower than cuDNN (0.84x), misses target by 0.05 ms |'
 expect '| 084 | fp32 | wrong: 3 of 4096 checked elements out of tolerance |'
 expect 'no verified time |'
-# Seed 77 has no result at all: its rows read "not run" instead of dropping out of the table.
+# Problem 77 has no result at all: its rows read "not run" instead of dropping out of the table.
 expect '| 077 | fp32 | not run | not run | — | — | — | — | not run |'
 expect '| 077 | tf32 | not run | not run | — | — | — | — | not run |'
 expect '| 076 | tf32 | cuda | `implicit_gemm_tf32/streamed_a` | 3.4 ms | 2 / 3 |'

@@ -1,4 +1,4 @@
-# The HTML report of the seed suite, rendered in headless Chromium: it loads without script errors,
+# The HTML report of the headline suite, rendered in headless Chromium: it loads without script errors,
 # its inline self-check passes (one roofline point and one median mark for every verified, timed
 # result, none for the others), a screenshot is taken, and a page with a point removed is caught.
 # Chromium is required (Debian package `chromium`, installed by scripts/install-deps.sh): a skipped
@@ -17,11 +17,11 @@ selfcheck() {
   chrome --dump-dom "file://$1" 2> "$WORK/dom.err" | grep -o '<div id="kbench-selfcheck"[^>]*>[^<]*'
 }
 
-# The seed suite as a GPU machine reports it (synthetic GPU results on a real run of the suite),
+# The headline suite as a GPU machine reports it (synthetic GPU results on a real run of the suite),
 # beside a real reference-backend run of a small spec: two runs on one page. The tiny --time-budget
 # makes the CPU reference skip every seed workload, on any machine.
 "$KBENCH" run "$SRC"/workloads/kernelbench/level1/{050,076,077,084}_*.yaml --backends reference --format json --seed 1 --time-budget 0.01 --allow-empty --output "$WORK/seed.json" > /dev/null 2>&1 \
-  || fail "kbench run seed suite"
+  || fail "kbench run headline suite"
 python3 "$SRC/tests/cli/synthetic_results.py" add-gpu-results "$WORK/seed.json" "$WORK/suite.json"
 "$KBENCH" run "$SRC/tests/data/cli/small_conv2d.yaml" --backends reference --iterations 5 --seed 2 --format json \
   --output "$WORK/small.json" > /dev/null 2>&1 || fail "kbench run small spec"

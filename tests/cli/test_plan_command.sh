@@ -1,7 +1,7 @@
 # `kbench plan`: what each backend would run for the seeds, without running anything; forced
 # variants; bad input exits 2.
 source "$(dirname "$0")/lib.sh"
-# The four seeds by name (the directory holds the whole KernelBench suite; the counts below are the seeds').
+# The four headline problems by name (the directory holds the whole KernelBench suite; the counts below are the seeds').
 SEEDS=("$SRC"/workloads/kernelbench/level1/{050,076,077,084}_*.yaml)
 
 "$KBENCH" plan "${SEEDS[@]}" --math fp32,tf32 --format json > "$WORK/plan.json" 2> "$WORK/err.txt" ||
@@ -14,7 +14,7 @@ json_check "$WORK/plan.json" 'all(p["planned"] and p["variants"][0]["implementat
 
 (cd "$SRC" && "$KBENCH" list) >"$WORK/backends.txt" 2>/dev/null || fail "kbench list exited $?"  # not piped: see test_plan_golden.sh
 if grep -q "^  cuda " "$WORK/backends.txt"; then
-  # The kernel that runs is the first variant, named by its family; the rest follow; seed 77's is
+  # The kernel that runs is the first variant, named by its family; the rest follow; problem 77's is
   # the phase GEMM of its math mode.
   json_check "$WORK/plan.json" 'all(p["planned"] and p["variants"][0]["runs"] and
                                     p["variants"][0]["implementation"].startswith(p["variants"][0]["variant"].split("/")[0])

@@ -1,4 +1,4 @@
-# What `kbench plan` says our CUDA kernels would run, for every variant of the four seeds and every
+# What `kbench plan` says our CUDA kernels would run, for every variant of the four headline problems and every
 # example in both math modes, without a GPU (planned for --target h100-sxm): kept identical to
 # tests/data/golden/plan_cuda_all.json. The kernel-family code may be reorganised; what it plans
 # (names, envelopes, facts, reasons) must not change unless a change means it, and then the golden file

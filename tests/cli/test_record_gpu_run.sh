@@ -80,7 +80,7 @@ $RECORD "$WORK/full" --results-dir "$WORK/results" 2>"$WORK/err.txt"
 grep -q "exists already; nothing filed" "$WORK/err.txt" || fail "the refusal must say the file exists"
 (( $(ls -A "$WORK/results" | wc -l) == 13 )) || fail "a refused recording left $(ls -A "$WORK/results" | tr '\n' ' ')"
 
-# A partial set, from the bundle of a call cut off after the variants of seed 50: the seeds and the
+# A partial set, from the bundle of a call cut off after the variants of problem 50: the seeds and the
 # variants as parts only, merged here; no plan, no protocol.
 make_visit "$WORK/cut" seeds-050 seeds-076 seeds-077 seeds-084 variants-050-fp32 variants-050-tf32
 rm "$WORK/cut/plan.json"

@@ -1,4 +1,4 @@
-# torch on 1-D channels-last data (seed 76 in fp16/bf16 NHWC on the GPU): torch's _convolution makes a 3-D
+# torch on 1-D channels-last data (problem 76 in fp16/bf16 NHWC on the GPU): torch's _convolution makes a 3-D
 # input contiguous before viewing it as 4-D, a transpose of the whole input inside the timed call. kbench
 # hands torch the 4-D [N, C, 1, L] channels-last views instead. With KBENCH_TORCH_ATEN_OPS=1 each result
 # records the aten operators of one timed call (torch.profiler, on the CPU here): a 2-D convolution, and no

@@ -92,26 +92,30 @@ inline bool check_forward_half_gemm_everywhere(const ConvProblem& p, std::uint64
 // pad before, pad after, bias); three of them load 16 bytes at a time under NHWC, two gather.
 inline std::vector<ConvProblem> forward_half_gemm_shapes() {
   using D = Dims;
-  using gpu_tests::make_problem;
   const OpKind conv = OpKind::conv;
   return {
       // 2-D, 16 channels (vector loads), padding, bias; M 126 (2 row tiles, the second partial), K 144
       // (5 chunks: every stage of either pipeline refilled, the last chunk partial)
-      make_problem(conv, 2, 2, 16, 24, 1, D{{9, 7, 0}}, D{{3, 3, 0}}, D{{1, 1, 0}}, D{{1, 1, 0}}, D{{1, 1, 0}},
-                   D{{1, 1, 0}}, true),
+      ConvProblem{.op = conv, .spatial_rank = 2, .batch = 2, .in_channels = 16, .out_channels = 24,
+                  .input = D{{9, 7, 0}}, .kernel = D{{3, 3, 0}}, .stride = D{{1, 1, 0}}, .dilation = D{{1, 1, 0}},
+                  .pad_before = D{{1, 1, 0}}, .pad_after = D{{1, 1, 0}}, .bias = true},
       // 1-D, stride 2, dilation 2, asymmetric padding, K = 40 (a partial second chunk), no bias
-      make_problem(conv, 1, 1, 8, 16, 1, D{{37, 0, 0}}, D{{5, 0, 0}}, D{{2, 0, 0}}, D{{2, 0, 0}}, D{{3, 0, 0}},
-                   D{{1, 0, 0}}, false),
+      ConvProblem{.op = conv, .spatial_rank = 1, .batch = 1, .in_channels = 8, .out_channels = 16,
+                  .input = D{{37, 0, 0}}, .kernel = D{{5, 0, 0}}, .stride = D{{2, 0, 0}}, .dilation = D{{2, 0, 0}},
+                  .pad_before = D{{3, 0, 0}}, .pad_after = D{{1, 0, 0}}},
       // 3-D, groups of 8 -> 12 channels, bias
-      make_problem(conv, 3, 1, 16, 24, 2, D{{3, 5, 4}}, D{{2, 3, 2}}, D{{1, 1, 2}}, D{{1, 1, 1}}, D{{0, 1, 1}},
-                   D{{1, 1, 0}}, true),
+      ConvProblem{.op = conv, .spatial_rank = 3, .batch = 1, .in_channels = 16, .out_channels = 24, .groups = 2,
+                  .input = D{{3, 5, 4}}, .kernel = D{{2, 3, 2}}, .stride = D{{1, 1, 2}}, .pad_before = D{{0, 1, 1}},
+                  .pad_after = D{{1, 1, 0}}, .bias = true},
       // 2-D, 3 input channels (gathered in either layout: AlexNet-like), 70 output channels (2 column
       // tiles, the second partial), stride 4
-      make_problem(conv, 2, 1, 3, 70, 1, D{{19, 19, 0}}, D{{5, 5, 0}}, D{{4, 4, 0}}, D{{1, 1, 0}}, D{{2, 2, 0}},
-                   D{{2, 2, 0}}, true),
+      ConvProblem{.op = conv, .spatial_rank = 2, .batch = 1, .in_channels = 3, .out_channels = 70,
+                  .input = D{{19, 19, 0}}, .kernel = D{{5, 5, 0}}, .stride = D{{4, 4, 0}}, .dilation = D{{1, 1, 0}},
+                  .pad_before = D{{2, 2, 0}}, .pad_after = D{{2, 2, 0}}, .bias = true},
       // 2-D, groups of 12 input channels (gathered), 8 output channels per group
-      make_problem(conv, 2, 2, 36, 24, 3, D{{6, 5, 0}}, D{{3, 1, 0}}, D{{1, 2, 0}}, D{{2, 1, 0}}, D{{2, 0, 0}},
-                   D{{0, 1, 0}}, true),
+      ConvProblem{.op = conv, .spatial_rank = 2, .batch = 2, .in_channels = 36, .out_channels = 24, .groups = 3,
+                  .input = D{{6, 5, 0}}, .kernel = D{{3, 1, 0}}, .stride = D{{1, 2, 0}}, .dilation = D{{2, 1, 0}},
+                  .pad_before = D{{2, 0, 0}}, .pad_after = D{{0, 1, 0}}, .bias = true},
   };
 }
 

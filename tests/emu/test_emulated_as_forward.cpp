@@ -87,9 +87,10 @@ void check_as_forward(const ConvProblem& p, Family family, std::uint64_t seed) {
 
 ConvProblem transposed_depthwise(std::int64_t channels, std::int64_t h, std::int64_t w, std::int64_t k,
                                  std::int64_t pad_top, std::int64_t pad_left, bool bias) {
-  return gpu_tests::make_problem(OpKind::conv_transpose, 2, 2, channels, channels, channels, Dims{{h, w, 1}},
-                                 Dims{{k, k, 1}}, Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, Dims{{pad_top, pad_left, 0}},
-                                 Dims{{pad_top, pad_left, 0}}, bias);
+  return ConvProblem{.op = OpKind::conv_transpose, .spatial_rank = 2, .batch = 2, .in_channels = channels,
+                     .out_channels = channels, .groups = channels, .input = Dims{{h, w, 1}}, .kernel = Dims{{k, k, 1}},
+                     .pad_before = Dims{{pad_top, pad_left, 0}}, .pad_after = Dims{{pad_top, pad_left, 0}},
+                     .bias = bias};
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // The bulk-copy depthwise kernel (depthwise2d_bulk_kernel.cuh) run on the CPU under the CUDA
 // emulation, against the fp64 reference: random problems of its envelope (kernel 3, 5 and 7, every
 // padding, strip and plane edges, narrow planes whose columns several threads share, rows too wide
-// for four blocks an SM) and seed 84 in miniature, each in both schedules (one stage, a block per
+// for four blocks an SM) and problem 84 in miniature, each in both schedules (one stage, a block per
 // strip; two stages, on a few persistent blocks). Then the emulation's checks of the bulk-copy
 // protocol, each shown to fail a kernel that breaks it, so that the kernel's passing means something.
 #include <doctest/doctest.h>
@@ -15,7 +15,7 @@
 #include "cuda/selection.hpp"
 #include "emulated_run.hpp"
 #include "problem_factory.hpp"
-#include "reference/computable.hpp"
+#include "problem/problem_validation.hpp"
 #include "test_seed.hpp"
 
 // The kernel's `extern __shared__` array, as the emulation provides it (one block runs at a time).
@@ -70,7 +70,7 @@ ConvProblem random_bulk_problem(std::mt19937_64& rng, std::int64_t k) {
     p.pad_before = Dims{{pick(rng, 0, k - 1), pick(rng, 0, 1) * (k - 1) / 2, 0}};
     p.pad_after = Dims{{pick(rng, 0, k - 1), pick(rng, 0, k - 1), 0}};
     p.input = Dims{{pick(rng, 1, 70), 4 * pick(rng, 1, 35), 1}};
-    if (reference::computable(p).ok && gpu::conv::choice_envelope(kBulk, p, MathMode::fp32).ok) return p;
+    if (validate_problem(p).ok && gpu::conv::choice_envelope(kBulk, p, MathMode::fp32).ok) return p;
   }
 }
 
@@ -136,11 +136,11 @@ TEST_SUITE("cuda_emulated") {
     CHECK(strips > 0);
   }
 
-  TEST_CASE("emulated bulk-copy depthwise kernel: seed 84 in miniature, and rows too wide for the four-block target") {
-    // Seed 84's rows: 512 floats in, 510 out (strips of an even number of rows), three planes.
+  TEST_CASE("emulated bulk-copy depthwise kernel: problem 84 in miniature, and rows too wide for the four-block target") {
+    // Problem 84's rows: 512 floats in, 510 out (strips of an even number of rows), three planes.
     const ConvProblem s84 =
-        gpu_tests::make_problem(OpKind::conv, 2, 1, 3, 3, 3, Dims{{40, 512, 1}}, Dims{{3, 3, 1}}, Dims{{1, 1, 1}},
-                                Dims{{1, 1, 1}}, Dims{{0, 0, 0}}, Dims{{0, 0, 0}}, false);
+        ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 1, .in_channels = 3, .out_channels = 3, .groups = 3,
+                    .input = Dims{{40, 512, 1}}, .kernel = Dims{{3, 3, 1}}};
     const dw::BulkParams t84 = check_bulk(s84, 84);
     CHECK(t84.strip_rows % 2 == 0);
     CHECK(t84.strips > 1);

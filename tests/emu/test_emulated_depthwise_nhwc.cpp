@@ -1,6 +1,6 @@
 // The channels-last depthwise kernel (depthwise_nhwc_kernel.cuh) from its own source on the CPU under
 // the CUDA emulation, in fp16, bf16 and fp32, against the fp64 reference within the error bound of
-// emulated_typed_run.hpp (fp32 accumulation, one rounding): seed 84 in miniature, partial slices
+// emulated_typed_run.hpp (fp32 accumulation, one rounding): problem 84 in miniature, partial slices
 // (C not a multiple of the slice), 1-D and 3-D, odd sizes, padding, stride, dilation, bias, edge
 // tiles in rows and columns, strides past the kernel's span, and random problems. Every vector load
 // is checked against the input buffers and every output must be stored exactly once.
@@ -26,7 +26,6 @@ namespace {
 namespace dn = gpu::conv::depthwise_nhwc;
 using emu_tests::run_typed_and_compare;
 using emu_tests::Stored;
-using gpu_tests::make_problem;
 using gpu_tests::pick;
 
 template <DType kType>
@@ -53,7 +52,9 @@ void check_every_dtype(const ConvProblem& p, std::uint64_t seed) {
 // A depthwise problem of the given rank and channels (a multiple of 8: every dtype's vectors).
 ConvProblem depthwise(int rank, std::int64_t n, std::int64_t c, Dims input, Dims kernel, Dims stride, Dims dilation,
                       Dims pad_before, Dims pad_after, bool bias) {
-  return make_problem(OpKind::conv, rank, n, c, c, c, input, kernel, stride, dilation, pad_before, pad_after, bias);
+  return ConvProblem{.op = OpKind::conv, .spatial_rank = rank, .batch = n, .in_channels = c, .out_channels = c,
+                     .groups = c, .input = input, .kernel = kernel, .stride = stride, .dilation = dilation,
+                     .pad_before = pad_before, .pad_after = pad_after, .bias = bias};
 }
 
 }  // namespace
@@ -64,7 +65,7 @@ TEST_SUITE("cuda_emulated") {
       "dilation, padding, bias") {
     using D = Dims;
     const ConvProblem shapes[] = {
-        // Seed 84 in miniature: 3x3, no padding; 2 x 2 tiles of 4 rows x 32 columns, the last of each partial.
+        // Problem 84 in miniature: 3x3, no padding; 2 x 2 tiles of 4 rows x 32 columns, the last of each partial.
         depthwise(2, 2, 64, D{{10, 38, 1}}, D{{3, 3, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}}, D{{0, 0, 0}}, D{{0, 0, 0}},
                   false),
         // 72 channels: slices of 8 vectors and 1 (fp16/bf16) or 8, 8 and 2 (fp32); 5x3 kernel, stride

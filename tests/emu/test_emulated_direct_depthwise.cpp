@@ -20,7 +20,7 @@
 #include "cuda/selection.hpp"
 #include "emulated_run.hpp"
 #include "problem_factory.hpp"
-#include "reference/computable.hpp"
+#include "problem/problem_validation.hpp"
 #include "test_seed.hpp"
 
 // The tiled kernel's `extern __shared__` array, as the emulation provides it (one block runs at a time).
@@ -34,7 +34,6 @@ namespace {
 namespace dw = gpu::conv::depthwise;
 namespace dt = gpu::conv::direct_tiled;
 using emu_tests::run_and_compare;
-using gpu_tests::make_problem;
 using gpu_tests::pick;
 
 void check_direct(const ConvProblem& p, std::uint64_t seed) {
@@ -121,7 +120,7 @@ ConvProblem random_tiled_problem(std::mt19937_64& rng, OpKind op, int rank, std:
                              : (depth ? pick(rng, 1, shapes.depth)
                                       : pick(rng, last ? shapes.width_lo : 1, last ? shapes.width : shapes.height));
     }
-    if (reference::computable(p).ok && gpu::conv::direct_tiled_envelope(p).ok) return p;
+    if (validate_problem(p).ok && gpu::conv::direct_tiled_envelope(p).ok) return p;
   }
 }
 
@@ -162,7 +161,7 @@ TEST_SUITE("cuda_emulated") {
         check_depthwise(p, 950 + static_cast<std::uint64_t>(++trial));
         check_depthwise(p, 950 + static_cast<std::uint64_t>(trial), dw::StoreMode::realigned);
       }
-    // Seed 84 in miniature: rows of 510 outputs from 512 inputs (8-byte stores), two strips.
+    // Problem 84 in miniature: rows of 510 outputs from 512 inputs (8-byte stores), two strips.
     ConvProblem s84;
     s84.spatial_rank = 2;
     s84.batch = 1;
@@ -247,17 +246,21 @@ TEST_SUITE("cuda_emulated") {
     // FCN's learned x2 upsampler in miniature (depthwise, kernel 4, stride 2, padding 1, a bias):
     // every output gathers 2 x 2 taps, two tiles of rows.
     using D = Dims;
-    const ConvProblem upsample = make_problem(OpKind::conv_transpose, 2, 1, 3, 3, 3, D{{40, 45, 1}}, D{{4, 4, 1}},
-                                              D{{2, 2, 1}}, D{{1, 1, 1}}, D{{1, 1, 0}}, D{{1, 1, 0}}, true);
+    const ConvProblem upsample = ConvProblem{.op = OpKind::conv_transpose, .spatial_rank = 2, .batch = 1,
+                                             .in_channels = 3, .out_channels = 3, .groups = 3, .input = D{{40, 45, 1}},
+                                             .kernel = D{{4, 4, 1}}, .stride = D{{2, 2, 1}}, .pad_before = D{{1, 1, 0}},
+                                             .pad_after = D{{1, 1, 0}}, .bias = true};
     CHECK(check_direct_tiled(upsample, 2500) == dt::kTransposedPairs);
     ConvProblem grouped = upsample;  // a stack of 2 windows, 2 output channels per group: weights from shared memory
     grouped.in_channels = 4;
     grouped.out_channels = 4;
     grouped.groups = 2;
     CHECK(check_direct_tiled(grouped, 2502) == dt::kTransposedPairs);
-    // Seed 77's geometry (stride 2, dilation 2: even coordinates untapped) on two channels per group.
-    const ConvProblem sparse = make_problem(OpKind::conv_transpose, 3, 1, 2, 4, 2, D{{3, 6, 20}}, D{{3, 3, 3}},
-                                            D{{2, 2, 2}}, D{{2, 2, 2}}, D{{1, 1, 1}}, D{{1, 1, 1}}, false);
+    // Problem 77's geometry (stride 2, dilation 2: even coordinates untapped) on two channels per group.
+    const ConvProblem sparse = ConvProblem{.op = OpKind::conv_transpose, .spatial_rank = 3, .batch = 1,
+                                           .in_channels = 2, .out_channels = 4, .groups = 2, .input = D{{3, 6, 20}},
+                                           .kernel = D{{3, 3, 3}}, .stride = D{{2, 2, 2}}, .dilation = D{{2, 2, 2}},
+                                           .pad_before = D{{1, 1, 1}}, .pad_after = D{{1, 1, 1}}};
     CHECK(check_direct_tiled(sparse, 2501) == dt::kTransposedInstance);
   }
 
@@ -282,12 +285,15 @@ TEST_SUITE("cuda_emulated") {
     // pix2pix's last layer in miniature (transposed 128 -> 3, kernel 4, stride 2, padding 1, a bias)
     // and a regression head (64 -> 1, 3x3): several passes, tiles past the edges.
     using D = Dims;
-    const ConvProblem pix2pix = make_problem(OpKind::conv_transpose, 2, 1, 128, 3, 1, D{{12, 20, 1}}, D{{4, 4, 1}},
-                                             D{{2, 2, 1}}, D{{1, 1, 1}}, D{{1, 1, 0}}, D{{1, 1, 0}}, true);
+    const ConvProblem pix2pix = ConvProblem{.op = OpKind::conv_transpose, .spatial_rank = 2, .batch = 1,
+                                            .in_channels = 128, .out_channels = 3, .input = D{{12, 20, 1}},
+                                            .kernel = D{{4, 4, 1}}, .stride = D{{2, 2, 1}}, .pad_before = D{{1, 1, 0}},
+                                            .pad_after = D{{1, 1, 0}}, .bias = true};
     REQUIRE(dt::make_params(pix2pix).desc.passes() > 1);
     CHECK(check_direct_tiled(pix2pix, 2800) == dt::kTransposedPairs);
-    const ConvProblem head = make_problem(OpKind::conv, 2, 1, 64, 1, 1, D{{40, 70, 1}}, D{{3, 3, 1}}, D{{1, 1, 1}},
-                                          D{{1, 1, 1}}, D{{1, 1, 0}}, D{{1, 1, 0}}, false);
+    const ConvProblem head = ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 1, .in_channels = 64,
+                                         .out_channels = 1, .input = D{{40, 70, 1}}, .kernel = D{{3, 3, 1}},
+                                         .pad_before = D{{1, 1, 0}}, .pad_after = D{{1, 1, 0}}};
     REQUIRE(dt::make_params(head).desc.passes() > 1);
     CHECK(check_direct_tiled(head, 2801) == 3);
   }

@@ -26,7 +26,6 @@ namespace {
 
 namespace dt = gpu::conv::direct_tiled;
 using emu_tests::Stored;
-using gpu_tests::make_problem;
 using gpu_tests::pick;
 
 // Runs p in kType (NCHW) with the launch its tiling computes; returns the tiling.
@@ -60,29 +59,38 @@ TEST_SUITE("cuda_emulated") {
     const OpKind conv = OpKind::conv, tconv = OpKind::conv_transpose;
     // (rank, n, cin, cout, groups, input, kernel, stride, dilation, pad before, pad after, bias)
     const ConvProblem depthwise[] = {
-        // seed 84 in miniature: 2-D depthwise 3x3 (register weights), then 5x5 and 7x7
-        make_problem(conv, 2, 2, 3, 3, 3, D{{11, 70, 0}}, D{{3, 3, 0}}, D{{1, 1, 0}}, D{{1, 1, 0}}, D{{0, 0, 0}},
-                     D{{0, 0, 0}}, true),
-        make_problem(conv, 2, 1, 2, 2, 2, D{{9, 40, 0}}, D{{5, 5, 0}}, D{{1, 1, 0}}, D{{1, 1, 0}}, D{{2, 2, 0}},
-                     D{{2, 2, 0}}, false),
-        make_problem(conv, 2, 1, 2, 2, 2, D{{12, 33, 0}}, D{{7, 7, 0}}, D{{2, 1, 0}}, D{{1, 1, 0}}, D{{3, 3, 0}},
-                     D{{1, 3, 0}}, true),
+        // problem 84 in miniature: 2-D depthwise 3x3 (register weights), then 5x5 and 7x7
+        ConvProblem{.op = conv, .spatial_rank = 2, .batch = 2, .in_channels = 3, .out_channels = 3, .groups = 3,
+                    .input = D{{11, 70, 0}}, .kernel = D{{3, 3, 0}}, .stride = D{{1, 1, 0}}, .dilation = D{{1, 1, 0}},
+                    .bias = true},
+        ConvProblem{.op = conv, .spatial_rank = 2, .batch = 1, .in_channels = 2, .out_channels = 2, .groups = 2,
+                    .input = D{{9, 40, 0}}, .kernel = D{{5, 5, 0}}, .stride = D{{1, 1, 0}}, .dilation = D{{1, 1, 0}},
+                    .pad_before = D{{2, 2, 0}}, .pad_after = D{{2, 2, 0}}},
+        ConvProblem{.op = conv, .spatial_rank = 2, .batch = 1, .in_channels = 2, .out_channels = 2, .groups = 2,
+                    .input = D{{12, 33, 0}}, .kernel = D{{7, 7, 0}}, .stride = D{{2, 1, 0}}, .dilation = D{{1, 1, 0}},
+                    .pad_before = D{{3, 3, 0}}, .pad_after = D{{1, 3, 0}}, .bias = true},
         // a 1x5 kernel with column dilation (the looped instance), depth multiplier 2
-        make_problem(conv, 2, 1, 2, 4, 2, D{{6, 50, 0}}, D{{1, 5, 0}}, D{{1, 2, 0}}, D{{1, 2, 0}}, D{{0, 3, 0}},
-                     D{{0, 1, 0}}, true),
+        ConvProblem{.op = conv, .spatial_rank = 2, .batch = 1, .in_channels = 2, .out_channels = 4, .groups = 2,
+                    .input = D{{6, 50, 0}}, .kernel = D{{1, 5, 0}}, .stride = D{{1, 2, 0}}, .dilation = D{{1, 2, 0}},
+                    .pad_before = D{{0, 3, 0}}, .pad_after = D{{0, 1, 0}}, .bias = true},
         // a x2 upsampler's 4x4 transposed (pairs) and a transposed 3x3 at stride 3 (general)
-        make_problem(tconv, 2, 1, 3, 3, 3, D{{7, 20, 0}}, D{{4, 4, 0}}, D{{2, 2, 0}}, D{{1, 1, 0}}, D{{1, 1, 0}},
-                     D{{1, 1, 0}}, true),
-        make_problem(tconv, 2, 2, 2, 2, 2, D{{5, 9, 0}}, D{{3, 3, 0}}, D{{3, 3, 0}}, D{{1, 2, 0}}, D{{0, 1, 0}},
-                     D{{2, 0, 0}}, false, D{{1, 2, 0}}),
+        ConvProblem{.op = tconv, .spatial_rank = 2, .batch = 1, .in_channels = 3, .out_channels = 3, .groups = 3,
+                    .input = D{{7, 20, 0}}, .kernel = D{{4, 4, 0}}, .stride = D{{2, 2, 0}}, .dilation = D{{1, 1, 0}},
+                    .pad_before = D{{1, 1, 0}}, .pad_after = D{{1, 1, 0}}, .bias = true},
+        ConvProblem{.op = tconv, .spatial_rank = 2, .batch = 2, .in_channels = 2, .out_channels = 2, .groups = 2,
+                    .input = D{{5, 9, 0}}, .kernel = D{{3, 3, 0}}, .stride = D{{3, 3, 0}}, .dilation = D{{1, 2, 0}},
+                    .pad_before = D{{0, 1, 0}}, .pad_after = D{{2, 0, 0}}, .output_padding = D{{1, 2, 0}}},
         // stride-1 transposed, depthwise 3x3: runs as transposed in 16-bit types, not as its forward
-        make_problem(tconv, 2, 1, 4, 4, 4, D{{8, 30, 0}}, D{{3, 3, 0}}, D{{1, 1, 0}}, D{{1, 1, 0}}, D{{1, 1, 0}},
-                     D{{1, 1, 0}}, true),
+        ConvProblem{.op = tconv, .spatial_rank = 2, .batch = 1, .in_channels = 4, .out_channels = 4, .groups = 4,
+                    .input = D{{8, 30, 0}}, .kernel = D{{3, 3, 0}}, .stride = D{{1, 1, 0}}, .dilation = D{{1, 1, 0}},
+                    .pad_before = D{{1, 1, 0}}, .pad_after = D{{1, 1, 0}}, .bias = true},
         // 1-D and 3-D, groups of 3 input channels -> 2 outputs
-        make_problem(conv, 1, 2, 6, 4, 2, D{{300, 0, 0}}, D{{4, 0, 0}}, D{{2, 0, 0}}, D{{2, 0, 0}}, D{{1, 0, 0}},
-                     D{{2, 0, 0}}, true),
-        make_problem(conv, 3, 1, 6, 4, 2, D{{4, 6, 40}}, D{{2, 3, 3}}, D{{1, 1, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}},
-                     D{{0, 1, 1}}, false),
+        ConvProblem{.op = conv, .spatial_rank = 1, .batch = 2, .in_channels = 6, .out_channels = 4, .groups = 2,
+                    .input = D{{300, 0, 0}}, .kernel = D{{4, 0, 0}}, .stride = D{{2, 0, 0}}, .dilation = D{{2, 0, 0}},
+                    .pad_before = D{{1, 0, 0}}, .pad_after = D{{2, 0, 0}}, .bias = true},
+        ConvProblem{.op = conv, .spatial_rank = 3, .batch = 1, .in_channels = 6, .out_channels = 4, .groups = 2,
+                    .input = D{{4, 6, 40}}, .kernel = D{{2, 3, 3}}, .pad_before = D{{1, 1, 1}},
+                    .pad_after = D{{0, 1, 1}}},
     };
     std::set<int> instances;
     for (std::size_t i = 0; i < std::size(depthwise); ++i) {
@@ -92,8 +100,10 @@ TEST_SUITE("cuda_emulated") {
     CHECK(instances == std::set<int>{0, 3, 5, 7, dt::kTransposedInstance, dt::kTransposedPairs});
 
     // 40 input channels a group for 2 outputs: a stack too deep for one pass.
-    const ConvProblem deep = make_problem(conv, 2, 1, 40, 2, 1, D{{20, 140, 0}}, D{{3, 3, 0}}, D{{1, 1, 0}},
-                                          D{{1, 1, 0}}, D{{1, 1, 0}}, D{{1, 1, 0}}, true);
+    const ConvProblem deep = ConvProblem{.op = conv, .spatial_rank = 2, .batch = 1, .in_channels = 40,
+                                         .out_channels = 2, .input = D{{20, 140, 0}}, .kernel = D{{3, 3, 0}},
+                                         .stride = D{{1, 1, 0}}, .dilation = D{{1, 1, 0}}, .pad_before = D{{1, 1, 0}},
+                                         .pad_after = D{{1, 1, 0}}, .bias = true};
     CHECK(check_tiled<DType::fp16>(deep, 2590).passes() > 1);
     check_tiled<DType::bf16>(deep, 2591);
   }

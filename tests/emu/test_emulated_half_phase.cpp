@@ -22,7 +22,6 @@ namespace {
 
 namespace hg = gpu::conv::half_gemm;
 using emu_tests::Stored;
-using gpu_tests::make_problem;
 using gpu_tests::pick;
 
 // Blocks for a grid-stride launch over `units`: fewer than the units, so the loops take several rounds.
@@ -75,22 +74,27 @@ std::vector<ConvProblem> transposed_half_shapes() {
   using D = Dims;
   const OpKind t = OpKind::conv_transpose;
   return {
-      // seed 77's kind, small: 3-D, stride 2, dilation 2 (7 of 8 phase combinations untapped), 16 -> 16
+      // problem 77's kind, small: 3-D, stride 2, dilation 2 (7 of 8 phase combinations untapped), 16 -> 16
       // channels (vector loads and vector fills under NHWC), bias
-      make_problem(t, 3, 1, 16, 16, 1, D{{3, 4, 3}}, D{{3, 3, 3}}, D{{2, 2, 2}}, D{{2, 2, 2}}, D{{1, 1, 1}},
-                   D{{1, 1, 1}}, true),
+      ConvProblem{.op = t, .spatial_rank = 3, .batch = 1, .in_channels = 16, .out_channels = 16, .input = D{{3, 4, 3}},
+                  .kernel = D{{3, 3, 3}}, .stride = D{{2, 2, 2}}, .dilation = D{{2, 2, 2}}, .pad_before = D{{1, 1, 1}},
+                  .pad_after = D{{1, 1, 1}}, .bias = true},
       // 2-D, stride 3, dilation 2: every phase tapped, 1 or 2 taps each; output_padding; no bias
-      make_problem(t, 2, 2, 8, 24, 1, D{{5, 4, 0}}, D{{4, 3, 0}}, D{{3, 3, 0}}, D{{2, 2, 0}}, D{{2, 1, 0}},
-                   D{{1, 0, 0}}, false, D{{1, 2, 0}}),
+      ConvProblem{.op = t, .spatial_rank = 2, .batch = 2, .in_channels = 8, .out_channels = 24, .input = D{{5, 4, 0}},
+                  .kernel = D{{4, 3, 0}}, .stride = D{{3, 3, 0}}, .dilation = D{{2, 2, 0}}, .pad_before = D{{2, 1, 0}},
+                  .pad_after = D{{1, 0, 0}}, .output_padding = D{{1, 2, 0}}},
       // 1-D, stride 1 (one phase, every tap, the forward correlation flipped), 5 input channels (gathered)
-      make_problem(t, 1, 2, 5, 12, 1, D{{23, 0, 0}}, D{{5, 0, 0}}, D{{1, 0, 0}}, D{{1, 0, 0}}, D{{2, 0, 0}},
-                   D{{3, 0, 0}}, true),
+      ConvProblem{.op = t, .spatial_rank = 1, .batch = 2, .in_channels = 5, .out_channels = 12, .input = D{{23, 0, 0}},
+                  .kernel = D{{5, 0, 0}}, .stride = D{{1, 0, 0}}, .dilation = D{{1, 0, 0}}, .pad_before = D{{2, 0, 0}},
+                  .pad_after = D{{3, 0, 0}}, .bias = true},
       // 2-D, groups of 8 -> 10 channels (a fill of elements, C_out not a multiple of 8), stride 2, bias
-      make_problem(t, 2, 1, 16, 20, 2, D{{4, 5, 0}}, D{{3, 2, 0}}, D{{2, 2, 0}}, D{{1, 1, 0}}, D{{0, 1, 0}},
-                   D{{1, 0, 0}}, true, D{{1, 0, 0}}),
+      ConvProblem{.op = t, .spatial_rank = 2, .batch = 1, .in_channels = 16, .out_channels = 20, .groups = 2,
+                  .input = D{{4, 5, 0}}, .kernel = D{{3, 2, 0}}, .stride = D{{2, 2, 0}}, .dilation = D{{1, 1, 0}},
+                  .pad_before = D{{0, 1, 0}}, .pad_after = D{{1, 0, 0}}, .output_padding = D{{1, 0, 0}}, .bias = true},
       // 2-D, 70 output channels (2 column tiles), stride 2, kernel 4: each phase 2 x 2 taps
-      make_problem(t, 2, 1, 8, 70, 1, D{{6, 5, 0}}, D{{4, 4, 0}}, D{{2, 2, 0}}, D{{1, 1, 0}}, D{{1, 1, 0}},
-                   D{{1, 1, 0}}, true),
+      ConvProblem{.op = t, .spatial_rank = 2, .batch = 1, .in_channels = 8, .out_channels = 70, .input = D{{6, 5, 0}},
+                  .kernel = D{{4, 4, 0}}, .stride = D{{2, 2, 0}}, .dilation = D{{1, 1, 0}}, .pad_before = D{{1, 1, 0}},
+                  .pad_after = D{{1, 1, 0}}, .bias = true},
   };
 }
 

@@ -17,7 +17,6 @@
 namespace kbench {
 namespace {
 
-using gpu_tests::make_problem;
 using gpu_tests::pick;
 
 }  // namespace
@@ -28,8 +27,10 @@ TEST_SUITE("cuda_emulated") {
     // The family's forward shapes, and one of 130 output channels (3 column tiles) over K 216 (7
     // chunks, the last of 24), bias.
     std::vector<ConvProblem> shapes = emu_tests::forward_half_gemm_shapes();
-    shapes.push_back(make_problem(OpKind::conv, 2, 1, 24, 130, 1, D{{6, 6, 0}}, D{{3, 3, 0}}, D{{1, 1, 0}},
-                                  D{{1, 1, 0}}, D{{1, 1, 0}}, D{{1, 1, 0}}, true));
+    shapes.push_back(ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 1, .in_channels = 24,
+                                 .out_channels = 130, .input = D{{6, 6, 0}}, .kernel = D{{3, 3, 0}},
+                                 .stride = D{{1, 1, 0}}, .dilation = D{{1, 1, 0}}, .pad_before = D{{1, 1, 0}},
+                                 .pad_after = D{{1, 1, 0}}, .bias = true});
     int vector = 0;
     for (std::size_t i = 0; i < shapes.size(); ++i) {
       CAPTURE(i);

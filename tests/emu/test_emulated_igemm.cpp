@@ -23,10 +23,11 @@
 #include "cuda/transposed/zero_fill_index.hpp"
 #include "data/host_tensors.hpp"
 #include "problem_factory.hpp"
-#include "reference/rank3.hpp"
+#include "problem/rank3.hpp"
 #include "reference/reference_conv.hpp"
 #include "verify/compare.hpp"
 #include "verify/tolerance.hpp"
+#include "headline_problems.hpp"
 #include "test_seed.hpp"
 
 // The kernel's `extern __shared__` array, as the emulation provides it (one block runs at a time).
@@ -124,7 +125,7 @@ void check(const ConvProblem& problem, const KernelChoice& choice, MathMode math
   const std::string name = gpu::conv::variant_name(choice);
   INFO("variant " << name << ", math " << to_string(math));
   REQUIRE_MESSAGE(gpu::conv::choice_envelope(choice, problem, math).ok, "outside the envelope");
-  const ConvProblem p3 = reference::as_rank3(problem);
+  const ConvProblem p3 = as_rank3(problem);
   const data::HostTensors t = data::make_host_tensors(problem, seed);
   std::vector<float> y(static_cast<std::size_t>(problem.output_elements()), kPoison);
   std::vector<int> writes(y.size(), 0);  // every output is stored exactly once, over all launches
@@ -133,7 +134,7 @@ void check(const ConvProblem& problem, const KernelChoice& choice, MathMode math
     // A stride-1 transposed problem runs as its forward equivalent, on the forward weights
     // (forward_equivalent.hpp), as the launch runs it; the output is held to its own reference.
     const std::optional<ConvProblem> forward = gpu::conv::forward_problem_for(choice.family, problem);
-    const ConvProblem f3 = reference::as_rank3(forward.value_or(problem));
+    const ConvProblem f3 = as_rank3(forward.value_or(problem));
     data::HostTensors tf = t;
     if (forward) tf.weight = gpu_tests::forward_weights(*forward, t.weight);
     ig::GemmConvParams d = gpu::conv::forward_gemm_params(f3, choice);
@@ -166,8 +167,8 @@ ConvProblem small_problem(std::mt19937_64& rng, OpKind op, int rank, std::int64_
   for (;;) {
     ConvProblem p = gpu_tests::random_problem(rng, op, rank, cin_pg, cout_pg, gpu_tests::small_shapes());
     if (op == OpKind::conv) p.input[rank - 1] = 4 * pick(rng, 1, rank == 1 ? 12 : 4);
-    if (!reference::computable(p)) continue;
-    if (op == OpKind::conv_transpose && gpu::conv::transposed_gemms(reference::as_rank3(p)).empty()) continue;
+    if (!validate_problem(p)) continue;
+    if (op == OpKind::conv_transpose && gpu::conv::transposed_gemms(as_rank3(p)).empty()) continue;
     return p;
   }
 }
@@ -208,7 +209,7 @@ TEST_SUITE("cuda_emulated") {
           p = gpu_tests::random_problem(rng, OpKind::conv_transpose, 1 + trial % 2, pick(rng, 1, 5), pick(rng, 8, 40),
                                         limits);
           p.input[p.spatial_rank - 1] = 4 * pick(rng, 1, 4);
-        } while (!reference::computable(p) || !gpu::conv::forward_equivalent(p) ||
+        } while (!validate_problem(p) || !gpu::conv::forward_equivalent(p) ||
                  !gpu::conv::choice_envelope(KernelChoice{.family = f, .order = order}, p, math_for(f)));
         CAPTURE(trial);
         check(p, KernelChoice{.family = f, .order = order}, math_for(f), 750 + static_cast<std::uint64_t>(++trial));
@@ -234,28 +235,27 @@ TEST_SUITE("cuda_emulated") {
     }
   }
 
-  TEST_CASE("emulated implicit GEMM: seed 50 in miniature (input_patch, 96x256, masked last chunk, two images)") {
+  TEST_CASE("emulated implicit GEMM: problem 50 in miniature (input_patch, 96x256, masked last chunk, two images)") {
     const ConvProblem p =
-        gpu_tests::make_problem(OpKind::conv, 2, 2, 3, 96, 1, Dims{{27, 28, 1}}, Dims{{11, 11, 1}}, Dims{{4, 4, 1}},
-                                Dims{{1, 1, 1}}, Dims{{2, 2, 0}}, Dims{{2, 2, 0}}, true);
-    REQUIRE(gpu::conv::forward_gemm_ordered(reference::as_rank3(p)).desc.order == ig::KOrder::input_patch);
+        kbench::testing::resized(kbench::testing::headline50(), 2, Dims{{27, 28, 1}});
+    REQUIRE(gpu::conv::forward_gemm_ordered(as_rank3(p)).desc.order == ig::KOrder::input_patch);
     for (const Family f : kForward) check(p, KernelChoice{.family = f}, math_for(f), 50);
   }
 
-  TEST_CASE("emulated implicit GEMM, wgmma: seed 50 in miniature and edges of the tile, both tensor-core maths") {
-    using gpu_tests::make_problem;
-    // Seed 50's channels and kernel (23 chunks, the last with 11 rows); 2-D with 1,440 outputs per
+  TEST_CASE("emulated implicit GEMM, wgmma: problem 50 in miniature and edges of the tile, both tensor-core maths") {
+    // Problem 50's channels and kernel (23 chunks, the last with 11 rows); 2-D with 1,440 outputs per
     // image (six column tiles, the last partial) and a 2-row last chunk; 100 output channels (two row
     // tiles, padded rows not stored) with two groups; 1-D with stride 2.
     const ConvProblem cases[] = {
-        make_problem(OpKind::conv, 2, 2, 3, 96, 1, Dims{{27, 28, 1}}, Dims{{11, 11, 1}}, Dims{{4, 4, 1}},
-                     Dims{{1, 1, 1}}, Dims{{2, 2, 0}}, Dims{{2, 2, 0}}, true),
-        make_problem(OpKind::conv, 2, 1, 2, 20, 1, Dims{{40, 36, 1}}, Dims{{3, 3, 1}}, Dims{{1, 1, 1}}, Dims{{1, 1, 1}},
-                     Dims{{1, 1, 0}}, Dims{{1, 1, 0}}, false),
-        make_problem(OpKind::conv, 2, 1, 2, 200, 2, Dims{{20, 20, 1}}, Dims{{5, 5, 1}}, Dims{{1, 1, 1}},
-                     Dims{{1, 1, 1}}, Dims{{0, 0, 0}}, Dims{{0, 0, 0}}, true),
-        make_problem(OpKind::conv, 1, 2, 3, 16, 1, Dims{{1000, 1, 1}}, Dims{{7, 1, 1}}, Dims{{2, 1, 1}},
-                     Dims{{1, 1, 1}}, Dims{{3, 0, 0}}, Dims{{3, 0, 0}}, true),
+        kbench::testing::resized(kbench::testing::headline50(), 2, Dims{{27, 28, 1}}),
+        ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 1, .in_channels = 2, .out_channels = 20,
+                    .input = Dims{{40, 36, 1}}, .kernel = Dims{{3, 3, 1}}, .pad_before = Dims{{1, 1, 0}},
+                    .pad_after = Dims{{1, 1, 0}}},
+        ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 1, .in_channels = 2, .out_channels = 200,
+                    .groups = 2, .input = Dims{{20, 20, 1}}, .kernel = Dims{{5, 5, 1}}, .bias = true},
+        ConvProblem{.op = OpKind::conv, .spatial_rank = 1, .batch = 2, .in_channels = 3, .out_channels = 16,
+                    .input = Dims{{1000, 1, 1}}, .kernel = Dims{{7, 1, 1}}, .stride = Dims{{2, 1, 1}},
+                    .pad_before = Dims{{3, 0, 0}}, .pad_after = Dims{{3, 0, 0}}, .bias = true},
     };
     std::uint64_t seed = 5000;
     for (const ConvProblem& p : cases)
@@ -281,16 +281,13 @@ TEST_SUITE("cuda_emulated") {
     }
   }
 
-  TEST_CASE("emulated implicit GEMM: seeds 76 and 77 in miniature (their channel counts, orders and tiles)") {
-    using gpu_tests::make_problem;
+  TEST_CASE("emulated implicit GEMM: problems 76 and 77 in miniature (their channel counts, orders and tiles)") {
     // 76: 64 -> 128 channels, k3 s3 d4: channel_blocks on the 128x256 tile, 12 chunks.
-    const ConvProblem s76 = make_problem(OpKind::conv, 1, 2, 64, 128, 1, Dims{{300, 1, 1}}, Dims{{3, 1, 1}},
-                                         Dims{{3, 1, 1}}, Dims{{4, 1, 1}}, Dims{{0, 0, 0}}, Dims{{0, 0, 0}}, false);
+    const ConvProblem s76 = kbench::testing::resized(kbench::testing::headline76(), 2, Dims{{300, 1, 1}});
     // 77: 32 -> 64 channels, 3x3x3, stride 2, dilation 2, padding 1: one phase GEMM (odd outputs),
     // 88% of the output written by the zero fill and the epilogue's tails.
-    const ConvProblem s77 = make_problem(OpKind::conv_transpose, 3, 1, 32, 64, 1, Dims{{3, 4, 4}}, Dims{{3, 3, 3}},
-                                         Dims{{2, 2, 2}}, Dims{{2, 2, 2}}, Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, false);
-    REQUIRE(gpu::conv::forward_gemm_ordered(reference::as_rank3(s76)).desc.order == ig::KOrder::channel_blocks);
+    const ConvProblem s77 = kbench::testing::resized(kbench::testing::headline77(), 1, Dims{{3, 4, 4}});
+    REQUIRE(gpu::conv::forward_gemm_ordered(as_rank3(s76)).desc.order == ig::KOrder::channel_blocks);
     for (const Family f : kForward) check(s76, KernelChoice{.family = f}, math_for(f), 76);
     for (const Family f : kTransposed) {
       check(s77, KernelChoice{.family = f}, math_for(f), 77);
@@ -299,30 +296,34 @@ TEST_SUITE("cuda_emulated") {
   }
 
   TEST_CASE("emulated implicit GEMM: long 1-D kernels, past 1,024 taps and 2,048 reduction rows") {
-    using gpu_tests::make_problem;
     const Dims one{{1, 1, 1}}, none{{0, 0, 0}};
     // 16 channels x 1,030 taps: channel blocks with a 16.5 KB tap list in shared memory.
     const ConvProblem wide =
-        make_problem(OpKind::conv, 1, 1, 16, 8, 1, Dims{{1040, 1, 1}}, Dims{{1030, 1, 1}}, one, one, none, none, true);
-    REQUIRE(gpu::conv::forward_gemm_ordered(reference::as_rank3(wide)).desc.order == ig::KOrder::channel_blocks);
+        ConvProblem{.op = OpKind::conv, .spatial_rank = 1, .batch = 1, .in_channels = 16, .out_channels = 8,
+                    .input = Dims{{1040, 1, 1}}, .kernel = Dims{{1030, 1, 1}}, .stride = one, .dilation = one,
+                    .pad_before = none, .pad_after = none, .bias = true};
+    REQUIRE(gpu::conv::forward_gemm_ordered(as_rank3(wide)).desc.order == ig::KOrder::channel_blocks);
     check(wide, KernelChoice{Family::implicit_gemm_3xtf32}, MathMode::fp32, 1030);
     // 2 channels x 1,030 taps, 2,060 rows: the input_patch order by default (few channels), k_table forced.
     const ConvProblem few =
-        make_problem(OpKind::conv, 1, 2, 2, 8, 1, Dims{{1060, 1, 1}}, Dims{{1030, 1, 1}}, one, one, none, none, false);
-    REQUIRE(gpu::conv::forward_gemm_ordered(reference::as_rank3(few)).desc.order == ig::KOrder::input_patch);
+        ConvProblem{.op = OpKind::conv, .spatial_rank = 1, .batch = 2, .in_channels = 2, .out_channels = 8,
+                    .input = Dims{{1060, 1, 1}}, .kernel = Dims{{1030, 1, 1}}, .stride = one, .dilation = one,
+                    .pad_before = none, .pad_after = none};
+    REQUIRE(gpu::conv::forward_gemm_ordered(as_rank3(few)).desc.order == ig::KOrder::input_patch);
     for (const Family f : kForward) {
       check(few, KernelChoice{.family = f}, math_for(f), 2060);
       check(few, KernelChoice{.family = f, .order = ig::KOrder::k_table}, math_for(f), 2061);
     }
     // Transposed at stride 1: one phase GEMM of all 1,030 taps (cropped by 500 a side to 31 outputs,
     // one column tile).
-    const ConvProblem up = make_problem(OpKind::conv_transpose, 1, 1, 16, 8, 1, Dims{{2, 1, 1}}, Dims{{1030, 1, 1}},
-                                        one, one, Dims{{500, 0, 0}}, Dims{{500, 0, 0}}, false);
+    const ConvProblem up = ConvProblem{.op = OpKind::conv_transpose, .spatial_rank = 1, .batch = 1, .in_channels = 16,
+                                       .out_channels = 8, .input = Dims{{2, 1, 1}}, .kernel = Dims{{1030, 1, 1}},
+                                       .stride = one, .dilation = one, .pad_before = Dims{{500, 0, 0}},
+                                       .pad_after = Dims{{500, 0, 0}}};
     check(up, KernelChoice{Family::transposed_phase_tf32}, MathMode::tf32, 1031);
   }
 
   TEST_CASE("emulated implicit GEMM, resident A: persistent blocks over several column tiles, both tensor-core maths") {
-    using gpu_tests::make_problem;
     const KernelChoice resident[] = {
         KernelChoice{.family = Family::implicit_gemm_3xtf32,
                      .order = ig::KOrder::channel_blocks,
@@ -331,16 +332,17 @@ TEST_SUITE("cuda_emulated") {
                      .order = ig::KOrder::channel_blocks,
                      .schedule = ig::ASchedule::resident},
     };
-    // Seed 76 in miniature (12 chunks of A resident): two images of 172 outputs (even: pair stores),
+    // Problem 76 in miniature (12 chunks of A resident): two images of 172 outputs (even: pair stores),
     // so a tile straddles them; 2 blocks walk the 2 tiles, then 1 block walks both.
-    const ConvProblem s76 = make_problem(OpKind::conv, 1, 2, 64, 128, 1, Dims{{522, 1, 1}}, Dims{{3, 1, 1}},
-                                         Dims{{3, 1, 1}}, Dims{{4, 1, 1}}, Dims{{0, 0, 0}}, Dims{{0, 0, 0}}, false);
+    const ConvProblem s76 = kbench::testing::resized(kbench::testing::headline76(), 2, Dims{{522, 1, 1}});
     // Odd output volume (9 x 23: scalar stores, pairs split between two images), bias, a partial
     // channel block, three images, 2-D; and 200 output channels (two row tiles, padded rows not stored).
-    const ConvProblem odd = make_problem(OpKind::conv, 2, 3, 12, 100, 1, Dims{{9, 24, 1}}, Dims{{3, 3, 1}},
-                                         Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, Dims{{1, 1, 0}}, Dims{{1, 0, 0}}, true);
-    const ConvProblem tall = make_problem(OpKind::conv, 1, 2, 5, 200, 1, Dims{{300, 1, 1}}, Dims{{2, 1, 1}},
-                                          Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, Dims{{0, 0, 0}}, Dims{{0, 0, 0}}, true);
+    const ConvProblem odd = ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 3, .in_channels = 12,
+                                        .out_channels = 100, .input = Dims{{9, 24, 1}}, .kernel = Dims{{3, 3, 1}},
+                                        .pad_before = Dims{{1, 1, 0}}, .pad_after = Dims{{1, 0, 0}}, .bias = true};
+    const ConvProblem tall = ConvProblem{.op = OpKind::conv, .spatial_rank = 1, .batch = 2, .in_channels = 5,
+                                         .out_channels = 200, .input = Dims{{300, 1, 1}}, .kernel = Dims{{2, 1, 1}},
+                                         .bias = true};
     REQUIRE(s76.output_spatial_volume() == 172);
     REQUIRE(odd.output_spatial_volume() == 9 * 23);
     std::uint64_t seed = 900;
@@ -353,12 +355,12 @@ TEST_SUITE("cuda_emulated") {
   }
 
   TEST_CASE("emulated implicit GEMM, split-K: partial tiles summed by the reduction, forward and transposed") {
-    using gpu_tests::make_problem;
     // A late ResNet layer in miniature: 40 -> 100 channels at 3x3 (27 channel-block chunks, two row
     // tiles of 96), batch 1, bias; 4 splits (27 chunks: ranges of 6 and 7) and 27 (one chunk each).
-    const ConvProblem late = make_problem(OpKind::conv, 2, 1, 40, 100, 1, Dims{{7, 7, 1}}, Dims{{3, 3, 1}},
-                                          Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, Dims{{1, 1, 0}}, Dims{{1, 1, 0}}, true);
-    REQUIRE(gpu::conv::forward_gemm_ordered(reference::as_rank3(late)).desc.chunks == 27);
+    const ConvProblem late = ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 1, .in_channels = 40,
+                                         .out_channels = 100, .input = Dims{{7, 7, 1}}, .kernel = Dims{{3, 3, 1}},
+                                         .pad_before = Dims{{1, 1, 0}}, .pad_after = Dims{{1, 1, 0}}, .bias = true};
+    REQUIRE(gpu::conv::forward_gemm_ordered(as_rank3(late)).desc.chunks == 27);
     std::uint64_t seed = 4300;
     for (const Family f : kForward)
       for (const std::int64_t splits : {4, 27}) check(late, KernelChoice{.family = f}, math_for(f), ++seed, 3, splits);
@@ -382,18 +384,20 @@ TEST_SUITE("cuda_emulated") {
         check(p, KernelChoice{.family = f}, math_for(f), 4400 + static_cast<std::uint64_t>(++trial), 3,
               pick(rng, 2, 5));
       }
-    const ConvProblem s77 = make_problem(OpKind::conv_transpose, 3, 1, 32, 64, 1, Dims{{3, 4, 4}}, Dims{{3, 3, 3}},
-                                         Dims{{2, 2, 2}}, Dims{{2, 2, 2}}, Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, true);
+    const ConvProblem s77 = ConvProblem{.op = OpKind::conv_transpose, .spatial_rank = 3, .batch = 1, .in_channels = 32,
+                                        .out_channels = 64, .input = Dims{{3, 4, 4}}, .kernel = Dims{{3, 3, 3}},
+                                        .stride = Dims{{2, 2, 2}}, .dilation = Dims{{2, 2, 2}},
+                                        .pad_before = Dims{{1, 1, 1}}, .pad_after = Dims{{1, 1, 1}}, .bias = true};
     check(s77, KernelChoice{Family::transposed_phase_tf32}, MathMode::tf32, 4477, 3, 3);
   }
 
   TEST_CASE("emulated zero fill alone: a transposed convolution whose every output is the bias") {
     // Stride 4, dilation 4, one tap, padding 1: no output receives a tap (zero_fill.cu's kernel, as
     // the launch enqueues it when there is no phase GEMM: its body is zero_fill_planes).
-    const ConvProblem p = gpu_tests::make_problem(OpKind::conv_transpose, 2, 3, 4, 8, 1, Dims{{1, 1, 1}},
-                                                  Dims{{1, 1, 1}}, Dims{{4, 4, 1}}, Dims{{4, 4, 1}}, Dims{{1, 1, 0}},
-                                                  Dims{{0, 0, 0}}, true, Dims{{2, 3, 0}});
-    const ConvProblem p3 = reference::as_rank3(p);
+    const ConvProblem p = ConvProblem{.op = OpKind::conv_transpose, .spatial_rank = 2, .batch = 3, .in_channels = 4,
+                                      .out_channels = 8, .stride = Dims{{4, 4, 1}}, .dilation = Dims{{4, 4, 1}},
+                                      .pad_before = Dims{{1, 1, 0}}, .output_padding = Dims{{2, 3, 0}}, .bias = true};
+    const ConvProblem p3 = as_rank3(p);
     REQUIRE(gpu::conv::transposed_gemms(p3).empty());
     const gpu::conv::ZeroFillParams z = gpu::conv::make_zero_fill_params(p3);
     const data::HostTensors t = data::make_host_tensors(p, 3);

@@ -213,8 +213,10 @@ TEST_CASE("emulated wgrad_gemm_ffma: grad_weight and grad_bias, split and unspli
     check_backward_weights(p, 300 + static_cast<std::uint64_t>(i), splits);
   }
   // More than one tile each way (rows and columns past 64) with groups, split in 3.
-  ConvProblem wide = gpu_tests::make_problem(OpKind::conv, 2, 2, 2 * 9, 2 * 70, 2, Dims{{6, 5, 1}}, Dims{{3, 3, 1}},
-                                             Dims{{1, 2, 1}}, Dims{{1, 1, 1}}, Dims{{1, 0, 0}}, Dims{{1, 1, 0}}, true);
+  ConvProblem wide = ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 2, .in_channels = 2 * 9,
+                                 .out_channels = 2 * 70, .groups = 2, .input = Dims{{6, 5, 1}},
+                                 .kernel = Dims{{3, 3, 1}}, .stride = Dims{{1, 2, 1}}, .pad_before = Dims{{1, 0, 0}},
+                                 .pad_after = Dims{{1, 1, 0}}, .bias = true};
   wide.pass = Pass::backward_weights;
   check_backward_weights(wide, 399, 3);
   wide.op = OpKind::conv_transpose;
@@ -264,16 +266,18 @@ TEST_CASE("emulated wgrad_depthwise: grad_weight and grad_bias, every lines per 
     CAPTURE(d.slices);
     check_wgrad_depthwise(p, 500 + static_cast<std::uint64_t>(i), d);
   }
-  // Seed 84's shape, smaller: 3x3, no padding, lines of 198 (4 segments), 38 lines (3 line blocks),
+  // Problem 84's shape, smaller: 3x3, no padding, lines of 198 (4 segments), 38 lines (3 line blocks),
   // sliced as for 132 SMs (3 slices of 8 steps); then strided and dilated with padding, as chosen.
-  ConvProblem p84 = gpu_tests::make_problem(OpKind::conv, 2, 2, 3, 3, 3, Dims{{40, 200, 1}}, Dims{{3, 3, 1}},
-                                            Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, Dims{{0, 0, 0}}, Dims{{0, 0, 0}}, false);
+  ConvProblem p84 = ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 2, .in_channels = 3, .out_channels = 3,
+                                .groups = 3, .input = Dims{{40, 200, 1}}, .kernel = Dims{{3, 3, 1}}};
   p84.pass = Pass::backward_weights;
   const wd::WgradDepthwiseParams d84 = wd::make_wgrad_depthwise_params(p84, 132);
   REQUIRE(d84.slices == 3);
   check_wgrad_depthwise(p84, 598, d84);
-  ConvProblem strided = gpu_tests::make_problem(OpKind::conv, 2, 1, 2, 2, 2, Dims{{30, 140, 1}}, Dims{{3, 5, 1}},
-                                                Dims{{2, 3, 1}}, Dims{{2, 1, 1}}, Dims{{1, 2, 0}}, Dims{{2, 1, 0}}, true);
+  ConvProblem strided = ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 1, .in_channels = 2,
+                                    .out_channels = 2, .groups = 2, .input = Dims{{30, 140, 1}},
+                                    .kernel = Dims{{3, 5, 1}}, .stride = Dims{{2, 3, 1}}, .dilation = Dims{{2, 1, 1}},
+                                    .pad_before = Dims{{1, 2, 0}}, .pad_after = Dims{{2, 1, 0}}, .bias = true};
   strided.pass = Pass::backward_weights;
   check_wgrad_depthwise(strided, 597, wd::make_wgrad_depthwise_params(strided, 132));
 }

@@ -1,6 +1,6 @@
 // The cuda backend's kernel families against kbench's fp64 reference, through the Backend interface:
 // each family forced by variant name on random small shapes inside and at the edges of its envelope,
-// in the math modes it runs under, plus the four seed workloads at full size on sampled outputs.
+// in the math modes it runs under, plus the four headline workloads at full size on sampled outputs.
 // Every output is poisoned first, so an element a kernel forgets to write fails; inputs must be unchanged.
 // The 3xTF32 families are held to the fp32 tolerance: that is the claim that makes them fp32 kernels.
 #include <doctest/doctest.h>
@@ -18,13 +18,14 @@
 #include "problem_factory.hpp"
 #include "cuda/cuda_backend.hpp"
 #include "problem/conv_pass.hpp"
-#include "reference/computable.hpp"
+#include "problem/problem_validation.hpp"
 #include "reference/reference_conv.hpp"
 #include "cuda/device_support.hpp"
 #include "verify/check_points.hpp"
 #include "verify/compare.hpp"
 #include "verify/error_bound.hpp"
 #include "verify/tolerance.hpp"
+#include "headline_problems.hpp"
 #include "test_seed.hpp"
 #include "variant_envelope.hpp"
 
@@ -35,7 +36,6 @@ using kbench::ConvProblem;
 using kbench::Dims;
 using kbench::MathMode;
 using kbench::OpKind;
-using kbench::gpu_tests::make_problem;
 using kbench::gpu_tests::pick;
 using kbench::gpu_tests::random_problem;
 
@@ -179,7 +179,7 @@ ConvProblem random_patch_problem(std::mt19937_64& rng, int rank, std::int64_t ma
     ConvProblem p = random_problem(rng, OpKind::conv, rank, pick(rng, 1, 6), pick(rng, 1, max_cout));
     p.input[rank - 1] = 4 * pick(rng, 1, rank == 1 ? 75 : 12);
     p.pad_before[rank - 1] = pick(rng, 0, 6);
-    if (kbench::reference::computable(p).ok) return p;
+    if (kbench::validate_problem(p).ok) return p;
   }
 }
 
@@ -201,12 +201,15 @@ TEST_SUITE("cuda_kernels") {
     using D = Dims;
     // 1-D, 2^30 + 1000 long (4.3 GB a channel): the fast paths refuse it, `direct` is the default.
     const std::int64_t long_line = (std::int64_t{1} << 30) + 1000;
-    const ConvProblem forward = make_problem(OpKind::conv, 1, 1, 1, 2, 1, D{{long_line, 1, 1}}, D{{3, 1, 1}},
-                                             D{{1, 1, 1}}, D{{2, 1, 1}}, D{{1, 0, 0}}, D{{1, 0, 0}}, true);
+    const ConvProblem forward = ConvProblem{.op = OpKind::conv, .spatial_rank = 1, .batch = 1, .in_channels = 1,
+                                            .out_channels = 2, .input = D{{long_line, 1, 1}}, .kernel = D{{3, 1, 1}},
+                                            .dilation = D{{2, 1, 1}}, .pad_before = D{{1, 0, 0}},
+                                            .pad_after = D{{1, 0, 0}}, .bias = true};
     // Transposed at stride 2 from half that: an output past 2^30.
     const ConvProblem transposed =
-        make_problem(OpKind::conv_transpose, 1, 1, 1, 1, 1, D{{long_line / 2, 1, 1}}, D{{4, 1, 1}}, D{{2, 1, 1}},
-                     D{{1, 1, 1}}, D{{1, 0, 0}}, D{{1, 0, 0}}, false);
+        ConvProblem{.op = OpKind::conv_transpose, .spatial_rank = 1, .batch = 1, .in_channels = 1, .out_channels = 1,
+                    .input = D{{long_line / 2, 1, 1}}, .kernel = D{{4, 1, 1}}, .stride = D{{2, 1, 1}},
+                    .pad_before = D{{1, 0, 0}}, .pad_after = D{{1, 0, 0}}};
     REQUIRE(transposed.output_extent(0) > (std::int64_t{1} << 30));
     for (const ConvProblem& p : {forward, transposed}) {
       CHECK(cuda_backend().supports(p, options_for("", MathMode::fp32)));
@@ -227,9 +230,11 @@ TEST_SUITE("cuda_kernels") {
           const std::int64_t pad_top = pick(rng, 0, k - 1), pad_bottom = pick(rng, 0, k - 1);
           const std::int64_t height = pick(rng, k, 75);  // up to three strips
           const std::int64_t channels = pick(rng, 1, 4);
-          const ConvProblem p = make_problem(
-              conv, 2, pick(rng, 1, 2), channels, channels, channels, D{{height, width, 1}}, D{{k, k, 1}}, D{{1, 1, 1}},
-              D{{1, 1, 1}}, D{{pad_top, pad_left, 0}}, D{{pad_bottom, pad_right, 0}}, pick(rng, 0, 1) == 1);
+          const ConvProblem p = ConvProblem{.op = conv, .spatial_rank = 2, .batch = pick(rng, 1, 2),
+                                            .in_channels = channels, .out_channels = channels, .groups = channels,
+                                            .input = D{{height, width, 1}}, .kernel = D{{k, k, 1}},
+                                            .pad_before = D{{pad_top, pad_left, 0}},
+                                            .pad_after = D{{pad_bottom, pad_right, 0}}, .bias = pick(rng, 0, 1) == 1};
           if (p.output_extent(0) < 1 || p.output_extent(1) < 1) continue;
           CAPTURE(k);
           CAPTURE(pad_left);
@@ -243,12 +248,12 @@ TEST_SUITE("cuda_kernels") {
             for (const char* variant : {"depthwise2d/bulk_copies", "depthwise2d/bulk_pipelined"})
               check_family(p, variant, MathMode::fp32, 200 + static_cast<std::uint64_t>(trial));
         }
-    // Seed 84 in miniature: rows of 510 outputs from 512 inputs (8-byte stores, or realigned 16-byte
+    // Problem 84 in miniature: rows of 510 outputs from 512 inputs (8-byte stores, or realigned 16-byte
     // ones); and rows of 1026 spanning three 512-column segments.
-    const ConvProblem s84 = make_problem(conv, 2, 2, 3, 3, 3, D{{70, 512, 1}}, D{{3, 3, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}},
-                                         D{{0, 0, 0}}, D{{0, 0, 0}}, false);
-    const ConvProblem wide = make_problem(conv, 2, 1, 5, 5, 5, D{{40, 1028, 1}}, D{{3, 3, 1}}, D{{1, 1, 1}},
-                                          D{{1, 1, 1}}, D{{0, 0, 0}}, D{{0, 0, 0}}, true);
+    const ConvProblem s84 = ConvProblem{.op = conv, .spatial_rank = 2, .batch = 2, .in_channels = 3, .out_channels = 3,
+                                        .groups = 3, .input = D{{70, 512, 1}}, .kernel = D{{3, 3, 1}}};
+    const ConvProblem wide = ConvProblem{.op = conv, .spatial_rank = 2, .batch = 1, .in_channels = 5, .out_channels = 5,
+                                         .groups = 5, .input = D{{40, 1028, 1}}, .kernel = D{{3, 3, 1}}, .bias = true};
     for (const ConvProblem& p : {s84, wide}) {
       for (const char* variant : {"depthwise2d", "depthwise2d/realigned_stores"})
         check_family(p, variant, MathMode::fp32, 284);
@@ -258,7 +263,7 @@ TEST_SUITE("cuda_kernels") {
     }
   }
 
-  TEST_CASE("depthwise_nhwc: fp16, bf16 and fp32 channels last, random 1-D to 3-D shapes and seed 84 at full size") {
+  TEST_CASE("depthwise_nhwc: fp16, bf16 and fp32 channels last, random 1-D to 3-D shapes and problem 84 at full size") {
     using D = Dims;
     std::mt19937_64 rng(kbench::testing::test_seed(2462));
     const kbench::DType dtypes[] = {kbench::DType::fp16, kbench::DType::bf16, kbench::DType::fp32};
@@ -271,9 +276,8 @@ TEST_SUITE("cuda_kernels") {
       CAPTURE(trial);
       check_bounded(p, "depthwise_nhwc", 2462 + static_cast<std::uint64_t>(trial));
     }
-    // Seed 84 in fp16 and bf16 (its own half seeds), 510-column rows across 16 column tiles.
-    ConvProblem s84 = make_problem(OpKind::conv, 2, 64, 128, 128, 128, D{{256, 512, 1}}, D{{3, 3, 1}}, D{{1, 1, 1}},
-                                   D{{1, 1, 1}}, D{{0, 0, 0}}, D{{0, 0, 0}}, false);
+    // Problem 84 in fp16 and bf16 (its own half seeds), 510-column rows across 16 column tiles.
+    ConvProblem s84 = kbench::testing::headline84();
     s84.layout = kbench::Layout::nhwc;
     for (const kbench::DType dtype : dtypes) {
       s84.dtype = dtype;
@@ -297,11 +301,10 @@ TEST_SUITE("cuda_kernels") {
     }
   }
 
-  TEST_CASE("half GEMMs: seed 77 at full size by phases, fp16 and bf16 NHWC") {
+  TEST_CASE("half GEMMs: problem 77 at full size by phases, fp16 and bf16 NHWC") {
     using D = Dims;
     // One tapped phase of 27 taps; 7 of 8 outputs written by the fill.
-    ConvProblem s77 = make_problem(OpKind::conv_transpose, 3, 16, 32, 64, 1, D{{16, 32, 32}}, D{{3, 3, 3}},
-                                   D{{2, 2, 2}}, D{{2, 2, 2}}, D{{1, 1, 1}}, D{{1, 1, 1}}, false);
+    ConvProblem s77 = kbench::testing::headline77();
     s77.layout = kbench::Layout::nhwc;
     for (const kbench::DType dtype : {kbench::DType::fp16, kbench::DType::bf16}) {
       s77.dtype = dtype;
@@ -324,14 +327,13 @@ TEST_SUITE("cuda_kernels") {
         p = random_problem(rng, op, 1 + trial % 3, trial % 4 == 3 ? pick(rng, 1, 4) : 1, pick(rng, 1, 3), limits);
         if (p.spatial_rank == 2 && trial % 4 == 1) p.kernel = D{{3 + 2 * (trial / 4 % 3), 3 + 2 * (trial / 4 % 3), 1}};
         p.dtype = trial % 2 == 0 ? kbench::DType::fp16 : kbench::DType::bf16;
-      } while (!kbench::reference::computable(p).ok ||
+      } while (!kbench::validate_problem(p).ok ||
                !kbench::gpu_tests::variant_envelope(p, "direct_tiled", MathMode::fp32).ok);
       CAPTURE(trial);
       check_bounded(p, "direct_tiled", 2496 + static_cast<std::uint64_t>(trial));
     }
-    // Seed 84 in fp16 NCHW (sampled): depthwise 3x3 on 256 x 512 planes.
-    ConvProblem s84 = make_problem(OpKind::conv, 2, 64, 128, 128, 128, D{{256, 512, 1}}, D{{3, 3, 1}}, D{{1, 1, 1}},
-                                   D{{1, 1, 1}}, D{{0, 0, 0}}, D{{0, 0, 0}}, false);
+    // Problem 84 in fp16 NCHW (sampled): depthwise 3x3 on 256 x 512 planes.
+    ConvProblem s84 = kbench::testing::headline84();
     s84.dtype = kbench::DType::fp16;
     check_bounded(s84, "direct_tiled", 84, sampled(s84));
   }
@@ -371,7 +373,7 @@ TEST_SUITE("cuda_kernels") {
         p = random_problem(rng, OpKind::conv, rank, trial % 3 == 2 ? pick(rng, 1, 4) : 1, pick(rng, 1, 4), limits);
         // Every fourth 2-D trial a square 3, 5 or 7 kernel (the unrolled instances).
         if (rank == 2 && trial % 4 == 1) p.kernel = D{{3 + 2 * (trial / 4 % 3), 3 + 2 * (trial / 4 % 3), 1}};
-      } while (!kbench::reference::computable(p).ok);
+      } while (!kbench::validate_problem(p).ok);
       CAPTURE(trial);
       check_family(p, "direct_tiled", trial % 4 < 2 ? MathMode::fp32 : MathMode::tf32,
                    2100 + static_cast<std::uint64_t>(trial));
@@ -379,16 +381,26 @@ TEST_SUITE("cuda_kernels") {
     // MobileNet-sized layers: stride 2 on 112x112 (two tiles of 32 rows, 33.5 KB windows), stride 1 on
     // 7x7 with 960 channels and a bias; a 5x5 with multiplier 2; ResNeXt's groups of 4 on 56x56; a
     // 3x3x3 depthwise on video frames.
-    const ConvProblem mobile_s2 = make_problem(OpKind::conv, 2, 4, 32, 32, 32, D{{112, 112, 1}}, D{{3, 3, 1}},
-                                               D{{2, 2, 1}}, D{{1, 1, 1}}, D{{1, 1, 0}}, D{{1, 1, 0}}, false);
-    const ConvProblem mobile_7 = make_problem(OpKind::conv, 2, 8, 960, 960, 960, D{{7, 7, 1}}, D{{3, 3, 1}},
-                                              D{{1, 1, 1}}, D{{1, 1, 1}}, D{{1, 1, 0}}, D{{1, 1, 0}}, true);
-    const ConvProblem multiplied = make_problem(OpKind::conv, 2, 2, 24, 48, 24, D{{56, 60, 1}}, D{{5, 5, 1}},
-                                                D{{1, 1, 1}}, D{{1, 1, 1}}, D{{2, 2, 0}}, D{{2, 2, 0}}, true);
-    const ConvProblem resnext = make_problem(OpKind::conv, 2, 2, 128, 128, 32, D{{56, 56, 1}}, D{{3, 3, 1}},
-                                             D{{1, 1, 1}}, D{{1, 1, 1}}, D{{1, 1, 0}}, D{{1, 1, 0}}, false);
-    const ConvProblem video = make_problem(OpKind::conv, 3, 2, 24, 24, 24, D{{8, 28, 28}}, D{{3, 3, 3}}, D{{1, 1, 1}},
-                                           D{{1, 1, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}}, true);
+    const ConvProblem mobile_s2 = ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 4, .in_channels = 32,
+                                              .out_channels = 32, .groups = 32, .input = D{{112, 112, 1}},
+                                              .kernel = D{{3, 3, 1}}, .stride = D{{2, 2, 1}},
+                                              .pad_before = D{{1, 1, 0}}, .pad_after = D{{1, 1, 0}}};
+    const ConvProblem mobile_7 = ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 8, .in_channels = 960,
+                                             .out_channels = 960, .groups = 960, .input = D{{7, 7, 1}},
+                                             .kernel = D{{3, 3, 1}}, .pad_before = D{{1, 1, 0}},
+                                             .pad_after = D{{1, 1, 0}}, .bias = true};
+    const ConvProblem multiplied = ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 2, .in_channels = 24,
+                                               .out_channels = 48, .groups = 24, .input = D{{56, 60, 1}},
+                                               .kernel = D{{5, 5, 1}}, .pad_before = D{{2, 2, 0}},
+                                               .pad_after = D{{2, 2, 0}}, .bias = true};
+    const ConvProblem resnext = ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 2, .in_channels = 128,
+                                            .out_channels = 128, .groups = 32, .input = D{{56, 56, 1}},
+                                            .kernel = D{{3, 3, 1}}, .pad_before = D{{1, 1, 0}},
+                                            .pad_after = D{{1, 1, 0}}};
+    const ConvProblem video = ConvProblem{.op = OpKind::conv, .spatial_rank = 3, .batch = 2, .in_channels = 24,
+                                          .out_channels = 24, .groups = 24, .input = D{{8, 28, 28}},
+                                          .kernel = D{{3, 3, 3}}, .pad_before = D{{1, 1, 1}}, .pad_after = D{{1, 1, 1}},
+                                          .bias = true};
     for (const ConvProblem& p : {mobile_s2, mobile_7, multiplied, resnext, video})
       check_family(p, "direct_tiled", MathMode::fp32, 2199);
   }
@@ -408,21 +420,27 @@ TEST_SUITE("cuda_kernels") {
         limits.stride = 4;
         p = random_problem(rng, OpKind::conv_transpose, rank, trial % 3 == 2 ? pick(rng, 1, 4) : 1, pick(rng, 1, 4),
                            limits);
-      } while (!kbench::reference::computable(p).ok ||
+      } while (!kbench::validate_problem(p).ok ||
                !cuda_backend().supports(p, options_for("direct_tiled", MathMode::fp32)));
       CAPTURE(trial);
       check_family(p, "direct_tiled", trial % 4 < 2 ? MathMode::fp32 : MathMode::tf32,
                    2600 + static_cast<std::uint64_t>(trial));
     }
     // FCN's x2 depthwise upsampler on 21 score maps of 256 x 256 (kernel 4, stride 2, padding 1);
-    // a x4 one (kernel 8, stride 4, padding 2) with a bias; seed 77's sparse geometry (stride 2,
+    // a x4 one (kernel 8, stride 4, padding 2) with a bias; problem 77's sparse geometry (stride 2,
     // dilation 2) on groups of 2 channels in 3-D.
-    const ConvProblem up2 = make_problem(OpKind::conv_transpose, 2, 4, 21, 21, 21, D{{256, 256, 1}}, D{{4, 4, 1}},
-                                         D{{2, 2, 1}}, D{{1, 1, 1}}, D{{1, 1, 0}}, D{{1, 1, 0}}, false);
-    const ConvProblem up4 = make_problem(OpKind::conv_transpose, 2, 2, 16, 16, 16, D{{60, 70, 1}}, D{{8, 8, 1}},
-                                         D{{4, 4, 1}}, D{{1, 1, 1}}, D{{2, 2, 0}}, D{{2, 2, 0}}, true);
-    const ConvProblem sparse = make_problem(OpKind::conv_transpose, 3, 2, 8, 8, 4, D{{6, 16, 16}}, D{{3, 3, 3}},
-                                            D{{2, 2, 2}}, D{{2, 2, 2}}, D{{1, 1, 1}}, D{{1, 1, 1}}, false);
+    const ConvProblem up2 = ConvProblem{.op = OpKind::conv_transpose, .spatial_rank = 2, .batch = 4, .in_channels = 21,
+                                        .out_channels = 21, .groups = 21, .input = D{{256, 256, 1}},
+                                        .kernel = D{{4, 4, 1}}, .stride = D{{2, 2, 1}}, .pad_before = D{{1, 1, 0}},
+                                        .pad_after = D{{1, 1, 0}}};
+    const ConvProblem up4 = ConvProblem{.op = OpKind::conv_transpose, .spatial_rank = 2, .batch = 2, .in_channels = 16,
+                                        .out_channels = 16, .groups = 16, .input = D{{60, 70, 1}},
+                                        .kernel = D{{8, 8, 1}}, .stride = D{{4, 4, 1}}, .pad_before = D{{2, 2, 0}},
+                                        .pad_after = D{{2, 2, 0}}, .bias = true};
+    const ConvProblem sparse = ConvProblem{.op = OpKind::conv_transpose, .spatial_rank = 3, .batch = 2,
+                                           .in_channels = 8, .out_channels = 8, .groups = 4, .input = D{{6, 16, 16}},
+                                           .kernel = D{{3, 3, 3}}, .stride = D{{2, 2, 2}}, .dilation = D{{2, 2, 2}},
+                                           .pad_before = D{{1, 1, 1}}, .pad_after = D{{1, 1, 1}}};
     for (const ConvProblem& p : {up2, up4, sparse}) check_family(p, "direct_tiled", MathMode::fp32, 2699);
   }
 
@@ -441,7 +459,7 @@ TEST_SUITE("cuda_kernels") {
         limits.kernel[0] = limits.kernel[1] = 5;
         limits.stride = 3;
         p = random_problem(rng, op, rank, pick(rng, 24, 160), pick(rng, 1, 4), limits);
-      } while (!kbench::reference::computable(p).ok ||
+      } while (!kbench::validate_problem(p).ok ||
                !cuda_backend().supports(p, options_for("direct_tiled", MathMode::fp32)));
       CAPTURE(trial);
       check_family(p, "direct_tiled", trial % 4 < 2 ? MathMode::fp32 : MathMode::tf32,
@@ -449,12 +467,16 @@ TEST_SUITE("cuda_kernels") {
     }
     // A regression head (64 -> 1, 3x3, bias) on 256 x 256, pix2pix's last layer (transposed 128 -> 3,
     // kernel 4, stride 2) on 128 x 128, a 3-D head (32 -> 2, 3x3x3).
-    const ConvProblem head = make_problem(OpKind::conv, 2, 8, 64, 1, 1, D{{256, 256, 1}}, D{{3, 3, 1}}, D{{1, 1, 1}},
-                                          D{{1, 1, 1}}, D{{1, 1, 0}}, D{{1, 1, 0}}, true);
-    const ConvProblem pix2pix = make_problem(OpKind::conv_transpose, 2, 4, 128, 3, 1, D{{128, 128, 1}}, D{{4, 4, 1}},
-                                             D{{2, 2, 1}}, D{{1, 1, 1}}, D{{1, 1, 0}}, D{{1, 1, 0}}, false);
-    const ConvProblem head3d = make_problem(OpKind::conv, 3, 2, 32, 2, 1, D{{16, 48, 48}}, D{{3, 3, 3}}, D{{1, 1, 1}},
-                                            D{{1, 1, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}}, true);
+    const ConvProblem head = ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 8, .in_channels = 64,
+                                         .out_channels = 1, .input = D{{256, 256, 1}}, .kernel = D{{3, 3, 1}},
+                                         .pad_before = D{{1, 1, 0}}, .pad_after = D{{1, 1, 0}}, .bias = true};
+    const ConvProblem pix2pix = ConvProblem{.op = OpKind::conv_transpose, .spatial_rank = 2, .batch = 4,
+                                            .in_channels = 128, .out_channels = 3, .input = D{{128, 128, 1}},
+                                            .kernel = D{{4, 4, 1}}, .stride = D{{2, 2, 1}}, .pad_before = D{{1, 1, 0}},
+                                            .pad_after = D{{1, 1, 0}}};
+    const ConvProblem head3d = ConvProblem{.op = OpKind::conv, .spatial_rank = 3, .batch = 2, .in_channels = 32,
+                                           .out_channels = 2, .input = D{{16, 48, 48}}, .kernel = D{{3, 3, 3}},
+                                           .pad_before = D{{1, 1, 1}}, .pad_after = D{{1, 1, 1}}, .bias = true};
     for (const ConvProblem& p : {head, pix2pix, head3d})
       check_family(p, "direct_tiled", MathMode::fp32, 2999, sampled(p));
   }
@@ -471,12 +493,10 @@ TEST_SUITE("cuda_kernels") {
         CAPTURE(trial);
         check_family(p, std::string("implicit_gemm_") + v.suffix, v.math, 300 + static_cast<std::uint64_t>(++trial));
       }
-    // Seed 50 in miniature (k table, 96 rows, bias) and seed 76 in miniature (channel blocks, 128 rows).
+    // Problem 50 in miniature (k table, 96 rows, bias) and problem 76 in miniature (channel blocks, 128 rows).
     using D = Dims;
-    const ConvProblem s50 = make_problem(OpKind::conv, 2, 2, 3, 96, 1, D{{63, 59, 1}}, D{{11, 11, 1}}, D{{4, 4, 1}},
-                                         D{{1, 1, 1}}, D{{2, 2, 0}}, D{{2, 2, 0}}, true);
-    const ConvProblem s76 = make_problem(OpKind::conv, 1, 2, 64, 128, 1, D{{3000, 1, 1}}, D{{3, 1, 1}}, D{{3, 1, 1}},
-                                         D{{4, 1, 1}}, D{{0, 0, 0}}, D{{0, 0, 0}}, false);
+    const ConvProblem s50 = kbench::testing::resized(kbench::testing::headline50(), 2, Dims{{63, 59, 1}});
+    const ConvProblem s76 = kbench::testing::resized(kbench::testing::headline76(), 2, Dims{{3000, 1, 1}});
     for (const GemmVariant& v : kGemmVariants) {
       check_family(s50, std::string("implicit_gemm_") + v.suffix, v.math, 350);
       check_family(s76, std::string("implicit_gemm_") + v.suffix, v.math, 376);
@@ -486,16 +506,17 @@ TEST_SUITE("cuda_kernels") {
   TEST_CASE("implicit GEMM with A resident: persistent blocks, tiles across images, odd outputs, row tiles") {
     using D = Dims;
     std::mt19937_64 rng(kbench::testing::test_seed(7676));
-    // The two tensor-core maths (FFMA has no resident instance). Seed 76 in miniature over 5 images
+    // The two tensor-core maths (FFMA has no resident instance). Problem 76 in miniature over 5 images
     // (196 column tiles: some of the 132 persistent blocks walk two, tiles straddle images); an odd
     // output volume (single stores, pairs split across images) with bias; 2-D with 200 output
     // channels (two row tiles, padded rows).
-    const ConvProblem s76 = make_problem(OpKind::conv, 1, 5, 64, 128, 1, D{{30000, 1, 1}}, D{{3, 1, 1}}, D{{3, 1, 1}},
-                                         D{{4, 1, 1}}, D{{0, 0, 0}}, D{{0, 0, 0}}, false);
-    const ConvProblem odd = make_problem(OpKind::conv, 1, 3, 48, 100, 1, D{{9001, 1, 1}}, D{{3, 1, 1}}, D{{1, 1, 1}},
-                                         D{{1, 1, 1}}, D{{1, 1, 0}}, D{{1, 0, 0}}, true);
-    const ConvProblem tall = make_problem(OpKind::conv, 2, 2, 16, 200, 1, D{{40, 60, 1}}, D{{3, 3, 1}}, D{{1, 1, 1}},
-                                          D{{1, 1, 1}}, D{{1, 1, 0}}, D{{1, 1, 0}}, true);
+    const ConvProblem s76 = kbench::testing::resized(kbench::testing::headline76(), 5, Dims{{30000, 1, 1}});
+    const ConvProblem odd = ConvProblem{.op = OpKind::conv, .spatial_rank = 1, .batch = 3, .in_channels = 48,
+                                        .out_channels = 100, .input = D{{9001, 1, 1}}, .kernel = D{{3, 1, 1}},
+                                        .pad_before = D{{1, 1, 0}}, .pad_after = D{{1, 0, 0}}, .bias = true};
+    const ConvProblem tall = ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 2, .in_channels = 16,
+                                         .out_channels = 200, .input = D{{40, 60, 1}}, .kernel = D{{3, 3, 1}},
+                                         .pad_before = D{{1, 1, 0}}, .pad_after = D{{1, 1, 0}}, .bias = true};
     REQUIRE(odd.output_spatial_volume() % 2 == 1);
     for (const GemmVariant& v : kGemmVariants) {
       if (std::string(v.suffix) == "ffma") continue;
@@ -528,10 +549,9 @@ TEST_SUITE("cuda_kernels") {
         check_family(p, std::string("implicit_gemm_") + v.suffix + "/input_patch", v.math,
                      500 + static_cast<std::uint64_t>(++trial));
       }
-    // Seed 50 in miniature with 16-byte rows, several images (tiles never straddle two) and a last tile
+    // Problem 50 in miniature with 16-byte rows, several images (tiles never straddle two) and a last tile
     // of each image that is partial: every order, every math.
-    const ConvProblem s50 = make_problem(OpKind::conv, 2, 3, 3, 96, 1, D{{63, 60, 1}}, D{{11, 11, 1}}, D{{4, 4, 1}},
-                                         D{{1, 1, 1}}, D{{2, 2, 0}}, D{{2, 2, 0}}, true);
+    const ConvProblem s50 = kbench::testing::resized(kbench::testing::headline50(), 3, Dims{{63, 60, 1}});
     for (const GemmVariant& v : kGemmVariants)
       for (const char* order : {"channel_blocks", "k_table", "input_patch"})
         check_family(s50, std::string("implicit_gemm_") + v.suffix + "/" + order, v.math, 550);
@@ -543,11 +563,17 @@ TEST_SUITE("cuda_kernels") {
     // 64 channels x 2,048 taps (a 32 KB tap list), 2 channels x 1,536 taps (a 72 KB k table, and
     // channel blocks), 3 channels x 31 x 31 taps (2,883 rows: input_patch), all three maths.
     const ConvProblem wide =
-        make_problem(OpKind::conv, 1, 2, 64, 64, 1, D{{3000, 1, 1}}, D{{2048, 1, 1}}, one, one, none, none, true);
+        ConvProblem{.op = OpKind::conv, .spatial_rank = 1, .batch = 2, .in_channels = 64, .out_channels = 64,
+                    .input = D{{3000, 1, 1}}, .kernel = D{{2048, 1, 1}}, .stride = one, .dilation = one,
+                    .pad_before = none, .pad_after = none, .bias = true};
     const ConvProblem few =
-        make_problem(OpKind::conv, 1, 2, 2, 64, 1, D{{3000, 1, 1}}, D{{1536, 1, 1}}, one, one, none, none, false);
-    const ConvProblem image = make_problem(OpKind::conv, 2, 2, 3, 64, 1, D{{96, 96, 1}}, D{{31, 31, 1}}, one, one,
-                                           D{{15, 15, 0}}, D{{15, 15, 0}}, true);
+        ConvProblem{.op = OpKind::conv, .spatial_rank = 1, .batch = 2, .in_channels = 2, .out_channels = 64,
+                    .input = D{{3000, 1, 1}}, .kernel = D{{1536, 1, 1}}, .stride = one, .dilation = one,
+                    .pad_before = none, .pad_after = none};
+    const ConvProblem image = ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 2, .in_channels = 3,
+                                          .out_channels = 64, .input = D{{96, 96, 1}}, .kernel = D{{31, 31, 1}},
+                                          .stride = one, .dilation = one, .pad_before = D{{15, 15, 0}},
+                                          .pad_after = D{{15, 15, 0}}, .bias = true};
     for (const GemmVariant& v : kGemmVariants) {
       const std::string family = std::string("implicit_gemm_") + v.suffix;
       check_family(wide, family + "/channel_blocks", v.math, 2048, sampled(wide));
@@ -555,8 +581,9 @@ TEST_SUITE("cuda_kernels") {
       check_family(few, family + "/channel_blocks", v.math, 2050, sampled(few));
       check_family(image, family + "/input_patch", v.math, 2051, sampled(image));
       // Transposed at stride 1: one phase GEMM of all 1,030 taps.
-      const ConvProblem up = make_problem(OpKind::conv_transpose, 1, 2, 16, 32, 1, D{{500, 1, 1}}, D{{1030, 1, 1}}, one,
-                                          one, none, none, false);
+      const ConvProblem up = ConvProblem{.op = OpKind::conv_transpose, .spatial_rank = 1, .batch = 2, .in_channels = 16,
+                                         .out_channels = 32, .input = D{{500, 1, 1}}, .kernel = D{{1030, 1, 1}},
+                                         .stride = one, .dilation = one, .pad_before = none, .pad_after = none};
       check_family(up, std::string("transposed_phase_") + v.suffix, v.math, 2052, sampled(up));
     }
   }
@@ -570,13 +597,21 @@ TEST_SUITE("cuda_kernels") {
     // (grid z = groups x splits); a 1-D layer whose 27 chunks split unevenly; a x2 transposed
     // upsampler at batch 1 (its four phase GEMMs split).
     const ConvProblem late =
-        make_problem(OpKind::conv, 2, 1, 512, 512, 1, D{{7, 7, 1}}, D{{3, 3, 1}}, one, one, pad1, pad1, true);
+        ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 1, .in_channels = 512, .out_channels = 512,
+                    .input = D{{7, 7, 1}}, .kernel = D{{3, 3, 1}}, .stride = one, .dilation = one, .pad_before = pad1,
+                    .pad_after = pad1, .bias = true};
     const ConvProblem grouped =
-        make_problem(OpKind::conv, 2, 1, 300, 200, 2, D{{7, 7, 1}}, D{{3, 3, 1}}, one, one, pad1, pad1, false);
-    const ConvProblem line = make_problem(OpKind::conv, 1, 1, 48, 64, 1, D{{60, 1, 1}}, D{{9, 1, 1}}, one, one,
-                                          D{{4, 0, 0}}, D{{4, 0, 0}}, true);
-    const ConvProblem up = make_problem(OpKind::conv_transpose, 2, 1, 512, 256, 1, D{{4, 4, 1}}, D{{4, 4, 1}},
-                                        D{{2, 2, 1}}, one, pad1, pad1, true);
+        ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 1, .in_channels = 300, .out_channels = 200,
+                    .groups = 2, .input = D{{7, 7, 1}}, .kernel = D{{3, 3, 1}}, .stride = one, .dilation = one,
+                    .pad_before = pad1, .pad_after = pad1};
+    const ConvProblem line = ConvProblem{.op = OpKind::conv, .spatial_rank = 1, .batch = 1, .in_channels = 48,
+                                         .out_channels = 64, .input = D{{60, 1, 1}}, .kernel = D{{9, 1, 1}},
+                                         .stride = one, .dilation = one, .pad_before = D{{4, 0, 0}},
+                                         .pad_after = D{{4, 0, 0}}, .bias = true};
+    const ConvProblem up = ConvProblem{.op = OpKind::conv_transpose, .spatial_rank = 2, .batch = 1, .in_channels = 512,
+                                       .out_channels = 256, .input = D{{4, 4, 1}}, .kernel = D{{4, 4, 1}},
+                                       .stride = D{{2, 2, 1}}, .dilation = one, .pad_before = pad1, .pad_after = pad1,
+                                       .bias = true};
     std::uint64_t seed = 4000;
     for (const GemmVariant& v : kGemmVariants) {
       for (const std::string family :
@@ -610,19 +645,21 @@ TEST_SUITE("cuda_kernels") {
         check_family(p, std::string("transposed_phase_") + v.suffix, v.math, 400 + static_cast<std::uint64_t>(++trial));
       }
       const std::string family = std::string("transposed_phase_") + v.suffix;
-      // Seed 77 in miniature: only odd coordinates tapped (88% untapped), the zero fill inside the GEMM
+      // Problem 77 in miniature: only odd coordinates tapped (88% untapped), the zero fill inside the GEMM
       // launch, with fill-only blocks after the tiles (the default) or in the GEMM blocks only.
-      const ConvProblem s77 = make_problem(tconv, 3, 2, 32, 64, 1, D{{4, 6, 5}}, D{{3, 3, 3}}, D{{2, 2, 2}},
-                                           D{{2, 2, 2}}, D{{1, 1, 1}}, D{{1, 1, 1}}, false);
+      const ConvProblem s77 = kbench::testing::resized(kbench::testing::headline77(), 2, Dims{{4, 6, 5}});
       check_family(s77, family, v.math, 477);
       check_family(s77, family + "/no_fill_blocks", v.math, 477);
       // Stride 3, kernel 2: one phase of three untapped along each dimension, with bias.
-      check_family(make_problem(tconv, 2, 2, 8, 16, 2, D{{7, 9, 1}}, D{{2, 2, 1}}, D{{3, 3, 1}}, D{{1, 1, 1}},
-                                D{{0, 1, 0}}, D{{1, 0, 0}}, true, D{{2, 1, 0}}),
+      check_family(ConvProblem{.op = tconv, .spatial_rank = 2, .batch = 2, .in_channels = 8, .out_channels = 16,
+                               .groups = 2, .input = D{{7, 9, 1}}, .kernel = D{{2, 2, 1}}, .stride = D{{3, 3, 1}},
+                               .pad_before = D{{0, 1, 0}}, .pad_after = D{{1, 0, 0}}, .output_padding = D{{2, 1, 0}},
+                               .bias = true},
                    family, v.math, 478);
       // Every output untapped (stride 4, dilation 4, one tap, padding 1): bias only, no GEMM at all.
-      check_family(make_problem(tconv, 1, 2, 4, 8, 1, D{{1, 1, 1}}, D{{1, 1, 1}}, D{{4, 1, 1}}, D{{4, 1, 1}},
-                                D{{1, 0, 0}}, D{{0, 0, 0}}, true, D{{2, 0, 0}}),
+      check_family(ConvProblem{.op = tconv, .spatial_rank = 1, .batch = 2, .in_channels = 4, .out_channels = 8,
+                               .stride = D{{4, 1, 1}}, .dilation = D{{4, 1, 1}}, .pad_before = D{{1, 0, 0}},
+                               .output_padding = D{{2, 0, 0}}, .bias = true},
                    family, v.math, 479);
     }
   }
@@ -637,13 +674,15 @@ TEST_SUITE("cuda_kernels") {
     limits.stride = 1;
     std::vector<ConvProblem> problems = {
         // Depthwise 3x3 "same" (the register depthwise kernel) and a full 5x5 one (direct_tiled's k5).
-        make_problem(tconv, 2, 2, 16, 16, 16, D{{30, 64, 1}}, D{{3, 3, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}}, D{{1, 1, 0}},
-                     D{{1, 1, 0}}, true),
-        make_problem(tconv, 2, 2, 8, 8, 8, D{{20, 21, 1}}, D{{5, 5, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}}, D{{0, 0, 0}},
-                     D{{0, 0, 0}}, false),
+        ConvProblem{.op = tconv, .spatial_rank = 2, .batch = 2, .in_channels = 16, .out_channels = 16, .groups = 16,
+                    .input = D{{30, 64, 1}}, .kernel = D{{3, 3, 1}}, .pad_before = D{{1, 1, 0}},
+                    .pad_after = D{{1, 1, 0}}, .bias = true},
+        ConvProblem{.op = tconv, .spatial_rank = 2, .batch = 2, .in_channels = 8, .out_channels = 8, .groups = 8,
+                    .input = D{{20, 21, 1}}, .kernel = D{{5, 5, 1}}},
         // Few input channels and a large kernel, rows of a multiple of 4 floats: the input_patch GEMM.
-        make_problem(tconv, 2, 2, 3, 24, 1, D{{24, 32, 1}}, D{{7, 7, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}}, D{{3, 3, 0}},
-                     D{{3, 3, 0}}, true),
+        ConvProblem{.op = tconv, .spatial_rank = 2, .batch = 2, .in_channels = 3, .out_channels = 24,
+                    .input = D{{24, 32, 1}}, .kernel = D{{7, 7, 1}}, .pad_before = D{{3, 3, 0}},
+                    .pad_after = D{{3, 3, 0}}, .bias = true},
     };
     while (problems.size() < 12) {
       const int rank = 1 + static_cast<int>(problems.size() % 3);
@@ -663,8 +702,7 @@ TEST_SUITE("cuda_kernels") {
 
   TEST_CASE("--algo exhaustive: every variant timed on the prepared buffers, the fastest runs and verifies") {
     using D = Dims;
-    const ConvProblem s76 = make_problem(OpKind::conv, 1, 4, 64, 128, 1, D{{60000, 1, 1}}, D{{3, 1, 1}}, D{{3, 1, 1}},
-                                         D{{4, 1, 1}}, D{{0, 0, 0}}, D{{0, 0, 0}}, false);
+    const ConvProblem s76 = kbench::testing::resized(kbench::testing::headline76(), 4, Dims{{60000, 1, 1}});
     for (const MathMode math : {MathMode::fp32, MathMode::tf32}) {
       BackendOptions options = options_for("", math);
       options.algo_search = kbench::AlgoSearch::exhaustive;
@@ -717,16 +755,15 @@ TEST_SUITE("cuda_kernels") {
       }
   }
 
-  TEST_CASE("implicit GEMM on wgmma: seed 50 at full size, both tensor-core maths") {
+  TEST_CASE("implicit GEMM on wgmma: problem 50 at full size, both tensor-core maths") {
     using D = Dims;
     if (!wgmma_device()) return;
-    const ConvProblem s50 = make_problem(OpKind::conv, 2, 256, 3, 96, 1, D{{224, 224, 1}}, D{{11, 11, 1}}, D{{4, 4, 1}},
-                                         D{{1, 1, 1}}, D{{2, 2, 0}}, D{{2, 2, 0}}, true);
+    const ConvProblem s50 = kbench::testing::headline50();
     for (const GemmVariant& v : kTensorVariants)
       check_family(s50, std::string("implicit_gemm_") + v.suffix + "/wgmma", v.math, 50, sampled(s50));
   }
 
-  TEST_CASE("implicit_gemm_half and transposed_phase_half on wgmma: random shapes, both layouts, seeds 76 and 77") {
+  TEST_CASE("implicit_gemm_half and transposed_phase_half on wgmma: random shapes, both layouts, problems 76 and 77") {
     using D = Dims;
     if (!wgmma_device()) return;
     std::mt19937_64 rng(kbench::testing::test_seed(2476));
@@ -741,13 +778,12 @@ TEST_SUITE("cuda_kernels") {
       CAPTURE(trial);
       check_bounded(p, "implicit_gemm_half/wgmma", 2476 + static_cast<std::uint64_t>(trial));
     }
-    // Seed 76 in fp16 NHWC: 2^31 + input elements (64-bit offsets), K 192 (six full chunks).
-    ConvProblem s76 = make_problem(OpKind::conv, 1, 64, 64, 128, 1, D{{524280, 1, 1}}, D{{3, 1, 1}}, D{{3, 1, 1}},
-                                   D{{4, 1, 1}}, D{{0, 0, 0}}, D{{0, 0, 0}}, false);
+    // Problem 76 in fp16 NHWC: 2^31 + input elements (64-bit offsets), K 192 (six full chunks).
+    ConvProblem s76 = kbench::testing::headline76();
     s76.dtype = kbench::DType::fp16;
     s76.layout = kbench::Layout::nhwc;
     check_bounded(s76, "implicit_gemm_half/wgmma", 76, sampled(s76));
-    // Transposed: each phase GEMM on the wgmma kernel, 8 random problems and seed 77 in bf16 NHWC.
+    // Transposed: each phase GEMM on the wgmma kernel, 8 random problems and problem 77 in bf16 NHWC.
     for (int trial = 0; trial < 8; ++trial) {
       const std::int64_t cin_pg = trial % 4 == 3 ? 3 : 8 * pick(rng, 1, 3);
       ConvProblem p = random_problem(rng, OpKind::conv_transpose, 1 + trial % 3, cin_pg, pick(rng, 8, 136));
@@ -756,23 +792,18 @@ TEST_SUITE("cuda_kernels") {
       CAPTURE(trial);
       check_bounded(p, "transposed_phase_half/wgmma", 2492 + static_cast<std::uint64_t>(trial));
     }
-    ConvProblem s77 = make_problem(OpKind::conv_transpose, 3, 16, 32, 64, 1, D{{16, 32, 32}}, D{{3, 3, 3}},
-                                   D{{2, 2, 2}}, D{{2, 2, 2}}, D{{1, 1, 1}}, D{{1, 1, 1}}, false);
+    ConvProblem s77 = kbench::testing::headline77();
     s77.dtype = kbench::DType::bf16;
     s77.layout = kbench::Layout::nhwc;
     check_bounded(s77, "transposed_phase_half/wgmma", 77, sampled(s77));
   }
 
-  TEST_CASE("the four seed workloads at full size, every family that serves them, sampled outputs") {
+  TEST_CASE("the four headline workloads at full size, every family that serves them, sampled outputs") {
     using D = Dims;
-    const ConvProblem s76 = make_problem(OpKind::conv, 1, 64, 64, 128, 1, D{{524280, 1, 1}}, D{{3, 1, 1}}, D{{3, 1, 1}},
-                                         D{{4, 1, 1}}, D{{0, 0, 0}}, D{{0, 0, 0}}, false);
-    const ConvProblem s50 = make_problem(OpKind::conv, 2, 256, 3, 96, 1, D{{224, 224, 1}}, D{{11, 11, 1}}, D{{4, 4, 1}},
-                                         D{{1, 1, 1}}, D{{2, 2, 0}}, D{{2, 2, 0}}, true);
-    const ConvProblem s84 = make_problem(OpKind::conv, 2, 64, 128, 128, 128, D{{256, 512, 1}}, D{{3, 3, 1}},
-                                         D{{1, 1, 1}}, D{{1, 1, 1}}, D{{0, 0, 0}}, D{{0, 0, 0}}, false);
-    const ConvProblem s77 = make_problem(OpKind::conv_transpose, 3, 16, 32, 64, 1, D{{16, 32, 32}}, D{{3, 3, 3}},
-                                         D{{2, 2, 2}}, D{{2, 2, 2}}, D{{1, 1, 1}}, D{{1, 1, 1}}, false);
+    const ConvProblem s76 = kbench::testing::headline76();
+    const ConvProblem s50 = kbench::testing::headline50();
+    const ConvProblem s84 = kbench::testing::headline84();
+    const ConvProblem s77 = kbench::testing::headline77();
     check_family(s84, "depthwise2d", MathMode::fp32, 84, sampled(s84));
     check_family(s84, "depthwise2d/realigned_stores", MathMode::fp32, 84, sampled(s84));
     if (bulk_device())

@@ -26,7 +26,6 @@ using kbench::ConvProblem;
 using kbench::Dims;
 using kbench::MathMode;
 using kbench::OpKind;
-using kbench::gpu_tests::make_problem;
 
 namespace {
 
@@ -40,33 +39,40 @@ std::vector<NamedProblem> problems() {
   const OpKind conv = OpKind::conv;
   const OpKind tconv = OpKind::conv_transpose;
   return {
-      {"conv1d, stride 3, dilation 4 (seed 76 in miniature)",
-       make_problem(conv, 1, 2, 3, 5, 1, D{{50, 1, 1}}, D{{3, 1, 1}}, D{{3, 1, 1}}, D{{4, 1, 1}}, D{{0, 0, 0}},
-                    D{{0, 0, 0}}, false)},
+      {"conv1d, stride 3, dilation 4 (problem 76 in miniature)",
+       ConvProblem{.op = conv, .spatial_rank = 1, .batch = 2, .in_channels = 3, .out_channels = 5,
+                   .input = D{{50, 1, 1}}, .kernel = D{{3, 1, 1}}, .stride = D{{3, 1, 1}}, .dilation = D{{4, 1, 1}}}},
       {"conv1d, asymmetric padding cuDNN can express exactly",
-       make_problem(conv, 1, 1, 2, 3, 1, D{{10, 1, 1}}, D{{3, 1, 1}}, D{{2, 1, 1}}, D{{1, 1, 1}}, D{{1, 0, 0}},
-                    D{{0, 0, 0}}, true)},
+       ConvProblem{.op = conv, .spatial_rank = 1, .batch = 1, .in_channels = 2, .out_channels = 3,
+                   .input = D{{10, 1, 1}}, .kernel = D{{3, 1, 1}}, .stride = D{{2, 1, 1}}, .pad_before = D{{1, 0, 0}},
+                   .bias = true}},
       {"conv2d, grouped, strided, dilated, padded, bias",
-       make_problem(conv, 2, 2, 4, 6, 2, D{{9, 7, 1}}, D{{3, 2, 1}}, D{{2, 1, 1}}, D{{1, 2, 1}}, D{{1, 0, 0}},
-                    D{{1, 0, 0}}, true)},
-      {"conv2d, 11x11 stride 4 padding 2 (seed 50 in miniature)",
-       make_problem(conv, 2, 1, 3, 8, 1, D{{31, 29, 1}}, D{{11, 11, 1}}, D{{4, 4, 1}}, D{{1, 1, 1}}, D{{2, 2, 0}},
-                    D{{2, 2, 0}}, true)},
-      {"conv2d, depthwise 3x3 (seed 84 in miniature)",
-       make_problem(conv, 2, 2, 8, 8, 8, D{{12, 14, 1}}, D{{3, 3, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}}, D{{0, 0, 0}},
-                    D{{0, 0, 0}}, false)},
+       ConvProblem{.op = conv, .spatial_rank = 2, .batch = 2, .in_channels = 4, .out_channels = 6, .groups = 2,
+                   .input = D{{9, 7, 1}}, .kernel = D{{3, 2, 1}}, .stride = D{{2, 1, 1}}, .dilation = D{{1, 2, 1}},
+                   .pad_before = D{{1, 0, 0}}, .pad_after = D{{1, 0, 0}}, .bias = true}},
+      {"conv2d, 11x11 stride 4 padding 2 (problem 50 in miniature)",
+       ConvProblem{.op = conv, .spatial_rank = 2, .batch = 1, .in_channels = 3, .out_channels = 8,
+                   .input = D{{31, 29, 1}}, .kernel = D{{11, 11, 1}}, .stride = D{{4, 4, 1}},
+                   .pad_before = D{{2, 2, 0}}, .pad_after = D{{2, 2, 0}}, .bias = true}},
+      {"conv2d, depthwise 3x3 (problem 84 in miniature)",
+       ConvProblem{.op = conv, .spatial_rank = 2, .batch = 2, .in_channels = 8, .out_channels = 8, .groups = 8,
+                   .input = D{{12, 14, 1}}, .kernel = D{{3, 3, 1}}}},
       {"conv3d, padded, uneven strides, bias",
-       make_problem(conv, 3, 1, 2, 4, 1, D{{5, 6, 7}}, D{{3, 3, 3}}, D{{1, 2, 1}}, D{{1, 1, 1}}, D{{1, 1, 1}},
-                    D{{1, 1, 1}}, true)},
+       ConvProblem{.op = conv, .spatial_rank = 3, .batch = 1, .in_channels = 2, .out_channels = 4,
+                   .input = D{{5, 6, 7}}, .kernel = D{{3, 3, 3}}, .stride = D{{1, 2, 1}}, .pad_before = D{{1, 1, 1}},
+                   .pad_after = D{{1, 1, 1}}, .bias = true}},
       {"conv_transpose1d, asymmetric padding expressible as backward data",
-       make_problem(tconv, 1, 2, 3, 4, 1, D{{9, 1, 1}}, D{{3, 1, 1}}, D{{2, 1, 1}}, D{{1, 1, 1}}, D{{2, 0, 0}},
-                    D{{1, 0, 0}}, true)},
+       ConvProblem{.op = tconv, .spatial_rank = 1, .batch = 2, .in_channels = 3, .out_channels = 4,
+                   .input = D{{9, 1, 1}}, .kernel = D{{3, 1, 1}}, .stride = D{{2, 1, 1}}, .pad_before = D{{2, 0, 0}},
+                   .pad_after = D{{1, 0, 0}}, .bias = true}},
       {"conv_transpose2d, grouped, output_padding, bias",
-       make_problem(tconv, 2, 2, 4, 6, 2, D{{5, 6, 1}}, D{{3, 3, 1}}, D{{2, 2, 1}}, D{{1, 1, 1}}, D{{1, 1, 0}},
-                    D{{1, 1, 0}}, true, D{{1, 0, 0}})},
-      {"conv_transpose3d, stride 2, padding 1, dilation 2 (seed 77 in miniature)",
-       make_problem(tconv, 3, 1, 4, 2, 1, D{{4, 4, 4}}, D{{3, 3, 3}}, D{{2, 2, 2}}, D{{2, 2, 2}}, D{{1, 1, 1}},
-                    D{{1, 1, 1}}, false)},
+       ConvProblem{.op = tconv, .spatial_rank = 2, .batch = 2, .in_channels = 4, .out_channels = 6, .groups = 2,
+                   .input = D{{5, 6, 1}}, .kernel = D{{3, 3, 1}}, .stride = D{{2, 2, 1}}, .pad_before = D{{1, 1, 0}},
+                   .pad_after = D{{1, 1, 0}}, .output_padding = D{{1, 0, 0}}, .bias = true}},
+      {"conv_transpose3d, stride 2, padding 1, dilation 2 (problem 77 in miniature)",
+       ConvProblem{.op = tconv, .spatial_rank = 3, .batch = 1, .in_channels = 4, .out_channels = 2,
+                   .input = D{{4, 4, 4}}, .kernel = D{{3, 3, 3}}, .stride = D{{2, 2, 2}}, .dilation = D{{2, 2, 2}},
+                   .pad_before = D{{1, 1, 1}}, .pad_after = D{{1, 1, 1}}}},
   };
 }
 

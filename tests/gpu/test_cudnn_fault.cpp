@@ -37,10 +37,9 @@ void fault_then_run_cudnn() {
   using kbench::gpu::CudnnError;
   const std::unique_ptr<kbench::Backend> backend = kbench::gpu::make_cudnn_backend();
   REQUIRE(backend->available().ok);
-  const kbench::ConvProblem p =
-      kbench::gpu_tests::make_problem(kbench::OpKind::conv, 2, 2, 8, 16, 1, kbench::Dims{{16, 16, 1}},
-                                      kbench::Dims{{3, 3, 1}}, kbench::Dims{{1, 1, 1}}, kbench::Dims{{1, 1, 1}},
-                                      kbench::Dims{{1, 1, 0}}, kbench::Dims{{1, 1, 0}}, true);
+  const kbench::ConvProblem p{.op = kbench::OpKind::conv, .spatial_rank = 2, .batch = 2, .in_channels = 8,
+                              .out_channels = 16, .input = kbench::Dims{{16, 16, 1}}, .kernel = kbench::Dims{{3, 3, 1}},
+                              .pad_before = kbench::Dims{{1, 1, 0}}, .pad_after = kbench::Dims{{1, 1, 0}}, .bias = true};
   const std::unique_ptr<kbench::PreparedRun> run = backend->prepare(p, {});
   run->fill_inputs(1);
   kbench::gpu::testing::launch_illegal_write(nullptr);

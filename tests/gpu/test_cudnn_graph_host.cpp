@@ -39,7 +39,9 @@ ConvProblem problem(OpKind op, Pass pass, int rank, DType dtype, Layout layout, 
   const Dims stride = rank == 1 ? Dims{{2, 1, 1}} : rank == 2 ? Dims{{2, 1, 1}} : Dims{{1, 2, 1}};
   const Dims dilation = rank == 1 ? Dims{{1, 1, 1}} : rank == 2 ? Dims{{1, 2, 1}} : Dims{{1, 1, 1}};
   const Dims pad = rank == 1 ? Dims{{1, 0, 0}} : rank == 2 ? Dims{{1, 1, 0}} : Dims{{1, 1, 1}};
-  ConvProblem p = kbench::gpu_tests::make_problem(op, rank, 2, 4, 6, 2, input, kernel, stride, dilation, pad, pad, bias);
+  ConvProblem p = ConvProblem{.op = op, .spatial_rank = rank, .batch = 2, .in_channels = 4, .out_channels = 6,
+                              .groups = 2, .input = input, .kernel = kernel, .stride = stride, .dilation = dilation,
+                              .pad_before = pad, .pad_after = pad, .bias = bias};
   p.pass = pass;
   p.dtype = dtype;
   p.layout = layout;

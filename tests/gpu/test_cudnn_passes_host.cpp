@@ -28,9 +28,10 @@ namespace {
 
 // A grouped, strided 2D problem of either op, expressible to cuDNN.
 ConvProblem problem(OpKind op, Pass pass, bool bias) {
-  ConvProblem p = kbench::gpu_tests::make_problem(op, 2, 2, 4, 6, 2, Dims{{9, 7, 1}}, Dims{{3, 3, 1}},
-                                                  Dims{{2, 1, 1}}, Dims{{1, 1, 1}}, Dims{{1, 1, 0}},
-                                                  Dims{{1, 1, 0}}, bias, Dims{{1, 0, 0}});
+  ConvProblem p = ConvProblem{.op = op, .spatial_rank = 2, .batch = 2, .in_channels = 4, .out_channels = 6, .groups = 2,
+                              .input = Dims{{9, 7, 1}}, .kernel = Dims{{3, 3, 1}}, .stride = Dims{{2, 1, 1}},
+                              .pad_before = Dims{{1, 1, 0}}, .pad_after = Dims{{1, 1, 0}},
+                              .output_padding = Dims{{1, 0, 0}}, .bias = bias};
   if (op == OpKind::conv) p.output_padding = Dims{{0, 0, 0}};
   p.pass = pass;
   return p;

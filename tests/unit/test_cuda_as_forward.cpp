@@ -17,7 +17,7 @@
 #include "forward_weights.hpp"
 #include "problem_factory.hpp"
 #include "reference/reference_conv.hpp"
-#include "seed_problems.hpp"
+#include "headline_problems.hpp"
 #include "test_seed.hpp"
 
 namespace kbench {
@@ -54,9 +54,10 @@ std::string property(const KernelDescription& d, const std::string& key) {
 }
 
 ConvProblem transposed_depthwise_same(std::int64_t k) {  // depthwise k x k, "same" padding
-  return gpu_tests::make_problem(OpKind::conv_transpose, 2, 4, 32, 32, 32, Dims{{64, 64, 1}}, Dims{{k, k, 1}},
-                                 Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, Dims{{(k - 1) / 2, (k - 1) / 2, 0}},
-                                 Dims{{(k - 1) / 2, (k - 1) / 2, 0}}, true);
+  return ConvProblem{.op = OpKind::conv_transpose, .spatial_rank = 2, .batch = 4, .in_channels = 32, .out_channels = 32,
+                     .groups = 32, .input = Dims{{64, 64, 1}}, .kernel = Dims{{k, k, 1}},
+                     .pad_before = Dims{{(k - 1) / 2, (k - 1) / 2, 0}},
+                     .pad_after = Dims{{(k - 1) / 2, (k - 1) / 2, 0}}, .bias = true};
 }
 
 }  // namespace
@@ -71,7 +72,7 @@ TEST_SUITE("cuda_index") {
       REQUIRE(f.has_value());
       CAPTURE(trial);
       CHECK_FALSE(f->transposed());
-      REQUIRE(reference::computable(*f));
+      REQUIRE(validate_problem(*f));
       REQUIRE(f->output() == p.output());
       REQUIRE(f->weight_elements() == p.weight_elements());
       const data::HostTensors t = data::make_host_tensors(p, 100 + static_cast<std::uint64_t>(trial));
@@ -120,14 +121,14 @@ TEST_SUITE("cuda_index") {
     CHECK_FALSE(gpu::conv::forward_equivalent(strided).has_value());
     ConvProblem cropped = p;
     cropped.pad_before[0] = 3;  // beyond (3 - 1) x 1
-    REQUIRE(reference::computable(cropped));
+    REQUIRE(validate_problem(cropped));
     CHECK_FALSE(gpu::conv::forward_equivalent(cropped).has_value());
     ConvProblem forward = p;
     forward.op = OpKind::conv;
     CHECK_FALSE(gpu::conv::forward_equivalent(forward).has_value());
-    // Seed 77 (stride 2) stays on the phase GEMMs.
-    CHECK_FALSE(gpu::conv::forward_equivalent(testing::seed77()).has_value());
-    CHECK(gpu::conv::default_family(testing::seed77(), MathMode::tf32) == Family::transposed_phase_tf32);
+    // Problem 77 (stride 2) stays on the phase GEMMs.
+    CHECK_FALSE(gpu::conv::forward_equivalent(testing::headline77()).has_value());
+    CHECK(gpu::conv::default_family(testing::headline77(), MathMode::tf32) == Family::transposed_phase_tf32);
   }
 
   TEST_CASE("stride-1 transposed convolutions take the forward kernels, named /as_forward") {
@@ -142,8 +143,8 @@ TEST_SUITE("cuda_index") {
     // Full transposed depthwise 5x5 (padding 0): forward padding 4, outside depthwise2d; direct_tiled's
     // unrolled forward 5x5 instance.
     const ConvProblem full =
-        gpu_tests::make_problem(OpKind::conv_transpose, 2, 2, 16, 16, 16, Dims{{40, 40, 1}}, Dims{{5, 5, 1}},
-                                Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, Dims{{0, 0, 0}}, Dims{{0, 0, 0}}, false);
+        ConvProblem{.op = OpKind::conv_transpose, .spatial_rank = 2, .batch = 2, .in_channels = 16, .out_channels = 16,
+                    .groups = 16, .input = Dims{{40, 40, 1}}, .kernel = Dims{{5, 5, 1}}};
     CHECK(gpu::conv::default_family(full, MathMode::fp32) == Family::direct_tiled);
     const Support dw_full = gpu::conv::family_envelope(Family::depthwise2d, full, MathMode::fp32);
     CHECK_FALSE(dw_full);
@@ -156,8 +157,9 @@ TEST_SUITE("cuda_index") {
     // Few input channels and a large kernel, rows of a multiple of 4 floats: the forward GEMM in the
     // input_patch order, which the phase GEMMs do not have.
     const ConvProblem few =
-        gpu_tests::make_problem(OpKind::conv_transpose, 2, 4, 3, 32, 1, Dims{{64, 64, 1}}, Dims{{7, 7, 1}},
-                                Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, Dims{{3, 3, 0}}, Dims{{3, 3, 0}}, true);
+        ConvProblem{.op = OpKind::conv_transpose, .spatial_rank = 2, .batch = 4, .in_channels = 3, .out_channels = 32,
+                    .input = Dims{{64, 64, 1}}, .kernel = Dims{{7, 7, 1}}, .pad_before = Dims{{3, 3, 0}},
+                    .pad_after = Dims{{3, 3, 0}}, .bias = true};
     CHECK(gpu::conv::default_family(few, MathMode::tf32) == Family::implicit_gemm_tf32);
     const KernelDescription patch = gpu::conv::describe_kernel(KernelChoice{Family::implicit_gemm_tf32}, few, kH100);
     CHECK(patch.implementation == "implicit_gemm_tf32/input_patch/64x256/as_forward");
@@ -167,8 +169,9 @@ TEST_SUITE("cuda_index") {
     // streamed A) plus the weights' launch, so the phase GEMM stays the default; forced, the forward
     // GEMM runs, and here (32 column tiles on 132 SMs) splits its reduction: four launches in all.
     const ConvProblem dense =
-        gpu_tests::make_problem(OpKind::conv_transpose, 2, 8, 64, 32, 1, Dims{{32, 32, 1}}, Dims{{3, 3, 1}},
-                                Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, Dims{{1, 1, 0}}, Dims{{1, 1, 0}}, true);
+        ConvProblem{.op = OpKind::conv_transpose, .spatial_rank = 2, .batch = 8, .in_channels = 64, .out_channels = 32,
+                    .input = Dims{{32, 32, 1}}, .kernel = Dims{{3, 3, 1}}, .pad_before = Dims{{1, 1, 0}},
+                    .pad_after = Dims{{1, 1, 0}}, .bias = true};
     CHECK(gpu::conv::default_family(dense, MathMode::tf32) == Family::transposed_phase_tf32);
     const KernelDescription g = gpu::conv::describe_kernel(KernelChoice{Family::implicit_gemm_tf32}, dense, kH100);
     CHECK(g.implementation == "implicit_gemm_tf32/channel_blocks/64x128/split_k/as_forward");
@@ -192,7 +195,7 @@ TEST_SUITE("cuda_index") {
     // A crop past the full correlation has no forward equivalent: the phase GEMM, and no forward family.
     ConvProblem cropped = dense;
     cropped.pad_before = cropped.pad_after = Dims{{3, 3, 0}};
-    REQUIRE(reference::computable(cropped));
+    REQUIRE(validate_problem(cropped));
     CHECK(gpu::conv::default_family(cropped, MathMode::tf32) == Family::transposed_phase_tf32);
     CHECK_FALSE(gpu::conv::family_envelope(Family::implicit_gemm_tf32, cropped, MathMode::tf32));
   }

@@ -9,7 +9,7 @@
 
 #include "cuda/registry.hpp"
 #include "cuda/selection.hpp"
-#include "seed_problems.hpp"
+#include "headline_problems.hpp"
 #include "test_cuda_index_support.hpp"
 #include "test_seed.hpp"
 
@@ -41,31 +41,31 @@ bool ends_with(const std::string& text, const std::string& tail) { return text.e
 TEST_SUITE("cuda_index") {
   TEST_CASE("the seeds' default kernels, named and described as a result would name them") {
     // 84: one block per (plane, strip of 32 rows, segment of 512 columns): 8192 planes x 8 x 1.
-    const KernelDescription d84 = describe_default(testing::seed84(), MathMode::fp32);
+    const KernelDescription d84 = describe_default(testing::headline84(), MathMode::fp32);
     CHECK(d84.implementation == "depthwise2d/k3");
     CHECK(property(d84, "blocks") == std::to_string(std::int64_t{64} * 128 * 8));
     CHECK(property(d84, "store_width_floats") == "2");  // rows of 510 floats: 2 mod 4
 
     // 50: the input-patch GEMM, M 96 x N 256*55*55 x K 3*121.
-    const KernelDescription d50 = describe_default(testing::seed50(), MathMode::tf32);
+    const KernelDescription d50 = describe_default(testing::headline50(), MathMode::tf32);
     CHECK(d50.implementation == "implicit_gemm_tf32/input_patch/96x256");
     CHECK(property(d50, "gemm") == "M 96 x N 774400 x K 363 (121 taps), 1 group(s)");
     CHECK(property(d50, "tensor_instruction") == "mma.sync m16n8k8");
-    CHECK(describe_default(testing::seed50(), MathMode::fp32).implementation ==
+    CHECK(describe_default(testing::headline50(), MathMode::fp32).implementation ==
           "implicit_gemm_3xtf32/input_patch/96x256");
 
     // 76: A resident in shared memory, one persistent block per SM for its single row tile.
-    const KernelDescription d76 = describe_default(testing::seed76(), MathMode::fp32);
+    const KernelDescription d76 = describe_default(testing::headline76(), MathMode::fp32);
     CHECK(d76.implementation == "implicit_gemm_3xtf32/channel_blocks/128x256/resident_a");
     CHECK(property(d76, "gemm") == "M 128 x N 11184512 x K 192 (3 taps), 1 group(s)");
     CHECK(property(d76, "a_schedule").starts_with("resident_a: 132 persistent block(s) per row tile"));
     // Without the device's SM count the grid is described, not counted.
-    const KernelDescription d76_unknown = describe_default(testing::seed76(), MathMode::fp32, LaunchDevice{});
+    const KernelDescription d76_unknown = describe_default(testing::headline76(), MathMode::fp32, LaunchDevice{});
     CHECK(d76_unknown.implementation == d76.implementation);
     CHECK(property(d76_unknown, "a_schedule").find("counted on the device") != std::string::npos);
 
     // 77: one phase GEMM over the odd coordinates, 16 x 64 x 16^3 of the 16 x 64 x 33 x 65 x 65 outputs.
-    const KernelDescription d77 = describe_default(testing::seed77(), MathMode::tf32);
+    const KernelDescription d77 = describe_default(testing::headline77(), MathMode::tf32);
     CHECK(d77.implementation == "transposed_phase_tf32/channel_blocks/64x128");
     CHECK(property(d77, "phase_gemms") == "1");
     CHECK(property(d77, "computed_outputs") == "16777216 of 142771200 (11.8%)");
@@ -73,8 +73,8 @@ TEST_SUITE("cuda_index") {
     CHECK(property(d77, "launches") == "2");
   }
 
-  TEST_CASE("seed 84 channels last: the depthwise NHWC kernel, its tile, vectors, shared memory and blocks") {
-    ConvProblem p = testing::seed84();
+  TEST_CASE("problem 84 channels last: the depthwise NHWC kernel, its tile, vectors, shared memory and blocks") {
+    ConvProblem p = testing::headline84();
     p.layout = Layout::nhwc;
     for (const DType dtype : {DType::fp16, DType::bf16}) {
       p.dtype = dtype;
@@ -101,7 +101,7 @@ TEST_SUITE("cuda_index") {
     every.out_channels = 16;
     every.input = Dims{{12, 12, 1}};
     every.kernel = Dims{{3, 3, 1}};
-    REQUIRE(reference::computable(every));
+    REQUIRE(validate_problem(every));
     // (By default it runs as the forward convolution it equals: test_cuda_as_forward.cpp.)
     const KernelDescription d = gpu::conv::describe_kernel(KernelChoice{Family::transposed_phase_3xtf32}, every, kH100);
     CHECK(d.implementation.starts_with("transposed_phase_3xtf32/"));
@@ -116,7 +116,7 @@ TEST_SUITE("cuda_index") {
     none.stride = Dims{{4, 1, 1}};
     none.pad_before = none.pad_after = Dims{{1, 0, 0}};
     none.bias = true;
-    REQUIRE(reference::computable(none));
+    REQUIRE(validate_problem(none));
     const KernelChoice phase{Family::transposed_phase_ffma};
     REQUIRE(gpu::conv::choice_envelope(phase, none, MathMode::fp32));
     const KernelDescription bias = gpu::conv::describe_kernel(phase, none, kH100);
@@ -165,7 +165,7 @@ TEST_SUITE("cuda_index") {
   }
 
   TEST_CASE("depthwise2d bulk copies: a block per strip, or as many persistent blocks as stay resident") {
-    const ConvProblem p = testing::seed84();
+    const ConvProblem p = testing::headline84();
     const KernelChoice copies{.family = Family::depthwise2d, .stores = gpu::conv::depthwise::StoreMode::bulk};
     const KernelChoice pipelined{.family = Family::depthwise2d,
                                  .stores = gpu::conv::depthwise::StoreMode::bulk_pipelined};

@@ -50,7 +50,7 @@ TEST_SUITE("cuda_index") {
           CHECK(4 * s.neighbour + s.component == slot - pad_left);
         }
       }
-    CHECK(dw::highest_neighbour(3, 0) == 1);  // seed 84: two halo columns from the next lane
+    CHECK(dw::highest_neighbour(3, 0) == 1);  // problem 84: two halo columns from the next lane
     CHECK(dw::lowest_neighbour(0) == 0);
   }
 
@@ -127,7 +127,7 @@ TEST_SUITE("cuda_index") {
         CHECK(wide >= (out_w - 8) / 4 - 2 * ((out_w + 127) / 128));
       }
     }
-    // Which rows are shifted: seed 84's rows of 510 alternate, from plane to plane too (254 rows each).
+    // Which rows are shifted: problem 84's rows of 510 alternate, from plane to plane too (254 rows each).
     const dw::Params t = dw::make_params(dw::make_plane_params(64, 128, 256, 512, 254, 510, 0, 0, 3));
     CHECK_FALSE(dw::row_shifted(t, 0, 0));
     CHECK(dw::row_shifted(t, 0, 1));
@@ -135,7 +135,7 @@ TEST_SUITE("cuda_index") {
     CHECK_FALSE(dw::row_shifted(t, 1, 0));
   }
 
-  TEST_CASE("seed 84 tiling: one 512-column segment, 8 strips per plane, float2 stores for rows of 510") {
+  TEST_CASE("problem 84 tiling: one 512-column segment, 8 strips per plane, float2 stores for rows of 510") {
     const dw::Params t = dw::make_params(dw::make_plane_params(64, 128, 256, 512, 254, 510, 0, 0, 3));
     CHECK(t.segments == 1);
     CHECK(t.strips == 8);

@@ -173,7 +173,7 @@ TEST_SUITE("cuda_index") {
     CHECK(tiling_for(wide).tiling.stage_bytes() > dw::kBulkStageTarget);
   }
 
-  TEST_CASE("bulk depthwise tiling: seed 84, and what it refuses") {
+  TEST_CASE("bulk depthwise tiling: problem 84, and what it refuses") {
     const dw::BulkParamsFit s84 = dw::make_bulk_params(dw::make_plane_params(64, 128, 256, 512, 254, 510, 0, 0, 3));
     REQUIRE(s84.support.ok);
     const dw::BulkParams& t = s84.tiling;

@@ -3,7 +3,7 @@
 // the shared slice, row taps, each tap's columns of the run, the stores), computes every output
 // once, from exactly the (input, weight) pairs the convolution defines, read and written where
 // problem/memory_layout.hpp puts them, every vector 16-byte aligned; a run's columns, outputs past
-// the row reading nothing; the tilings of seed 84, 1-D, partial slices and long kernels.
+// the row reading nothing; the tilings of problem 84, 1-D, partial slices and long kernels.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -13,7 +13,7 @@
 
 #include "cuda/depthwise_nhwc/depthwise_nhwc_index.hpp"
 #include "problem/memory_layout.hpp"
-#include "seed_problems.hpp"
+#include "headline_problems.hpp"
 #include "test_cuda_index_support.hpp"
 #include "test_seed.hpp"
 
@@ -44,7 +44,7 @@ ConvProblem random_depthwise(std::mt19937_64& rng, DType dtype) {
       p.pad_after[d] = pick(rng, 0, 3);
       p.input[d] = pick(rng, 1, limits[p.spatial_rank - 1][d]);
     }
-    if (reference::computable(p).ok) return p;
+    if (validate_problem(p).ok) return p;
   }
 }
 
@@ -178,7 +178,7 @@ TEST_SUITE("cuda_index") {
         }
     }
     // The longest reach the fast paths take: an output past the row still lands left of the input.
-    ConvProblem line = testing::seed84();
+    ConvProblem line = testing::headline84();
     line.layout = Layout::nhwc;
     line.spatial_rank = 1;
     line.batch = 1;
@@ -200,8 +200,8 @@ TEST_SUITE("cuda_index") {
     }
   }
 
-  TEST_CASE("depthwise NHWC: tilings of seed 84 in each dtype, 1-D rows, partial slices, long kernels") {
-    ConvProblem p = testing::seed84();
+  TEST_CASE("depthwise NHWC: tilings of problem 84 in each dtype, 1-D rows, partial slices, long kernels") {
+    ConvProblem p = testing::headline84();
     p.layout = Layout::nhwc;
     p.dtype = DType::fp16;
     dn::Params t = dn::make_params(p);
@@ -231,7 +231,7 @@ TEST_SUITE("cuda_index") {
     CHECK(t.slice_vectors == 3);
     CHECK(t.tile_cols == 85);
     // 72 fp16 channels: a slice of 8 vectors and one of 1.
-    ConvProblem wide = testing::seed84();
+    ConvProblem wide = testing::headline84();
     wide.layout = Layout::nhwc;
     wide.dtype = DType::bf16;
     wide.in_channels = wide.out_channels = wide.groups = 72;

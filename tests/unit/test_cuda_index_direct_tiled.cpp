@@ -15,8 +15,8 @@
 #include "cuda/direct/direct_tiled_index.hpp"
 #include "problem/conv_geometry.hpp"
 #include "problem/conv_problem.hpp"
-#include "reference/computable.hpp"
-#include "reference/rank3.hpp"
+#include "problem/problem_validation.hpp"
+#include "problem/rank3.hpp"
 #include "test_cuda_index_support.hpp"
 #include "test_seed.hpp"
 
@@ -51,7 +51,7 @@ ConvProblem random_small_groups(std::mt19937_64& rng, int rank, OpKind op = OpKi
       const std::int64_t most = rank == 1 ? 9000 : (depth ? 6 : (rank == 3 ? 80 : 150));
       p.input[d] = pick(rng, 1, op == OpKind::conv_transpose && !depth ? most / 2 : most);
     }
-    if (reference::computable(p).ok) return p;
+    if (validate_problem(p).ok) return p;
   }
 }
 
@@ -139,7 +139,7 @@ TapErrors check_transposed_taps(const ConvProblem& p3, const dt::DirectTiledPara
 // stack from nowhere, and every weight of the group is copied once over the passes.
 void check_weight_sources(const ConvProblem& p) {
   const dt::DirectTiledParams d = dt::make_params(p).desc;
-  const ConvProblem p3 = reference::as_rank3(p);
+  const ConvProblem p3 = as_rank3(p);
   const std::int64_t g = p3.groups - 1;  // the last group: its weights start g * weight_floats() in
   std::vector<int> copied(static_cast<std::size_t>(d.weight_floats()), 0);
   std::int64_t wrong = 0;
@@ -193,7 +193,7 @@ void check_tiling(const ConvProblem& p) {
   const dt::ParamsFit tiling = dt::make_params(p);
   REQUIRE_MESSAGE(tiling.support.ok, tiling.support.reason);
   const dt::DirectTiledParams& d = tiling.desc;
-  const ConvProblem p3 = reference::as_rank3(p);
+  const ConvProblem p3 = as_rank3(p);
   CHECK(d.smem_bytes() <= dt::kMaxSmemBytes);
   // The passes take every stack item once, in order; partial sums only where there are several.
   int items = 0;
@@ -460,7 +460,7 @@ TEST_SUITE("cuda_index") {
     CHECK(x3d.out_d == 8);
     CHECK(x3d.blocks() == 16 * 8 * x3d.tiles_h * x3d.tiles_w);
     CHECK(dt::instance_kernel(x3d) == 3);
-    // Seed 84's shape: 16 rows a thread, 64 x 64 tiles, 66 x 66 windows (17 KB).
+    // Problem 84's shape: 16 rows a thread, 64 x 64 tiles, 66 x 66 windows (17 KB).
     ConvProblem s84 = conv2d(128, 128, 128, 256, 512, 3, 1, 1, 0);
     const dt::DirectTiledParams d84 = dt::make_params(s84).desc;
     CHECK(d84.per_thread == 16);

@@ -14,7 +14,7 @@
 
 #include "cuda/transposed_phase_half/half_phase_index.hpp"
 #include "problem/memory_layout.hpp"
-#include "seed_problems.hpp"
+#include "headline_problems.hpp"
 #include "test_cuda_index_support.hpp"
 #include "test_seed.hpp"
 
@@ -25,7 +25,7 @@ namespace hg = gpu::conv::half_gemm;
 using test::Pair;
 
 void check_phase_gemms(const ConvProblem& p) {
-  const ConvProblem p3 = reference::as_rank3(p);
+  const ConvProblem p3 = as_rank3(p);
   const std::vector<hg::HalfPhaseGemm> gemms = hg::make_half_phase_gemms(p);
   const hg::BiasFillParams fill = hg::make_bias_fill_params(p);
   CHECK(static_cast<std::int64_t>(gemms.size()) == hg::tapped_phase_count(p3));
@@ -118,8 +118,8 @@ TEST_SUITE("cuda_index") {
     }
   }
 
-  TEST_CASE("half transposed by phases: seed 77 is one tapped phase of 27 taps, the rest filled") {
-    ConvProblem p = testing::seed77();
+  TEST_CASE("half transposed by phases: problem 77 is one tapped phase of 27 taps, the rest filled") {
+    ConvProblem p = testing::headline77();
     p.dtype = DType::fp16;
     p.layout = Layout::nhwc;
     const std::vector<hg::HalfPhaseGemm> gemms = hg::make_half_phase_gemms(p);

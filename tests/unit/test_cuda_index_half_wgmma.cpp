@@ -15,7 +15,7 @@
 #include "cuda/common/wgmma_desc.hpp"
 #include "cuda/half_gemm/half_wgmma_index.hpp"
 #include "cuda/selection.hpp"
-#include "seed_problems.hpp"
+#include "headline_problems.hpp"
 
 namespace kbench {
 namespace {
@@ -114,7 +114,7 @@ TEST_SUITE("cuda_index") {
   TEST_CASE("half wgmma: offered last wherever implicit_gemm_half applies, needing compute capability 9.0") {
     for (const DType dtype : {DType::fp16, DType::bf16})
       for (const Layout layout : {Layout::nhwc, Layout::nchw})
-        for (const ConvProblem& seed : {testing::seed50(), testing::seed76()}) {
+        for (const ConvProblem& seed : {testing::headline50(), testing::headline76()}) {
           const ConvProblem p = as_half(seed, dtype, layout);
           CAPTURE(to_string(dtype));
           CAPTURE(to_string(layout));
@@ -124,7 +124,7 @@ TEST_SUITE("cuda_index") {
           CHECK(variants.back() == kHalfWgmma);
           CHECK(std::count(variants.begin(), variants.end(), kHalfWgmma) == 1);
           CHECK(gpu::conv::variant_name(variants.back()) == "implicit_gemm_half/wgmma");
-          // Seed 50's 3 channels gather in either layout; seed 76's 64 copy 16 bytes under NHWC.
+          // Problem 50's 3 channels gather in either layout; problem 76's 64 copy 16 bytes under NHWC.
           const bool copies = layout == Layout::nhwc && p.in_channels_per_group() % 8 == 0;
           CHECK(gpu::conv::describe_kernel(kHalfWgmma, p, {}).implementation ==
                 std::string("implicit_gemm_half/") + (copies ? "cp_async16" : "gathered") + "/64x64/wgmma");
@@ -140,11 +140,11 @@ TEST_SUITE("cuda_index") {
                     KernelChoice{.family = Family::implicit_gemm_half, .mma = gpu::conv::igemm::MmaKind::mma_sync})
                     .has_value());
     // Outside the family's envelope (transposed, fp32) the variant is refused for the family's reason.
-    ConvProblem transposed = testing::seed77();
+    ConvProblem transposed = testing::headline77();
     transposed.dtype = DType::fp16;
     CHECK(gpu::conv::choice_envelope(kHalfWgmma, transposed, MathMode::fp32).reason ==
           "implicit_gemm_half: forward convolutions only");
-    CHECK(gpu::conv::choice_envelope(kHalfWgmma, testing::seed76(), MathMode::fp32).reason ==
+    CHECK(gpu::conv::choice_envelope(kHalfWgmma, testing::headline76(), MathMode::fp32).reason ==
           "implicit_gemm_half: does not compute fp32 tensors");
     for (const KernelChoice& c : gpu::conv::applicable_variants(transposed, MathMode::fp32)) CHECK(c != kHalfWgmma);
   }

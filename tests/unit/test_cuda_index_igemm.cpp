@@ -16,7 +16,7 @@
 #include "cuda/transposed/zero_fill_index.hpp"
 #include "cuda/selection.hpp"
 #include "cuda/implicit_gemm/igemm_params.hpp"
-#include "seed_problems.hpp"
+#include "headline_problems.hpp"
 #include "test_cuda_index_support.hpp"
 #include "test_seed.hpp"
 
@@ -195,7 +195,7 @@ TEST_SUITE("cuda_index") {
     for (int trial = 0; trial < 120 || total.computed <= 10000 || total.pairs <= 10000; ++trial) {
       REQUIRE_MESSAGE(trial < 480,
                       "the problems stay too small: " << total.computed << " outputs, " << total.pairs << " pairs");
-      const ConvProblem p3 = reference::as_rank3(test::random_problem(rng, OpKind::conv));
+      const ConvProblem p3 = as_rank3(test::random_problem(rng, OpKind::conv));
       for (const ig::KOrder order : {ig::KOrder::channel_blocks, ig::KOrder::k_table}) {
         const std::vector<ig::GemmTap> taps = ig::forward_taps(p3);
         const ig::GemmConvParams d = ig::make_forward_params(p3, order, 32);
@@ -219,7 +219,7 @@ TEST_SUITE("cuda_index") {
     for (int trial = 0; trial < 150 || computed <= 5000 || bias_only <= 5000 || gemms <= 150; ++trial) {
       REQUIRE_MESSAGE(trial < 600, "the problems stay too small: " << computed << " computed, " << bias_only
                                                                    << " not computed, " << gemms << " GEMMs");
-      const ConvProblem p3 = reference::as_rank3(test::random_problem(rng, OpKind::conv_transpose));
+      const ConvProblem p3 = as_rank3(test::random_problem(rng, OpKind::conv_transpose));
       Tally t;
       t.hits.assign(static_cast<std::size_t>(p3.output_elements()), 0);
       const std::vector<gpu::conv::PhaseGemm> phase_gemms = gpu::conv::make_phase_gemms(p3, 32);
@@ -240,7 +240,7 @@ TEST_SUITE("cuda_index") {
     }
   }
 
-  TEST_CASE("seed 77's shape: one phase GEMM (M 64, K 32 x 27, N 262144), 88% of the output never computed") {
+  TEST_CASE("problem 77's shape: one phase GEMM (M 64, K 32 x 27, N 262144), 88% of the output never computed") {
     ConvProblem p;
     p.op = OpKind::conv_transpose;
     p.spatial_rank = 3;
@@ -270,11 +270,11 @@ TEST_SUITE("cuda_index") {
 
   TEST_CASE("the seeds' GEMMs at full size, sampled: exact pairs at the image seams and the last columns") {
     std::mt19937_64 rng(kbench::testing::test_seed(2031));
-    // Seed 76: 2,147,450,880 input elements (8.6 GB), 2^15 short of 2^31; with twice its batch, the
+    // Problem 76: 2,147,450,880 input elements (8.6 GB), 2^15 short of 2^31; with twice its batch, the
     // later images' indices pass 2^31, where 32-bit index arithmetic would wrap. Either way the last
     // columns read exactly the last element.
     for (const std::int64_t batch : {64, 128}) {
-      ConvProblem s76 = reference::as_rank3(testing::seed76());
+      ConvProblem s76 = as_rank3(testing::headline76());
       s76.batch = batch;
       for (const ig::KOrder order : {ig::KOrder::channel_blocks, ig::KOrder::k_table}) {
         CAPTURE(batch);
@@ -284,26 +284,26 @@ TEST_SUITE("cuda_index") {
         CHECK(largest == s76.input_elements() - 1);
       }
     }
-    // Seed 50 (channel blocks and the tap table; input_patch has its own test) and seed 77's phase GEMM.
-    const ConvProblem s50 = reference::as_rank3(testing::seed50());
+    // Problem 50 (channel blocks and the tap table; input_patch has its own test) and problem 77's phase GEMM.
+    const ConvProblem s50 = as_rank3(testing::headline50());
     for (const ig::KOrder order : {ig::KOrder::channel_blocks, ig::KOrder::k_table})
       check_sampled(s50, ig::make_forward_params(s50, order, 96), ig::forward_taps(s50), s50.output_spatial_volume(),
                     rng);
-    const ConvProblem s77 = reference::as_rank3(testing::seed77());
+    const ConvProblem s77 = as_rank3(testing::headline77());
     const std::vector<gpu::conv::PhaseGemm> phases = gpu::conv::make_phase_gemms(s77, 64);
     REQUIRE(phases.size() == 1);
     check_sampled(s77, phases[0].desc, phases[0].taps, phases[0].desc.columns / s77.batch, rng);
   }
 
   TEST_CASE("fill-only blocks: as many as the tiles while there are planes for them") {
-    CHECK(gpu::conv::trailing_fill_blocks(2048, 33792) == 2048);  // seed 77
+    CHECK(gpu::conv::trailing_fill_blocks(2048, 33792) == 2048);  // problem 77
     CHECK(gpu::conv::trailing_fill_blocks(100, 130) == 30);       // every block has a plane
     CHECK(gpu::conv::trailing_fill_blocks(100, 60) == 0);
     CHECK(gpu::conv::trailing_fill_blocks(5, 0) == 0);
   }
 
-  TEST_CASE("seed 77's launch: its 2,048 column tiles, then 2,048 fill-only blocks (or none: a variant)") {
-    const ConvProblem p3 = reference::as_rank3(testing::seed77());
+  TEST_CASE("problem 77's launch: its 2,048 column tiles, then 2,048 fill-only blocks (or none: a variant)") {
+    const ConvProblem p3 = as_rank3(testing::headline77());
     const std::vector<gpu::conv::PhaseGemm> g = gpu::conv::transposed_gemms(p3);
     REQUIRE(g.size() == 1);
     CHECK(g[0].desc.fill_blocks == 2048);
@@ -314,28 +314,28 @@ TEST_SUITE("cuda_index") {
     using gpu::conv::KernelChoice;
     const KernelChoice old{.family = gpu::conv::Family::transposed_phase_tf32, .fill = gpu::conv::FillBlocks::none};
     CHECK(gpu::conv::variant_name(old) == "transposed_phase_tf32/no_fill_blocks");
-    CHECK(gpu::conv::choice_envelope(old, testing::seed77(), MathMode::tf32));
+    CHECK(gpu::conv::choice_envelope(old, testing::headline77(), MathMode::tf32));
     bool listed = false;
-    for (const KernelChoice& c : gpu::conv::applicable_variants(testing::seed77(), MathMode::tf32))
+    for (const KernelChoice& c : gpu::conv::applicable_variants(testing::headline77(), MathMode::tf32))
       listed = listed || gpu::conv::variant_name(c) == "transposed_phase_tf32/no_fill_blocks";
     CHECK(listed);
     const KernelChoice on_forward{.family = gpu::conv::Family::implicit_gemm_tf32, .fill = gpu::conv::FillBlocks::none};
-    CHECK_FALSE(gpu::conv::choice_envelope(on_forward, testing::seed76(), MathMode::tf32));
+    CHECK_FALSE(gpu::conv::choice_envelope(on_forward, testing::headline76(), MathMode::tf32));
     // Output padding aside, a transposed convolution whose every output is tapped has no fill to move.
-    ConvProblem dense = testing::seed77();
+    ConvProblem dense = testing::headline77();
     dense.stride = dense.dilation = Dims{{1, 1, 1}};
     CHECK(gpu::conv::zero_fill_has_work(gpu::conv::make_zero_fill_params(p3)));
-    CHECK_FALSE(gpu::conv::zero_fill_has_work(gpu::conv::make_zero_fill_params(reference::as_rank3(dense))));
-    CHECK(gpu::conv::transposed_gemms(reference::as_rank3(dense))[0].desc.fill_blocks == 0);
+    CHECK_FALSE(gpu::conv::zero_fill_has_work(gpu::conv::make_zero_fill_params(as_rank3(dense))));
+    CHECK(gpu::conv::transposed_gemms(as_rank3(dense))[0].desc.fill_blocks == 0);
     const Support none = gpu::conv::choice_envelope(old, dense, MathMode::tf32);
     CHECK_FALSE(none);
     CHECK(none.reason.find("no fill-only blocks") != std::string::npos);
   }
 
   TEST_CASE("reduction order: channel blocks unless they would be mostly zero rows") {
-    CHECK(ig::choose_k_order(64, 3) == ig::KOrder::channel_blocks);    // seed 76
-    CHECK(ig::choose_k_order(3, 121) == ig::KOrder::k_table);          // seed 50
-    CHECK(ig::choose_k_order(32, 27) == ig::KOrder::channel_blocks);   // seed 77
+    CHECK(ig::choose_k_order(64, 3) == ig::KOrder::channel_blocks);    // problem 76
+    CHECK(ig::choose_k_order(3, 121) == ig::KOrder::k_table);          // problem 50
+    CHECK(ig::choose_k_order(32, 27) == ig::KOrder::channel_blocks);   // problem 77
     CHECK(ig::choose_k_order(3, 2048) == ig::KOrder::channel_blocks);  // table too large
     CHECK(ig::chunk_count(3, 121, ig::KOrder::k_table) == 23);
     CHECK(ig::chunk_count(64, 3, ig::KOrder::channel_blocks) == 12);

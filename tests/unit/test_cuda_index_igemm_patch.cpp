@@ -13,7 +13,7 @@
 #include "cuda/implicit_gemm/igemm_index.hpp"
 #include "cuda/implicit_gemm/igemm_patch_index.hpp"
 #include "cuda/selection.hpp"
-#include "seed_problems.hpp"
+#include "headline_problems.hpp"
 #include "test_cuda_index_support.hpp"
 #include "test_seed.hpp"
 
@@ -29,7 +29,7 @@ ConvProblem patch_problem(std::mt19937_64& rng) {
   for (;;) {
     ConvProblem p = test::random_problem(rng, OpKind::conv, static_cast<int>(test::pick(rng, 1, 2)));
     p.input[p.spatial_rank - 1] = 4 * test::pick(rng, 1, 4);
-    if (reference::computable(p).ok) return p;
+    if (validate_problem(p).ok) return p;
   }
 }
 
@@ -100,7 +100,7 @@ TEST_SUITE("cuda_index") {
     Counts counts;
     int tiled = 0;
     for (int trial = 0; trial < 150; ++trial) {
-      const ConvProblem p3 = reference::as_rank3(patch_problem(rng));
+      const ConvProblem p3 = as_rank3(patch_problem(rng));
       const std::vector<ig::GemmTap> taps = ig::forward_taps(p3);
       ig::GemmConvParams d = ig::make_forward_params(p3, ig::KOrder::input_patch, 32);
       for (const int bn : {4, 7, 16, 128}) {
@@ -117,12 +117,12 @@ TEST_SUITE("cuda_index") {
     CHECK(counts.columns > 10000);
   }
 
-  TEST_CASE("input_patch: seed 50's geometry") {
-    const ConvProblem p3 = reference::as_rank3(testing::seed50());
+  TEST_CASE("input_patch: problem 50's geometry") {
+    const ConvProblem p3 = as_rank3(testing::headline50());
     const gpu::conv::ForwardGemm g = gpu::conv::forward_gemm_ordered(p3);
     REQUIRE(g.support.ok);
     const ig::GemmConvParams& d = g.desc;
-    CHECK(d.order == ig::KOrder::input_patch);  // the default for seed 50
+    CHECK(d.order == ig::KOrder::input_patch);  // the default for problem 50
     CHECK(d.patch.tiles_per_image == 12);       // 3025 positions in tiles of 256
     CHECK(d.patch.image_columns == 55 * 55);
     CHECK(d.patch.rows == 31);          // 6 output rows x stride 4 + 11 - 4
@@ -157,13 +157,13 @@ TEST_SUITE("cuda_index") {
       p = test::random_problem(rng, OpKind::conv, 3);
       p.input = Dims{{3, 4, 8}};
       p.kernel = Dims{{2, 1, 1}};
-    } while (!reference::computable(p));
-    ConvProblem p3 = reference::as_rank3(p);
+    } while (!validate_problem(p));
+    ConvProblem p3 = as_rank3(p);
     CHECK(ig::make_patch_params(ig::make_forward_params(p3, ig::KOrder::input_patch, 32), ig::forward_taps(p3), 128)
               .support.reason.find("1-D and 2-D") != std::string::npos);
-    ConvProblem odd = testing::seed50();
+    ConvProblem odd = testing::headline50();
     odd.input = Dims{{224, 222, 1}};
-    p3 = reference::as_rank3(odd);
+    p3 = as_rank3(odd);
     CHECK_FALSE(gpu::conv::forward_gemm_ordered(p3, ig::KOrder::input_patch).support.ok);
     CHECK(gpu::conv::forward_gemm_ordered(p3).desc.order == ig::KOrder::k_table);  // the default falls back
     // A long 1-D row with few channels: the patch would copy the whole row for 128 outputs, so the
@@ -175,11 +175,11 @@ TEST_SUITE("cuda_index") {
     long_row.out_channels = 32;
     long_row.input = Dims{{4096, 1, 1}};
     long_row.kernel = Dims{{3, 1, 1}};
-    p3 = reference::as_rank3(long_row);
+    p3 = as_rank3(long_row);
     CHECK(gpu::conv::forward_gemm_ordered(p3).desc.order == ig::KOrder::k_table);
     CHECK(gpu::conv::forward_gemm_ordered(p3, ig::KOrder::input_patch).support.ok);
     // Many channels: channel blocks stay the default, the patch is only a forced variant.
-    CHECK(gpu::conv::forward_gemm_ordered(reference::as_rank3(testing::seed76())).desc.order ==
+    CHECK(gpu::conv::forward_gemm_ordered(as_rank3(testing::headline76())).desc.order ==
           ig::KOrder::channel_blocks);
   }
 
@@ -195,7 +195,7 @@ TEST_SUITE("cuda_index") {
     CHECK_FALSE(gpu::conv::parse_variant("bogus/k_table"));
     CHECK_FALSE(gpu::conv::parse_variant("implicit_gemm_tf32/"));
 
-    const ConvProblem s50 = testing::seed50();
+    const ConvProblem s50 = testing::headline50();
     CHECK_FALSE(gpu::conv::choice_envelope(KernelChoice{.family = Family::direct, .order = ig::KOrder::k_table}, s50,
                                            MathMode::tf32));
     CHECK(gpu::conv::choice_envelope(KernelChoice{.family = Family::implicit_gemm_tf32, .order = ig::KOrder::k_table},

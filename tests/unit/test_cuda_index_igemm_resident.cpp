@@ -12,7 +12,7 @@
 #include "cuda/implicit_gemm/igemm_resident_index.hpp"
 #include "cuda/implicit_gemm/igemm_tile_index.hpp"
 #include "cuda/selection.hpp"
-#include "seed_problems.hpp"
+#include "headline_problems.hpp"
 #include "test_cuda_index_support.hpp"
 #include "test_seed.hpp"
 
@@ -67,7 +67,7 @@ TEST_SUITE("cuda_index") {
     std::mt19937_64 rng(kbench::testing::test_seed(77));
     int pair_cases = 0;
     for (int trial = 0; trial < 150; ++trial) {
-      const ConvProblem p3 = reference::as_rank3(test::random_problem(rng, OpKind::conv));
+      const ConvProblem p3 = as_rank3(test::random_problem(rng, OpKind::conv));
       const ig::GemmConvParams d = ig::make_forward_params(p3, ig::KOrder::channel_blocks, 128);
       const std::int64_t bn = test::pick(rng, 1, 4) * 2;  // small even tiles: many straddle images
       const bool pairs = ig::resident_pair_stores(d);
@@ -137,8 +137,8 @@ TEST_SUITE("cuda_index") {
       }
   }
 
-  TEST_CASE("resident A: seed 76 takes it by default in both maths, its shared memory and grid") {
-    const ConvProblem p3 = reference::as_rank3(testing::seed76());
+  TEST_CASE("resident A: problem 76 takes it by default in both maths, its shared memory and grid") {
+    const ConvProblem p3 = as_rank3(testing::headline76());
     const ig::GemmConvParams d = gpu::conv::forward_gemm_params(p3, KernelChoice{Family::implicit_gemm_tf32});
     CHECK(gpu::conv::forward_gemm_params(p3, KernelChoice{Family::implicit_gemm_3xtf32}).a_schedule ==
           ig::ASchedule::resident);
@@ -164,7 +164,7 @@ TEST_SUITE("cuda_index") {
     CHECK(ig::resident_walk(launched, 256, 131, 132).tiles == 330);
 
     for (const MathMode math : {MathMode::fp32, MathMode::tf32}) {
-      const std::vector<std::string> names = variant_names(testing::seed76(), math);
+      const std::vector<std::string> names = variant_names(testing::headline76(), math);
       const std::string gemm = math == MathMode::tf32 ? "implicit_gemm_tf32" : "implicit_gemm_3xtf32";
       CHECK(contains(names, gemm));                  // resident, the default
       CHECK(contains(names, gemm + "/streamed_a"));  // the former default, for comparison
@@ -179,35 +179,35 @@ TEST_SUITE("cuda_index") {
     // Seeds 50 (input_patch, 96 rows) and 77 (transposed phases) keep A streamed.
     const KernelChoice tf32{Family::implicit_gemm_tf32};
     const KernelChoice forced{.family = Family::implicit_gemm_tf32, .schedule = ig::ASchedule::resident};
-    CHECK(gpu::conv::forward_gemm_params(reference::as_rank3(testing::seed50()), tf32).a_schedule ==
+    CHECK(gpu::conv::forward_gemm_params(as_rank3(testing::headline50()), tf32).a_schedule ==
           ig::ASchedule::streamed);
     CHECK_FALSE(gpu::conv::choice_envelope(
-        KernelChoice{.family = Family::implicit_gemm_tf32, .schedule = ig::ASchedule::resident}, testing::seed50(),
+        KernelChoice{.family = Family::implicit_gemm_tf32, .schedule = ig::ASchedule::resident}, testing::headline50(),
         MathMode::tf32));
     CHECK_FALSE(gpu::conv::choice_envelope(
-        KernelChoice{.family = Family::transposed_phase_tf32, .schedule = ig::ASchedule::resident}, testing::seed77(),
+        KernelChoice{.family = Family::transposed_phase_tf32, .schedule = ig::ASchedule::resident}, testing::headline77(),
         MathMode::tf32));
 
-    ConvProblem p = testing::seed76();
+    ConvProblem p = testing::headline76();
     p.out_channels = 96;  // the 96-row tile
-    const ConvProblem p3 = reference::as_rank3(p);
+    const ConvProblem p3 = as_rank3(p);
     CHECK(gpu::conv::forward_gemm_params(p3, tf32).a_schedule == ig::ASchedule::streamed);
     const gpu::conv::ForwardGemm rows = gpu::conv::forward_gemm(p3, forced);
     CHECK(rows.support.reason.find("more than 96 output channels") != std::string::npos);
 
-    p = testing::seed76();
+    p = testing::headline76();
     p.kernel[0] = 7;  // 28 chunks of A: 244 KB alone
-    const gpu::conv::ForwardGemm big = gpu::conv::forward_gemm(reference::as_rank3(p), forced);
+    const gpu::conv::ForwardGemm big = gpu::conv::forward_gemm(as_rank3(p), forced);
     CHECK(big.support.reason.find("shared memory") != std::string::npos);
-    CHECK(gpu::conv::forward_gemm_params(reference::as_rank3(p), tf32).a_schedule == ig::ASchedule::streamed);
+    CHECK(gpu::conv::forward_gemm_params(as_rank3(p), tf32).a_schedule == ig::ASchedule::streamed);
 
     // A small GEMM (2 column tiles) streams A by default; the variant forces resident A.
-    p = testing::seed76();
+    p = testing::headline76();
     p.batch = 1;
     p.input[0] = 1500;
-    CHECK(gpu::conv::forward_gemm_params(reference::as_rank3(p), tf32).a_schedule == ig::ASchedule::streamed);
+    CHECK(gpu::conv::forward_gemm_params(as_rank3(p), tf32).a_schedule == ig::ASchedule::streamed);
     CHECK(contains(variant_names(p, MathMode::tf32), "implicit_gemm_tf32/resident_a"));
-    CHECK(gpu::conv::forward_gemm_params(reference::as_rank3(p), forced).a_schedule == ig::ASchedule::resident);
+    CHECK(gpu::conv::forward_gemm_params(as_rank3(p), forced).a_schedule == ig::ASchedule::resident);
     const Support ffma = gpu::conv::choice_envelope(
         KernelChoice{.family = Family::implicit_gemm_ffma, .schedule = ig::ASchedule::resident}, p, MathMode::fp32);
     CHECK_FALSE(ffma);
@@ -215,7 +215,7 @@ TEST_SUITE("cuda_index") {
   }
 
   TEST_CASE("variant names with an order and a schedule round-trip, malformed ones are refused") {
-    for (const ConvProblem& p : {testing::seed50(), testing::seed76(), testing::seed77(), testing::seed84()})
+    for (const ConvProblem& p : {testing::headline50(), testing::headline76(), testing::headline77(), testing::headline84()})
       for (const MathMode math : {MathMode::fp32, MathMode::tf32})
         for (const KernelChoice& c : gpu::conv::applicable_variants(p, math)) {
           const std::optional<KernelChoice> back = gpu::conv::parse_variant(gpu::conv::variant_name(c));
@@ -236,7 +236,7 @@ TEST_SUITE("cuda_index") {
     CHECK_FALSE(gpu::conv::parse_variant("implicit_gemm_tf32/"));
     CHECK_FALSE(gpu::conv::parse_variant("implicit_gemm_tf32/resident"));
     const Support direct = gpu::conv::choice_envelope(
-        KernelChoice{.family = Family::direct, .schedule = ig::ASchedule::resident}, testing::seed76(), MathMode::fp32);
+        KernelChoice{.family = Family::direct, .schedule = ig::ASchedule::resident}, testing::headline76(), MathMode::fp32);
     CHECK_FALSE(direct);
     CHECK(direct.reason.find("A schedule") != std::string::npos);
   }

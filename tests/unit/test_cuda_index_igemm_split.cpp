@@ -11,7 +11,7 @@
 
 #include "cuda/implicit_gemm/igemm_split_index.hpp"
 #include "cuda/selection.hpp"
-#include "seed_problems.hpp"
+#include "headline_problems.hpp"
 #include "test_cuda_index_support.hpp"
 #include "test_seed.hpp"
 
@@ -38,14 +38,14 @@ ConvProblem layer(std::int64_t n, std::int64_t cin, std::int64_t cout, std::int6
   p.input = Dims{{hw, hw, 1}};
   p.kernel = Dims{{k, k, 1}};
   p.pad_before = p.pad_after = Dims{{pad, pad, 0}};
-  REQUIRE(reference::computable(p));
+  REQUIRE(validate_problem(p));
   return p;
 }
 
 // The default tf32 descriptor of a forward problem as it launches on `sms` SMs.
 ig::GemmConvParams on_sms(const ConvProblem& p, int sms,
                         const KernelChoice& c = KernelChoice{Family::implicit_gemm_tf32}) {
-  return gpu::conv::gemm_on_device(gpu::conv::forward_gemm_params(reference::as_rank3(p), c), LaunchDevice{sms, 0},
+  return gpu::conv::gemm_on_device(gpu::conv::forward_gemm_params(as_rank3(p), c), LaunchDevice{sms, 0},
                                    gpu::conv::split_of(c));
 }
 
@@ -137,9 +137,9 @@ TEST_SUITE("cuda_index") {
     // 4,096 column tiles: none splits, in either math, on an H200 or an A100.
     for (const int sms : {kH200Sms, 108})
       for (const MathMode math : {MathMode::fp32, MathMode::tf32}) {
-        for (const ConvProblem& p : {testing::seed50(), testing::seed76()})
+        for (const ConvProblem& p : {testing::headline50(), testing::headline76()})
           CHECK(on_sms(p, sms, KernelChoice{gpu::conv::default_family(p, math)}).splits == 1);
-        for (const gpu::conv::PhaseGemm& g : gpu::conv::transposed_gemms(reference::as_rank3(testing::seed77())))
+        for (const gpu::conv::PhaseGemm& g : gpu::conv::transposed_gemms(as_rank3(testing::headline77())))
           CHECK(gpu::conv::gemm_on_device(g.desc, LaunchDevice{sms, 0}).splits == 1);
       }
   }
@@ -202,9 +202,9 @@ TEST_SUITE("cuda_index") {
     CHECK(listed(late, MathMode::fp32, "implicit_gemm_3xtf32/no_split_k"));
     CHECK(listed(late, MathMode::fp32, "implicit_gemm_ffma/no_split_k"));
     CHECK(listed(wide, MathMode::tf32, "implicit_gemm_tf32/no_split_k"));
-    // Not where the default never splits: input_patch (seed 50), resident A (seed 76), 3 chunks.
-    CHECK_FALSE(listed(testing::seed50(), MathMode::tf32, "implicit_gemm_tf32/no_split_k"));
-    CHECK_FALSE(listed(testing::seed76(), MathMode::tf32, "implicit_gemm_tf32/no_split_k"));
+    // Not where the default never splits: input_patch (problem 50), resident A (problem 76), 3 chunks.
+    CHECK_FALSE(listed(testing::headline50(), MathMode::tf32, "implicit_gemm_tf32/no_split_k"));
+    CHECK_FALSE(listed(testing::headline76(), MathMode::tf32, "implicit_gemm_tf32/no_split_k"));
     const Support short_reduction = gpu::conv::choice_envelope(kNoSplit, layer(1, 16, 64, 8, 1, 0), MathMode::tf32);
     CHECK_FALSE(short_reduction);
     CHECK(short_reduction.reason.find("too short to split") != std::string::npos);
@@ -244,7 +244,7 @@ TEST_SUITE("cuda_index") {
     ConvProblem up = layer(1, 512, 256, 4, 4, 1);
     up.op = OpKind::conv_transpose;
     up.stride = Dims{{2, 2, 1}};
-    REQUIRE(reference::computable(up));
+    REQUIRE(validate_problem(up));
     const gpu::conv::KernelDescription t =
         gpu::conv::describe_kernel(KernelChoice{Family::transposed_phase_tf32}, up, LaunchDevice{kH200Sms, 0});
     CHECK(t.implementation.ends_with("/split_k"));

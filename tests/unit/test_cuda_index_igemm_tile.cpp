@@ -313,7 +313,7 @@ TEST_SUITE("cuda_index") {
     CHECK(ig::smem_layout(d).total_bytes <= ig::kMaxSmemBytes / 2);
     d.rows = 64;
     d.order = ig::KOrder::channel_blocks;
-    d.taps = 27;  // seed 77
+    d.taps = 27;  // problem 77
     CHECK(ig::smem_layout(d).total_bytes <= 100 * 1024);
     for (const ig::KOrder gathered : {ig::KOrder::channel_blocks, ig::KOrder::k_table}) {
       CHECK(ig::choose_tile(64, gathered) == ig::TileKind::m64);

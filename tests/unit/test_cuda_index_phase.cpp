@@ -45,7 +45,7 @@ TEST_SUITE("cuda_index") {
       }
   }
 
-  TEST_CASE("seed 77 along one dimension: only odd outputs have taps, all three of them") {
+  TEST_CASE("problem 77 along one dimension: only odd outputs have taps, all three of them") {
     ConvProblem p;
     p.op = OpKind::conv_transpose;
     p.spatial_rank = 1;

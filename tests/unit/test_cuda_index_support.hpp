@@ -1,5 +1,5 @@
 #pragma once
-// Shared by the cuda_index tests: random valid problems (fixed seeds) and, for any output element,
+// Shared by the cuda_index tests: tiny random valid problems (fixed seeds) and, for any output element,
 // the brute-force set of (input index, weight index) pairs that feed it, straight from
 // conv_geometry (the same definitions the CPU reference uses).
 #include <algorithm>
@@ -10,43 +10,19 @@
 
 #include "problem/conv_geometry.hpp"
 #include "problem/conv_problem.hpp"
-#include "reference/computable.hpp"
-#include "reference/rank3.hpp"
+#include "problem/rank3.hpp"
+#include "problem_factory.hpp"
 
 namespace kbench::test {
 
 using Pair = std::pair<std::int64_t, std::int64_t>;  // (input index, weight index)
 
-inline std::int64_t pick(std::mt19937_64& rng, std::int64_t lo, std::int64_t hi) {
-  return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
-}
+using gpu_tests::pick;
 
-// A small valid problem of the given kind; `rank` 0 picks one at random. Sizes stay tiny so a test
-// can afford to enumerate every output and every tap.
+// A tiny valid problem of the given kind (gpu_tests::tiny_shapes); `rank` 0 picks one at random. Sizes
+// stay tiny so a test can afford to enumerate every output and every tap.
 inline ConvProblem random_problem(std::mt19937_64& rng, OpKind op, int rank = 0) {
-  for (;;) {
-    ConvProblem p;
-    p.op = op;
-    p.spatial_rank = rank > 0 ? rank : static_cast<int>(pick(rng, 1, 3));
-    p.batch = pick(rng, 1, 2);
-    p.groups = pick(rng, 1, 3);
-    p.in_channels = p.groups * pick(rng, 1, 4);
-    p.out_channels = p.groups * pick(rng, 1, 4);
-    p.bias = pick(rng, 0, 1) == 1;
-    for (int d = 0; d < p.spatial_rank; ++d) {
-      p.kernel[d] = pick(rng, 1, 4);
-      p.stride[d] = pick(rng, 1, 4);
-      p.dilation[d] = pick(rng, 1, 3);
-      p.pad_before[d] = pick(rng, 0, 3);
-      p.pad_after[d] = pick(rng, 0, 3);
-      p.input[d] = pick(rng, 1, p.spatial_rank == 3 ? 5 : 9);
-      if (op == OpKind::conv_transpose) {
-        // PyTorch: output_padding must be smaller than stride or dilation.
-        p.output_padding[d] = pick(rng, 0, std::max(p.stride[d], p.dilation[d]) - 1);
-      }
-    }
-    if (reference::computable(p).ok) return p;
-  }
+  return gpu_tests::random_problem(rng, op, rank, 0, 0, gpu_tests::tiny_shapes());
 }
 
 // Every (input, weight) pair feeding flat output `out` of rank-3 problem p3, sorted.

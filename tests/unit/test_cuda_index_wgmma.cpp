@@ -13,8 +13,8 @@
 #include "cuda/implicit_gemm/igemm_params.hpp"
 #include "cuda/implicit_gemm/igemm_wgmma_index.hpp"
 #include "cuda/selection.hpp"
-#include "reference/rank3.hpp"
-#include "seed_problems.hpp"
+#include "problem/rank3.hpp"
+#include "headline_problems.hpp"
 
 namespace kbench {
 namespace {
@@ -115,7 +115,7 @@ TEST_SUITE("cuda_index") {
   }
 
   TEST_CASE("wgmma variant: offered on the input_patch order with the tensor-core maths, refused elsewhere") {
-    const ConvProblem s50 = testing::seed50();
+    const ConvProblem s50 = testing::headline50();
     CHECK(gpu::conv::variant_name(kWgmmaTf32) == "implicit_gemm_tf32/wgmma");
     const auto parsed = gpu::conv::parse_variant("implicit_gemm_3xtf32/input_patch/wgmma");
     REQUIRE(parsed.has_value());
@@ -128,9 +128,9 @@ TEST_SUITE("cuda_index") {
     const KernelChoice ffma{.family = Family::implicit_gemm_ffma, .mma = ig::MmaKind::wgmma};
     CHECK_FALSE(gpu::conv::choice_envelope(ffma, s50, MathMode::fp32).ok);
     const KernelChoice depthwise{.family = Family::depthwise2d, .mma = ig::MmaKind::wgmma};
-    CHECK_FALSE(gpu::conv::choice_envelope(depthwise, testing::seed84(), MathMode::fp32).ok);
-    // Seed 76 runs channel_blocks: wgmma is not offered there.
-    const Support s76 = gpu::conv::choice_envelope(kWgmmaTf32, testing::seed76(), MathMode::tf32);
+    CHECK_FALSE(gpu::conv::choice_envelope(depthwise, testing::headline84(), MathMode::fp32).ok);
+    // Problem 76 runs channel_blocks: wgmma is not offered there.
+    const Support s76 = gpu::conv::choice_envelope(kWgmmaTf32, testing::headline76(), MathMode::tf32);
     CHECK_FALSE(s76.ok);
     CHECK(s76.reason.find("input_patch") != std::string::npos);
 
@@ -140,12 +140,12 @@ TEST_SUITE("cuda_index") {
     CHECK(std::count(names.begin(), names.end(), "implicit_gemm_tf32/wgmma") == 1);
     CHECK(std::count(names.begin(), names.end(), "implicit_gemm_3xtf32/wgmma") == 1);
     // Not a default: the mma.sync kernels stay until an H200 run says otherwise.
-    CHECK(gpu::conv::forward_gemm_params(reference::as_rank3(s50), KernelChoice{Family::implicit_gemm_tf32}).mma ==
+    CHECK(gpu::conv::forward_gemm_params(as_rank3(s50), KernelChoice{Family::implicit_gemm_tf32}).mma ==
           ig::MmaKind::mma_sync);
   }
 
-  TEST_CASE("wgmma on seed 50: descriptor, grid and shared memory (two tf32 blocks per SM)") {
-    const ConvProblem p3 = reference::as_rank3(testing::seed50());
+  TEST_CASE("wgmma on problem 50: descriptor, grid and shared memory (two tf32 blocks per SM)") {
+    const ConvProblem p3 = as_rank3(testing::headline50());
     const ig::GemmConvParams tf32 = gpu::conv::forward_gemm_params(p3, kWgmmaTf32);
     const ig::GemmConvParams x3 = gpu::conv::forward_gemm_params(p3, kWgmma3x);
     CHECK(ig::choose_tile(tf32) == ig::TileKind::m96_wgmma);

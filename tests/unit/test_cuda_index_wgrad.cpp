@@ -11,7 +11,7 @@
 #include "cuda/wgrad/wgrad_index.hpp"
 #include "data/host_tensors.hpp"
 #include "reference/backward_conv.hpp"
-#include "seed_problems.hpp"
+#include "headline_problems.hpp"
 #include "test_cuda_index_support.hpp"
 #include "test_seed.hpp"
 
@@ -84,9 +84,9 @@ TEST_SUITE("cuda_index") {
       }
       CHECK(next == wg::k_total(d));
     }
-    // Seed 76's backward_weights: 6 tiles and K of 64 x 174,757 (11 million) on 132 SMs splits to fill
+    // Problem 76's backward_weights: 6 tiles and K of 64 x 174,757 (11 million) on 132 SMs splits to fill
     // two waves; its reduction outlasts the minimum split many times over.
-    ConvProblem p76 = testing::seed76();
+    ConvProblem p76 = testing::headline76();
     p76.pass = Pass::backward_weights;
     const wg::WgradParams d76 = wg::make_wgrad_params(p76, 132);
     CHECK(d76.m == 128);

@@ -13,8 +13,8 @@
 #include "cuda/wgrad/wgrad_depthwise_index.hpp"
 #include "data/host_tensors.hpp"
 #include "reference/backward_conv.hpp"
-#include "reference/computable.hpp"
-#include "seed_problems.hpp"
+#include "problem/problem_validation.hpp"
+#include "headline_problems.hpp"
 #include "test_cuda_index_support.hpp"
 #include "test_seed.hpp"
 
@@ -34,7 +34,7 @@ ConvProblem random_depthwise(std::mt19937_64& rng, OpKind op, bool wide) {
       p.input[p.spatial_rank - 1] = test::pick(rng, 1, 150);
       if (p.spatial_rank == 2) p.input[0] = test::pick(rng, 1, 40);
     }
-    if (reference::computable(p).ok && p.kernel_volume() <= wd::kMaxTaps) return p;
+    if (validate_problem(p).ok && p.kernel_volume() <= wd::kMaxTaps) return p;
   }
 }
 
@@ -138,11 +138,11 @@ TEST_SUITE("cuda_index") {
     }
   }
 
-  TEST_CASE("wgrad_depthwise: lines fill the shared memory, slices fill two waves, seed 84") {
-    // Seed 84's backward_weights: 128 channels, 64 x 254 lines of 510 positions, 3x3 taps. 16 lines
+  TEST_CASE("wgrad_depthwise: lines fill the shared memory, slices fill two waves, problem 84") {
+    // Problem 84's backward_weights: 128 channels, 64 x 254 lines of 510 positions, 3x3 taps. 16 lines
     // of 64 a step (window 18 x 66), 16 x 8 steps per image; on 132 SMs 5 slices per channel make
     // 640 blocks, about two waves of two per SM.
-    ConvProblem p84 = testing::seed84();
+    ConvProblem p84 = testing::headline84();
     p84.pass = Pass::backward_weights;
     const wd::WgradDepthwiseParams d = wd::make_wgrad_depthwise_params(p84, 132);
     CHECK(d.lines == 16);

@@ -13,7 +13,7 @@
 #include "problem/conv_pass.hpp"
 #include "problem/problem_metrics.hpp"
 #include "problem_factory.hpp"
-#include "seed_problems.hpp"
+#include "headline_problems.hpp"
 #include "test_seed.hpp"
 
 namespace kbench {
@@ -56,8 +56,8 @@ TEST_SUITE("cuda_passes") {
     std::mt19937_64 rng(testing::test_seed(2601));
     int checked = 0;
     std::vector<ConvProblem> problems = {
-        with_pass(testing::seed50(), Pass::backward_data), with_pass(testing::seed76(), Pass::backward_data),
-        with_pass(testing::seed77(), Pass::backward_data), with_pass(testing::seed84(), Pass::backward_data)};
+        with_pass(testing::headline50(), Pass::backward_data), with_pass(testing::headline76(), Pass::backward_data),
+        with_pass(testing::headline77(), Pass::backward_data), with_pass(testing::headline84(), Pass::backward_data)};
     for (int i = 0; i < 60; ++i) {
       const OpKind op = i % 2 ? OpKind::conv_transpose : OpKind::conv;
       ConvProblem p =
@@ -104,7 +104,7 @@ TEST_SUITE("cuda_passes") {
 
   TEST_CASE(
       "backward_weights: wgrad_gemm_ffma alone, the default, every dtype and layout, forward untouched") {
-    ConvProblem p = testing::seed76();
+    ConvProblem p = testing::headline76();
     p.pass = Pass::backward_weights;
     for (const MathMode math : {MathMode::fp32, MathMode::tf32}) {
       CHECK(gpu::conv::problem_supported(p).ok);
@@ -114,7 +114,7 @@ TEST_SUITE("cuda_passes") {
     }
     const Support direct = gpu::conv::family_envelope(Family::direct, p, MathMode::fp32);
     CHECK(direct.reason == "direct: does not compute the backward_weights pass");
-    // On 132 SMs seed 76's 6 tiles split K; the description says so and counts the launches.
+    // On 132 SMs problem 76's 6 tiles split K; the description says so and counts the launches.
     const gpu::conv::KernelDescription d =
         gpu::conv::describe_kernel(KernelChoice{.family = Family::wgrad_gemm_ffma}, p, gpu::conv::LaunchDevice{132, 0});
     CHECK(d.implementation == "wgrad_gemm_ffma/64x64/split_k");
@@ -147,7 +147,7 @@ TEST_SUITE("cuda_passes") {
                    "launches") == "2 (GEMM, store in the dtype and layout)");
     // A forward problem never lists it, nor does a backward_data one.
     for (const Pass pass : {Pass::forward, Pass::backward_data}) {
-      const ConvProblem f = with_pass(testing::seed76(), pass);
+      const ConvProblem f = with_pass(testing::headline76(), pass);
       CHECK(gpu::conv::family_envelope(Family::wgrad_gemm_ffma, f, MathMode::fp32).reason ==
             "wgrad_gemm_ffma: does not compute the " + std::string(to_string(pass)) + " pass");
       for (const KernelChoice& c : gpu::conv::applicable_variants(f, MathMode::fp32))
@@ -156,14 +156,14 @@ TEST_SUITE("cuda_passes") {
   }
 
   TEST_CASE("backward_weights of depthwise problems: wgrad_depthwise the default, the GEMM stays for the rest") {
-    ConvProblem p = with_pass(testing::seed84(), Pass::backward_weights);
+    ConvProblem p = with_pass(testing::headline84(), Pass::backward_weights);
     const KernelChoice dw{.family = Family::wgrad_depthwise}, gemm{.family = Family::wgrad_gemm_ffma};
     for (const MathMode math : {MathMode::fp32, MathMode::tf32}) {
       CHECK(gpu::conv::default_family(p, math) == Family::wgrad_depthwise);
       CHECK(gpu::conv::applicable_variants(p, math) == std::vector{dw, gemm});  // cuda:all: both, the default first
       CHECK(gpu::conv::family_math(Family::wgrad_depthwise) == MathMode::fp32);
-      // Not depthwise: seed 76 (groups 1), a multiplier of 2; the GEMM alone.
-      CHECK(gpu::conv::default_family(with_pass(testing::seed76(), Pass::backward_weights), math) ==
+      // Not depthwise: problem 76 (groups 1), a multiplier of 2; the GEMM alone.
+      CHECK(gpu::conv::default_family(with_pass(testing::headline76(), Pass::backward_weights), math) ==
             Family::wgrad_gemm_ffma);
     }
     ConvProblem multiplier = p;
@@ -184,8 +184,10 @@ TEST_SUITE("cuda_passes") {
     CHECK(s.reason.find("wgrad_depthwise: one line's gathered window takes") == 0);
     CHECK(gpu::conv::default_family(strided, MathMode::fp32) == Family::wgrad_gemm_ffma);
     // A depthwise conv_transpose, 1-D and 3-D, is taken too.
-    ConvProblem t = gpu_tests::make_problem(OpKind::conv_transpose, 3, 2, 8, 8, 8, Dims{{4, 6, 6}}, Dims{{3, 3, 3}},
-                                            Dims{{2, 1, 2}}, Dims{{1, 2, 1}}, Dims{{1, 0, 1}}, Dims{{0, 1, 1}}, true);
+    ConvProblem t = ConvProblem{.op = OpKind::conv_transpose, .spatial_rank = 3, .batch = 2, .in_channels = 8,
+                                .out_channels = 8, .groups = 8, .input = Dims{{4, 6, 6}}, .kernel = Dims{{3, 3, 3}},
+                                .stride = Dims{{2, 1, 2}}, .dilation = Dims{{1, 2, 1}}, .pad_before = Dims{{1, 0, 1}},
+                                .pad_after = Dims{{0, 1, 1}}, .bias = true};
     t.pass = Pass::backward_weights;
     CHECK(gpu::conv::default_family(t, MathMode::fp32) == Family::wgrad_depthwise);
     // Other dtypes and layouts: the shared reasons; forward and backward_data never list it.
@@ -193,12 +195,12 @@ TEST_SUITE("cuda_passes") {
     nhwc.layout = Layout::nhwc;
     CHECK_FALSE(gpu::conv::family_envelope(Family::wgrad_depthwise, nhwc, MathMode::fp32).ok);
     for (const Pass pass : {Pass::forward, Pass::backward_data}) {
-      const ConvProblem f = with_pass(testing::seed84(), pass);
+      const ConvProblem f = with_pass(testing::headline84(), pass);
       CHECK(gpu::conv::family_envelope(Family::wgrad_depthwise, f, MathMode::fp32).reason ==
             "wgrad_depthwise: does not compute the " + std::string(to_string(pass)) + " pass");
       for (const KernelChoice& c : gpu::conv::applicable_variants(f, MathMode::fp32)) CHECK(c.family != Family::wgrad_depthwise);
     }
-    // Its description on 132 SMs: 5 slices of seed 84's 8,192 steps per channel, summed in order.
+    // Its description on 132 SMs: 5 slices of problem 84's 8,192 steps per channel, summed in order.
     const gpu::conv::KernelDescription d = gpu::conv::describe_kernel(dw, p, gpu::conv::LaunchDevice{132, 0});
     CHECK(d.implementation == "wgrad_depthwise/16x64/sliced");
     CHECK(property(d, "pass") == "backward_weights");
@@ -216,9 +218,9 @@ TEST_SUITE("cuda_passes") {
 
   TEST_CASE("backward_data without a forward form is refused with the reason") {
     // A conv_transpose whose output padding reaches its stride (allowed by its dilation) has none.
-    ConvProblem p = gpu_tests::make_problem(OpKind::conv_transpose, 1, 1, 4, 4, 1, Dims{{9, 1, 1}}, Dims{{3, 1, 1}},
-                                            Dims{{1, 1, 1}}, Dims{{2, 1, 1}}, Dims{{0, 0, 0}}, Dims{{0, 0, 0}}, false,
-                                            Dims{{1, 0, 0}});
+    ConvProblem p = ConvProblem{.op = OpKind::conv_transpose, .spatial_rank = 1, .batch = 1, .in_channels = 4,
+                                .out_channels = 4, .input = Dims{{9, 1, 1}}, .kernel = Dims{{3, 1, 1}},
+                                .dilation = Dims{{2, 1, 1}}, .output_padding = Dims{{1, 0, 0}}};
     REQUIRE(gpu::conv::problem_supported(p).ok);  // forward: fine
     p.pass = Pass::backward_data;
     REQUIRE_FALSE(backward_data_support(p).ok);

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "cuda/selection.hpp"
-#include "reference/computable.hpp"
-#include "seed_problems.hpp"
+#include "problem/problem_validation.hpp"
+#include "headline_problems.hpp"
 
 namespace kbench {
 namespace {
@@ -29,28 +29,28 @@ std::vector<std::string> names(const std::vector<KernelChoice>& choices) {
 TEST_SUITE("cuda_index") {
   TEST_CASE("exhaustive search candidates: every applicable variant but direct, direct when alone") {
     for (const MathMode math : {MathMode::fp32, MathMode::tf32}) {
-      const std::vector<std::string> s76 = names(conv::search_candidates(testing::seed76(), math));
+      const std::vector<std::string> s76 = names(conv::search_candidates(testing::headline76(), math));
       CHECK(std::find(s76.begin(), s76.end(), "direct") == s76.end());
-      CHECK(s76.size() + 1 == conv::applicable_variants(testing::seed76(), math).size());
+      CHECK(s76.size() + 1 == conv::applicable_variants(testing::headline76(), math).size());
       const std::string gemm = math == MathMode::tf32 ? "implicit_gemm_tf32" : "implicit_gemm_3xtf32";
       CHECK(std::find(s76.begin(), s76.end(), gemm) != s76.end());
       CHECK(std::find(s76.begin(), s76.end(), gemm + "/streamed_a") != s76.end());
       CHECK(std::find(s76.begin(), s76.end(), "implicit_gemm_ffma") != s76.end());
-      // Seed 84: depthwise2d and the GEMMs (every group a 1 x 9 reduction: they apply, slowly).
-      const std::vector<std::string> s84 = names(conv::search_candidates(testing::seed84(), math));
+      // Problem 84: depthwise2d and the GEMMs (every group a 1 x 9 reduction: they apply, slowly).
+      const std::vector<std::string> s84 = names(conv::search_candidates(testing::headline84(), math));
       CHECK(std::find(s84.begin(), s84.end(), "depthwise2d") != s84.end());
     }
     // A transposed convolution with a stride above 64 (phase masks are 64-bit): only direct serves it.
-    ConvProblem wide = testing::seed77();
+    ConvProblem wide = testing::headline77();
     wide.stride = Dims{{65, 2, 2}};
-    REQUIRE(reference::computable(wide));
+    REQUIRE(validate_problem(wide));
     const std::vector<KernelChoice> alone = conv::search_candidates(wide, MathMode::fp32);
     REQUIRE(alone.size() == 1);
     CHECK(alone[0].family == Family::direct);
   }
 
   TEST_CASE("exhaustive search: the fastest wins, failures are kept with their reason, ties go first") {
-    const std::vector<KernelChoice> candidates = conv::search_candidates(testing::seed76(), MathMode::tf32);
+    const std::vector<KernelChoice> candidates = conv::search_candidates(testing::headline76(), MathMode::tf32);
     REQUIRE(candidates.size() >= 3);
     std::map<std::string, double> ms;
     for (std::size_t i = 0; i < candidates.size(); ++i)
@@ -77,7 +77,7 @@ TEST_SUITE("cuda_index") {
   }
 
   TEST_CASE("exhaustive search: nothing timed is an error naming every reason") {
-    const std::vector<KernelChoice> candidates = conv::search_candidates(testing::seed50(), MathMode::fp32);
+    const std::vector<KernelChoice> candidates = conv::search_candidates(testing::headline50(), MathMode::fp32);
     try {
       conv::pick_fastest(candidates, [](const KernelChoice& c) -> double {
         throw std::runtime_error("no device for " + conv::variant_name(c));

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "cuda/selection.hpp"
-#include "seed_problems.hpp"
+#include "headline_problems.hpp"
 #include "test_cuda_index_support.hpp"
 #include "test_seed.hpp"
 
@@ -14,10 +14,10 @@ namespace kbench {
 namespace {
 
 using gpu::conv::Family;
-using testing::seed50;
-using testing::seed76;
-using testing::seed77;
-using testing::seed84;
+using testing::headline50;
+using testing::headline76;
+using testing::headline77;
+using testing::headline84;
 
 bool lists(const std::vector<Family>& v, Family f) { return std::find(v.begin(), v.end(), f) != v.end(); }
 
@@ -33,22 +33,22 @@ TEST_SUITE("cuda_index") {
     CHECK(gpu::conv::family_math(Family::direct) == MathMode::fp32);
   }
 
-  TEST_CASE("defaults for the four seeds, per math mode") {
-    CHECK(gpu::conv::default_family(seed84(), MathMode::fp32) == Family::depthwise2d);
-    CHECK(gpu::conv::default_family(seed84(), MathMode::tf32) == Family::depthwise2d);
-    CHECK(gpu::conv::default_family(seed76(), MathMode::fp32) == Family::implicit_gemm_3xtf32);
-    CHECK(gpu::conv::default_family(seed76(), MathMode::tf32) == Family::implicit_gemm_tf32);
-    CHECK(gpu::conv::default_family(seed50(), MathMode::fp32) == Family::implicit_gemm_3xtf32);
-    CHECK(gpu::conv::default_family(seed50(), MathMode::tf32) == Family::implicit_gemm_tf32);
-    CHECK(gpu::conv::default_family(seed77(), MathMode::fp32) == Family::transposed_phase_3xtf32);
-    CHECK(gpu::conv::default_family(seed77(), MathMode::tf32) == Family::transposed_phase_tf32);
-    // Seed 50's reduction (3 channels x 121 taps) takes the few-channel k table; 76's 64 channels take blocks.
-    CHECK(gpu::conv::forward_gemm_ordered(reference::as_rank3(seed50())).desc.order ==
+  TEST_CASE("defaults for the four headline problems, per math mode") {
+    CHECK(gpu::conv::default_family(headline84(), MathMode::fp32) == Family::depthwise2d);
+    CHECK(gpu::conv::default_family(headline84(), MathMode::tf32) == Family::depthwise2d);
+    CHECK(gpu::conv::default_family(headline76(), MathMode::fp32) == Family::implicit_gemm_3xtf32);
+    CHECK(gpu::conv::default_family(headline76(), MathMode::tf32) == Family::implicit_gemm_tf32);
+    CHECK(gpu::conv::default_family(headline50(), MathMode::fp32) == Family::implicit_gemm_3xtf32);
+    CHECK(gpu::conv::default_family(headline50(), MathMode::tf32) == Family::implicit_gemm_tf32);
+    CHECK(gpu::conv::default_family(headline77(), MathMode::fp32) == Family::transposed_phase_3xtf32);
+    CHECK(gpu::conv::default_family(headline77(), MathMode::tf32) == Family::transposed_phase_tf32);
+    // Problem 50's reduction (3 channels x 121 taps) takes the few-channel k table; 76's 64 channels take blocks.
+    CHECK(gpu::conv::forward_gemm_ordered(as_rank3(headline50())).desc.order ==
           gpu::conv::igemm::KOrder::input_patch);
-    CHECK(gpu::conv::forward_gemm_ordered(reference::as_rank3(seed76())).desc.order ==
+    CHECK(gpu::conv::forward_gemm_ordered(as_rank3(headline76())).desc.order ==
           gpu::conv::igemm::KOrder::channel_blocks);
     // 76: 11.2 M GEMM columns (87,382 blocks of 128) over an input of 2^31 + elements: 64-bit offsets.
-    CHECK(gpu::conv::forward_gemm_ordered(reference::as_rank3(seed76())).desc.columns == 64 * 174758);
+    CHECK(gpu::conv::forward_gemm_ordered(as_rank3(headline76())).desc.columns == 64 * 174758);
   }
 
   TEST_CASE("depthwise2d row stores: the realigned variant where rows are 2 mod 4 floats, refused elsewhere") {
@@ -58,24 +58,24 @@ TEST_SUITE("cuda_index") {
     const std::optional<KernelChoice> back = gpu::conv::parse_variant("depthwise2d/realigned_stores");
     REQUIRE(back.has_value());
     CHECK(back->stores == gpu::conv::depthwise::StoreMode::realigned);
-    CHECK(gpu::conv::choice_envelope(realigned, seed84(), MathMode::fp32));  // rows of 510
+    CHECK(gpu::conv::choice_envelope(realigned, headline84(), MathMode::fp32));  // rows of 510
     std::vector<std::string> names;
-    for (const KernelChoice& c : gpu::conv::applicable_variants(seed84(), MathMode::fp32))
+    for (const KernelChoice& c : gpu::conv::applicable_variants(headline84(), MathMode::fp32))
       names.push_back(gpu::conv::variant_name(c));
     CHECK(std::find(names.begin(), names.end(), "depthwise2d") != names.end());
     CHECK(std::find(names.begin(), names.end(), "depthwise2d/realigned_stores") != names.end());
-    ConvProblem aligned = seed84();
+    ConvProblem aligned = headline84();
     aligned.pad_before = aligned.pad_after = Dims{{1, 1, 0}};  // rows of 512: already 16-byte stores
     const Support same = gpu::conv::choice_envelope(realigned, aligned, MathMode::fp32);
     CHECK_FALSE(same);
     CHECK(same.reason.find("2 mod 4") != std::string::npos);
     const KernelChoice on_gemm{.family = Family::implicit_gemm_tf32,
                                .stores = gpu::conv::depthwise::StoreMode::realigned};
-    CHECK_FALSE(gpu::conv::choice_envelope(on_gemm, seed76(), MathMode::tf32));
+    CHECK_FALSE(gpu::conv::choice_envelope(on_gemm, headline76(), MathMode::tf32));
     CHECK_FALSE(gpu::conv::parse_variant("depthwise2d/realigned_stores/split_stores"));
   }
 
-  TEST_CASE("depthwise2d bulk copies: variants on seed 84 and wherever 16-byte copies fit, never the default") {
+  TEST_CASE("depthwise2d bulk copies: variants on problem 84 and wherever 16-byte copies fit, never the default") {
     using gpu::conv::KernelChoice;
     namespace dw = gpu::conv::depthwise;
     const KernelChoice bulk{.family = Family::depthwise2d, .stores = dw::StoreMode::bulk};
@@ -88,18 +88,18 @@ TEST_SUITE("cuda_index") {
       REQUIRE(back.has_value());
       CHECK(back->stores == m);
     }
-    CHECK(gpu::conv::choice_envelope(bulk, seed84(), MathMode::fp32));
-    CHECK(gpu::conv::choice_envelope(bulk, seed84(), MathMode::tf32));
-    CHECK(gpu::conv::choice_envelope(piped, seed84(), MathMode::fp32));
-    CHECK(gpu::conv::depthwise_bulk_params(seed84(), dw::StoreMode::bulk_pipelined).tiling.stages == 2);
+    CHECK(gpu::conv::choice_envelope(bulk, headline84(), MathMode::fp32));
+    CHECK(gpu::conv::choice_envelope(bulk, headline84(), MathMode::tf32));
+    CHECK(gpu::conv::choice_envelope(piped, headline84(), MathMode::fp32));
+    CHECK(gpu::conv::depthwise_bulk_params(headline84(), dw::StoreMode::bulk_pipelined).tiling.stages == 2);
     std::vector<std::string> names;
-    for (const KernelChoice& c : gpu::conv::applicable_variants(seed84(), MathMode::fp32))
+    for (const KernelChoice& c : gpu::conv::applicable_variants(headline84(), MathMode::fp32))
       names.push_back(gpu::conv::variant_name(c));
     CHECK(std::count(names.begin(), names.end(), "depthwise2d/bulk_copies") == 1);
     CHECK(std::count(names.begin(), names.end(), "depthwise2d/bulk_pipelined") == 1);
-    CHECK(gpu::conv::default_family(seed84(), MathMode::fp32) == Family::depthwise2d);  // a GPU run decides
+    CHECK(gpu::conv::default_family(headline84(), MathMode::fp32) == Family::depthwise2d);  // a GPU run decides
     // Outside: an output plane of 7 x 510 floats is not a multiple of 16 bytes (depthwise2d takes it).
-    ConvProblem odd_plane = seed84();
+    ConvProblem odd_plane = headline84();
     odd_plane.batch = 1;
     odd_plane.input = Dims{{9, 512, 1}};
     CHECK(gpu::conv::family_envelope(Family::depthwise2d, odd_plane, MathMode::fp32));
@@ -109,7 +109,7 @@ TEST_SUITE("cuda_index") {
     CHECK(gpu::conv::choice_envelope(piped, odd_plane, MathMode::fp32).reason.find("bulk_pipelined") !=
           std::string::npos);
     // Outside depthwise2d's own envelope (stride 2) it is refused for that reason first.
-    ConvProblem strided = seed84();
+    ConvProblem strided = headline84();
     strided.stride = Dims{{2, 2, 1}};
     CHECK(gpu::conv::choice_envelope(bulk, strided, MathMode::fp32).reason.find("stride") != std::string::npos);
   }
@@ -117,8 +117,8 @@ TEST_SUITE("cuda_index") {
   TEST_CASE("variants: the default first, those driving Hopper's asynchronous units (bulk copies, wgmma) last") {
     // A kernel fault poisons the process's context: `cuda:all` records the plain kernels first.
     using gpu::conv::KernelChoice;
-    for (const auto& [problem, math] : {std::pair{seed84(), MathMode::fp32}, std::pair{seed50(), MathMode::tf32},
-                                        std::pair{seed50(), MathMode::fp32}}) {
+    for (const auto& [problem, math] : {std::pair{headline84(), MathMode::fp32}, std::pair{headline50(), MathMode::tf32},
+                                        std::pair{headline50(), MathMode::fp32}}) {
       const std::vector<KernelChoice> variants = gpu::conv::applicable_variants(problem, math);
       REQUIRE_FALSE(variants.empty());
       CHECK(variants.front().family == gpu::conv::default_family(problem, math));
@@ -135,7 +135,7 @@ TEST_SUITE("cuda_index") {
     using gpu::conv::default_family;
     using gpu::conv::family_envelope;
     // MobileNet's stride-2 depthwise 3x3 on 112x112: outside depthwise2d, the shared-memory kernel's.
-    ConvProblem mobile = seed84();
+    ConvProblem mobile = headline84();
     mobile.batch = 8;
     mobile.in_channels = mobile.out_channels = mobile.groups = 32;
     mobile.input = Dims{{112, 112, 1}};
@@ -144,15 +144,15 @@ TEST_SUITE("cuda_index") {
     CHECK_FALSE(family_envelope(Family::depthwise2d, mobile, MathMode::fp32));
     for (const MathMode math : {MathMode::fp32, MathMode::tf32})
       CHECK(default_family(mobile, math) == Family::direct_tiled);
-    // Seed 84 stays on the register kernel, with the tiled one listed as a variant to compare.
-    CHECK(family_envelope(Family::direct_tiled, seed84(), MathMode::fp32));
-    CHECK(default_family(seed84(), MathMode::fp32) == Family::depthwise2d);
+    // Problem 84 stays on the register kernel, with the tiled one listed as a variant to compare.
+    CHECK(family_envelope(Family::direct_tiled, headline84(), MathMode::fp32));
+    CHECK(default_family(headline84(), MathMode::fp32) == Family::depthwise2d);
     std::vector<std::string> names;
-    for (const gpu::conv::KernelChoice& c : gpu::conv::applicable_variants(seed84(), MathMode::fp32))
+    for (const gpu::conv::KernelChoice& c : gpu::conv::applicable_variants(headline84(), MathMode::fp32))
       names.push_back(gpu::conv::variant_name(c));
     CHECK(std::find(names.begin(), names.end(), "direct_tiled") != names.end());
     // Rows that are not 16-byte multiples, dilation, rectangular kernels: tiled.
-    ConvProblem odd = seed84();
+    ConvProblem odd = headline84();
     odd.input[1] = 509;
     odd.dilation = Dims{{2, 1, 1}};
     odd.kernel = Dims{{3, 5, 1}};
@@ -168,7 +168,7 @@ TEST_SUITE("cuda_index") {
     CHECK(default_family(wide, MathMode::tf32) == Family::implicit_gemm_tf32);
     CHECK(family_envelope(Family::direct_tiled, wide, MathMode::tf32));
     // 1-D depthwise (3 taps: no GEMM even at multiplier 8) and 3-D depthwise.
-    ConvProblem line = seed76();
+    ConvProblem line = headline76();
     line.in_channels = line.groups = 64;
     line.out_channels = 8 * 64;
     line.input[0] = 4096;
@@ -181,7 +181,7 @@ TEST_SUITE("cuda_index") {
     video.pad_before = video.pad_after = Dims{{1, 1, 1}};
     CHECK(default_family(video, MathMode::fp32) == Family::direct_tiled);
     // Dense layers with many channels: their windows do not fit (and the GEMM is the default anyway).
-    const Support dense = family_envelope(Family::direct_tiled, seed50(), MathMode::fp32);
+    const Support dense = family_envelope(Family::direct_tiled, headline50(), MathMode::fp32);
     CHECK_FALSE(dense);
     CHECK(dense.reason.find("48 KB") != std::string::npos);
   }
@@ -220,45 +220,45 @@ TEST_SUITE("cuda_index") {
     forward.op = OpKind::conv;
     CHECK(gpu::conv::phase_reduction_length(forward) == 16);
     CHECK(default_family(forward, MathMode::tf32) == Family::implicit_gemm_tf32);
-    // Seed 77: 32 channels x at most 2 x 2 x 2 taps a phase (stride 2, dilation 2: tap period 1, so
+    // Problem 77: 32 channels x at most 2 x 2 x 2 taps a phase (stride 2, dilation 2: tap period 1, so
     // all 3 taps of a dimension land on the same phase: 27).
-    CHECK(gpu::conv::phase_reduction_length(seed77()) == 32 * 27);
+    CHECK(gpu::conv::phase_reduction_length(headline77()) == 32 * 27);
     // Seed 77 (32 input channels, 27 taps): its windows and weights exceed 48 KB.
-    const Support s77 = family_envelope(Family::direct_tiled, seed77(), MathMode::fp32);
+    const Support s77 = family_envelope(Family::direct_tiled, headline77(), MathMode::fp32);
     CHECK_FALSE(s77);
-    CHECK(default_family(seed77(), MathMode::fp32) == Family::transposed_phase_3xtf32);
+    CHECK(default_family(headline77(), MathMode::fp32) == Family::transposed_phase_3xtf32);
   }
 
   TEST_CASE("envelopes: math, op and shape limits") {
-    CHECK_FALSE(gpu::conv::family_envelope(Family::implicit_gemm_tf32, seed76(), MathMode::fp32));
-    CHECK(gpu::conv::family_envelope(Family::implicit_gemm_3xtf32, seed76(), MathMode::fp32));
-    CHECK(gpu::conv::family_envelope(Family::implicit_gemm_ffma, seed76(), MathMode::tf32));
-    CHECK_FALSE(gpu::conv::family_envelope(Family::implicit_gemm_ffma, seed77(), MathMode::fp32));
-    CHECK_FALSE(gpu::conv::family_envelope(Family::transposed_phase_ffma, seed76(), MathMode::fp32));
-    CHECK_FALSE(gpu::conv::family_envelope(Family::depthwise2d, seed50(), MathMode::fp32));
+    CHECK_FALSE(gpu::conv::family_envelope(Family::implicit_gemm_tf32, headline76(), MathMode::fp32));
+    CHECK(gpu::conv::family_envelope(Family::implicit_gemm_3xtf32, headline76(), MathMode::fp32));
+    CHECK(gpu::conv::family_envelope(Family::implicit_gemm_ffma, headline76(), MathMode::tf32));
+    CHECK_FALSE(gpu::conv::family_envelope(Family::implicit_gemm_ffma, headline77(), MathMode::fp32));
+    CHECK_FALSE(gpu::conv::family_envelope(Family::transposed_phase_ffma, headline76(), MathMode::fp32));
+    CHECK_FALSE(gpu::conv::family_envelope(Family::depthwise2d, headline50(), MathMode::fp32));
 
-    ConvProblem p = seed84();
+    ConvProblem p = headline84();
     p.input[1] = 510;  // rows no longer 16-byte aligned
     const Support s = gpu::conv::family_envelope(Family::depthwise2d, p, MathMode::fp32);
     CHECK_FALSE(s);
     CHECK(s.reason.find("multiple of 4") != std::string::npos);
-    p = seed84();
+    p = headline84();
     p.stride[0] = 2;
     CHECK_FALSE(gpu::conv::family_envelope(Family::depthwise2d, p, MathMode::fp32));
-    p = seed84();
+    p = headline84();
     p.pad_before[1] = 2;  // neither 0 nor (k-1)/2
     CHECK_FALSE(gpu::conv::family_envelope(Family::depthwise2d, p, MathMode::fp32));
-    p = seed84();
+    p = headline84();
     p.pad_before = p.pad_after = Dims{{1, 1, 0}};
     CHECK(gpu::conv::family_envelope(Family::depthwise2d, p, MathMode::fp32));
 
     // fp16 (once refused by the whole backend): direct takes every dtype, the fp32 GEMMs refuse it.
-    ConvProblem half = seed50();
+    ConvProblem half = headline50();
     half.dtype = DType::fp16;
     CHECK(gpu::conv::problem_supported(half));
     CHECK(gpu::conv::family_envelope(Family::direct, half, MathMode::fp32));
     CHECK_FALSE(gpu::conv::family_envelope(Family::implicit_gemm_3xtf32, half, MathMode::fp32));
-    ConvProblem bad = seed50();
+    ConvProblem bad = headline50();
     bad.groups = 2;  // does not divide 3 input channels
     CHECK_FALSE(gpu::conv::problem_supported(bad));
   }
@@ -309,7 +309,7 @@ TEST_SUITE("cuda_index") {
     // 64 channels x 2,048 taps: channel blocks with a 32 KB tap list (once refused past 1,024 taps).
     const ConvProblem wide = line(64, 2048);
     CHECK(gpu::conv::default_family(wide, MathMode::fp32) == Family::implicit_gemm_3xtf32);
-    CHECK(gpu::conv::forward_gemm_params(reference::as_rank3(wide), KernelChoice{Family::implicit_gemm_3xtf32}).order ==
+    CHECK(gpu::conv::forward_gemm_params(as_rank3(wide), KernelChoice{Family::implicit_gemm_3xtf32}).order ==
           ig::KOrder::channel_blocks);
     // 2 channels x 1,536 taps (3,072 rows, past the preferred k table) on a row of 100,000: the input
     // patch would copy whole rows of it, and channel blocks would be 7/8 zero rows: the k table (72 KB
@@ -317,9 +317,9 @@ TEST_SUITE("cuda_index") {
     // channel blocks, and a forced k_table.
     const ConvProblem few = line(2, 1536);
     CHECK(gpu::conv::default_family(few, MathMode::tf32) == Family::implicit_gemm_tf32);
-    CHECK(gpu::conv::forward_gemm_ordered(reference::as_rank3(few)).desc.order == ig::KOrder::k_table);
+    CHECK(gpu::conv::forward_gemm_ordered(as_rank3(few)).desc.order == ig::KOrder::k_table);
     const ConvProblem fewer_blocks = line(2, 2048);
-    CHECK(gpu::conv::forward_gemm_ordered(reference::as_rank3(fewer_blocks)).desc.order == ig::KOrder::channel_blocks);
+    CHECK(gpu::conv::forward_gemm_ordered(as_rank3(fewer_blocks)).desc.order == ig::KOrder::channel_blocks);
     CHECK(gpu::conv::choice_envelope(KernelChoice{.family = Family::implicit_gemm_tf32, .order = ig::KOrder::k_table},
                                      fewer_blocks, MathMode::tf32));
     // 3 channels x 31 x 31 taps (2,883 rows) on 128 x 128 images: the input_patch order, not channel
@@ -330,7 +330,7 @@ TEST_SUITE("cuda_index") {
     image.out_channels = 64;
     image.input = Dims{{128, 128, 1}};
     image.kernel = Dims{{31, 31, 1}};
-    CHECK(gpu::conv::forward_gemm_ordered(reference::as_rank3(image)).desc.order == ig::KOrder::input_patch);
+    CHECK(gpu::conv::forward_gemm_ordered(as_rank3(image)).desc.order == ig::KOrder::input_patch);
     CHECK(gpu::conv::default_family(image, MathMode::tf32) == Family::implicit_gemm_tf32);
     // Past the block's shared memory: 16,384 taps of 16 bytes (256 KB) as a tap list, 32,768 rows as a
     // k table: refused, saying why; the problem still runs (direct).
@@ -351,7 +351,7 @@ TEST_SUITE("cuda_index") {
     using gpu::conv::family_envelope;
     // A regression head (64 -> 1, 3x3) and pix2pix's last layer (transposed 128 -> 3, kernel 4,
     // stride 2): their stacks exceed 48 KB; they ran on `direct` before.
-    ConvProblem head = seed50();
+    ConvProblem head = headline50();
     head.batch = 16;
     head.in_channels = 64;
     head.out_channels = 1;
@@ -371,7 +371,7 @@ TEST_SUITE("cuda_index") {
     pix2pix.stride = Dims{{2, 2, 1}};
     CHECK(default_family(pix2pix, MathMode::fp32) == Family::direct_tiled);
     // The seeds' dense layers (8 or more output channels per group) stay outside: no new variant.
-    for (const ConvProblem& p : {seed50(), seed76(), seed77()})
+    for (const ConvProblem& p : {headline50(), headline76(), headline77()})
       CHECK_FALSE(family_envelope(Family::direct_tiled, p, MathMode::fp32));
   }
 
@@ -426,20 +426,20 @@ TEST_SUITE("cuda_index") {
             p.layout = layout;
             return p;
           };
-          CHECK(gpu::conv::default_family(as(seed50()), math) == Family::implicit_gemm_half);
-          CHECK(gpu::conv::default_family(as(seed76()), math) == Family::implicit_gemm_half);
+          CHECK(gpu::conv::default_family(as(headline50()), math) == Family::implicit_gemm_half);
+          CHECK(gpu::conv::default_family(as(headline76()), math) == Family::implicit_gemm_half);
           // Depthwise (a GEMM of one output channel): its channels-last kernel, NCHW the shared-memory one.
-          CHECK(gpu::conv::default_family(as(seed84()), math) ==
+          CHECK(gpu::conv::default_family(as(headline84()), math) ==
                 (layout == Layout::nhwc ? Family::depthwise_nhwc : Family::direct_tiled));
           // Transposed: the half GEMM by phases, in both layouts.
-          CHECK(gpu::conv::default_family(as(seed77()), math) == Family::transposed_phase_half);
-          const std::vector<Family> families = gpu::conv::applicable_families(as(seed76()), math);
+          CHECK(gpu::conv::default_family(as(headline77()), math) == Family::transposed_phase_half);
+          const std::vector<Family> families = gpu::conv::applicable_families(as(headline76()), math);
           CHECK(families == std::vector<Family>{Family::direct, Family::implicit_gemm_half});
         }
   }
 
   TEST_CASE("dtypes and layouts: each family refuses the ones it does not implement, with the reason") {
-    ConvProblem p = seed76();
+    ConvProblem p = headline76();
     CHECK_FALSE(gpu::conv::family_envelope(Family::implicit_gemm_half, p, MathMode::fp32).ok);
     CHECK(gpu::conv::family_envelope(Family::implicit_gemm_half, p, MathMode::fp32).reason ==
           "implicit_gemm_half: does not compute fp32 tensors");
@@ -452,13 +452,13 @@ TEST_SUITE("cuda_index") {
     CHECK(gpu::conv::family_envelope(Family::depthwise2d, p, MathMode::fp32).reason ==
           "depthwise2d: does not compute bf16 tensors");
     CHECK(gpu::conv::problem_supported(p).ok);
-    ConvProblem t = seed77();
+    ConvProblem t = headline77();
     t.dtype = DType::fp16;
     CHECK(gpu::conv::family_envelope(Family::implicit_gemm_half, t, MathMode::fp32).reason ==
           "implicit_gemm_half: forward convolutions only");
-    CHECK(gpu::conv::family_envelope(Family::transposed_phase_half, seed76(), MathMode::fp32).reason ==
+    CHECK(gpu::conv::family_envelope(Family::transposed_phase_half, headline76(), MathMode::fp32).reason ==
           "transposed_phase_half: does not compute fp32 tensors");
-    ConvProblem forward = seed76();
+    ConvProblem forward = headline76();
     forward.dtype = DType::bf16;
     CHECK(gpu::conv::family_envelope(Family::transposed_phase_half, forward, MathMode::fp32).reason ==
           "transposed_phase_half: transposed convolutions only");
@@ -468,7 +468,7 @@ TEST_SUITE("cuda_index") {
   }
 
   TEST_CASE("direct_tiled in fp16/bf16: NCHW depthwise and few channels, stride-1 transposed as it is") {
-    ConvProblem p = seed84();
+    ConvProblem p = headline84();
     p.dtype = DType::bf16;
     CHECK(gpu::conv::default_family(p, MathMode::fp32) == Family::direct_tiled);
     // Stride-1 transposed: no forward rewrite for 16-bit weights (it is fp32 NCHW), run as transposed.
@@ -489,7 +489,7 @@ TEST_SUITE("cuda_index") {
   }
 
   TEST_CASE("transposed_phase_half: fp16/bf16 transposed problems where a GEMM pays, else the generic kernel") {
-    ConvProblem t = seed77();
+    ConvProblem t = headline77();
     t.dtype = DType::fp16;
     t.layout = Layout::nhwc;
     CHECK(gpu::conv::default_family(t, MathMode::fp32) == Family::transposed_phase_half);
@@ -505,7 +505,7 @@ TEST_SUITE("cuda_index") {
     t.layout = Layout::nchw;
     CHECK(gpu::conv::default_family(t, MathMode::fp32) == Family::direct_tiled);
     // The backward_data pass of a forward half convolution is a transposed one: the phase GEMMs too.
-    ConvProblem f = seed76();
+    ConvProblem f = headline76();
     f.dtype = DType::bf16;
     f.layout = Layout::nhwc;
     f.pass = Pass::backward_data;
@@ -523,11 +523,11 @@ TEST_SUITE("cuda_index") {
     const auto reason = [](const ConvProblem& p) {
       return family_envelope(Family::depthwise_nhwc, p, MathMode::fp32).reason;
     };
-    // Seed 84 in each dtype, both maths: the default, beside direct (and for halves the GEMM, M = 1).
+    // Problem 84 in each dtype, both maths: the default, beside direct (and for halves the GEMM, M = 1).
     for (const DType dtype : {DType::fp16, DType::bf16, DType::fp32})
       for (const MathMode math : {MathMode::fp32, MathMode::tf32}) {
         CAPTURE(to_string(dtype));
-        const ConvProblem p = as(seed84(), dtype);
+        const ConvProblem p = as(headline84(), dtype);
         CHECK(default_family(p, math) == Family::depthwise_nhwc);
         const std::vector<Family> families = gpu::conv::applicable_families(p, math);
         CHECK(lists(families, Family::direct));
@@ -535,10 +535,10 @@ TEST_SUITE("cuda_index") {
         CHECK(gpu::conv::applicable_variants(p, math).front().family == Family::depthwise_nhwc);
       }
     // Channels first: refused for the layout; depthwise2d keeps fp32 NCHW.
-    CHECK(reason(as(seed84(), DType::fp16, Layout::nchw)) == "depthwise_nhwc: does not read nchw tensors");
-    CHECK(default_family(seed84(), MathMode::fp32) == Family::depthwise2d);
+    CHECK(reason(as(headline84(), DType::fp16, Layout::nchw)) == "depthwise_nhwc: does not read nchw tensors");
+    CHECK(default_family(headline84(), MathMode::fp32) == Family::depthwise2d);
     // Strides, dilation, asymmetric padding, bias, rectangular kernels, 1-D and 3-D: all inside.
-    ConvProblem mobile = as(seed84(), DType::bf16);
+    ConvProblem mobile = as(headline84(), DType::bf16);
     mobile.batch = 8;
     mobile.in_channels = mobile.out_channels = mobile.groups = 32;
     mobile.input = Dims{{112, 111, 1}};
@@ -560,15 +560,15 @@ TEST_SUITE("cuda_index") {
     video.kernel = Dims{{3, 3, 3}};
     CHECK(default_family(video, MathMode::tf32) == Family::depthwise_nhwc);
     // Refused, each with its reason; direct runs them.
-    ConvProblem odd = as(seed84(), DType::fp16);
+    ConvProblem odd = as(headline84(), DType::fp16);
     odd.in_channels = odd.out_channels = odd.groups = 12;  // 1.5 vectors of fp16; 3 of fp32
     CHECK(reason(odd) == "depthwise_nhwc: channels must be a multiple of 8 (16-byte vectors of fp16)");
     CHECK(default_family(odd, MathMode::fp32) == Family::direct);
     CHECK(family_envelope(Family::depthwise_nhwc, as(odd, DType::fp32), MathMode::fp32));
-    ConvProblem multiplier = as(seed84(), DType::fp16);
+    ConvProblem multiplier = as(headline84(), DType::fp16);
     multiplier.out_channels = 256;
     CHECK(reason(multiplier).find("groups == in_channels == out_channels") != std::string::npos);
-    ConvProblem transposed = as(seed84(), DType::fp16);
+    ConvProblem transposed = as(headline84(), DType::fp16);
     transposed.op = OpKind::conv_transpose;
     CHECK(reason(transposed) == "depthwise_nhwc: forward convolutions only");
     CHECK(default_family(transposed, MathMode::fp32) == Family::direct);
@@ -579,7 +579,7 @@ TEST_SUITE("cuda_index") {
     cube.stride = cube.dilation = Dims{{1, 1, 1}};
     CHECK(reason(cube) == "depthwise_nhwc: 2197 taps: one vector's weights exceed 48 KB of shared memory");
     // A dense fp32 NHWC convolution: still direct alone.
-    CHECK(gpu::conv::applicable_families(as(seed76(), DType::fp32), MathMode::fp32) ==
+    CHECK(gpu::conv::applicable_families(as(headline76(), DType::fp32), MathMode::fp32) ==
           std::vector<Family>{Family::direct});
   }
 

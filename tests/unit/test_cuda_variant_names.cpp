@@ -16,7 +16,7 @@
 #include <fmt/format.h>
 
 #include "cuda/registry.hpp"
-#include "seed_problems.hpp"
+#include "headline_problems.hpp"
 
 namespace kbench {
 namespace {
@@ -165,11 +165,11 @@ TEST_SUITE("cuda_index") {
 
   TEST_CASE("variant names: a choice forcing a knob its family does not take is outside its envelope") {
     const KernelChoice direct_k_table{.family = Family::direct, .order = conv::igemm::KOrder::k_table};
-    const Support s = conv::choice_envelope(direct_k_table, testing::seed76(), MathMode::fp32);
+    const Support s = conv::choice_envelope(direct_k_table, testing::headline76(), MathMode::fp32);
     CHECK_FALSE(s.ok);
     CHECK(s.reason == "direct: its variants force no reduction order ('k_table')");
     const KernelChoice gemm_stores{.family = Family::implicit_gemm_tf32, .stores = conv::depthwise::StoreMode::bulk};
-    CHECK(conv::choice_envelope(gemm_stores, testing::seed76(), MathMode::tf32).reason ==
+    CHECK(conv::choice_envelope(gemm_stores, testing::headline76(), MathMode::tf32).reason ==
           "implicit_gemm_tf32: its variants force no row store mode ('bulk_copies')");
   }
 

@@ -161,21 +161,29 @@ struct Case {
 };
 
 std::vector<Case> cases() {
-  using gpu_tests::make_problem;
   const Dims one{{1, 1, 1}}, zero{{0, 0, 0}};
   return {
-      {"3x3, 4 channels (n 37)", make_problem(OpKind::conv, 2, 2, 4, 6, 1, Dims{{9, 9, 1}}, Dims{{3, 3, 1}}, one, one,
-                                              Dims{{1, 1, 0}}, Dims{{1, 1, 0}}, true)},
-      {"11x11 stride 4, 3 channels (n 364, seed 50's layer)",
-       make_problem(OpKind::conv, 2, 1, 3, 4, 1, Dims{{35, 35, 1}}, Dims{{11, 11, 1}}, Dims{{4, 4, 1}}, one,
-                    Dims{{2, 2, 0}}, Dims{{2, 2, 0}}, true)},
+      {"3x3, 4 channels (n 37)", ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 2, .in_channels = 4,
+                                             .out_channels = 6, .input = Dims{{9, 9, 1}}, .kernel = Dims{{3, 3, 1}},
+                                             .stride = one, .dilation = one, .pad_before = Dims{{1, 1, 0}},
+                                             .pad_after = Dims{{1, 1, 0}}, .bias = true}},
+      {"11x11 stride 4, 3 channels (n 364, problem 50's layer)",
+       ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 1, .in_channels = 3, .out_channels = 4,
+                   .input = Dims{{35, 35, 1}}, .kernel = Dims{{11, 11, 1}}, .stride = Dims{{4, 4, 1}}, .dilation = one,
+                   .pad_before = Dims{{2, 2, 0}}, .pad_after = Dims{{2, 2, 0}}, .bias = true}},
       {"3x3, 256 channels (n 2305)",
-       make_problem(OpKind::conv, 2, 1, 256, 3, 1, Dims{{6, 6, 1}}, Dims{{3, 3, 1}}, one, one, zero, zero, true)},
-      {"depthwise 5x5 dilated (n 26)", make_problem(OpKind::conv, 2, 1, 8, 8, 8, Dims{{12, 12, 1}}, Dims{{5, 5, 1}},
-                                                    one, Dims{{2, 2, 1}}, Dims{{2, 2, 0}}, Dims{{2, 2, 0}}, true)},
+       ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 1, .in_channels = 256, .out_channels = 3,
+                   .input = Dims{{6, 6, 1}}, .kernel = Dims{{3, 3, 1}}, .stride = one, .dilation = one,
+                   .pad_before = zero, .pad_after = zero, .bias = true}},
+      {"depthwise 5x5 dilated (n 26)", ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 1, .in_channels = 8,
+                                                   .out_channels = 8, .groups = 8, .input = Dims{{12, 12, 1}},
+                                                   .kernel = Dims{{5, 5, 1}}, .stride = one,
+                                                   .dilation = Dims{{2, 2, 1}}, .pad_before = Dims{{2, 2, 0}},
+                                                   .pad_after = Dims{{2, 2, 0}}, .bias = true}},
       {"transposed 4x4 stride 2, 64 channels",
-       make_problem(OpKind::conv_transpose, 2, 1, 64, 4, 1, Dims{{5, 5, 1}}, Dims{{4, 4, 1}}, Dims{{2, 2, 1}}, one,
-                    Dims{{1, 1, 0}}, Dims{{1, 1, 0}}, true)},
+       ConvProblem{.op = OpKind::conv_transpose, .spatial_rank = 2, .batch = 1, .in_channels = 64, .out_channels = 4,
+                   .input = Dims{{5, 5, 1}}, .kernel = Dims{{4, 4, 1}}, .stride = Dims{{2, 2, 1}}, .dilation = one,
+                   .pad_before = Dims{{1, 1, 0}}, .pad_after = Dims{{1, 1, 0}}, .bias = true}},
   };
 }
 
@@ -280,7 +288,7 @@ float bias_added_after_rounding(const ElementTerms& e, const Scheme& sum, DType 
 
 TEST_CASE("a bias added after rounding: inside the bound that counts it, outside the one-rounding bound") {
   const std::vector<Case> all = cases();
-  // Seed 50's layer (n 364) and a depthwise one (n 26), where the bias is large beside the sum.
+  // Problem 50's layer (n 364) and a depthwise one (n 26), where the bias is large beside the sum.
   for (const Case& c : {all[1], all[3]}) {
     for (DType dtype : {DType::fp16, DType::bf16}) {
       ConvProblem p = c.problem;

@@ -67,8 +67,10 @@ std::vector<float> weight_grad_fp32_sequential(const ConvProblem& p, const data:
 
 // A long 1-D grouped reduction: each grad_weight element sums N x L_out = 8 x 2500 = 20,000 products.
 ConvProblem long_wgrad_problem() {
-  ConvProblem p = gpu_tests::make_problem(OpKind::conv, 1, 8, 8, 8, 2, Dims{{5003, 1, 1}}, Dims{{5, 1, 1}},
-                                          Dims{{2, 1, 1}}, Dims{{1, 1, 1}}, Dims{{1, 0, 0}}, Dims{{1, 0, 0}}, true);
+  ConvProblem p = ConvProblem{.op = OpKind::conv, .spatial_rank = 1, .batch = 8, .in_channels = 8, .out_channels = 8,
+                              .groups = 2, .input = Dims{{5003, 1, 1}}, .kernel = Dims{{5, 1, 1}},
+                              .stride = Dims{{2, 1, 1}}, .pad_before = Dims{{1, 0, 0}}, .pad_after = Dims{{1, 0, 0}},
+                              .bias = true};
   p.pass = Pass::backward_weights;
   return p;
 }
@@ -115,8 +117,9 @@ TEST_SUITE("verify") {
   }
 
   TEST_CASE("backward_data: the exact result passes, a dropped tap and a shifted dy fail") {
-    ConvProblem p = gpu_tests::make_problem(OpKind::conv, 2, 2, 16, 32, 1, Dims{{12, 12, 1}}, Dims{{3, 3, 1}},
-                                            Dims{{2, 2, 1}}, Dims{{1, 1, 1}}, Dims{{1, 1, 0}}, Dims{{1, 1, 0}}, false);
+    ConvProblem p = ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 2, .in_channels = 16,
+                                .out_channels = 32, .input = Dims{{12, 12, 1}}, .kernel = Dims{{3, 3, 1}},
+                                .stride = Dims{{2, 2, 1}}, .pad_before = Dims{{1, 1, 0}}, .pad_after = Dims{{1, 1, 0}}};
     p.pass = Pass::backward_data;
     const data::HostTensors t = data::make_host_tensors(p, 23);
     const Expected e = expected_for(p, t);

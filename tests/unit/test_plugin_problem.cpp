@@ -14,9 +14,10 @@ using namespace kbench::plugin;
 namespace {
 
 ConvProblem transposed_1d() {
-  return gpu_tests::make_problem(OpKind::conv_transpose, 1, 3, 4, 6, 2, Dims{{12, 1, 1}}, Dims{{3, 1, 1}},
-                                 Dims{{3, 1, 1}}, Dims{{2, 1, 1}}, Dims{{1, 0, 0}}, Dims{{2, 0, 0}}, true,
-                                 Dims{{1, 0, 0}});
+  return ConvProblem{.op = OpKind::conv_transpose, .spatial_rank = 1, .batch = 3, .in_channels = 4, .out_channels = 6,
+                     .groups = 2, .input = Dims{{12, 1, 1}}, .kernel = Dims{{3, 1, 1}}, .stride = Dims{{3, 1, 1}},
+                     .dilation = Dims{{2, 1, 1}}, .pad_before = Dims{{1, 0, 0}}, .pad_after = Dims{{2, 0, 0}},
+                     .output_padding = Dims{{1, 0, 0}}, .bias = true};
 }
 
 bool no_files(const std::string&) { return false; }
@@ -89,8 +90,9 @@ TEST_CASE("plugin problem: each op, pass, dtype and layout has its own code") {
 
 TEST_CASE("plugin problem: a 3-D problem carries all three dimensions") {
   const ConvProblem problem =
-      gpu_tests::make_problem(OpKind::conv, 3, 1, 3, 4, 1, Dims{{6, 7, 5}}, Dims{{3, 2, 1}}, Dims{{1, 2, 1}},
-                              Dims{{1, 1, 2}}, Dims{{1, 0, 1}}, Dims{{1, 1, 0}}, false);
+      ConvProblem{.op = OpKind::conv, .spatial_rank = 3, .batch = 1, .in_channels = 3, .out_channels = 4,
+                  .input = Dims{{6, 7, 5}}, .kernel = Dims{{3, 2, 1}}, .stride = Dims{{1, 2, 1}},
+                  .dilation = Dims{{1, 1, 2}}, .pad_before = Dims{{1, 0, 1}}, .pad_after = Dims{{1, 1, 0}}};
   const kbench_plugin_problem_t p = to_plugin_problem(problem, MathMode::fp32);
   for (int d = 0; d < 3; ++d) {
     CHECK(p.input[d] == problem.input[d]);

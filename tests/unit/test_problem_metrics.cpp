@@ -1,4 +1,4 @@
-// Shapes, FLOPs and bytes of the four seed workloads against docs (kernelbench-conv.md). The problems
+// Shapes, FLOPs and bytes of the four headline workloads against docs (kernelbench-conv.md). The problems
 // are written out by hand here, independent of the spec parser.
 #include <doctest/doctest.h>
 #include <fmt/format.h>
@@ -7,15 +7,15 @@
 
 #include "problem/conv_geometry.hpp"
 #include "problem/problem_metrics.hpp"
-#include "seed_problems.hpp"
+#include "headline_problems.hpp"
 
 using kbench::ConvProblem;
 using kbench::Dims;
 using kbench::OpKind;
-using kbench::testing::seed50;
-using kbench::testing::seed76;
-using kbench::testing::seed77;
-using kbench::testing::seed84;
+using kbench::testing::headline50;
+using kbench::testing::headline76;
+using kbench::testing::headline77;
+using kbench::testing::headline84;
 
 namespace {
 
@@ -24,8 +24,8 @@ std::string giga(double value, int decimals) { return fmt::format("{:.{}f}", val
 }  // namespace
 
 TEST_SUITE("metrics") {
-  TEST_CASE("seed 76: Conv1d") {
-    const ConvProblem p = seed76();
+  TEST_CASE("problem 76: Conv1d") {
+    const ConvProblem p = headline76();
     CHECK(kbench::output_shape(p) == std::vector<std::int64_t>{64, 128, 174758});
     CHECK(kbench::shape_string(kbench::output_shape(p)) == "[64, 128, 174758]");
     CHECK(kbench::weight_shape(p) == std::vector<std::int64_t>{128, 64, 3});
@@ -42,7 +42,7 @@ TEST_SUITE("metrics") {
   }
 
   TEST_CASE("bytes by element size: fp16 and bf16 halve every tensor's bytes, FLOPs and layout change nothing") {
-    ConvProblem half = seed50();
+    ConvProblem half = headline50();
     const kbench::ProblemMetrics fp32 = kbench::compute_metrics(half);
     for (const kbench::DType dtype : {kbench::DType::fp16, kbench::DType::bf16}) {
       half.dtype = dtype;
@@ -57,8 +57,8 @@ TEST_SUITE("metrics") {
     CHECK(kbench::data_text(half) == "bf16 nhwc");
   }
 
-  TEST_CASE("seed 50: Conv2d with bias") {
-    const ConvProblem p = seed50();
+  TEST_CASE("problem 50: Conv2d with bias") {
+    const ConvProblem p = headline50();
     CHECK(kbench::output_shape(p) == std::vector<std::int64_t>{256, 96, 55, 55});
     CHECK(kbench::weight_shape(p) == std::vector<std::int64_t>{96, 3, 11, 11});
     const kbench::ProblemMetrics m = kbench::compute_metrics(p);
@@ -70,8 +70,8 @@ TEST_SUITE("metrics") {
     CHECK(fmt::format("{:.0f}", m.arithmetic_intensity()) == "120");
   }
 
-  TEST_CASE("seed 84: depthwise Conv2d") {
-    const ConvProblem p = seed84();
+  TEST_CASE("problem 84: depthwise Conv2d") {
+    const ConvProblem p = headline84();
     CHECK(kbench::output_shape(p) == std::vector<std::int64_t>{64, 128, 254, 510});
     CHECK(kbench::weight_shape(p) == std::vector<std::int64_t>{128, 1, 3, 3});
     const kbench::ProblemMetrics m = kbench::compute_metrics(p);
@@ -81,8 +81,8 @@ TEST_SUITE("metrics") {
     CHECK(fmt::format("{:.1f}", m.arithmetic_intensity()) == "2.2");
   }
 
-  TEST_CASE("seed 77: ConvTranspose3d counts only landed taps") {
-    const ConvProblem p = seed77();
+  TEST_CASE("problem 77: ConvTranspose3d counts only landed taps") {
+    const ConvProblem p = headline77();
     CHECK(kbench::output_shape(p) == std::vector<std::int64_t>{16, 64, 33, 65, 65});
     CHECK(kbench::weight_shape(p) == std::vector<std::int64_t>{32, 64, 3, 3, 3});
     // Per dimension, 2i - 1 + 2k misses the output only for (i, k) = (0, 0) and (last, 2):
@@ -100,7 +100,7 @@ TEST_SUITE("metrics") {
   }
 
   TEST_CASE("fp16 halves the bytes, not the FLOPs") {
-    ConvProblem p = seed50();
+    ConvProblem p = headline50();
     const kbench::ProblemMetrics fp32 = kbench::compute_metrics(p);
     p.dtype = kbench::DType::fp16;
     const kbench::ProblemMetrics fp16 = kbench::compute_metrics(p);

@@ -26,7 +26,7 @@
 #include "run/run_config.hpp"
 #include "run/runner.hpp"
 #include "spec/load.hpp"
-#include "spec/problem_validation.hpp"
+#include "problem/problem_validation.hpp"
 #include "test_seed.hpp"
 
 using kbench::ConvProblem;

@@ -8,7 +8,7 @@
 
 #include "core/error.hpp"
 #include "data/host_tensors.hpp"
-#include "reference/computable.hpp"
+#include "problem/problem_validation.hpp"
 #include "reference/host_memory.hpp"
 #include "reference/reference_backend.hpp"
 #include "reference/reference_conv.hpp"
@@ -197,25 +197,39 @@ TEST_SUITE("reference") {
     CHECK(run->inputs_unchanged());
   }
 
-  TEST_CASE("computable: reasons name the offending field") {
+  TEST_CASE("validate_problem: the reference refuses a broken problem with the field to blame") {
+    const auto backend = kbench::make_reference_backend();
+    const auto refusal = [&](const ConvProblem& q) {
+      const kbench::Support s = backend->supports(q, kbench::BackendOptions{});
+      CHECK(s.reason == kbench::validate_problem(q).reason);
+      return s.reason;
+    };
     ConvProblem p = small_conv();
-    CHECK(kbench::reference::computable(p));
+    CHECK(kbench::validate_problem(p));
     p.spatial_rank = 4;
-    CHECK(kbench::reference::computable(p).reason == "spatial rank is 4, must be 1, 2 or 3");
+    CHECK(refusal(p) == "spatial_rank: 4 spatial dims; expected 1 to 3");
     p = small_conv();
     p.out_channels = 5;
     p.in_channels = 4;
     p.groups = 2;
-    CHECK(kbench::reference::computable(p).reason == "groups (2) must divide out_channels (5)");
+    CHECK(refusal(p) ==
+          "groups: out_channels must be divisible by groups, got out_channels 5 and groups 2; expected groups to "
+          "divide both in_channels and out_channels");
     p = small_conv();
     p.dilation = Dims{{1, 0, 1}};
-    CHECK(kbench::reference::computable(p).reason == "dilation[1] is 0, must be at least 1");
+    CHECK(refusal(p) == "dilation[1]: got 0; expected an integer from 1 to 2147483647 (2^31-1)");
     p = small_conv();
     p.pad_after = Dims{{1, -1, 0}};
-    CHECK(kbench::reference::computable(p).reason == "pad_after[1] is -1, must be at least 0");
+    CHECK(refusal(p) == "padding[1]: negative padding -1 is not supported; expected an integer >= 0");
     p = small_conv();
     p.kernel = Dims{{12, 2, 1}};
-    CHECK(kbench::reference::computable(p).reason.find("output extent along spatial dimension 0") == 0);
+    CHECK(refusal(p).find("kernel[0]: kernel size can't be greater than actual input size") == 0);
+    p = small_conv();
+    p.output_padding = Dims{{1, 0, 0}};  // a rule the reference did not check before there was one validator
+    CHECK(refusal(p).find("output_padding[0]: output_padding 1 given for a conv") == 0);
+    CHECK_THROWS_WITH_AS(kbench::reference::convolve_at_seeded(p, 1, {}),
+                         doctest::Contains("the CPU reference cannot compute this convolution: output_padding[0]"),
+                         kbench::InputError);
   }
 
   TEST_CASE("host memory: MemAvailable parsed from /proc/meminfo text") {

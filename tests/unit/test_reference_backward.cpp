@@ -117,8 +117,9 @@ TEST_CASE("weight_grad_at picks the same elements as the whole gradient, and ref
 }
 
 TEST_CASE("backward-data problems: shapes, and the transposed case with no forward form") {
-  ConvProblem conv = gpu_tests::make_problem(OpKind::conv, 1, 2, 4, 6, 2, Dims{{10, 1, 1}}, Dims{{3, 1, 1}},
-                                             Dims{{3, 1, 1}}, Dims{{1, 1, 1}}, Dims{{1, 0, 0}}, Dims{{0, 0, 0}}, true);
+  ConvProblem conv = ConvProblem{.op = OpKind::conv, .spatial_rank = 1, .batch = 2, .in_channels = 4, .out_channels = 6,
+                                 .groups = 2, .input = Dims{{10, 1, 1}}, .kernel = Dims{{3, 1, 1}},
+                                 .stride = Dims{{3, 1, 1}}, .pad_before = Dims{{1, 0, 0}}, .bias = true};
   const ConvProblem q = backward_data_problem(conv);
   CHECK(q.op == OpKind::conv_transpose);
   CHECK(q.in_channels == 6);

@@ -132,8 +132,10 @@ TEST_SUITE("reference") {
 
 TEST_SUITE("problem") {
   TEST_CASE("each pass's computed tensor, reduction length, FLOPs and bytes") {
-    ConvProblem p = gpu_tests::make_problem(OpKind::conv, 2, 2, 4, 6, 2, Dims{{9, 7, 1}}, Dims{{3, 2, 1}},
-                                            Dims{{2, 1, 1}}, Dims{{1, 2, 1}}, Dims{{1, 0, 0}}, Dims{{0, 0, 0}}, true);
+    ConvProblem p = ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 2, .in_channels = 4, .out_channels = 6,
+                                .groups = 2, .input = Dims{{9, 7, 1}}, .kernel = Dims{{3, 2, 1}},
+                                .stride = Dims{{2, 1, 1}}, .dilation = Dims{{1, 2, 1}}, .pad_before = Dims{{1, 0, 0}},
+                                .bias = true};
     const ConvProblem dgrad = with_pass(p, Pass::backward_data), wgrad = with_pass(p, Pass::backward_weights);
     CHECK(computed_elements(p) == p.output_elements());
     CHECK(computed_elements(dgrad) == p.input_elements());
@@ -157,8 +159,9 @@ TEST_SUITE("problem") {
   }
 
   TEST_CASE("check points of grad_weight reach its corners and grad_bias") {
-    ConvProblem p = gpu_tests::make_problem(OpKind::conv, 2, 4, 64, 64, 1, Dims{{30, 30, 1}}, Dims{{3, 3, 1}},
-                                            Dims{{1, 1, 1}}, Dims{{1, 1, 1}}, Dims{{1, 1, 0}}, Dims{{1, 1, 0}}, true);
+    ConvProblem p = ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 4, .in_channels = 64,
+                                .out_channels = 64, .input = Dims{{30, 30, 1}}, .kernel = Dims{{3, 3, 1}},
+                                .pad_before = Dims{{1, 1, 0}}, .pad_after = Dims{{1, 1, 0}}, .bias = true};
     p.pass = Pass::backward_weights;
     const auto points = choose_check_points(p, 256, 5);
     const std::int64_t weights = p.weight_elements();

@@ -13,6 +13,7 @@
 #include "problem/problem_metrics.hpp"
 #include "roofline/floor.hpp"
 #include "run/result.hpp"
+#include "headline_problems.hpp"
 
 namespace kbench::test {
 
@@ -94,19 +95,9 @@ inline Workload conv_transpose3d_workload() {
   Workload w;
   w.name = "conv_transpose3d_dilated";
   w.source_file = "workloads/kernelbench/level1/77_conv_transpose3d.yaml";
-  ConvProblem& p = w.problem;
-  p.op = OpKind::conv_transpose;
-  p.spatial_rank = 3;
-  p.batch = 2;
-  p.in_channels = 32;
-  p.out_channels = 64;
-  p.input = {{16, 32, 32}};
-  p.kernel = {{3, 3, 3}};
-  p.stride = {{2, 2, 2}};
-  p.dilation = {{2, 2, 2}};
-  p.pad_before = {{1, 1, 1}};
-  p.pad_after = {{1, 1, 1}};
-  p.bias = true;
+  w.problem = testing::headline77();
+  w.problem.batch = 2;
+  w.problem.bias = true;
   return w;
 }
 

@@ -39,7 +39,7 @@ TEST_SUITE("roofline") {
     CHECK(tf32.floor_s == doctest::Approx(tf32.memory_s));
     CHECK(binding_text(tf32) == "memory");
     CHECK(headroom(2 * fp32.floor_s, fp32) == doctest::Approx(2.0));
-    // headroom-v1: input bytes only at datasheet bandwidth (H100 SXM: 2.56 ms for seed 76).
+    // headroom-v1: input bytes only at datasheet bandwidth (H100 SXM: 2.56 ms for problem 76).
     const Floor published = compute_floor(m, *find_device("h100-sxm"), MathMode::fp32);
     CHECK(published.published_input_only_s == doctest::Approx(2.564e-3).epsilon(1e-3));
   }

@@ -6,8 +6,9 @@
 #include <cmath>
 #include <string_view>
 
+#include "problem/problem_validation.hpp"
+#include "headline_problems.hpp"
 #include "spec/did_you_mean.hpp"
-#include "spec/problem_validation.hpp"
 #include "spec/scalar_text.hpp"
 
 using kbench::ConvProblem;
@@ -19,22 +20,6 @@ namespace {
 
 constexpr std::array<std::string_view, 4> kWords = {"stride", "padding", "output_padding", "dilation"};
 constexpr std::array<spec::KnownAlias, 1> kAliases = {{{"kernel_size", "kernel"}}};
-
-// KernelBench seed 77 (a conv_transpose3d), valid as given.
-ConvProblem seed_77() {
-  ConvProblem p;
-  p.op = OpKind::conv_transpose;
-  p.spatial_rank = 3;
-  p.batch = 16;
-  p.in_channels = 32;
-  p.out_channels = 64;
-  p.input = kbench::Dims{{16, 32, 32}};
-  p.kernel = kbench::Dims{{3, 3, 3}};
-  p.stride = kbench::Dims{{2, 2, 2}};
-  p.dilation = kbench::Dims{{2, 2, 2}};
-  p.pad_before = p.pad_after = kbench::Dims{{1, 1, 1}};
-  return p;
-}
 
 ConvProblem small_conv2d() {
   ConvProblem p;
@@ -124,7 +109,7 @@ TEST_SUITE("spec") {
   }
 
   TEST_CASE("spec problem rules: valid problems pass") {
-    CHECK_FALSE(kbench::find_problem_issue(seed_77()).has_value());
+    CHECK_FALSE(kbench::find_problem_issue(kbench::testing::headline77()).has_value());
     CHECK_FALSE(kbench::find_problem_issue(small_conv2d()).has_value());
   }
 
@@ -158,7 +143,7 @@ TEST_SUITE("spec") {
     p.output_padding[0] = 1;
     check_issue(p, ProblemField::output_padding, 0, "only with op: conv_transpose");
 
-    p = seed_77();
+    p = kbench::testing::headline77();
     p.output_padding[2] = 2;  // stride 2, dilation 2: at most 1
     check_issue(p, ProblemField::output_padding, 2, "output padding must be smaller than either stride or dilation");
     p.output_padding[2] = 1;
@@ -170,7 +155,7 @@ TEST_SUITE("spec") {
     p.pad_before[1] = 1;  // padded input 9 == span: output 1, fine
     CHECK_FALSE(kbench::find_problem_issue(p).has_value());
 
-    p = seed_77();
+    p = kbench::testing::headline77();
     p.input[0] = 1;
     p.pad_before[0] = p.pad_after[0] = 3;  // 0 - 6 + 4 + 0 + 1 = -1
     check_issue(p, ProblemField::padding, 0, "calculated output size -1 in spatial dim 0 is too small");

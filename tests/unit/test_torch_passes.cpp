@@ -34,7 +34,6 @@ using kbench::ConvProblem;
 using kbench::Dims;
 using kbench::OpKind;
 using kbench::Pass;
-using kbench::gpu_tests::make_problem;
 
 namespace {
 
@@ -80,25 +79,33 @@ std::vector<NamedProblem> problems() {
   const OpKind tconv = OpKind::conv_transpose;
   return {
       {"conv1d, stride 3, dilation 2, bias",
-       make_problem(conv, 1, 2, 3, 5, 1, D{{20, 1, 1}}, D{{3, 1, 1}}, D{{3, 1, 1}}, D{{2, 1, 1}}, D{{1, 0, 0}},
-                    D{{1, 0, 0}}, true)},
+       ConvProblem{.op = conv, .spatial_rank = 1, .batch = 2, .in_channels = 3, .out_channels = 5,
+                   .input = D{{20, 1, 1}}, .kernel = D{{3, 1, 1}}, .stride = D{{3, 1, 1}}, .dilation = D{{2, 1, 1}},
+                   .pad_before = D{{1, 0, 0}}, .pad_after = D{{1, 0, 0}}, .bias = true}},
       // Unequal strides and dilations per dimension, so swapping two of them changes the result.
       {"conv2d, grouped, stride (2, 1), dilation (1, 2), padding (1, 2), bias",
-       make_problem(conv, 2, 2, 4, 6, 2, D{{9, 8, 1}}, D{{3, 2, 1}}, D{{2, 1, 1}}, D{{1, 2, 1}}, D{{1, 2, 0}},
-                    D{{1, 2, 0}}, true)},
+       ConvProblem{.op = conv, .spatial_rank = 2, .batch = 2, .in_channels = 4, .out_channels = 6, .groups = 2,
+                   .input = D{{9, 8, 1}}, .kernel = D{{3, 2, 1}}, .stride = D{{2, 1, 1}}, .dilation = D{{1, 2, 1}},
+                   .pad_before = D{{1, 2, 0}}, .pad_after = D{{1, 2, 0}}, .bias = true}},
       {"conv3d, depthwise, stride (1, 2, 1)",
-       make_problem(conv, 3, 1, 3, 3, 3, D{{4, 6, 5}}, D{{2, 3, 2}}, D{{1, 2, 1}}, D{{1, 1, 1}}, D{{0, 1, 1}},
-                    D{{0, 1, 1}}, false)},
+       ConvProblem{.op = conv, .spatial_rank = 3, .batch = 1, .in_channels = 3, .out_channels = 3, .groups = 3,
+                   .input = D{{4, 6, 5}}, .kernel = D{{2, 3, 2}}, .stride = D{{1, 2, 1}}, .pad_before = D{{0, 1, 1}},
+                   .pad_after = D{{0, 1, 1}}}},
       {"conv_transpose1d, stride 2, output_padding 1, bias",
-       make_problem(tconv, 1, 2, 4, 3, 1, D{{7, 1, 1}}, D{{3, 1, 1}}, D{{2, 1, 1}}, D{{1, 1, 1}}, D{{1, 0, 0}},
-                    D{{1, 0, 0}}, true, D{{1, 0, 0}})},
+       ConvProblem{.op = tconv, .spatial_rank = 1, .batch = 2, .in_channels = 4, .out_channels = 3,
+                   .input = D{{7, 1, 1}}, .kernel = D{{3, 1, 1}}, .stride = D{{2, 1, 1}}, .pad_before = D{{1, 0, 0}},
+                   .pad_after = D{{1, 0, 0}}, .output_padding = D{{1, 0, 0}}, .bias = true}},
       {"conv_transpose2d, grouped, stride (2, 3), dilation (2, 1), output_padding (1, 2), bias",
-       make_problem(tconv, 2, 2, 4, 6, 2, D{{5, 4, 1}}, D{{3, 3, 1}}, D{{2, 3, 1}}, D{{2, 1, 1}}, D{{1, 0, 0}},
-                    D{{1, 0, 0}}, true, D{{1, 2, 0}})},
+       ConvProblem{.op = tconv, .spatial_rank = 2, .batch = 2, .in_channels = 4, .out_channels = 6, .groups = 2,
+                   .input = D{{5, 4, 1}}, .kernel = D{{3, 3, 1}}, .stride = D{{2, 3, 1}}, .dilation = D{{2, 1, 1}},
+                   .pad_before = D{{1, 0, 0}}, .pad_after = D{{1, 0, 0}}, .output_padding = D{{1, 2, 0}},
+                   .bias = true}},
       // Output padding at or past the stride (below the dilation): dy's forward conv is longer than grad_input.
       {"conv_transpose2d, stride (1, 2), dilation 3, output_padding 2, bias",
-       make_problem(tconv, 2, 2, 3, 4, 1, D{{6, 5, 1}}, D{{2, 3, 1}}, D{{1, 2, 1}}, D{{3, 3, 1}}, D{{0, 1, 0}},
-                    D{{0, 1, 0}}, true, D{{2, 2, 0}})},
+       ConvProblem{.op = tconv, .spatial_rank = 2, .batch = 2, .in_channels = 3, .out_channels = 4,
+                   .input = D{{6, 5, 1}}, .kernel = D{{2, 3, 1}}, .stride = D{{1, 2, 1}}, .dilation = D{{3, 3, 1}},
+                   .pad_before = D{{0, 1, 0}}, .pad_after = D{{0, 1, 0}}, .output_padding = D{{2, 2, 0}},
+                   .bias = true}},
   };
 }
 

@@ -18,7 +18,7 @@
 #include "core/types.hpp"
 #include "cuda/common/kernel_choice.hpp"
 #include "problem/conv_problem.hpp"
-#include "reference/computable.hpp"
+#include "problem/problem_validation.hpp"
 
 namespace kbench::gpu::conv {
 
@@ -100,7 +100,7 @@ inline constexpr ArchitectureNeed kWgmmaNeed{"wgmma",
 
 // Whether the reference can compute the problem (what the cuda backend's families need of it beyond
 // their own envelopes).
-inline Support reference_computable(const ConvProblem& p) { return reference::computable(p); }
+inline Support reference_computable(const ConvProblem& p) { return validate_problem(p); }
 
 // A forward problem's padding per dimension, before+after: "2+2 x 1+1".
 inline std::string padding_text(const ConvProblem& p) {

@@ -10,7 +10,7 @@ namespace kbench::gpu::conv::igemm {
 // input_patch: the k_table's dense reduction, but B is not gathered per chunk: each block copies the
 //              input patch its columns read into shared memory once and reads B from it through a
 //              table of per-k offsets (igemm_patch_index.hpp). 1-D/2-D forward convolutions with few
-//              channels (seed 50).
+//              channels (problem 50).
 enum class KOrder : std::int32_t { channel_blocks = 0, k_table = 1, input_patch = 2 };
 
 inline const char* order_name(KOrder o) {
@@ -25,7 +25,7 @@ inline const char* order_name(KOrder o) {
 // How a block gets packed A. streamed: every block walks one column tile and streams A's chunks
 // from L2 through its pipeline (every block reads all of A). resident: a persistent block copies its
 // rows of A into shared memory once and walks column tiles (blockIdx.x, + gridDim.x, ...) with only B
-// in the pipeline: no A traffic after the first copy (seed 76: 4.3 GB of L2 reads less), at the price
+// in the pipeline: no A traffic after the first copy (problem 76: 4.3 GB of L2 reads less), at the price
 // of direct stores from the accumulators (no shared C tile). igemm_resident_index.hpp has its walk.
 enum class ASchedule : std::int32_t { streamed = 0, resident = 1 };
 

@@ -1,5 +1,5 @@
 #pragma once
-// Depthwise 2-D convolution, memory-bound (seed 84: 8.5 GB moved, ~19 GFLOP).
+// Depthwise 2-D convolution, memory-bound (problem 84: 8.5 GB moved, ~19 GFLOP).
 //
 // Tiling in depthwise_index.hpp: a block = 128 threads over 512 output columns of a strip of 32 output
 // rows of one (n, c) plane; a thread = 4 consecutive columns. Per step of U output rows a thread issues
@@ -7,7 +7,7 @@
 // neighbouring lanes by shuffle (a warp's edge lanes load them), and keeps the last K-1 input rows'
 // windows in registers, so each input row is read once per strip. Weights of the plane (K*K) live in
 // registers. Stores are 16-, 8- or 4-byte streaming stores, as the output row's alignment allows
-// (seed 84's rows of 510 floats: 8-byte).
+// (problem 84's rows of 510 floats: 8-byte).
 //
 // Device code only (its entry point is depthwise2d.cu); the CPU emulation tests run it too.
 #include <cstdint>

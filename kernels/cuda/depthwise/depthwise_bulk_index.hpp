@@ -2,7 +2,7 @@
 // Tiling of the bulk-copy depthwise 2-D kernel (`depthwise2d/bulk_copies`, `/bulk_pipelined`),
 // shared with the CPU tests.
 //
-// Why a third seed-84 kernel: the register kernel's output rows of 510 floats are only 8-byte
+// Why a third problem-84 kernel: the register kernel's output rows of 510 floats are only 8-byte
 // aligned, so every 32-byte sector of the output is written in two halves (twice the L2 write
 // requests), and its loads need many registers in flight. Here a block of 256 threads owns a strip
 // of R whole output rows of one (n, c) plane. Its input window (R + K - 1 rows) arrives by Hopper

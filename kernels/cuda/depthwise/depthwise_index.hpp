@@ -1,5 +1,5 @@
 #pragma once
-// Tiling of the depthwise 2-D kernel (seed 84), shared with the CPU tests.
+// Tiling of the depthwise 2-D kernel (problem 84), shared with the CPU tests.
 //
 // A block owns a strip of output rows of one (n, c) plane and a segment of 512 output columns; each of
 // its 128 threads owns 4 consecutive output columns [col_base, col_base + 4) and loads the input
@@ -91,9 +91,9 @@ KBENCH_HD std::int64_t input_row(const Params& t, std::int64_t oh, int kh) { ret
 // Widest store whose alignment every (row, col_base) of this output width guarantees: 4, 2 or 1 floats.
 KBENCH_HD int store_width(std::int64_t out_w) { return out_w % 4 == 0 ? 4 : (out_w % 2 == 0 ? 2 : 1); }
 
-// Rows of an even width that is not a multiple of 4 (seed 84: 510) start 16-byte aligned and 8
+// Rows of an even width that is not a multiple of 4 (problem 84: 510) start 16-byte aligned and 8
 // bytes past it, alternately. Two 8-byte stores per lane would write every 32-byte sector in two
-// halves, doubling the output's L2 write requests (seed 84: 266 M instead of 133 M, beside 134 M
+// halves, doubling the output's L2 write requests (problem 84: 266 M instead of 133 M, beside 134 M
 // reads). So a lane stores 16 bytes where the row's alignment allows: an aligned row, its own four
 // outputs; a shifted row, its last two with the next lane's first two (shuffled), at col_base + 2,
 // a 16-byte boundary there. The warp's first lane then stores its first two alone (8 bytes), and a

@@ -3,7 +3,7 @@
 // and unit-tested on the CPU against brute force (tests/unit/test_cuda_index_depthwise_nhwc.cpp).
 // Design: docs/kernels/depthwise_nhwc.md.
 //
-// Tensors, rank 3 after reference::as_rank3: input [N][D][H][W][C] and output [N][OD][OH][OW][C]
+// Tensors, rank 3 after as_rank3: input [N][D][H][W][C] and output [N][OD][OH][OW][C]
 // (channels last), weights [C][KD][KH][KW] (a depthwise weight's dim 1 is 1, so both layouts store
 // it alike). A thread owns one 16-byte vector of channels (8 fp16/bf16 or 4 fp32) at a run of kRun
 // consecutive output columns of one output row. A block owns a slice of up to kMaxSliceVectors
@@ -14,7 +14,7 @@
 #include "core/host_device.hpp"
 #include "core/types.hpp"
 #include "problem/conv_problem.hpp"
-#include "reference/rank3.hpp"
+#include "problem/rank3.hpp"
 
 namespace kbench::gpu::conv::depthwise_nhwc {
 
@@ -30,7 +30,7 @@ inline constexpr std::int64_t kMaxSmemBytes = 48 * 1024;  // the slice's weights
 KBENCH_HD constexpr int vector_width(DType t) { return kVectorBytes / (t == DType::fp32 ? 4 : 2); }
 
 struct Params {
-  ConvProblem p3;  // rank 3 (reference::as_rank3)
+  ConvProblem p3;  // rank 3 (as_rank3)
   Dims out{{1, 1, 1}};
   int vector = 0;                    // elements per vector
   std::int64_t channel_vectors = 0;  // C / vector
@@ -48,7 +48,7 @@ struct Params {
 
 inline Params make_params(const ConvProblem& problem) {
   Params t;
-  t.p3 = reference::as_rank3(problem);
+  t.p3 = as_rank3(problem);
   const ConvProblem& p = t.p3;
   t.out = p.output();
   t.vector = vector_width(p.dtype);

@@ -10,7 +10,7 @@
 // transposed convolution need 8 output channels per group. This one takes any rank, stride,
 // dilation, padding and kernel shape, as long as its windows fit in shared memory.
 //
-// The problem is taken as rank 3 (reference::as_rank3: D, H, W). A block of 256 threads owns a tile
+// The problem is taken as rank 3 (as_rank3: D, H, W). A block of 256 threads owns a tile
 // of output rows x columns of one output depth plane od of one (image n, group g), for all m output
 // channels of the group. It copies into shared memory the input windows the tile reads, one per
 // "stack item" s = c * KD + kd (input channel c of the group, depth tap kd; the window is zeros

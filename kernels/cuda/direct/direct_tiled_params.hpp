@@ -10,7 +10,7 @@
 #include "cuda/transposed/phase_index.hpp"
 #include "problem/conv_geometry.hpp"
 #include "problem/conv_problem.hpp"
-#include "reference/rank3.hpp"
+#include "problem/rank3.hpp"
 
 namespace kbench::gpu::conv::direct_tiled {
 
@@ -134,7 +134,7 @@ struct ParamsFit {
 inline ParamsFit make_params(const ConvProblem& p) {
   ParamsFit tiling;
   DirectTiledParams& d = tiling.desc;
-  const ConvProblem p3 = reference::as_rank3(p);  // D, H, W
+  const ConvProblem p3 = as_rank3(p);  // D, H, W
   d.groups = p3.groups;
   d.cin_per_group = p3.in_channels_per_group();
   d.multiplier = p3.out_channels_per_group();

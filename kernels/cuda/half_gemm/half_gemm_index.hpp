@@ -19,7 +19,7 @@
 
 #include "core/host_device.hpp"
 #include "problem/conv_problem.hpp"
-#include "reference/rank3.hpp"
+#include "problem/rank3.hpp"
 
 namespace kbench::gpu::conv::half_gemm {
 
@@ -42,7 +42,7 @@ inline constexpr int kSmemBytes = kStages * kStageHalves * 2;  // 30,720: static
 inline constexpr int kVector = 8;
 
 struct HalfGemmParams {
-  ConvProblem p3;  // rank 3 (reference::as_rank3): extents, groups and dtype of the whole problem
+  ConvProblem p3;  // rank 3 (as_rank3): extents, groups and dtype of the whole problem
   Dims out{{1, 1, 1}};  // the output's extents
   // Per dimension d: the row grid's extent; row coordinate r reads input coordinate
   // in_origin + r * in_step + t * tap_step through tap t < taps, and writes output coordinate
@@ -100,7 +100,7 @@ inline void finish_half_gemm_desc(HalfGemmParams& d) {
 // A forward convolution: rows are the output positions, taps the kernel, B the weights as stored.
 inline HalfGemmParams make_half_gemm_params(const ConvProblem& problem) {
   HalfGemmParams d;
-  d.p3 = reference::as_rank3(problem);
+  d.p3 = as_rank3(problem);
   const ConvProblem& p = d.p3;
   d.out = p.output();
   for (int dim = 0; dim < 3; ++dim) {

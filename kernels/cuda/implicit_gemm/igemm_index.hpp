@@ -8,7 +8,7 @@
 // One descriptor serves a forward convolution (column grid = output grid, taps = all kernel taps)
 // and one phase of a transposed convolution (column grid = that phase's q grid, taps = the phase's
 // taps, see cuda/transposed/phase_index.hpp). Everything is rank 3 (lower ranks are padded with
-// leading unit dimensions, reference::as_rank3).
+// leading unit dimensions, as_rank3).
 //
 // Input coordinate read by column P through a tap:  base[d] + tap.offset[d], base[d] = P[d]*base_scale[d] +
 // base_offset[d] Output coordinate of column P:                     P[d]*out_scale[d] + out_offset[d]
@@ -17,7 +17,7 @@
 //   channel_blocks: chunk j = (channel block j / taps, tap j % taps), row r = channel block*16 + r.
 //                   One tap per chunk, so bounds are checked once per chunk; rows past C_in/g are zero.
 //   k_table:        k = c*taps + t over the dense reduction, chunk j = rows [16j, 16j + 16), the tail zero.
-//                   For few input channels (seed 50: 3 channels x 121 taps), where channel blocks would be mostly zero.
+//                   For few input channels (problem 50: 3 channels x 121 taps), where channel blocks would be mostly zero.
 // A is packed once per run into exactly that order, [g][chunk][row][rows_padded], zero-padded, so the
 // kernel copies it with aligned 16-byte loads and no masks.
 #include <cstdint>

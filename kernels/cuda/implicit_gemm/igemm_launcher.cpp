@@ -2,7 +2,7 @@
 #include "cuda/implicit_gemm/gemm_part.hpp"
 #include "cuda/implicit_gemm/igemm_launcher.hpp"
 #include "cuda/implicit_gemm/implicit_gemm_family.hpp"
-#include "reference/rank3.hpp"
+#include "problem/rank3.hpp"
 
 namespace kbench::gpu::conv {
 
@@ -29,12 +29,12 @@ class IgemmLaunch final : public KernelLaunch {
 
 std::unique_ptr<KernelLaunch> make_igemm_launch(const KernelChoice& choice, const ConvProblem& problem,
                                                 const LaunchDevice& device, KernelDescription description) {
-  return std::make_unique<IgemmLaunch>(choice, reference::as_rank3(problem), device, std::move(description));
+  return std::make_unique<IgemmLaunch>(choice, as_rank3(problem), device, std::move(description));
 }
 
 std::int64_t igemm_launch_device_bytes(const KernelChoice& choice, const ConvProblem& problem,
                                        const LaunchDevice& device) {
-  const ConvProblem p3 = reference::as_rank3(problem);
+  const ConvProblem p3 = as_rank3(problem);
   return igemm::GemmPart::device_bytes(gemm_on_device(forward_gemm_params(p3, choice), device, split_of(choice)),
                                        static_cast<std::size_t>(p3.kernel_volume()));
 }

@@ -71,10 +71,10 @@ struct Tile {
   static_assert(kBM % 32 == 0, "row padding keeps fragment reads conflict-free only for BM = 32j");
 };
 
-using Tile64 = Tile<2, 2, 2>;  // 64 x 128, 128 threads (seed 77: M = 64)
+using Tile64 = Tile<2, 2, 2>;  // 64 x 128, 128 threads (problem 77: M = 64)
 using Tile96 = Tile<2, 3, 2>;  // 96 x 128, 128 threads
 // 128 x 256, 512 threads (16 warps at <= 128 registers: one block fills an SM). 256 columns halve
-// the packed-A traffic from L2 per output against 128 (seed 76: A is 98 KB per block; with 128
+// the packed-A traffic from L2 per output against 128 (problem 76: A is 98 KB per block; with 128
 // columns, 8.6 GB of L2 reads beside the 8.6 GB input).
 using Tile128 = Tile<4, 2, 4>;
 // 128 x 256 with A resident (ASchedule::resident, igemm_resident_kernel.cuh): the block's rows of A
@@ -90,10 +90,10 @@ struct Tile128Resident : Tile128 {
   static constexpr int kStagingFloatsPerWarp = 8 * kStagingStride;
 };
 // The input_patch order's tiles: 256 columns, so each packed-A chunk fetched from L2 serves twice
-// the columns (seed 50: A is 141 KB per block, more than its patch) and the patch rows shared by
+// the columns (problem 50: A is 141 KB per block, more than its patch) and the patch rows shared by
 // consecutive output rows are loaded once for more of them.
 using Tile64W = Tile<2, 2, 4, 2>;         // 64 x 256, 256 threads, two blocks per SM
-using Tile96W = Tile<2, 3, 4, 2, false>;  // 96 x 256, 256 threads, two blocks per SM, k_major A (seed 50)
+using Tile96W = Tile<2, 3, 4, 2, false>;  // 96 x 256, 256 threads, two blocks per SM, k_major A (problem 50)
 
 // The wgmma tile (igemm_wgmma_kernel.cuh; input_patch order, tensor-core maths, sm_90a): 96 rows
 // (output channels: the instruction's N) x 256 columns, 256 threads = two warpgroups of 128 columns,

@@ -1,7 +1,7 @@
 #pragma once
 // Index arithmetic of the input_patch order of the implicit-GEMM kernel, shared with the CPU tests.
 //
-// Few input channels and a large kernel (seed 50: 3 channels, 11x11, stride 4) make the per-chunk
+// Few input channels and a large kernel (problem 50: 3 channels, 11x11, stride 4) make the per-chunk
 // gather of B costly: every element needs a table entry, a bounds test and a 4-byte copy, and
 // neighbouring columns re-read the same input through L1 up to 121 times. Instead, a block copies
 // once the input rectangle its columns read ("patch": every channel of the group, the input rows

@@ -1,9 +1,9 @@
 #pragma once
 // The implicit-GEMM kernel with A resident in shared memory (ASchedule::resident, Tile128Resident),
-// for forward convolutions in the channel_blocks order whose A fits beside a B pipeline (seed 76:
+// for forward convolutions in the channel_blocks order whose A fits beside a B pipeline (problem 76:
 // A is 128 x 192, 104 KB with the row padding).
 //
-// Why: with A streamed, every block of 256 columns reads all of A from L2 (seed 76: 43,690 blocks x
+// Why: with A streamed, every block of 256 columns reads all of A from L2 (problem 76: 43,690 blocks x
 // 98 KB = 4.3 GB of L2 reads beside 14.3 GB of DRAM traffic, in a GEMM bound by memory). Here a
 // persistent block copies its rows of A once and walks column tiles blockIdx.x, + gridDim.x, ...
 // (igemm_resident_index.hpp). The cp.async pipeline carries only B and runs over the flattened

@@ -7,14 +7,14 @@
 #include "cuda/common/family_descriptor.hpp"
 #include "cuda/implicit_gemm/forward_gemm_choice.hpp"
 #include "cuda/implicit_gemm/gemm_family_common.hpp"
-#include "reference/rank3.hpp"
+#include "problem/rank3.hpp"
 
 namespace kbench::gpu::conv {
 
 inline Support implicit_gemm_envelope(const KernelChoice& c, const ConvProblem& p, MathMode) {
   const std::string_view name = family_name(c.family);
   if (p.transposed()) return Support::no(fmt::format("{}: forward convolutions only", name));
-  const ForwardGemm g = forward_gemm(reference::as_rank3(p), c);
+  const ForwardGemm g = forward_gemm(as_rank3(p), c);
   if (!g.support) return Support::no(fmt::format("{}: {}", name, g.support.reason));
   if (c.split == igemm::SplitK::none)
     if (const Support s = igemm::ever_splits(g.desc); !s)
@@ -26,7 +26,7 @@ inline Support implicit_gemm_envelope(const KernelChoice& c, const ConvProblem& 
 // differs from the defaults ("implicit_gemm_tf32/k_table", ".../streamed_a").
 inline void implicit_gemm_variants(const KernelChoice& own, const ConvProblem& runs,
                                    std::vector<KernelChoice>& candidates) {
-  const ConvProblem p3 = reference::as_rank3(runs);
+  const ConvProblem p3 = as_rank3(runs);
   const Family f = own.family;
   candidates.push_back(KernelChoice{.family = f, .split = igemm::SplitK::none});
   const igemm::GemmConvParams preferred = forward_gemm_params(p3, own);
@@ -65,7 +65,7 @@ inline std::string resident_summary(const igemm::GemmConvParams& d) {
 inline KernelDescription describe_implicit_gemm(const KernelChoice& choice, const ConvProblem& p,
                                                 const LaunchDevice& device) {
   const igemm::GemmConvParams d =
-      gemm_on_device(forward_gemm_params(reference::as_rank3(p), choice), device, split_of(choice));
+      gemm_on_device(forward_gemm_params(as_rank3(p), choice), device, split_of(choice));
   const bool wgmma = d.mma == igemm::MmaKind::wgmma;
   return {fmt::format("{}/{}/{}{}{}{}", family_name(choice.family), igemm::order_name(d.order), tile_name(d),
                       d.a_schedule == igemm::ASchedule::resident ? "/resident_a" : "", wgmma ? "/wgmma" : "",
@@ -95,7 +95,7 @@ inline Support implicit_gemm_differs_on_device(const KernelChoice& choice, const
   KernelChoice automatic = choice;
   automatic.split.reset();
   const LaunchDevice device{sms, 0};
-  return no_split_differs(gemm_on_device(forward_gemm_params(reference::as_rank3(p), automatic), device).splits > 1, sms);
+  return no_split_differs(gemm_on_device(forward_gemm_params(as_rank3(p), automatic), device).splits > 1, sms);
 }
 
 inline constexpr FamilyDescriptor implicit_gemm_descriptor(Family f, std::string_view summary, MathMode computes_in) {

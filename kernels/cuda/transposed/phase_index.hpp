@@ -9,7 +9,7 @@
 // o = q*s + ph - pb, tap k reads input i = q - (k*dil - ph)/s: within one phase the transposed
 // convolution is an ordinary stride-1 correlation over q with a fixed tap list. Phases whose tap
 // list is empty ("untapped") receive nothing: those outputs are the bias (or zero) and are written
-// without being computed (seed 77: stride 2, dilation 2, so every even coordinate is untapped).
+// without being computed (problem 77: stride 2, dilation 2, so every even coordinate is untapped).
 //
 // Everything is host/device and tested on the CPU against conv_geometry (tests/unit/test_cuda_index_phase.cpp).
 #include <cstdint>

@@ -4,7 +4,7 @@
 #include "cuda/transposed/phase_launcher.hpp"
 #include "cuda/transposed/transposed_phase_family.hpp"
 #include "cuda/transposed/zero_fill.hpp"
-#include "reference/rank3.hpp"
+#include "problem/rank3.hpp"
 
 namespace kbench::gpu::conv {
 
@@ -38,13 +38,13 @@ class PhaseLaunch final : public KernelLaunch {
 
 std::unique_ptr<KernelLaunch> make_phase_launch(const KernelChoice& choice, const ConvProblem& problem,
                                                 const LaunchDevice& device, KernelDescription description) {
-  return std::make_unique<PhaseLaunch>(choice, reference::as_rank3(problem), device, std::move(description));
+  return std::make_unique<PhaseLaunch>(choice, as_rank3(problem), device, std::move(description));
 }
 
 std::int64_t phase_launch_device_bytes(const KernelChoice& choice, const ConvProblem& problem,
                                        const LaunchDevice& device) {
   std::int64_t bytes = 0;  // fill-only blocks allocate nothing
-  for (const PhaseGemm& g : transposed_gemms(reference::as_rank3(problem), choice.fill.value_or(FillBlocks::trailing)))
+  for (const PhaseGemm& g : transposed_gemms(as_rank3(problem), choice.fill.value_or(FillBlocks::trailing)))
     bytes += igemm::GemmPart::device_bytes(gemm_on_device(g.desc, device, split_of(choice)), g.taps.size());
   return bytes;
 }

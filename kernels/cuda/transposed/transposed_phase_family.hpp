@@ -12,7 +12,7 @@
 #include "cuda/implicit_gemm/gemm_family_common.hpp"
 #include "cuda/transposed/phase_gemm_index.hpp"
 #include "cuda/transposed/zero_fill_index.hpp"
-#include "reference/rank3.hpp"
+#include "problem/rank3.hpp"
 
 namespace kbench::gpu::conv {
 
@@ -45,7 +45,7 @@ inline constexpr std::int64_t kMaxPhaseGemms = 256;
 inline Support transposed_phase_envelope(const KernelChoice& c, const ConvProblem& p, MathMode) {
   const std::string_view name = family_name(c.family);
   if (!p.transposed()) return Support::no(fmt::format("{}: transposed convolutions only", name));
-  const ConvProblem p3 = reference::as_rank3(p);
+  const ConvProblem p3 = as_rank3(p);
   for (int d = 0; d < 3; ++d)
     if (p3.stride[d] > kMaxPhaseStride) return Support::no(fmt::format("{}: stride above {}", name, kMaxPhaseStride));
   if (tapped_phase_combinations(p3) > kMaxPhaseGemms)
@@ -73,7 +73,7 @@ inline void transposed_phase_variants(const KernelChoice& own, const ConvProblem
 // take different reduction orders), "/no_fill_blocks" when forced; ".../bias_only" when no tap lands.
 inline KernelDescription describe_transposed_phase(const KernelChoice& choice, const ConvProblem& p,
                                                    const LaunchDevice& device) {
-  const ConvProblem p3 = reference::as_rank3(p);
+  const ConvProblem p3 = as_rank3(p);
   const FillBlocks fill = choice.fill.value_or(FillBlocks::trailing);
   const std::vector<PhaseGemm> gemms = transposed_gemms(p3, fill);
   const ZeroFillParams zero = make_zero_fill_params(p3);
@@ -129,7 +129,7 @@ inline Support transposed_phase_differs_on_device(const KernelChoice& choice, co
   if (choice.split != igemm::SplitK::none || sms <= 0) return Support::yes();
   const LaunchDevice device{sms, 0};
   bool splits = false;
-  for (const PhaseGemm& g : transposed_gemms(reference::as_rank3(p), choice.fill.value_or(FillBlocks::trailing)))
+  for (const PhaseGemm& g : transposed_gemms(as_rank3(p), choice.fill.value_or(FillBlocks::trailing)))
     splits = splits || gemm_on_device(g.desc, device).splits > 1;
   return no_split_differs(splits, sms);
 }

@@ -8,7 +8,7 @@
 //     written by the GEMM epilogue (GemmConvParams::tail / lead), next to the values it stores;
 //   - everything else forms whole planes (dimension 0 untapped, or no tapped position along the last
 //     dimension at all) and whole rows (dimension 1 untapped): the "zero fill" below, done in the
-//     same launch as the GEMM (seed 77: 76% of the output as whole planes and rows, 12% as epilogue tails).
+//     same launch as the GEMM (problem 77: 76% of the output as whole planes and rows, 12% as epilogue tails).
 // Work is handed out by plane (batch, channel, coordinate along dimension 0).
 #include <cstdint>
 
@@ -34,7 +34,7 @@ struct ZeroFillParams {
 // planes block, block + blocks, ..., so the GEMM blocks fill half as much as they would alone
 // (their stores overlap their first loads) and the other half runs in blocks that start after the
 // last GEMM block: blocks start roughly in index order, and a launch of equal GEMM blocks would
-// end on a partial wave of lone, latency-bound blocks (seed 77: 2,048 tiles over 660 slots, 3.1
+// end on a partial wave of lone, latency-bound blocks (problem 77: 2,048 tiles over 660 slots, 3.1
 // waves) where short fill blocks now keep the other slots and the memory busy.
 KBENCH_HD std::int64_t trailing_fill_blocks(std::int64_t tiles, std::int64_t planes) {
   const std::int64_t spare = planes - tiles;  // planes left once every GEMM block has one

@@ -13,7 +13,7 @@
 #include "cuda/common/family_descriptor.hpp"
 #include "cuda/half_gemm/half_gemm_family.hpp"
 #include "cuda/transposed_phase_half/half_phase_index.hpp"
-#include "reference/rank3.hpp"
+#include "problem/rank3.hpp"
 
 namespace kbench::gpu::conv {
 
@@ -23,7 +23,7 @@ inline constexpr std::size_t kMaxHalfPhaseGemms = 256;
 
 inline Support transposed_phase_half_envelope(const KernelChoice&, const ConvProblem& p, MathMode) {
   if (!p.transposed()) return Support::no("transposed_phase_half: transposed convolutions only");
-  const ConvProblem p3 = reference::as_rank3(p);
+  const ConvProblem p3 = as_rank3(p);
   for (int d = 0; d < 3; ++d)
     if (p3.stride[d] > kMaxHalfPhaseStride)
       return Support::no(fmt::format("transposed_phase_half: stride above {}", kMaxHalfPhaseStride));
@@ -43,7 +43,7 @@ inline std::int64_t half_phase_packed_elements(const std::vector<half_gemm::Half
 // The wgmma variant wherever the family applies and a tap lands somewhere (cuda:all lists it last).
 inline void transposed_phase_half_variants(const KernelChoice& own, const ConvProblem& p,
                                            std::vector<KernelChoice>& candidates) {
-  if (half_gemm::tapped_phase_count(reference::as_rank3(p)) > 0)
+  if (half_gemm::tapped_phase_count(as_rank3(p)) > 0)
     candidates.push_back(KernelChoice{.family = own.family, .mma = igemm::MmaKind::wgmma});
 }
 

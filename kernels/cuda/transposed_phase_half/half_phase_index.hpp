@@ -19,7 +19,7 @@
 #include "cuda/transposed/phase_index.hpp"
 #include "problem/conv_geometry.hpp"
 #include "problem/memory_layout.hpp"
-#include "reference/rank3.hpp"
+#include "problem/rank3.hpp"
 
 namespace kbench::gpu::conv::half_gemm {
 
@@ -86,7 +86,7 @@ inline std::int64_t tapped_phase_count(const ConvProblem& p3) {
 
 // The tapped phase combinations that have outputs, in phase order, their B packed one after another.
 inline std::vector<HalfPhaseGemm> make_half_phase_gemms(const ConvProblem& problem) {
-  const ConvProblem p3 = reference::as_rank3(problem);
+  const ConvProblem p3 = as_rank3(problem);
   std::vector<HalfPhaseGemm> gemms;
   std::int64_t packed = 0;
   std::int64_t phase[3] = {0, 0, 0};
@@ -136,7 +136,7 @@ struct BiasFillParams {
 // p3 rank 3, transposed, every stride at most 64 (the family's envelope).
 inline BiasFillParams make_bias_fill_params(const ConvProblem& problem) {
   BiasFillParams f;
-  f.p3 = reference::as_rank3(problem);
+  f.p3 = as_rank3(problem);
   f.out = f.p3.output();
   f.out_volume = f.out[0] * f.out[1] * f.out[2];
   f.elements = f.p3.output_elements();

@@ -8,7 +8,7 @@
 // outside; for a conv_transpose, whose forward is a conv's backward-data, the same with x and
 // grad_output exchanged (rows x with M = C_in/g over the input's positions, gathered dy with
 // C = C_out/g): its weight [C_in, C_out/g, k...] is indexed like a conv's [C_out, C_in/g, k...].
-// GEMM per group: M rows, N = C x taps columns, K = batch x row positions (seed 76: 11 million).
+// GEMM per group: M rows, N = C x taps columns, K = batch x row positions (problem 76: 11 million).
 //
 // K is split over `splits` blocks per tile (split-K), each writing its partial to a workspace; a
 // second kernel sums the partials in split order, so the result does not depend on which block
@@ -23,7 +23,7 @@
 
 #include "core/host_device.hpp"
 #include "problem/conv_problem.hpp"
-#include "reference/rank3.hpp"
+#include "problem/rank3.hpp"
 
 namespace kbench::gpu::conv::wgrad {
 
@@ -143,7 +143,7 @@ inline WgradParams with_splits(WgradParams d, std::int64_t splits) {
 
 // The GEMMs of backward_weights problem `p`, split for a device of `sms` SMs (unsplit for 0).
 inline WgradParams make_wgrad_params(const ConvProblem& problem, int sms) {
-  const ConvProblem p = reference::as_rank3(problem);
+  const ConvProblem p = as_rank3(problem);
   WgradParams d;
   d.batch = p.batch;
   d.groups = p.groups;

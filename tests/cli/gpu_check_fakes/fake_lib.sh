@@ -20,7 +20,7 @@ fake_time() {
   (( seconds < 100000 )) || exec sleep 100000
 }
 # fake_results SPEC MATHS: a kbench.results/1 document, cuda and cudnn default results per seed in
-# SPEC (a seed's file, or a folder: the four seeds) and math mode, all verified.
+# SPEC (a seed's file, or a folder: the four headline problems) and math mode, all verified.
 fake_results() {
   local spec="$1" maths="$2" seeds=() first=1 math id backend
   if [[ -f "$spec" ]]; then seeds=("$(basename "$spec" | cut -c1-3)"); else seeds=(050 076 077 084); fi

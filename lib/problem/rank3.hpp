@@ -1,11 +1,11 @@
 #pragma once
-// The reference computes every convolution as a 3-D one: a rank-r problem gains 3 - r leading spatial
-// dimensions of extent 1 (kernel 1, stride 1, dilation 1, no padding). Their output extent is 1 for
-// both conv and conv_transpose, so flat indices of every tensor are unchanged, and one loop nest
-// serves 1-D, 2-D and 3-D alike.
+// The CPU reference and the kernels compute every convolution as a 3-D one: a rank-r problem gains
+// 3 - r leading spatial dimensions of extent 1 (kernel 1, stride 1, dilation 1, no padding). Their
+// output extent is 1 for both conv and conv_transpose, so flat indices of every tensor are unchanged,
+// and one loop nest serves 1-D, 2-D and 3-D alike.
 #include "problem/conv_problem.hpp"
 
-namespace kbench::reference {
+namespace kbench {
 
 inline ConvProblem as_rank3(const ConvProblem& p) {
   ConvProblem p3 = p;
@@ -25,4 +25,4 @@ inline ConvProblem as_rank3(const ConvProblem& p) {
   return p3;
 }
 
-}  // namespace kbench::reference
+}  // namespace kbench

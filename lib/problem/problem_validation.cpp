@@ -1,4 +1,4 @@
-#include "spec/problem_validation.hpp"
+#include "problem/problem_validation.hpp"
 
 #include <algorithm>
 #include <initializer_list>
@@ -6,6 +6,8 @@
 #include <vector>
 
 #include <fmt/format.h>
+
+#include "core/error.hpp"
 
 namespace kbench {
 
@@ -185,6 +187,20 @@ std::optional<ProblemIssue> find_problem_issue(const ConvProblem& problem) {
   if (auto found = check_output_padding(problem)) return found;
   if (auto found = check_output_size(problem)) return found;
   return check_tensor_sizes(problem);
+}
+
+std::string describe(const ProblemIssue& issue) {
+  if (issue.spatial_dim < 0) return fmt::format("{}: {}", to_string(issue.field), issue.message);
+  return fmt::format("{}[{}]: {}", to_string(issue.field), issue.spatial_dim, issue.message);
+}
+
+Support validate_problem(const ConvProblem& problem) {
+  if (const auto issue = find_problem_issue(problem)) return Support::no(describe(*issue));
+  return Support::yes();
+}
+
+void require_valid_problem(const ConvProblem& problem, std::string_view context) {
+  if (const Support s = validate_problem(problem); !s) throw InputError(fmt::format("{}: {}", context, s.reason));
 }
 
 }  // namespace kbench

@@ -13,7 +13,7 @@
 #include "cuda/direct/direct_tiled_params.hpp"
 #include "cuda/implicit_gemm/forward_gemm_choice.hpp"
 #include "cuda/selection.hpp"
-#include "reference/rank3.hpp"
+#include "problem/rank3.hpp"
 #include "spec/load.hpp"
 
 namespace kbench {
@@ -27,13 +27,13 @@ const std::string kWorkloads = std::string(KBENCH_SOURCE_DIR) + "/workloads";
 std::string kernel_kind(const conv::KernelChoice& c, const ConvProblem& p) {
   std::string kind(conv::family_name(c.family));
   if (conv::is_implicit_gemm(c.family)) {
-    const conv::igemm::GemmConvParams d = conv::forward_gemm_params(reference::as_rank3(p), c);
+    const conv::igemm::GemmConvParams d = conv::forward_gemm_params(as_rank3(p), c);
     kind.append("/").append(conv::igemm::order_name(d.order));
     kind.append("/").append(conv::igemm::schedule_name(d.a_schedule));
     if (d.mma == conv::igemm::MmaKind::wgmma) kind += "/wgmma";
   }
   if (c.family == conv::Family::depthwise2d) {
-    const ConvProblem p3 = reference::as_rank3(p);
+    const ConvProblem p3 = as_rank3(p);
     kind.append("/k").append(std::to_string(p3.kernel[1]));
     if (p3.pad_before[2] != 0) kind.append("_centred");
     kind.append("/").append(

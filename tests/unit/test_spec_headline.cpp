@@ -1,4 +1,4 @@
-// The shipped workloads: the four KernelBench seeds (shapes, parameters, published records) and every
+// The shipped workloads: the four KernelBench headline problems (shapes, parameters, published records) and every
 // example spec, loaded through the public API exactly as `kbench run` loads them.
 #include <doctest/doctest.h>
 
@@ -59,7 +59,7 @@ void check_records(const Workload& w, double sxm_eager, double sxm_std, double s
 }  // namespace
 
 TEST_SUITE("spec") {
-  TEST_CASE("spec seed 76: conv1d dilated strided") {
+  TEST_CASE("spec problem 76: conv1d dilated strided") {
     const Workload w = load_one(kSeedsDir + "/076_conv1d_dilated_strided.yaml");
     const ConvProblem& p = w.problem;
     CHECK(w.name == "kernelbench-l1-076-conv1d-dilated-strided");
@@ -85,7 +85,7 @@ TEST_SUITE("spec") {
     check_records(w, 12.2, 0.153, 12.3, 19.1, 19.1);
   }
 
-  TEST_CASE("spec seed 50: conv2d AlexNet first layer, with bias") {
+  TEST_CASE("spec problem 50: conv2d AlexNet first layer, with bias") {
     const Workload w = load_one(kSeedsDir + "/050_conv2d_alexnet_first_layer.yaml");
     const ConvProblem& p = w.problem;
     CHECK(w.name == "kernelbench-l1-050-conv2d-alexnet-first-layer");
@@ -105,7 +105,7 @@ TEST_SUITE("spec") {
     check_records(w, 2.20, 0.036, 1.74, 2.97, 2.26);
   }
 
-  TEST_CASE("spec seed 84: depthwise conv2d") {
+  TEST_CASE("spec problem 84: depthwise conv2d") {
     const Workload w = load_one(kSeedsDir + "/084_conv2d_depthwise.yaml");
     const ConvProblem& p = w.problem;
     CHECK(w.name == "kernelbench-l1-084-conv2d-depthwise");
@@ -124,7 +124,7 @@ TEST_SUITE("spec") {
     check_records(w, 10.1, 0.103, 9.83, 13.3, 15.5);
   }
 
-  TEST_CASE("spec seed 77: conv_transpose3d") {
+  TEST_CASE("spec problem 77: conv_transpose3d") {
     const Workload w = load_one(kSeedsDir + "/077_conv_transpose3d.yaml");
     const ConvProblem& p = w.problem;
     CHECK(w.name == "kernelbench-l1-077-conv-transpose3d");
@@ -145,7 +145,7 @@ TEST_SUITE("spec") {
     check_records(w, 1.96, 0.036, 1.96, 2.44, 2.45);
   }
 
-  TEST_CASE("spec seed directory loads the four seeds in file order, among the rest of the suite") {
+  TEST_CASE("spec seed directory loads the four headline problems in file order, among the rest of the suite") {
     const auto workloads = kbench::load_workloads(kSeedsDir);
     std::vector<std::string> names;
     const std::set<std::string> seed_ids{"050", "076", "077", "084"};
@@ -209,7 +209,7 @@ TEST_SUITE("spec") {
     const Workload valid = load_one(kExamplesDir + "/conv2d_depthwise_valid.yaml");
     CHECK(valid.problem.groups == valid.problem.in_channels);
     CHECK(valid.problem.output() == dims(32, 66));
-    CHECK(valid.problem.output()[1] % 4 == 2);  // rows 2 mod 4 floats long, as seed 84's 510
+    CHECK(valid.problem.output()[1] % 4 == 2);  // rows 2 mod 4 floats long, as problem 84's 510
 
     const Workload strided = load_one(kExamplesDir + "/conv2d_depthwise_strided.yaml");
     CHECK(strided.problem.groups == strided.problem.in_channels);

@@ -1,13 +1,15 @@
 #pragma once
-// The rules that make a ConvProblem runnable, whatever built it (a YAML spec, a command line, a test):
-// every size in range, groups dividing the channels, a positive output size, output_padding within
-// PyTorch's bound, and no tensor too large to allocate. Reports the first broken rule with the field to
-// blame, so the YAML layer can point at the offending key.
+// The rules that make a ConvProblem runnable, whatever built it (a YAML spec, an importer, a command
+// line, a kernel's rewrite of a problem, a test): every size in range, groups dividing the channels, a
+// positive output size, output_padding within PyTorch's bound, and no tensor too large to allocate. The
+// one validator: the readers point at the offending key with the field find_problem_issue blames, and
+// the CPU reference and the kernels ask validate_problem.
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "core/support.hpp"
 #include "problem/conv_problem.hpp"
 
 namespace kbench {
@@ -43,5 +45,15 @@ struct ProblemIssue {
 
 // nullopt when the problem is valid. Checks ranges first, so the size arithmetic after them cannot overflow.
 std::optional<ProblemIssue> find_problem_issue(const ConvProblem& problem);
+
+// The issue for a person to read, led by the field at fault: "dilation[1]: got 0; expected ...".
+std::string describe(const ProblemIssue& issue);
+
+// Yes when find_problem_issue finds nothing; otherwise no, with the first issue described.
+Support validate_problem(const ConvProblem& problem);
+
+// Throws kbench::InputError "CONTEXT: " + validate_problem's reason when the problem breaks a rule: the
+// guard of code that computes a problem it did not validate itself (the CPU reference).
+void require_valid_problem(const ConvProblem& problem, std::string_view context);
 
 }  // namespace kbench

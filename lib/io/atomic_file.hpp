@@ -1,7 +1,7 @@
 #pragma once
 #include <string>
 
-namespace kbench {
+namespace kbench::io {
 
 // Writes a new file beside PATH (".NAME.tmp.XXXXXX", made with O_EXCL, so no leftover or other
 // process's file is reused), flushes it, gives it PATH's mode (and owner, where allowed) when PATH
@@ -24,4 +24,4 @@ std::string temporary_name_prefix(const std::string& file_name, long name_max);
 // for a signal handler that ends the process in the middle of a write.
 void remove_pending_temporary_file() noexcept;
 
-}  // namespace kbench
+}  // namespace kbench::io

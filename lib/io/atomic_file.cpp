@@ -1,4 +1,4 @@
-#include "run/atomic_file.hpp"
+#include "io/atomic_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -15,7 +15,7 @@
 
 #include "core/error.hpp"
 
-namespace kbench {
+namespace kbench::io {
 
 namespace {
 
@@ -162,4 +162,4 @@ void remove_pending_temporary_file() noexcept {
   if (g_pending.load()) ::unlink(g_pending_path);
 }
 
-}  // namespace kbench
+}  // namespace kbench::io

@@ -1,9 +1,9 @@
-# The seed suite on a machine without a GPU reports all four workloads with their analysis. Whether the CPU
+# The headline suite on a machine without a GPU reports all four workloads with their analysis. Whether the CPU
 # reference fits a seed into --time-budget depends on the CPU (and on its load), so --allow-empty: a run
 # in which every seed is skipped is expected here, not a failure (without it such a run is exit 4).
 source "$(dirname "$0")/lib.sh"
 if "$KBENCH" info | grep -q "^device 0:"; then echo "a GPU is present: this test is for machines without one"; exit 0; fi
-# The four seeds by name: the directory holds the whole KernelBench suite (test_kernelbench_suite_without_gpu.sh).
+# The four headline problems by name: the directory holds the whole KernelBench suite (test_kernelbench_suite_without_gpu.sh).
 "$KBENCH" run "$SRC"/workloads/kernelbench/level1/{050,076,077,084}_*.yaml --format json --seed 1 --allow-empty > "$WORK/out.json" 2> "$WORK/err.txt"
 status=$?
 [ $status -eq 0 ] || { cat "$WORK/err.txt"; fail "exit $status"; }

@@ -1,11 +1,14 @@
 #pragma once
-// The four KernelBench seeds written out by hand (../shared/reference/kernelbench-conv.md), independent of
-// the spec parser, for the tests that need their exact shapes.
+// The four KernelBench headline problems (level 1: 50, 76, 77, 84) written out by hand
+// (../shared/reference/kernelbench-conv.md), independent of the spec parser, for the tests that need
+// their exact shapes: each written here alone.
+#include <cstdint>
+
 #include "problem/conv_problem.hpp"
 
 namespace kbench::testing {
 
-inline ConvProblem seed76() {  // Conv1d 64 -> 128, L 524280, k3 s3 d4
+inline ConvProblem headline76() {  // Conv1d 64 -> 128, L 524280, k3 s3 d4
   ConvProblem p;
   p.spatial_rank = 1;
   p.batch = 64;
@@ -18,7 +21,7 @@ inline ConvProblem seed76() {  // Conv1d 64 -> 128, L 524280, k3 s3 d4
   return p;
 }
 
-inline ConvProblem seed50() {  // Conv2d 3 -> 96, 224x224, k11 s4 p2, bias
+inline ConvProblem headline50() {  // Conv2d 3 -> 96, 224x224, k11 s4 p2, bias
   ConvProblem p;
   p.batch = 256;
   p.in_channels = 3;
@@ -31,7 +34,7 @@ inline ConvProblem seed50() {  // Conv2d 3 -> 96, 224x224, k11 s4 p2, bias
   return p;
 }
 
-inline ConvProblem seed84() {  // depthwise Conv2d 128 channels, 256x512, k3
+inline ConvProblem headline84() {  // depthwise Conv2d 128 channels, 256x512, k3
   ConvProblem p;
   p.batch = 64;
   p.in_channels = p.out_channels = p.groups = 128;
@@ -40,7 +43,7 @@ inline ConvProblem seed84() {  // depthwise Conv2d 128 channels, 256x512, k3
   return p;
 }
 
-inline ConvProblem seed77() {  // ConvTranspose3d 32 -> 64, 16x32x32, k3 s2 p1 d2
+inline ConvProblem headline77() {  // ConvTranspose3d 32 -> 64, 16x32x32, k3 s2 p1 d2
   ConvProblem p;
   p.op = OpKind::conv_transpose;
   p.spatial_rank = 3;
@@ -52,6 +55,14 @@ inline ConvProblem seed77() {  // ConvTranspose3d 32 -> 64, 16x32x32, k3 s2 p1 d
   p.stride = Dims{{2, 2, 2}};
   p.pad_before = p.pad_after = Dims{{1, 1, 1}};
   p.dilation = Dims{{2, 2, 2}};
+  return p;
+}
+
+// A seed's geometry (channels, groups, kernel, stride, dilation, padding, bias) at another batch and
+// input size: for the tests that cannot afford the full problem.
+inline ConvProblem resized(ConvProblem p, std::int64_t batch, Dims input) {
+  p.batch = batch;
+  p.input = input;
   return p;
 }
 
