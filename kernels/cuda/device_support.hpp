@@ -14,7 +14,7 @@ struct KernelChoice;  // cuda/common/kernel_choice.hpp (not included: it is host
 }
 
 // Whether the current device can load this build's kernels (compiled for sm_90, with its PTX): asks
-// the runtime about the direct kernel, which every problem can fall back to (direct/direct_conv.cu).
+// the runtime about the direct kernel, which every problem can fall back to (direct/direct.cu).
 namespace conv {
 bool kernel_image_loadable(std::string* reason);
 }

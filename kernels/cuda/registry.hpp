@@ -77,7 +77,7 @@ inline std::string backend_description() {
 // `p` itself. A backward_data problem is first its forward problem (families_problem).
 inline std::optional<ConvProblem> forward_problem_for(Family f, const ConvProblem& p) {
   if (!descriptor(f).runs_forward_equivalent || p.pass != Pass::forward) return std::nullopt;
-  // The weights' rewrite (transposed/forward_weights.cuh) is fp32 NCHW: other tensors run as they are.
+  // The weights' rewrite (transposed/forward_weights_kernel.cuh) is fp32 NCHW: other tensors run as they are.
   if (p.dtype != DType::fp32 || p.layout != Layout::nchw) return std::nullopt;
   return forward_equivalent(p);
 }

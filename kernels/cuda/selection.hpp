@@ -51,7 +51,7 @@ inline bool gemm_worthwhile(const ConvProblem& p) {
 inline bool forward_kernel_pays(Family f, const ConvProblem& forward) {
   if (f == Family::depthwise2d || f == Family::direct_tiled) return true;
   if (!is_implicit_gemm(f)) return false;
-  const igemm::GemmConvDesc d = forward_gemm_desc(as_rank3(forward), KernelChoice{.family = f});
+  const igemm::GemmConvParams d = forward_gemm_params(as_rank3(forward), KernelChoice{.family = f});
   return d.order == igemm::KOrder::input_patch || d.a_schedule == igemm::ASchedule::resident;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // The forward weights of a stride-1 transposed convolution, on the CPU, as the device's weights
-// kernel writes them (transposed/forward_weights.cuh): for the tests that run forward kernels, or
+// kernel writes them (transposed/forward_weights_kernel.cuh): for the tests that run forward kernels, or
 // the reference, on them.
 #include <cstddef>
 #include <cstdint>

@@ -25,7 +25,7 @@ namespace kbench::emu_tests {
 // mma.sync kernel (half_gemm.cu's grid and shared memory) or, with `wgmma`, half_wgmma.cu's; with
 // kBug, the kernel's body with that ordering mistake planted (ordering_bug.hpp).
 template <DType kType, gpu::conv::half_gemm::OrderingBug kBug = gpu::conv::half_gemm::OrderingBug::none>
-void launch_half_gemm(const gpu::conv::half_gemm::HalfGemmDesc& d, const Stored<kType>* x, const Stored<kType>* w,
+void launch_half_gemm(const gpu::conv::half_gemm::HalfGemmParams& d, const Stored<kType>* x, const Stored<kType>* w,
                       const Stored<kType>* b, Stored<kType>* y, bool wgmma) {
   namespace hg = gpu::conv::half_gemm;
   const emu::Dim3 grid{static_cast<unsigned>(d.row_tiles), static_cast<unsigned>(d.col_tiles),
@@ -71,7 +71,7 @@ void check_forward_half_gemm(ConvProblem p, Layout layout, std::uint64_t seed, b
   const gpu::conv::KernelChoice choice{.family = gpu::conv::Family::implicit_gemm_half,
                                        .mma = wgmma ? std::optional(gpu::conv::igemm::MmaKind::wgmma) : std::nullopt};
   REQUIRE(gpu::conv::choice_envelope(choice, p, MathMode::fp32).ok);
-  const gpu::conv::half_gemm::HalfGemmDesc d = gpu::conv::half_gemm::make_half_gemm_desc(p);
+  const gpu::conv::half_gemm::HalfGemmParams d = gpu::conv::half_gemm::make_half_gemm_params(p);
   run_typed_sequence_and_compare<kType>(
       p, seed, [&](const Stored<kType>* x, const Stored<kType>* w, const Stored<kType>* b, Stored<kType>* y) {
         launch_half_gemm<kType>(d, x, w, b, y, wgmma);
@@ -85,7 +85,7 @@ inline bool check_forward_half_gemm_everywhere(const ConvProblem& p, std::uint64
   });
   ConvProblem nhwc = p;
   nhwc.layout = Layout::nhwc;
-  return gpu::conv::half_gemm::make_half_gemm_desc(nhwc).vector_loads;
+  return gpu::conv::half_gemm::make_half_gemm_params(nhwc).vector_loads;
 }
 
 // Forward shapes for both GEMM kernels (rank, n, cin, cout, groups, input, kernel, stride, dilation,

@@ -1,6 +1,6 @@
 // Stride-1 transposed convolutions run as the forward convolutions they equal
 // (transposed/forward_equivalent.hpp), as the cuda backend's launch does it, under the CUDA emulation:
-// the weights kernel (forward_weights.cuh) writes the forward weights from the transposed ones, then
+// the weights kernel (forward_weights_kernel.cuh) writes the forward weights from the transposed ones, then
 // a forward kernel (the register depthwise kernel, the shared-memory direct kernel) runs on them,
 // and every output is compared with the fp64 reference of the transposed problem itself.
 #include <doctest/doctest.h>
@@ -13,7 +13,7 @@
 #include "cuda/depthwise/depthwise2d_kernel.cuh"
 #include "cuda/direct/direct_tiled_kernel.cuh"
 #include "cuda/selection.hpp"
-#include "cuda/transposed/forward_weights.cuh"
+#include "cuda/transposed/forward_weights_kernel.cuh"
 #include "emulated_run.hpp"
 #include "problem_factory.hpp"
 #include "test_seed.hpp"
@@ -57,7 +57,7 @@ void check_as_forward(const ConvProblem& p, Family family, std::uint64_t seed) {
   data::HostTensors tf = t;
   tf.weight = emulated_forward_weights(*forward, t.weight);
   if (family == Family::depthwise2d) {
-    const dw::Tiling tiling = gpu::conv::depthwise_tiling(*forward, std::nullopt);
+    const dw::Params tiling = gpu::conv::depthwise_params(*forward, std::nullopt);
     emu_tests::launch_and_compare(
         p, t, tf, static_cast<unsigned>(tiling.blocks()), dw::kThreads,
         [&](const data::HostTensors& k, float* y) {
@@ -70,7 +70,7 @@ void check_as_forward(const ConvProblem& p, Family family, std::uint64_t seed) {
     return;
   }
   REQUIRE(family == Family::direct_tiled);
-  const dt::TiledDesc d = dt::make_tiling(*forward).desc;
+  const dt::DirectTiledParams d = dt::make_params(*forward).desc;
   REQUIRE(d.smem_bytes() <= static_cast<std::int64_t>(sizeof dt::smem));
   CHECK(dt::instance_kernel(d) != dt::kTransposedInstance);  // a forward instance
   CHECK(dt::instance_kernel(d) != dt::kTransposedPairs);

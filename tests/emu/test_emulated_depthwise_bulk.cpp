@@ -35,11 +35,11 @@ const KernelChoice kBulk{Family::depthwise2d, std::nullopt, std::nullopt, dw::St
 
 // Runs the kernel with store mode `mode` over `blocks` blocks (0: the one-stage launch, a block per
 // strip); returns the tiling, for the caller's coverage.
-dw::BulkTiling check_bulk(const ConvProblem& p, std::uint64_t seed, dw::StoreMode mode = dw::StoreMode::bulk,
+dw::BulkParams check_bulk(const ConvProblem& p, std::uint64_t seed, dw::StoreMode mode = dw::StoreMode::bulk,
                           std::int64_t blocks = 0) {
   const KernelChoice choice{.family = Family::depthwise2d, .stores = mode};
   REQUIRE(gpu::conv::choice_envelope(choice, p, MathMode::fp32).ok);
-  const dw::BulkTiling t = gpu::conv::depthwise_bulk_tiling(p, mode).tiling;
+  const dw::BulkParams t = gpu::conv::depthwise_bulk_params(p, mode).tiling;
   REQUIRE(t.smem_bytes() <= static_cast<std::int64_t>(sizeof dw::bulk_smem));
   const std::int64_t grid = blocks > 0 ? std::min(blocks, t.total_strips()) : t.total_strips();
   CAPTURE(dw::store_mode_name(mode));
@@ -121,7 +121,7 @@ TEST_SUITE("cuda_emulated") {
         CAPTURE(k);
         CAPTURE(trials);
         const std::uint64_t seed = 8400 + static_cast<std::uint64_t>(++trials);
-        const dw::BulkTiling t = check_bulk(p, seed);
+        const dw::BulkParams t = check_bulk(p, seed);
         // Pipelined: persistent blocks, one to three, walking the strips two stages deep.
         check_bulk(p, seed, dw::StoreMode::bulk_pipelined, 1 + i % 3);
         padded_rows += p.pad_before[0] > 0 ? 1 : 0;
@@ -141,7 +141,7 @@ TEST_SUITE("cuda_emulated") {
     const ConvProblem s84 =
         ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 1, .in_channels = 3, .out_channels = 3, .groups = 3,
                     .input = Dims{{40, 512, 1}}, .kernel = Dims{{3, 3, 1}}};
-    const dw::BulkTiling t84 = check_bulk(s84, 84);
+    const dw::BulkParams t84 = check_bulk(s84, 84);
     CHECK(t84.strip_rows % 2 == 0);
     CHECK(t84.strips > 1);
     CHECK(t84.stage_bytes() <= dw::kBulkStageTarget);
@@ -152,7 +152,7 @@ TEST_SUITE("cuda_emulated") {
     wide.bias = true;
     wide.input = Dims{{8, 3000, 1}};  // out 8 x 2,998: rows of 2 mod 4 floats, strips of 2
     wide.pad_before = wide.pad_after = Dims{{1, 0, 0}};
-    const dw::BulkTiling tw = check_bulk(wide, 85);
+    const dw::BulkParams tw = check_bulk(wide, 85);
     CHECK(tw.strip_rows == 2);
     CHECK(tw.stage_bytes() > dw::kBulkStageTarget);
     check_bulk(wide, 85, dw::StoreMode::bulk_pipelined, 2);

@@ -33,7 +33,7 @@ void check_typed(ConvProblem p, std::uint64_t seed) {
   p.dtype = kType;
   p.layout = Layout::nhwc;
   REQUIRE(gpu::conv::family_envelope(gpu::conv::Family::depthwise_nhwc, p, MathMode::fp32).ok);
-  const dn::Tiling t = dn::make_tiling(p);
+  const dn::Params t = dn::make_params(p);
   REQUIRE(t.smem_bytes() <= static_cast<std::int64_t>(sizeof dn::smem));
   run_typed_and_compare<kType>(
       p, seed, emu::Dim3{static_cast<unsigned>(t.blocks())}, dn::kThreads,

@@ -16,7 +16,7 @@
 
 #include "cuda/depthwise/depthwise2d_kernel.cuh"
 #include "cuda/direct/direct_tiled_kernel.cuh"
-#include "cuda/direct/direct_conv_kernel.cuh"
+#include "cuda/direct/direct_kernel.cuh"
 #include "cuda/selection.hpp"
 #include "emulated_run.hpp"
 #include "problem_factory.hpp"
@@ -37,7 +37,7 @@ using emu_tests::run_and_compare;
 using gpu_tests::pick;
 
 void check_direct(const ConvProblem& p, std::uint64_t seed) {
-  const gpu::conv::DirectDesc d = gpu::conv::make_direct_desc(p);
+  const gpu::conv::DirectParams d = gpu::conv::make_direct_params(p);
   // Fewer blocks than outputs: the grid-stride loop runs more than one round.
   const auto blocks = static_cast<unsigned>(std::max<std::int64_t>(1, d.total / (3 * gpu::conv::kDirectThreads)));
   run_and_compare(
@@ -51,7 +51,7 @@ void check_direct(const ConvProblem& p, std::uint64_t seed) {
 
 void check_depthwise(const ConvProblem& p, std::uint64_t seed, dw::StoreMode stores = dw::StoreMode::split) {
   REQUIRE(gpu::conv::depthwise2d_envelope(p).ok);
-  dw::Tiling tiling = dw::make_tiling(dw::plane_shape(p));
+  dw::Params tiling = dw::make_params(dw::plane_params(p));
   tiling.stores = stores;
   INFO("stores " << dw::store_mode_name(stores));
   run_and_compare(
@@ -70,7 +70,7 @@ void check_depthwise(const ConvProblem& p, std::uint64_t seed, dw::StoreMode sto
 // 7, kTransposedInstance or kTransposedPairs).
 int check_direct_tiled(const ConvProblem& p, std::uint64_t seed) {
   REQUIRE(gpu::conv::direct_tiled_envelope(p).ok);
-  const dt::TiledDesc d = dt::make_tiling(p).desc;
+  const dt::DirectTiledParams d = dt::make_params(p).desc;
   REQUIRE(d.smem_bytes() <= static_cast<std::int64_t>(sizeof dt::smem));
   run_and_compare(
       p, seed, static_cast<unsigned>(d.blocks()), dt::kThreads,
@@ -241,7 +241,7 @@ TEST_SUITE("cuda_emulated") {
       const int k = check_direct_tiled(p, 2400 + static_cast<std::uint64_t>(trial));
       CHECK((k == dt::kTransposedInstance || k == dt::kTransposedPairs));
       (k == dt::kTransposedPairs ? pairs : looped) += 1;
-      several_per_thread += dt::make_tiling(p).desc.per_thread > 1 ? 1 : 0;
+      several_per_thread += dt::make_params(p).desc.per_thread > 1 ? 1 : 0;
     }
     // FCN's learned x2 upsampler in miniature (depthwise, kernel 4, stride 2, padding 1, a bias):
     // every output gathers 2 x 2 taps, two tiles of rows.
@@ -280,7 +280,7 @@ TEST_SUITE("cuda_emulated") {
       CAPTURE(rank);
       CAPTURE(p.in_channels);
       check_direct_tiled(p, 2700 + static_cast<std::uint64_t>(trial));
-      in_passes += dt::make_tiling(p).desc.passes() > 1 ? 1 : 0;
+      in_passes += dt::make_params(p).desc.passes() > 1 ? 1 : 0;
     }
     // pix2pix's last layer in miniature (transposed 128 -> 3, kernel 4, stride 2, padding 1, a bias)
     // and a regression head (64 -> 1, 3x3): several passes, tiles past the edges.
@@ -289,12 +289,12 @@ TEST_SUITE("cuda_emulated") {
                                             .in_channels = 128, .out_channels = 3, .input = D{{12, 20, 1}},
                                             .kernel = D{{4, 4, 1}}, .stride = D{{2, 2, 1}}, .pad_before = D{{1, 1, 0}},
                                             .pad_after = D{{1, 1, 0}}, .bias = true};
-    REQUIRE(dt::make_tiling(pix2pix).desc.passes() > 1);
+    REQUIRE(dt::make_params(pix2pix).desc.passes() > 1);
     CHECK(check_direct_tiled(pix2pix, 2800) == dt::kTransposedPairs);
     const ConvProblem head = ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 1, .in_channels = 64,
                                          .out_channels = 1, .input = D{{40, 70, 1}}, .kernel = D{{3, 3, 1}},
                                          .pad_before = D{{1, 1, 0}}, .pad_after = D{{1, 1, 0}}};
-    REQUIRE(dt::make_tiling(head).desc.passes() > 1);
+    REQUIRE(dt::make_params(head).desc.passes() > 1);
     CHECK(check_direct_tiled(head, 2801) == 3);
   }
 

@@ -30,11 +30,11 @@ using gpu_tests::pick;
 
 // Runs p in kType (NCHW) with the launch its tiling computes; returns the tiling.
 template <DType kType>
-dt::TiledDesc check_tiled(ConvProblem p, std::uint64_t seed) {
+dt::DirectTiledParams check_tiled(ConvProblem p, std::uint64_t seed) {
   p.dtype = kType;
   p.layout = Layout::nchw;
   REQUIRE(gpu::conv::family_envelope(gpu::conv::Family::direct_tiled, p, MathMode::fp32).ok);
-  const dt::TiledDesc d = dt::make_tiling(p).desc;
+  const dt::DirectTiledParams d = dt::make_params(p).desc;
   REQUIRE(d.dtype == kType);
   emu_tests::run_typed_and_compare<kType>(
       p, seed, emu::Dim3{static_cast<unsigned>(d.blocks())}, dt::kThreads,

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <random>
 
-#include "cuda/direct/direct_conv_kernel.cuh"
+#include "cuda/direct/direct_kernel.cuh"
 #include "cuda/registry.hpp"
 #include "emulated_typed_run.hpp"
 #include "half_gemm_emulated.hpp"
@@ -31,7 +31,7 @@ using gpu_tests::pick;
 
 template <DType kType, Layout kLayout>
 void check_direct_typed(const ConvProblem& p, std::uint64_t seed) {
-  const gpu::conv::DirectDesc d = gpu::conv::make_direct_desc(p);
+  const gpu::conv::DirectParams d = gpu::conv::make_direct_params(p);
   // Fewer blocks than outputs: the grid-stride loop runs more than one round.
   const auto blocks = static_cast<unsigned>(std::max<std::int64_t>(1, d.total / (3 * gpu::conv::kDirectThreads)));
   run_typed_and_compare<kType>(p, seed, emu::Dim3{blocks}, gpu::conv::kDirectThreads,

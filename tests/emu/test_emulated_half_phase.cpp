@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "cuda/registry.hpp"
-#include "cuda/transposed_phase_half/half_phase_kernels.cuh"
+#include "cuda/transposed_phase_half/half_phase_kernel.cuh"
 #include "half_gemm_emulated.hpp"
 #include "problem_factory.hpp"
 #include "test_seed.hpp"
@@ -37,7 +37,7 @@ void check_half_phase(ConvProblem p, Layout layout, std::uint64_t seed, bool wgm
   p.layout = layout;
   REQUIRE(gpu::conv::family_envelope(gpu::conv::Family::transposed_phase_half, p, MathMode::fp32).ok);
   const std::vector<hg::HalfPhaseGemm> gemms = hg::make_half_phase_gemms(p);
-  const hg::BiasFillDesc fill = hg::make_bias_fill_desc(p);
+  const hg::BiasFillParams fill = hg::make_bias_fill_params(p);
   std::vector<std::uint16_t> packed(static_cast<std::size_t>(gpu::conv::half_phase_packed_elements(gemms)));
   emu_tests::run_typed_sequence_and_compare<kType>(
       p, seed, [&](const Stored<kType>* x, const Stored<kType>* w, const Stored<kType>* b, Stored<kType>* y) {

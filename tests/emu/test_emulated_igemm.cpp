@@ -48,8 +48,8 @@ constexpr float kPoison = 1.0e30f;  // every output is overwritten or the compar
 // One GEMM of a launch, as GemmPart::pack + GemmPart::run do it on the device (under split-K, the GEMM
 // into a workspace, then the reduction); adds the streaming stores made to each output element to
 // `writes`.
-void run_gemm(ig::GemmMath math, const ig::GemmConvDesc& d, const std::vector<ig::GemmTap>& taps,
-              const data::HostTensors& t, std::vector<float>& y, const gpu::conv::ZeroFillDesc& zero,
+void run_gemm(ig::GemmMath math, const ig::GemmConvParams& d, const std::vector<ig::GemmTap>& taps,
+              const data::HostTensors& t, std::vector<float>& y, const gpu::conv::ZeroFillParams& zero,
               std::vector<int>& writes) {
   std::vector<float> a(static_cast<std::size_t>(ig::packed_a_size(d)));
   for (std::size_t i = 0; i < a.size(); ++i)
@@ -137,10 +137,10 @@ void check(const ConvProblem& problem, const KernelChoice& choice, MathMode math
     const ConvProblem f3 = as_rank3(forward.value_or(problem));
     data::HostTensors tf = t;
     if (forward) tf.weight = gpu_tests::forward_weights(*forward, t.weight);
-    ig::GemmConvDesc d = gpu::conv::forward_gemm_desc(f3, choice);
+    ig::GemmConvParams d = gpu::conv::forward_gemm_params(f3, choice);
     d.resident_blocks = resident_blocks;
     if (ig::split_support(d).ok) d.splits = splits;
-    run_gemm(gemm_math, d, ig::forward_taps(f3), tf, y, gpu::conv::ZeroFillDesc{}, writes);
+    run_gemm(gemm_math, d, ig::forward_taps(f3), tf, y, gpu::conv::ZeroFillParams{}, writes);
   } else {
     std::vector<gpu::conv::PhaseGemm> gemms =
         gpu::conv::transposed_gemms(p3, choice.fill.value_or(gpu::conv::FillBlocks::trailing));
@@ -148,7 +148,7 @@ void check(const ConvProblem& problem, const KernelChoice& choice, MathMode math
     for (std::size_t i = 0; i < gemms.size(); ++i) {
       if (ig::split_support(gemms[i].desc).ok) gemms[i].desc.splits = splits;
       run_gemm(gemm_math, gemms[i].desc, gemms[i].taps, t, y,
-               i == 0 ? gpu::conv::make_zero_fill_desc(p3) : gpu::conv::ZeroFillDesc{}, writes);
+               i == 0 ? gpu::conv::make_zero_fill_params(p3) : gpu::conv::ZeroFillParams{}, writes);
     }
   }
   const std::vector<double> expected = reference::convolve(problem, t);
@@ -399,7 +399,7 @@ TEST_SUITE("cuda_emulated") {
                                       .pad_before = Dims{{1, 1, 0}}, .output_padding = Dims{{2, 3, 0}}, .bias = true};
     const ConvProblem p3 = as_rank3(p);
     REQUIRE(gpu::conv::transposed_gemms(p3).empty());
-    const gpu::conv::ZeroFillDesc z = gpu::conv::make_zero_fill_desc(p3);
+    const gpu::conv::ZeroFillParams z = gpu::conv::make_zero_fill_params(p3);
     const data::HostTensors t = data::make_host_tensors(p, 3);
     std::vector<float> y(static_cast<std::size_t>(p.output_elements()), kPoison);
     emu::clear_buffers();

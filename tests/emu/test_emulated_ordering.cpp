@@ -31,7 +31,7 @@ ConvProblem vector_load_shape() {
   p.batch = 1;
   p.dtype = DType::fp16;
   p.layout = Layout::nhwc;
-  REQUIRE(gpu::conv::half_gemm::make_half_gemm_desc(p).vector_loads);
+  REQUIRE(gpu::conv::half_gemm::make_half_gemm_params(p).vector_loads);
   return p;
 }
 
@@ -39,7 +39,7 @@ ConvProblem vector_load_shape() {
 template <OrderingBug kBug>
 Outcome run_gemm(bool wgmma, const EmulationMode& mode) {
   const ConvProblem p = vector_load_shape();
-  const gpu::conv::half_gemm::HalfGemmDesc d = gpu::conv::half_gemm::make_half_gemm_desc(p);
+  const gpu::conv::half_gemm::HalfGemmParams d = gpu::conv::half_gemm::make_half_gemm_params(p);
   const emu_tests::ScopedMode scope(mode);
   try {
     const emu_tests::TypedRun run =

@@ -15,7 +15,7 @@
 #include <random>
 #include <vector>
 
-#include "cuda/direct/direct_conv_kernel.cuh"
+#include "cuda/direct/direct_kernel.cuh"
 #include "cuda/selection.hpp"
 #include "cuda/wgrad/wgrad_depthwise_kernel.cuh"
 #include "cuda/wgrad/wgrad_kernel.cuh"
@@ -61,7 +61,7 @@ void check_backward_data(const ConvProblem& p, std::uint64_t seed) {
   data::HostTensors tq;
   tq.input = t.grad_output;  // what the run's y buffer holds, filled with the grad_output role
   tq.weight = t.weight;      // unchanged in memory
-  const gpu::conv::DirectDesc d = gpu::conv::make_direct_desc(q);
+  const gpu::conv::DirectParams d = gpu::conv::make_direct_params(q);
   std::vector<float> dx(static_cast<std::size_t>(q.output_elements()), emu_tests::kPoison);
   REQUIRE(static_cast<std::int64_t>(dx.size()) == computed_elements(p));
   emu::clear_buffers();
@@ -76,7 +76,7 @@ void check_backward_data(const ConvProblem& p, std::uint64_t seed) {
 
 // p (backward_weights) on the wgrad kernels in `splits` splits; returns grad_weight then grad_bias.
 std::vector<float> run_wgrad(const ConvProblem& p, const data::HostTensors& t, std::int64_t splits) {
-  const wg::WgradDesc d = wg::with_splits(wg::make_wgrad_desc(p, 0), splits);
+  const wg::WgradParams d = wg::with_splits(wg::make_wgrad_params(p, 0), splits);
   const std::vector<float>& rows = d.rows_are_x ? t.input : t.grad_output;
   const std::vector<float>& gathered = d.rows_are_x ? t.grad_output : t.input;
   std::vector<float> dw(static_cast<std::size_t>(wg::weight_elements(d)), std::nanf(""));
@@ -115,7 +115,7 @@ void check_backward_weights_typed(const ConvProblem& p, std::uint64_t seed, std:
   using E = gpu::conv::Element<kType>;
   REQUIRE(p.dtype == kType);
   REQUIRE(gpu::conv::family_envelope(gpu::conv::Family::wgrad_gemm_ffma, p, MathMode::fp32).ok);
-  const wg::WgradDesc d = wg::with_splits(wg::make_wgrad_desc(p, 0), splits);
+  const wg::WgradParams d = wg::with_splits(wg::make_wgrad_params(p, 0), splits);
   const data::HostTensors t = data::make_host_tensors(p, seed);
   const std::vector<Stored<kType>> x = emu_tests::to_memory<kType>(p, Operand::input, t.input);
   const std::vector<Stored<kType>> dy = emu_tests::to_memory<kType>(p, Operand::output, t.grad_output);
@@ -150,7 +150,7 @@ void check_backward_weights_typed(const ConvProblem& p, std::uint64_t seed, std:
 
 // p (depthwise backward_weights) on the wgrad_depthwise kernel as `d` stages and slices it, then the
 // sum of the slices and grad_bias as wgrad_gemm_ffma's; returns grad_weight then grad_bias.
-std::vector<float> run_wgrad_depthwise(const ConvProblem& p, const data::HostTensors& t, const wd::DwDesc& d) {
+std::vector<float> run_wgrad_depthwise(const ConvProblem& p, const data::HostTensors& t, const wd::WgradDepthwiseParams& d) {
   REQUIRE(wd::fits(d));
   const std::vector<float>& rows = d.g.rows_are_x ? t.input : t.grad_output;
   const std::vector<float>& gathered = d.g.rows_are_x ? t.grad_output : t.input;
@@ -173,7 +173,7 @@ std::vector<float> run_wgrad_depthwise(const ConvProblem& p, const data::HostTen
   return dw;
 }
 
-void check_wgrad_depthwise(const ConvProblem& p, std::uint64_t seed, const wd::DwDesc& d) {
+void check_wgrad_depthwise(const ConvProblem& p, std::uint64_t seed, const wd::WgradDepthwiseParams& d) {
   REQUIRE(gpu::conv::family_envelope(gpu::conv::Family::wgrad_depthwise, p, MathMode::fp32).ok);
   const data::HostTensors t = data::make_host_tensors(p, seed);
   require_matches(p, run_wgrad_depthwise(p, t, d), t);
@@ -259,8 +259,8 @@ TEST_CASE("emulated wgrad_depthwise: grad_weight and grad_bias, every lines per 
     p.bias = i % 3 != 0;
     // Any lines per step whose window fits (more than the lines there are, too), 1 to 4 slices.
     int lines = 1 << pick(rng, 0, 4);
-    while (!wd::fits(wd::with_lines(wd::make_dw_desc(p, 0), lines))) lines /= 2;
-    const wd::DwDesc d = wd::with_slices(wd::with_lines(wd::make_dw_desc(p, 0), lines), pick(rng, 1, 4));
+    while (!wd::fits(wd::with_lines(wd::make_wgrad_depthwise_params(p, 0), lines))) lines /= 2;
+    const wd::WgradDepthwiseParams d = wd::with_slices(wd::with_lines(wd::make_wgrad_depthwise_params(p, 0), lines), pick(rng, 1, 4));
     CAPTURE(describe(p));
     CAPTURE(d.lines);
     CAPTURE(d.slices);
@@ -271,7 +271,7 @@ TEST_CASE("emulated wgrad_depthwise: grad_weight and grad_bias, every lines per 
   ConvProblem p84 = ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 2, .in_channels = 3, .out_channels = 3,
                                 .groups = 3, .input = Dims{{40, 200, 1}}, .kernel = Dims{{3, 3, 1}}};
   p84.pass = Pass::backward_weights;
-  const wd::DwDesc d84 = wd::make_dw_desc(p84, 132);
+  const wd::WgradDepthwiseParams d84 = wd::make_wgrad_depthwise_params(p84, 132);
   REQUIRE(d84.slices == 3);
   check_wgrad_depthwise(p84, 598, d84);
   ConvProblem strided = ConvProblem{.op = OpKind::conv, .spatial_rank = 2, .batch = 1, .in_channels = 2,
@@ -279,7 +279,7 @@ TEST_CASE("emulated wgrad_depthwise: grad_weight and grad_bias, every lines per 
                                     .kernel = Dims{{3, 5, 1}}, .stride = Dims{{2, 3, 1}}, .dilation = Dims{{2, 1, 1}},
                                     .pad_before = Dims{{1, 2, 0}}, .pad_after = Dims{{2, 1, 0}}, .bias = true};
   strided.pass = Pass::backward_weights;
-  check_wgrad_depthwise(strided, 597, wd::make_dw_desc(strided, 132));
+  check_wgrad_depthwise(strided, 597, wd::make_wgrad_depthwise_params(strided, 132));
 }
 
 }  // namespace kbench

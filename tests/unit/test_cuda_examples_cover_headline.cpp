@@ -10,7 +10,7 @@
 #include <string>
 
 #include "cuda/direct/direct_tiled_index.hpp"
-#include "cuda/direct/direct_tiled_tiling.hpp"
+#include "cuda/direct/direct_tiled_params.hpp"
 #include "cuda/implicit_gemm/forward_gemm_choice.hpp"
 #include "cuda/selection.hpp"
 #include "problem/rank3.hpp"
@@ -27,7 +27,7 @@ const std::string kWorkloads = std::string(KBENCH_SOURCE_DIR) + "/workloads";
 std::string kernel_kind(const conv::KernelChoice& c, const ConvProblem& p) {
   std::string kind(conv::family_name(c.family));
   if (conv::is_implicit_gemm(c.family)) {
-    const conv::igemm::GemmConvDesc d = conv::forward_gemm_desc(as_rank3(p), c);
+    const conv::igemm::GemmConvParams d = conv::forward_gemm_params(as_rank3(p), c);
     kind.append("/").append(conv::igemm::order_name(d.order));
     kind.append("/").append(conv::igemm::schedule_name(d.a_schedule));
     if (d.mma == conv::igemm::MmaKind::wgmma) kind += "/wgmma";
@@ -40,7 +40,7 @@ std::string kernel_kind(const conv::KernelChoice& c, const ConvProblem& p) {
         conv::depthwise::store_mode_name(c.stores.value_or(conv::depthwise::StoreMode::split)));
   }
   if (c.family == conv::Family::direct_tiled) {
-    const conv::direct_tiled::TiledDesc d = conv::direct_tiled::make_tiling(p).desc;
+    const conv::direct_tiled::DirectTiledParams d = conv::direct_tiled::make_params(p).desc;
     kind.append("/instance ").append(std::to_string(conv::direct_tiled::instance_kernel(d)));
   }
   if (c.fill == conv::FillBlocks::none) kind += "/no_fill_blocks";

@@ -60,7 +60,7 @@ TEST_SUITE("cuda_index") {
     for (int trial = 0; trial < 40; ++trial) {
       const ConvProblem p = random_depthwise(rng);
       const std::int64_t oh_n = p.output_extent(0), ow_n = p.output_extent(1);
-      const dw::Tiling t = dw::make_tiling(dw::make_plane_shape(1, 1, p.input[0], p.input[1], oh_n, ow_n,
+      const dw::Params t = dw::make_params(dw::make_plane_params(1, 1, p.input[0], p.input[1], oh_n, ow_n,
                                                                 p.pad_before[0], p.pad_before[1], p.kernel[0]));
       const int k = static_cast<int>(t.kernel);
       const int pad_left = static_cast<int>(t.pad_left);
@@ -128,7 +128,7 @@ TEST_SUITE("cuda_index") {
       }
     }
     // Which rows are shifted: problem 84's rows of 510 alternate, from plane to plane too (254 rows each).
-    const dw::Tiling t = dw::make_tiling(dw::make_plane_shape(64, 128, 256, 512, 254, 510, 0, 0, 3));
+    const dw::Params t = dw::make_params(dw::make_plane_params(64, 128, 256, 512, 254, 510, 0, 0, 3));
     CHECK_FALSE(dw::row_shifted(t, 0, 0));
     CHECK(dw::row_shifted(t, 0, 1));
     CHECK(dw::row_shifted(t, 0, 253));
@@ -136,7 +136,7 @@ TEST_SUITE("cuda_index") {
   }
 
   TEST_CASE("problem 84 tiling: one 512-column segment, 8 strips per plane, float2 stores for rows of 510") {
-    const dw::Tiling t = dw::make_tiling(dw::make_plane_shape(64, 128, 256, 512, 254, 510, 0, 0, 3));
+    const dw::Params t = dw::make_params(dw::make_plane_params(64, 128, 256, 512, 254, 510, 0, 0, 3));
     CHECK(t.segments == 1);
     CHECK(t.strips == 8);
     CHECK(t.blocks() == 64 * 128 * 8);

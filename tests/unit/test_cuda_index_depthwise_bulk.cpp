@@ -21,8 +21,8 @@ namespace {
 
 namespace dw = gpu::conv::depthwise;
 
-dw::BulkTilingFit tiling_for(const ConvProblem& p, std::int64_t stages = 1, std::int64_t planes = 1) {
-  return dw::make_bulk_tiling(dw::make_plane_shape(1, planes, p.input[0], p.input[1], p.output_extent(0),
+dw::BulkParamsFit tiling_for(const ConvProblem& p, std::int64_t stages = 1, std::int64_t planes = 1) {
+  return dw::make_bulk_params(dw::make_plane_params(1, planes, p.input[0], p.input[1], p.output_extent(0),
                                                    p.output_extent(1), p.pad_before[0], p.pad_before[1], p.kernel[0]),
                               stages);
 }
@@ -53,7 +53,7 @@ constexpr std::int64_t kUnset = -2, kZero = -1;
 
 // The window of strip `s` as the kernel builds it: per slot, the plane-local input index it holds,
 // kZero, or kUnset. Checks each copy's alignment and that no slot is written twice.
-std::vector<std::int64_t> build_window(const dw::BulkTiling& t, const dw::BulkStrip& s) {
+std::vector<std::int64_t> build_window(const dw::BulkParams& t, const dw::BulkStrip& s) {
   std::vector<std::int64_t> window(static_cast<std::size_t>(t.window_rows() * t.pitch), kUnset);
   std::int64_t twice = 0, outside = 0;
   const auto put = [&](std::int64_t slot, std::int64_t value) {
@@ -88,9 +88,9 @@ std::vector<std::int64_t> build_window(const dw::BulkTiling& t, const dw::BulkSt
 
 // Checks the whole tiling of p with `stages` buffer sets (one plane; alignment also for the planes after it).
 void check_tiling(const ConvProblem& p, std::int64_t stages) {
-  const dw::BulkTilingFit fit = tiling_for(p, stages, 3);
+  const dw::BulkParamsFit fit = tiling_for(p, stages, 3);
   REQUIRE(fit.support.ok);
-  const dw::BulkTiling& t = fit.tiling;
+  const dw::BulkParams& t = fit.tiling;
   const std::int64_t oh_n = p.output_extent(0), ow_n = p.output_extent(1), k = p.kernel[0];
   const std::int64_t align = dw::bulk_row_alignment(ow_n);
   CHECK(t.strip_rows % align == 0);
@@ -160,7 +160,7 @@ TEST_SUITE("cuda_index") {
       CAPTURE(trial);
       check_tiling(p, 1);
       check_tiling(p, 2);
-      const dw::BulkTiling t = tiling_for(p).tiling;
+      const dw::BulkParams t = tiling_for(p).tiling;
       shared_columns += t.segments > 1 ? 1 : 0;
       margins += t.pitch > t.in_w ? 1 : 0;
     }
@@ -174,9 +174,9 @@ TEST_SUITE("cuda_index") {
   }
 
   TEST_CASE("bulk depthwise tiling: problem 84, and what it refuses") {
-    const dw::BulkTilingFit s84 = dw::make_bulk_tiling(dw::make_plane_shape(64, 128, 256, 512, 254, 510, 0, 0, 3));
+    const dw::BulkParamsFit s84 = dw::make_bulk_params(dw::make_plane_params(64, 128, 256, 512, 254, 510, 0, 0, 3));
     REQUIRE(s84.support.ok);
-    const dw::BulkTiling& t = s84.tiling;
+    const dw::BulkParams& t = s84.tiling;
     CHECK(t.strip_rows == 12);  // the tallest even strip within 55 KB: 14 x 2 KB in, 12 x 2,040 B out
     CHECK(t.strips == 22);
     CHECK(t.pitch == 512);  // no padding: no margins
@@ -184,16 +184,16 @@ TEST_SUITE("cuda_index") {
     CHECK(t.segments == 1);
     CHECK(t.total_strips() == 64 * 128 * 22);
     // Pipelined: the same strips, two stages (two blocks an SM).
-    const dw::BulkTilingFit piped = dw::make_bulk_tiling(dw::make_plane_shape(64, 128, 256, 512, 254, 510, 0, 0, 3), 2);
+    const dw::BulkParamsFit piped = dw::make_bulk_params(dw::make_plane_params(64, 128, 256, 512, 254, 510, 0, 0, 3), 2);
     REQUIRE(piped.support.ok);
     CHECK(piped.tiling.strip_rows == 12);
     CHECK(piped.tiling.smem_bytes() == 16 + 2 * (14 * 512 * 4 + 12 * 510 * 4));
     CHECK(2 * (piped.tiling.smem_bytes() + 1024) <= 228 * 1024);
     // 16-byte bulk copies need rows and planes of multiples of 4 floats: rows of 510 in; 7 x 510 out.
-    CHECK_FALSE(dw::make_bulk_tiling(dw::make_plane_shape(1, 1, 10, 510, 8, 508, 0, 0, 3)).support.ok);
-    CHECK_FALSE(dw::make_bulk_tiling(dw::make_plane_shape(1, 1, 9, 512, 7, 510, 0, 0, 3)).support.ok);
+    CHECK_FALSE(dw::make_bulk_params(dw::make_plane_params(1, 1, 10, 510, 8, 508, 0, 0, 3)).support.ok);
+    CHECK_FALSE(dw::make_bulk_params(dw::make_plane_params(1, 1, 9, 512, 7, 510, 0, 0, 3)).support.ok);
     // A strip of two 7x7 rows of 8,192 floats needs more than two blocks' worth of shared memory.
-    CHECK_FALSE(dw::make_bulk_tiling(dw::make_plane_shape(1, 1, 16, 8192, 10, 8186, 0, 0, 7)).support.ok);
+    CHECK_FALSE(dw::make_bulk_params(dw::make_plane_params(1, 1, 16, 8192, 10, 8186, 0, 0, 7)).support.ok);
   }
 
 }  // TEST_SUITE

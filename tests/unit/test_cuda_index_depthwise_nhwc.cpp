@@ -49,7 +49,7 @@ ConvProblem random_depthwise(std::mt19937_64& rng, DType dtype) {
 }
 
 // Logical (NCHW-order) index of an output element of rank-3 problem p3.
-std::int64_t output_logical(const dn::Tiling& t, std::int64_t n, std::int64_t d, std::int64_t h, std::int64_t w,
+std::int64_t output_logical(const dn::Params& t, std::int64_t n, std::int64_t d, std::int64_t h, std::int64_t w,
                             std::int64_t c) {
   return (((n * t.p3.out_channels + c) * t.out[0] + d) * t.out[1] + h) * t.out[2] + w;
 }
@@ -65,7 +65,7 @@ std::vector<Pair> expected_pairs(const ConvProblem& p3, std::int64_t out) {
 
 // Runs the launch of `p` on the CPU as the kernel does and checks it against brute force.
 void check_launch(const ConvProblem& p) {
-  const dn::Tiling t = dn::make_tiling(p);
+  const dn::Params t = dn::make_params(p);
   const ConvProblem& p3 = t.p3;
   REQUIRE(t.slice_vectors > 0);
   REQUIRE(t.tile_rows * t.tile_cols * t.slice_vectors <= dn::kThreads);
@@ -143,7 +143,7 @@ TEST_SUITE("cuda_index") {
     for (int trial = 0; trial < 90; ++trial) {
       const DType dtype = static_cast<DType>(trial % 3);
       const ConvProblem p = random_depthwise(rng, dtype);
-      const dn::Tiling t = dn::make_tiling(p);
+      const dn::Params t = dn::make_params(p);
       CAPTURE(trial);
       CAPTURE(to_string(dtype));
       CAPTURE(p.spatial_rank);
@@ -160,7 +160,7 @@ TEST_SUITE("cuda_index") {
     std::mt19937_64 rng(testing::test_seed(2411));
     for (int trial = 0; trial < 40; ++trial) {
       const ConvProblem p = random_depthwise(rng, DType::fp16);
-      const dn::Tiling t = dn::make_tiling(p);
+      const dn::Params t = dn::make_params(p);
       const ConvProblem& p3 = t.p3;
       for (std::int64_t block = 0; block < t.blocks(); ++block)
         for (int thread = 0; thread < dn::kThreads; ++thread) {
@@ -187,7 +187,7 @@ TEST_SUITE("cuda_index") {
     line.kernel = Dims{{2, 1, 1}};
     line.dilation = Dims{{(std::int64_t{1} << 29) - 1, 1, 1}};
     line.pad_before = line.pad_after = Dims{{(std::int64_t{1} << 28), 1, 1}};
-    const dn::Tiling t = dn::make_tiling(line);
+    const dn::Params t = dn::make_params(line);
     const dn::ThreadRun run = dn::thread_run(t, dn::block_origin(t, 0), 0);
     REQUIRE(run.outputs == 4);
     dn::ThreadRun last = run;
@@ -204,7 +204,7 @@ TEST_SUITE("cuda_index") {
     ConvProblem p = testing::headline84();
     p.layout = Layout::nhwc;
     p.dtype = DType::fp16;
-    dn::Tiling t = dn::make_tiling(p);
+    dn::Params t = dn::make_params(p);
     CHECK(t.vector == 8);
     CHECK(t.slice_vectors == 8);  // 64 halves: 128 bytes a position
     CHECK(t.tile_rows == 4);
@@ -215,7 +215,7 @@ TEST_SUITE("cuda_index") {
     CHECK(t.blocks() == std::int64_t{2} * 16 * 64 * 64);
     CHECK(t.smem_bytes() == 64 * 9 * 4);
     p.dtype = DType::fp32;
-    t = dn::make_tiling(p);
+    t = dn::make_params(p);
     CHECK(t.vector == 4);
     CHECK(t.slice_channels() == 32);
     CHECK(t.blocks() == std::int64_t{4} * 16 * 64 * 64);
@@ -226,7 +226,7 @@ TEST_SUITE("cuda_index") {
     line.in_channels = line.out_channels = line.groups = 24;
     line.input = Dims{{1000, 1, 1}};
     line.kernel = Dims{{5, 1, 1}};
-    t = dn::make_tiling(line);
+    t = dn::make_params(line);
     CHECK(t.tile_rows == 1);
     CHECK(t.slice_vectors == 3);
     CHECK(t.tile_cols == 85);
@@ -235,7 +235,7 @@ TEST_SUITE("cuda_index") {
     wide.layout = Layout::nhwc;
     wide.dtype = DType::bf16;
     wide.in_channels = wide.out_channels = wide.groups = 72;
-    t = dn::make_tiling(wide);
+    t = dn::make_params(wide);
     CHECK(t.slices == 2);
     CHECK(dn::block_origin(t, 1).vectors == 1);
     // Long kernels narrow the slice to fit 48 KB: 13 x 13 x 13 taps of one fp16 vector do not fit.
@@ -243,11 +243,11 @@ TEST_SUITE("cuda_index") {
     cube.spatial_rank = 3;
     cube.input = Dims{{20, 20, 20}};
     cube.kernel = Dims{{11, 11, 11}};
-    t = dn::make_tiling(cube);
+    t = dn::make_params(cube);
     CHECK(t.slice_vectors == 1);
     CHECK(t.smem_bytes() <= dn::kMaxSmemBytes);
     cube.kernel = Dims{{13, 13, 13}};
-    CHECK(dn::make_tiling(cube).slice_vectors == 0);
+    CHECK(dn::make_params(cube).slice_vectors == 0);
   }
 }
 

@@ -1,4 +1,4 @@
-// The shared-memory direct kernel's tiling (direct_tiled_tiling.hpp, direct_tiled_index.hpp)
+// The shared-memory direct kernel's tiling (direct_tiled_params.hpp, direct_tiled_index.hpp)
 // against brute force: every output computed by exactly one (block, thread, step) of the launch,
 // reached by the pointer steps the kernel takes; every (input channel, tap) of it read from the
 // block's window stack at the input coordinate the convolution defines, zero exactly where that lies
@@ -77,7 +77,7 @@ struct TapErrors {
 // Transposed: output i of a thread (tile-relative o) gathers, for every stack item, exactly the
 // (kd, kh, kw) whose tap lands on it from an input, each read at that input's window element, from
 // the window pointer the kernel steps to, with the thread's fixed taps (its origin's).
-TapErrors check_transposed_taps(const ConvProblem& p3, const dt::TiledDesc& d, const dt::BlockTile& b,
+TapErrors check_transposed_taps(const ConvProblem& p3, const dt::DirectTiledParams& d, const dt::BlockTile& b,
                                 const dt::ThreadOutput& origin, int i, const dt::ThreadOutput& o) {
   TapErrors e;
   const std::int64_t oh = b.row0 + o.row, ow = b.col0 + o.col;
@@ -138,7 +138,7 @@ TapErrors check_transposed_taps(const ConvProblem& p3, const dt::TiledDesc& d, c
 // s, 2-D tap t) comes from the element PyTorch's layout holds for it, the last pass's items past the
 // stack from nowhere, and every weight of the group is copied once over the passes.
 void check_weight_sources(const ConvProblem& p) {
-  const dt::TiledDesc d = dt::make_tiling(p).desc;
+  const dt::DirectTiledParams d = dt::make_params(p).desc;
   const ConvProblem p3 = as_rank3(p);
   const std::int64_t g = p3.groups - 1;  // the last group: its weights start g * weight_floats() in
   std::vector<int> copied(static_cast<std::size_t>(d.weight_floats()), 0);
@@ -174,7 +174,7 @@ void check_weight_sources(const ConvProblem& p) {
 
 // The items the kernel neither copies nor computes are exactly dead ones (no input plane), all of
 // them where the stack has at most 32 items, and "all live" means that. Returns the errors.
-int check_live_items(const dt::TiledDesc& d, const dt::BlockTile& b) {
+int check_live_items(const dt::DirectTiledParams& d, const dt::BlockTile& b) {
   const std::uint32_t live = dt::live_items(d, b);
   int errors = 0;
   bool every = true;
@@ -190,9 +190,9 @@ int check_live_items(const dt::TiledDesc& d, const dt::BlockTile& b) {
 
 // Checks the launch of `p`'s tiling covers its outputs once and reads the right window elements.
 void check_tiling(const ConvProblem& p) {
-  const dt::Tiling tiling = dt::make_tiling(p);
+  const dt::ParamsFit tiling = dt::make_params(p);
   REQUIRE_MESSAGE(tiling.support.ok, tiling.support.reason);
-  const dt::TiledDesc& d = tiling.desc;
+  const dt::DirectTiledParams& d = tiling.desc;
   const ConvProblem p3 = as_rank3(p);
   CHECK(d.smem_bytes() <= dt::kMaxSmemBytes);
   // The passes take every stack item once, in order; partial sums only where there are several.
@@ -295,7 +295,7 @@ int check_random_problems(std::uint64_t seed, OpKind op, int trials, std::int64_
   int refused = 0, stepped = 0;
   for (int trial = 0; trial < trials; ++trial) {
     const ConvProblem p = random_small_groups(rng, 1 + trial % 3, op, most_in);
-    const dt::Tiling tiling = dt::make_tiling(p);
+    const dt::ParamsFit tiling = dt::make_params(p);
     // Wide strides and dilations on several channels can exceed the 48 KB (tested below).
     if (!tiling.support.ok) {
       ++refused;
@@ -342,13 +342,13 @@ TEST_SUITE("cuda_index") {
       int in_passes = 0, trials = 0;
       for (; trials < 60 || in_passes < 15; ++trials) {
         REQUIRE_MESSAGE(trials < 240, "the random problems rarely take passes: " << in_passes << " of " << trials);
-        const dt::Tiling tiling = dt::make_tiling(random_small_groups(rng, 1 + trials % 3, op, 160));
+        const dt::ParamsFit tiling = dt::make_params(random_small_groups(rng, 1 + trials % 3, op, 160));
         in_passes += tiling.support.ok && tiling.desc.passes() > 1 ? 1 : 0;
       }
       check_random_problems(seed, op, trials, 160);
     }
     // A regression head, 64 -> 1 3x3 on 256 x 256: passes of at least 8 items, not a tile of 1.
-    const dt::TiledDesc head = dt::make_tiling(conv2d(64, 1, 1, 256, 256, 3, 1, 1, 1)).desc;
+    const dt::DirectTiledParams head = dt::make_params(conv2d(64, 1, 1, 256, 256, 3, 1, 1, 1)).desc;
     CHECK(head.passes() > 1);
     CHECK(head.chunk >= dt::kPreferredChunk);
     CHECK(head.smem_bytes() <= dt::kMaxSmemBytes);
@@ -356,18 +356,18 @@ TEST_SUITE("cuda_index") {
     // (a quarter of the outputs' extent), one pass of 4 x 64 tiles. pix2pix's, 128 -> 3: passes.
     ConvProblem dcgan = conv2d(64, 1, 3, 32, 32, 4, 2, 1, 1);
     dcgan.op = OpKind::conv_transpose;
-    const dt::Tiling dcgan_tiling = dt::make_tiling(dcgan);
+    const dt::ParamsFit dcgan_tiling = dt::make_params(dcgan);
     REQUIRE(dcgan_tiling.support.ok);
     CHECK(dcgan_tiling.desc.passes() == 1);
     check_tiling(dcgan);
     ConvProblem pix2pix = conv2d(128, 1, 3, 128, 128, 4, 2, 1, 1);
     pix2pix.op = OpKind::conv_transpose;
-    const dt::Tiling pix2pix_tiling = dt::make_tiling(pix2pix);
+    const dt::ParamsFit pix2pix_tiling = dt::make_params(pix2pix);
     REQUIRE(pix2pix_tiling.support.ok);
     CHECK(pix2pix_tiling.desc.passes() > 1);
     check_weight_sources(pix2pix);
     // Eight output channels per group with a deep stack: the GEMM's, not passes.
-    CHECK_FALSE(dt::make_tiling(conv2d(256, 1, 8, 56, 56, 3, 1, 1, 1)).support.ok);
+    CHECK_FALSE(dt::make_params(conv2d(256, 1, 8, 56, 56, 3, 1, 1, 1)).support.ok);
   }
 
   TEST_CASE("direct_tiled: dead stack items skipped up to 32 items, at 32 and past it") {
@@ -380,9 +380,9 @@ TEST_SUITE("cuda_index") {
       p.kernel = Dims{{2, 3, 3}};
       p.stride = p.dilation = Dims{{1, 1, 1}};
       p.pad_before = p.pad_after = Dims{{1, 1, 1}};
-      const dt::Tiling tiling = dt::make_tiling(p);
+      const dt::ParamsFit tiling = dt::make_params(p);
       REQUIRE(tiling.support.ok);
-      const dt::TiledDesc& d = tiling.desc;
+      const dt::DirectTiledParams& d = tiling.desc;
       CHECK(d.stack() == 2 * channels);
       const dt::BlockTile first = dt::block_tile(d, 0);  // output depth 0: depth tap 0 in the padding
       REQUIRE(first.od == 0);
@@ -397,7 +397,7 @@ TEST_SUITE("cuda_index") {
   TEST_CASE("direct_tiled: tile choices for common shapes") {
     // MobileNet's stride-2 depthwise 3x3 on 112x112: 64 threads across, 8 rows each (32 x 64 outputs),
     // one 65 x 129 window (33.5 KB).
-    const dt::TiledDesc mobile = dt::make_tiling(conv2d(32, 32, 32, 112, 112, 3, 2, 1, 1)).desc;
+    const dt::DirectTiledParams mobile = dt::make_params(conv2d(32, 32, 32, 112, 112, 3, 2, 1, 1)).desc;
     CHECK(mobile.threads_w == 64);
     CHECK(mobile.per_thread == 8);
     CHECK(mobile.along_rows);
@@ -409,13 +409,13 @@ TEST_SUITE("cuda_index") {
     CHECK(mobile.tiles_w == 1);
     CHECK(dt::instance_kernel(mobile) == 3);
     // A 7x7 output: 32 threads across, one row each (8 x 32), one tile per plane.
-    const dt::TiledDesc small = dt::make_tiling(conv2d(960, 960, 960, 7, 7, 5, 1, 1, 2)).desc;
+    const dt::DirectTiledParams small = dt::make_params(conv2d(960, 960, 960, 7, 7, 5, 1, 1, 2)).desc;
     CHECK(small.threads_w == 32);
     CHECK(small.per_thread == 1);
     CHECK(small.blocks() == 960);
     CHECK(dt::instance_kernel(small) == 5);
     // ResNeXt's grouped 3x3 (128 channels in 32 groups of 4) on 56x56: a stack of 4 windows.
-    const dt::TiledDesc resnext = dt::make_tiling(conv2d(128, 32, 128, 56, 56, 3, 1, 1, 1)).desc;
+    const dt::DirectTiledParams resnext = dt::make_params(conv2d(128, 32, 128, 56, 56, 3, 1, 1, 1)).desc;
     CHECK(resnext.stack() == 4);
     CHECK(resnext.multiplier == 4);
     CHECK(resnext.smem_bytes() <= dt::kMaxSmemBytes);
@@ -428,7 +428,7 @@ TEST_SUITE("cuda_index") {
     strided_line.input = Dims{{std::int64_t{1} << 20, 1, 1}};
     strided_line.kernel = Dims{{5, 1, 1}};
     strided_line.stride = Dims{{56, 1, 1}};
-    const dt::Tiling strided_tiling = dt::make_tiling(strided_line);
+    const dt::ParamsFit strided_tiling = dt::make_params(strided_line);
     REQUIRE(strided_tiling.support.ok);
     CHECK(strided_tiling.desc.window_rows == 1);
     CHECK_FALSE(strided_tiling.desc.along_rows);
@@ -440,7 +440,7 @@ TEST_SUITE("cuda_index") {
     line.out_channels = 8;
     line.input = Dims{{100000, 1, 1}};
     line.kernel = Dims{{5, 1, 1}};
-    const dt::TiledDesc one_row = dt::make_tiling(line).desc;
+    const dt::DirectTiledParams one_row = dt::make_params(line).desc;
     CHECK(one_row.threads_w == 256);
     CHECK(one_row.per_thread == 16);
     CHECK_FALSE(one_row.along_rows);
@@ -455,30 +455,30 @@ TEST_SUITE("cuda_index") {
     video.stride = Dims{{1, 1, 1}};
     video.dilation = Dims{{1, 1, 1}};
     video.pad_before = video.pad_after = Dims{{1, 1, 1}};
-    const dt::TiledDesc x3d = dt::make_tiling(video).desc;
+    const dt::DirectTiledParams x3d = dt::make_params(video).desc;
     CHECK(x3d.stack() == 3);
     CHECK(x3d.out_d == 8);
     CHECK(x3d.blocks() == 16 * 8 * x3d.tiles_h * x3d.tiles_w);
     CHECK(dt::instance_kernel(x3d) == 3);
     // Problem 84's shape: 16 rows a thread, 64 x 64 tiles, 66 x 66 windows (17 KB).
     ConvProblem s84 = conv2d(128, 128, 128, 256, 512, 3, 1, 1, 0);
-    const dt::TiledDesc d84 = dt::make_tiling(s84).desc;
+    const dt::DirectTiledParams d84 = dt::make_params(s84).desc;
     CHECK(d84.per_thread == 16);
     CHECK(d84.tile_rows() == 64);
     CHECK(d84.window_rows == 66);
     CHECK(d84.window_cols == 66);
     // A window that does not fit at 8 rows a thread: fewer rows.
-    const dt::TiledDesc dilated = dt::make_tiling(conv2d(8, 8, 8, 600, 600, 3, 4, 3, 3)).desc;
+    const dt::DirectTiledParams dilated = dt::make_params(conv2d(8, 8, 8, 600, 600, 3, 4, 3, 3)).desc;
     CHECK(dilated.per_thread < 8);
     CHECK(dilated.smem_bytes() <= dt::kMaxSmemBytes);
   }
 
   TEST_CASE("direct_tiled: windows or weights beyond 48 KB of shared memory are refused, not overflowed") {
-    const dt::Tiling huge_dilation = dt::make_tiling(conv2d(2, 2, 2, 1 << 20, 64, 3, 1, 100000, 0));
+    const dt::ParamsFit huge_dilation = dt::make_params(conv2d(2, 2, 2, 1 << 20, 64, 3, 1, 100000, 0));
     CHECK_FALSE(huge_dilation.support.ok);
     CHECK(huge_dilation.support.reason.find("48 KB") != std::string::npos);
-    CHECK_FALSE(dt::make_tiling(conv2d(1, 1, 4096, 16, 16, 7, 1, 1, 3)).support.ok);  // 200 K weights
-    CHECK_FALSE(dt::make_tiling(conv2d(256, 1, 64, 56, 56, 3, 1, 1, 1)).support.ok);  // 256 windows
+    CHECK_FALSE(dt::make_params(conv2d(1, 1, 4096, 16, 16, 7, 1, 1, 3)).support.ok);  // 200 K weights
+    CHECK_FALSE(dt::make_params(conv2d(256, 1, 64, 56, 56, 3, 1, 1, 1)).support.ok);  // 256 windows
     // Dilation near 2^30: the window's extent alone exceeds the limit (no 64-bit overflow on the way).
     ConvProblem far;
     far.spatial_rank = 1;
@@ -486,7 +486,7 @@ TEST_SUITE("cuda_index") {
     far.input = Dims{{(std::int64_t{1} << 29) + 5, 1, 1}};
     far.kernel = Dims{{2, 1, 1}};
     far.dilation = Dims{{std::int64_t{1} << 29, 1, 1}};
-    CHECK_FALSE(dt::make_tiling(far).support.ok);
+    CHECK_FALSE(dt::make_params(far).support.ok);
   }
 
 }  // TEST_SUITE

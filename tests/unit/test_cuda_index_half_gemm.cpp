@@ -41,7 +41,7 @@ std::int64_t logical_input(const ConvProblem& p3, std::int64_t m, std::int64_t g
 }
 
 void check_offsets(const ConvProblem& p) {
-  const hg::HalfGemmDesc d = hg::make_half_gemm_desc(p);
+  const hg::HalfGemmParams d = hg::make_half_gemm_params(p);
   const ConvProblem& p3 = d.p3;
   REQUIRE(d.depth == p3.in_channels_per_group() * p3.kernel_volume());
   REQUIRE(d.rows == p3.batch * p3.output_spatial_volume());
@@ -93,7 +93,7 @@ TEST_SUITE("cuda_index") {
       p.in_channels = p.groups * cin_pg;
       for (const Layout layout : {Layout::nchw, Layout::nhwc}) {
         p.layout = layout;
-        const hg::HalfGemmDesc d = hg::make_half_gemm_desc(p);
+        const hg::HalfGemmParams d = hg::make_half_gemm_params(p);
         CHECK(d.vector_loads == (layout == Layout::nhwc && cin_pg % 8 == 0));
         if (!d.vector_loads) continue;
         for (std::int64_t g = 0; g < p.groups; ++g)

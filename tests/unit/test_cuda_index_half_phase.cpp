@@ -27,7 +27,7 @@ using test::Pair;
 void check_phase_gemms(const ConvProblem& p) {
   const ConvProblem p3 = as_rank3(p);
   const std::vector<hg::HalfPhaseGemm> gemms = hg::make_half_phase_gemms(p);
-  const hg::BiasFillDesc fill = hg::make_bias_fill_desc(p);
+  const hg::BiasFillParams fill = hg::make_bias_fill_params(p);
   CHECK(static_cast<std::int64_t>(gemms.size()) == hg::tapped_phase_count(p3));
 
   // Per logical output: how many GEMM rows write it, and the (input, weight) pairs they sum.
@@ -36,7 +36,7 @@ void check_phase_gemms(const ConvProblem& p) {
   std::vector<std::vector<Pair>> pairs(outputs);
   std::int64_t packed = 0;
   for (const hg::HalfPhaseGemm& g : gemms) {
-    const hg::HalfGemmDesc& d = g.desc;
+    const hg::HalfGemmParams& d = g.desc;
     CAPTURE(g.phase[0]);
     CAPTURE(g.phase[1]);
     CAPTURE(g.phase[2]);
@@ -127,7 +127,7 @@ TEST_SUITE("cuda_index") {
     CHECK(gemms[0].desc.kvol == 27);
     CHECK(gemms[0].desc.rows == 16 * 16 * 32 * 32);  // the odd outputs along each dimension
     CHECK(gemms[0].desc.vector_loads);
-    const hg::BiasFillDesc fill = hg::make_bias_fill_desc(p);
+    const hg::BiasFillParams fill = hg::make_bias_fill_params(p);
     CHECK(fill.has_work);
     CHECK(hg::fill_vectors(fill));
   }

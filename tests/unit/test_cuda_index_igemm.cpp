@@ -15,7 +15,7 @@
 #include "cuda/transposed/phase_gemm_index.hpp"
 #include "cuda/transposed/zero_fill_index.hpp"
 #include "cuda/selection.hpp"
-#include "cuda/implicit_gemm/igemm_config.hpp"
+#include "cuda/implicit_gemm/igemm_params.hpp"
 #include "headline_problems.hpp"
 #include "test_cuda_index_support.hpp"
 #include "test_seed.hpp"
@@ -33,7 +33,7 @@ struct Tally {
 };
 
 // The (input, weight) pairs the GEMM sums for row m of column n, walking the reduction as the kernel does.
-std::vector<test::Pair> gemm_pairs(const ig::GemmConvDesc& d, const std::vector<ig::GemmTap>& taps,
+std::vector<test::Pair> gemm_pairs(const ig::GemmConvParams& d, const std::vector<ig::GemmTap>& taps,
                                    const std::vector<ig::KEntry>& table, std::int64_t g, std::int64_t n,
                                    std::int64_t m) {
   const ig::ColumnState cs = ig::column_state(d, g, n);
@@ -60,7 +60,7 @@ std::vector<test::Pair> gemm_pairs(const ig::GemmConvDesc& d, const std::vector<
 }
 
 // Runs every (group, column, row) of one GEMM: output position, pairs, and (transposed) owned untapped outputs.
-void run_gemm(const ConvProblem& p3, const ig::GemmConvDesc& d, const std::vector<ig::GemmTap>& taps, Tally& t) {
+void run_gemm(const ConvProblem& p3, const ig::GemmConvParams& d, const std::vector<ig::GemmTap>& taps, Tally& t) {
   const std::vector<ig::KEntry> table = ig::make_k_table(d, taps);
   REQUIRE(static_cast<std::int64_t>(table.size()) == d.chunks * ig::kChunkRows);
   for (std::int64_t g = 0; g < d.groups; ++g)
@@ -115,7 +115,7 @@ void run_gemm(const ConvProblem& p3, const ig::GemmConvDesc& d, const std::vecto
 }
 
 void run_zero_fill(const ConvProblem& p3, Tally& t) {
-  const gpu::conv::ZeroFillDesc z = gpu::conv::make_zero_fill_desc(p3);
+  const gpu::conv::ZeroFillParams z = gpu::conv::make_zero_fill_params(p3);
   const std::int64_t row = z.out_extent[2], plane_size = z.out_extent[1] * z.out_extent[2];
   const auto mark = [&](std::int64_t begin, std::int64_t count) {
     for (std::int64_t o = begin; o < begin + count; ++o) {
@@ -163,7 +163,7 @@ std::vector<std::int64_t> sampled_columns(std::int64_t columns, std::int64_t per
 
 // The GEMM's pairs at full size, sampled: for each sampled column, its first, last and one random
 // row against brute force; returns the largest input index read.
-std::int64_t check_sampled(const ConvProblem& p3, const ig::GemmConvDesc& d, const std::vector<ig::GemmTap>& taps,
+std::int64_t check_sampled(const ConvProblem& p3, const ig::GemmConvParams& d, const std::vector<ig::GemmTap>& taps,
                            std::int64_t per_image, std::mt19937_64& rng) {
   const std::vector<ig::KEntry> table = ig::make_k_table(d, taps);
   std::int64_t largest = 0;
@@ -198,7 +198,7 @@ TEST_SUITE("cuda_index") {
       const ConvProblem p3 = as_rank3(test::random_problem(rng, OpKind::conv));
       for (const ig::KOrder order : {ig::KOrder::channel_blocks, ig::KOrder::k_table}) {
         const std::vector<ig::GemmTap> taps = ig::forward_taps(p3);
-        const ig::GemmConvDesc d = ig::make_forward_desc(p3, order, 32);
+        const ig::GemmConvParams d = ig::make_forward_params(p3, order, 32);
         REQUIRE(d.columns == p3.batch * p3.output_spatial_volume());
         Tally t;
         t.hits.assign(static_cast<std::size_t>(p3.output_elements()), 0);
@@ -279,7 +279,7 @@ TEST_SUITE("cuda_index") {
       for (const ig::KOrder order : {ig::KOrder::channel_blocks, ig::KOrder::k_table}) {
         CAPTURE(batch);
         CAPTURE(std::string(ig::order_name(order)));
-        const ig::GemmConvDesc d = ig::make_forward_desc(s76, order, 128);
+        const ig::GemmConvParams d = ig::make_forward_params(s76, order, 128);
         const std::int64_t largest = check_sampled(s76, d, ig::forward_taps(s76), s76.output_spatial_volume(), rng);
         CHECK(largest == s76.input_elements() - 1);
       }
@@ -287,7 +287,7 @@ TEST_SUITE("cuda_index") {
     // Problem 50 (channel blocks and the tap table; input_patch has its own test) and problem 77's phase GEMM.
     const ConvProblem s50 = as_rank3(testing::headline50());
     for (const ig::KOrder order : {ig::KOrder::channel_blocks, ig::KOrder::k_table})
-      check_sampled(s50, ig::make_forward_desc(s50, order, 96), ig::forward_taps(s50), s50.output_spatial_volume(),
+      check_sampled(s50, ig::make_forward_params(s50, order, 96), ig::forward_taps(s50), s50.output_spatial_volume(),
                     rng);
     const ConvProblem s77 = as_rank3(testing::headline77());
     const std::vector<gpu::conv::PhaseGemm> phases = gpu::conv::make_phase_gemms(s77, 64);
@@ -308,7 +308,7 @@ TEST_SUITE("cuda_index") {
     REQUIRE(g.size() == 1);
     CHECK(g[0].desc.fill_blocks == 2048);
     CHECK(ig::gemm_grid(g[0].desc).x == 2048 + 2048);
-    CHECK(gpu::conv::make_zero_fill_desc(p3).planes == 16 * 64 * 33);
+    CHECK(gpu::conv::make_zero_fill_params(p3).planes == 16 * 64 * 33);
     CHECK(gpu::conv::transposed_gemms(p3, gpu::conv::FillBlocks::none)[0].desc.fill_blocks == 0);
 
     using gpu::conv::KernelChoice;
@@ -324,8 +324,8 @@ TEST_SUITE("cuda_index") {
     // Output padding aside, a transposed convolution whose every output is tapped has no fill to move.
     ConvProblem dense = testing::headline77();
     dense.stride = dense.dilation = Dims{{1, 1, 1}};
-    CHECK(gpu::conv::zero_fill_has_work(gpu::conv::make_zero_fill_desc(p3)));
-    CHECK_FALSE(gpu::conv::zero_fill_has_work(gpu::conv::make_zero_fill_desc(as_rank3(dense))));
+    CHECK(gpu::conv::zero_fill_has_work(gpu::conv::make_zero_fill_params(p3)));
+    CHECK_FALSE(gpu::conv::zero_fill_has_work(gpu::conv::make_zero_fill_params(as_rank3(dense))));
     CHECK(gpu::conv::transposed_gemms(as_rank3(dense))[0].desc.fill_blocks == 0);
     const Support none = gpu::conv::choice_envelope(old, dense, MathMode::tf32);
     CHECK_FALSE(none);

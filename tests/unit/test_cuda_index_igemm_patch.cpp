@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "cuda/implicit_gemm/igemm_config.hpp"
+#include "cuda/implicit_gemm/igemm_params.hpp"
 #include "cuda/implicit_gemm/igemm_index.hpp"
 #include "cuda/implicit_gemm/igemm_patch_index.hpp"
 #include "cuda/selection.hpp"
@@ -41,7 +41,7 @@ struct Counts {
 
 // Loads every patch of descriptor d like load_patch<T> (values: input index + 1, 0 for zeros), then
 // checks every read of the math loop against b_source. `bn` plays the block's column count.
-void check_patch(const ConvProblem& p3, const ig::GemmConvDesc& d, const std::vector<ig::GemmTap>& taps, int bn,
+void check_patch(const ConvProblem& p3, const ig::GemmConvParams& d, const std::vector<ig::GemmTap>& taps, int bn,
                  Counts& counts) {
   const std::vector<std::int32_t> koffs = ig::make_patch_koffs(d, taps);
   REQUIRE(static_cast<std::int64_t>(koffs.size()) == d.chunks * ig::kChunkRows);
@@ -102,9 +102,9 @@ TEST_SUITE("cuda_index") {
     for (int trial = 0; trial < 150; ++trial) {
       const ConvProblem p3 = as_rank3(patch_problem(rng));
       const std::vector<ig::GemmTap> taps = ig::forward_taps(p3);
-      ig::GemmConvDesc d = ig::make_forward_desc(p3, ig::KOrder::input_patch, 32);
+      ig::GemmConvParams d = ig::make_forward_params(p3, ig::KOrder::input_patch, 32);
       for (const int bn : {4, 7, 16, 128}) {
-        const ig::PatchTiling tiling = ig::make_patch_tiling(d, taps, bn);
+        const ig::PatchParamsFit tiling = ig::make_patch_params(d, taps, bn);
         REQUIRE_MESSAGE(tiling.support.ok, tiling.support.reason);
         d.patch = tiling.desc;
         check_patch(p3, d, taps, bn, counts);
@@ -121,7 +121,7 @@ TEST_SUITE("cuda_index") {
     const ConvProblem p3 = as_rank3(testing::headline50());
     const gpu::conv::ForwardGemm g = gpu::conv::forward_gemm_ordered(p3);
     REQUIRE(g.support.ok);
-    const ig::GemmConvDesc& d = g.desc;
+    const ig::GemmConvParams& d = g.desc;
     CHECK(d.order == ig::KOrder::input_patch);  // the default for problem 50
     CHECK(d.patch.tiles_per_image == 12);       // 3025 positions in tiles of 256
     CHECK(d.patch.image_columns == 55 * 55);
@@ -159,7 +159,7 @@ TEST_SUITE("cuda_index") {
       p.kernel = Dims{{2, 1, 1}};
     } while (!validate_problem(p));
     ConvProblem p3 = as_rank3(p);
-    CHECK(ig::make_patch_tiling(ig::make_forward_desc(p3, ig::KOrder::input_patch, 32), ig::forward_taps(p3), 128)
+    CHECK(ig::make_patch_params(ig::make_forward_params(p3, ig::KOrder::input_patch, 32), ig::forward_taps(p3), 128)
               .support.reason.find("1-D and 2-D") != std::string::npos);
     ConvProblem odd = testing::headline50();
     odd.input = Dims{{224, 222, 1}};

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "cuda/implicit_gemm/igemm_config.hpp"
+#include "cuda/implicit_gemm/igemm_params.hpp"
 #include "cuda/implicit_gemm/igemm_resident_index.hpp"
 #include "cuda/implicit_gemm/igemm_tile_index.hpp"
 #include "cuda/selection.hpp"
@@ -39,7 +39,7 @@ TEST_SUITE("cuda_index") {
   TEST_CASE("resident A walk: the persistent blocks visit every column tile exactly once") {
     std::mt19937_64 rng(kbench::testing::test_seed(76));
     for (int trial = 0; trial < 300; ++trial) {
-      ig::GemmConvDesc d;
+      ig::GemmConvParams d;
       d.columns = test::pick(rng, 1, 5000);
       d.chunks = test::pick(rng, 1, 17);
       const std::int64_t bn = 256;
@@ -68,7 +68,7 @@ TEST_SUITE("cuda_index") {
     int pair_cases = 0;
     for (int trial = 0; trial < 150; ++trial) {
       const ConvProblem p3 = as_rank3(test::random_problem(rng, OpKind::conv));
-      const ig::GemmConvDesc d = ig::make_forward_desc(p3, ig::KOrder::channel_blocks, 128);
+      const ig::GemmConvParams d = ig::make_forward_params(p3, ig::KOrder::channel_blocks, 128);
       const std::int64_t bn = test::pick(rng, 1, 4) * 2;  // small even tiles: many straddle images
       const bool pairs = ig::resident_pair_stores(d);
       pair_cases += pairs ? 1 : 0;
@@ -139,10 +139,10 @@ TEST_SUITE("cuda_index") {
 
   TEST_CASE("resident A: problem 76 takes it by default in both maths, its shared memory and grid") {
     const ConvProblem p3 = as_rank3(testing::headline76());
-    const ig::GemmConvDesc d = gpu::conv::forward_gemm_desc(p3, KernelChoice{Family::implicit_gemm_tf32});
-    CHECK(gpu::conv::forward_gemm_desc(p3, KernelChoice{Family::implicit_gemm_3xtf32}).a_schedule ==
+    const ig::GemmConvParams d = gpu::conv::forward_gemm_params(p3, KernelChoice{Family::implicit_gemm_tf32});
+    CHECK(gpu::conv::forward_gemm_params(p3, KernelChoice{Family::implicit_gemm_3xtf32}).a_schedule ==
           ig::ASchedule::resident);
-    CHECK(gpu::conv::forward_gemm_desc(p3, KernelChoice{Family::implicit_gemm_ffma}).a_schedule ==
+    CHECK(gpu::conv::forward_gemm_params(p3, KernelChoice{Family::implicit_gemm_ffma}).a_schedule ==
           ig::ASchedule::streamed);  // FFMA is bound by its FMAs, not by A
     CHECK(d.order == ig::KOrder::channel_blocks);
     CHECK(d.a_schedule == ig::ASchedule::resident);
@@ -155,7 +155,7 @@ TEST_SUITE("cuda_index") {
     CHECK(s.total_bytes > ig::kMaxSmemBytes / 2);  // one block per SM: the launch runs one per SM
     CHECK(ig::a_layout_for(d, ig::GemmMath::tf32) == ig::ALayout::mma_fragments);
 
-    ig::GemmConvDesc launched = d;
+    ig::GemmConvParams launched = d;
     CHECK(ig::gemm_grid(launched).x == 43690);  // resident_blocks unset: one block per tile, still correct
     launched.resident_blocks = 132;
     CHECK(ig::gemm_grid(launched).x == 132);
@@ -179,7 +179,7 @@ TEST_SUITE("cuda_index") {
     // Seeds 50 (input_patch, 96 rows) and 77 (transposed phases) keep A streamed.
     const KernelChoice tf32{Family::implicit_gemm_tf32};
     const KernelChoice forced{.family = Family::implicit_gemm_tf32, .schedule = ig::ASchedule::resident};
-    CHECK(gpu::conv::forward_gemm_desc(as_rank3(testing::headline50()), tf32).a_schedule ==
+    CHECK(gpu::conv::forward_gemm_params(as_rank3(testing::headline50()), tf32).a_schedule ==
           ig::ASchedule::streamed);
     CHECK_FALSE(gpu::conv::choice_envelope(
         KernelChoice{.family = Family::implicit_gemm_tf32, .schedule = ig::ASchedule::resident}, testing::headline50(),
@@ -191,7 +191,7 @@ TEST_SUITE("cuda_index") {
     ConvProblem p = testing::headline76();
     p.out_channels = 96;  // the 96-row tile
     const ConvProblem p3 = as_rank3(p);
-    CHECK(gpu::conv::forward_gemm_desc(p3, tf32).a_schedule == ig::ASchedule::streamed);
+    CHECK(gpu::conv::forward_gemm_params(p3, tf32).a_schedule == ig::ASchedule::streamed);
     const gpu::conv::ForwardGemm rows = gpu::conv::forward_gemm(p3, forced);
     CHECK(rows.support.reason.find("more than 96 output channels") != std::string::npos);
 
@@ -199,15 +199,15 @@ TEST_SUITE("cuda_index") {
     p.kernel[0] = 7;  // 28 chunks of A: 244 KB alone
     const gpu::conv::ForwardGemm big = gpu::conv::forward_gemm(as_rank3(p), forced);
     CHECK(big.support.reason.find("shared memory") != std::string::npos);
-    CHECK(gpu::conv::forward_gemm_desc(as_rank3(p), tf32).a_schedule == ig::ASchedule::streamed);
+    CHECK(gpu::conv::forward_gemm_params(as_rank3(p), tf32).a_schedule == ig::ASchedule::streamed);
 
     // A small GEMM (2 column tiles) streams A by default; the variant forces resident A.
     p = testing::headline76();
     p.batch = 1;
     p.input[0] = 1500;
-    CHECK(gpu::conv::forward_gemm_desc(as_rank3(p), tf32).a_schedule == ig::ASchedule::streamed);
+    CHECK(gpu::conv::forward_gemm_params(as_rank3(p), tf32).a_schedule == ig::ASchedule::streamed);
     CHECK(contains(variant_names(p, MathMode::tf32), "implicit_gemm_tf32/resident_a"));
-    CHECK(gpu::conv::forward_gemm_desc(as_rank3(p), forced).a_schedule == ig::ASchedule::resident);
+    CHECK(gpu::conv::forward_gemm_params(as_rank3(p), forced).a_schedule == ig::ASchedule::resident);
     const Support ffma = gpu::conv::choice_envelope(
         KernelChoice{.family = Family::implicit_gemm_ffma, .schedule = ig::ASchedule::resident}, p, MathMode::fp32);
     CHECK_FALSE(ffma);

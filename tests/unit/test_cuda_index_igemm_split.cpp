@@ -43,9 +43,9 @@ ConvProblem layer(std::int64_t n, std::int64_t cin, std::int64_t cout, std::int6
 }
 
 // The default tf32 descriptor of a forward problem as it launches on `sms` SMs.
-ig::GemmConvDesc on_sms(const ConvProblem& p, int sms,
+ig::GemmConvParams on_sms(const ConvProblem& p, int sms,
                         const KernelChoice& c = KernelChoice{Family::implicit_gemm_tf32}) {
-  return gpu::conv::gemm_on_device(gpu::conv::forward_gemm_desc(as_rank3(p), c), LaunchDevice{sms, 0},
+  return gpu::conv::gemm_on_device(gpu::conv::forward_gemm_params(as_rank3(p), c), LaunchDevice{sms, 0},
                                    gpu::conv::split_of(c));
 }
 
@@ -62,7 +62,7 @@ TEST_SUITE("cuda_index") {
   TEST_CASE("split-K: the splits' chunk ranges cover the reduction once, in order, as evenly as the count allows") {
     std::mt19937_64 rng(kbench::testing::test_seed(4096));
     for (int trial = 0; trial < 2000; ++trial) {
-      ig::GemmConvDesc d;
+      ig::GemmConvParams d;
       d.chunks = test::pick(rng, 1, 600);
       d.splits = test::pick(rng, 1, 40);
       std::int64_t next = 0, smallest = d.chunks, largest = 0;
@@ -84,7 +84,7 @@ TEST_SUITE("cuda_index") {
       "split") {
     std::mt19937_64 rng(kbench::testing::test_seed(4097));
     for (int trial = 0; trial < 50; ++trial) {
-      ig::GemmConvDesc d;
+      ig::GemmConvParams d;
       d.splits = test::pick(rng, 2, 6);
       d.groups = test::pick(rng, 1, 4);
       d.rows = test::pick(rng, 1, 20);
@@ -107,7 +107,7 @@ TEST_SUITE("cuda_index") {
       CHECK(std::all_of(seen.begin(), seen.end(), [](int v) { return v == 1; }));
       CHECK(ig::gemm_grid(d).z == d.groups * d.splits);
     }
-    ig::GemmConvDesc whole;
+    ig::GemmConvParams whole;
     whole.groups = 3;
     CHECK(ig::partial_floats(whole) == 0);  // unsplit: no workspace
     CHECK(ig::group_of_z(whole, 2) == 2);   // and z is the group, as before split-K
@@ -115,16 +115,16 @@ TEST_SUITE("cuda_index") {
 
   TEST_CASE("split-K on an H200: small-batch layers that leave most SMs idle split, the seeds and large grids do not") {
     // ResNet's last 3x3 at batch 1: M 512 x N 49, 4 blocks of 128x256 walking 288 chunks -> 32 splits of 9.
-    const ig::GemmConvDesc late = on_sms(layer(1, 512, 512, 7, 3, 1), kH200Sms);
+    const ig::GemmConvParams late = on_sms(layer(1, 512, 512, 7, 3, 1), kH200Sms);
     CHECK(late.chunks == 288);
     CHECK(ig::gemm_blocks(late) == 4);
     CHECK(late.splits == 32);
     // Its 14x14 stage at batch 8: 14 blocks, 144 chunks -> 9 splits of 16 (126 blocks).
-    const ig::GemmConvDesc mid = on_sms(layer(8, 256, 256, 14, 3, 1), kH200Sms);
+    const ig::GemmConvParams mid = on_sms(layer(8, 256, 256, 14, 3, 1), kH200Sms);
     CHECK(ig::gemm_blocks(mid) == 14);
     CHECK(mid.splits == 9);
     // A 1x1 from 512 channels at batch 8: 25 blocks, 32 chunks -> 4 splits of 8 (the fewest a split takes).
-    const ig::GemmConvDesc pointwise = on_sms(layer(8, 512, 128, 28, 1, 0), kH200Sms);
+    const ig::GemmConvParams pointwise = on_sms(layer(8, 512, 128, 28, 1, 0), kH200Sms);
     CHECK(ig::gemm_blocks(pointwise) == 25);
     CHECK(pointwise.splits == 4);
     // Its 56x56 stage at batch 32: 784 blocks already.
@@ -148,7 +148,7 @@ TEST_SUITE("cuda_index") {
     std::mt19937_64 rng(kbench::testing::test_seed(4098));
     int split = 0;
     for (int trial = 0; trial < 3000; ++trial) {
-      ig::GemmConvDesc d;
+      ig::GemmConvParams d;
       d.order = test::pick(rng, 0, 1) == 0 ? ig::KOrder::channel_blocks : ig::KOrder::k_table;
       d.groups = test::pick(rng, 1, 8);
       d.rows = test::pick(rng, 1, 600);
@@ -169,7 +169,7 @@ TEST_SUITE("cuda_index") {
     }
     CHECK(split > 100);
     // What cannot split never does.
-    ig::GemmConvDesc d;
+    ig::GemmConvParams d;
     d.chunks = 400;
     for (const auto& [order, schedule, mma] :
          {std::tuple{ig::KOrder::input_patch, ig::ASchedule::streamed, ig::MmaKind::mma_sync},

@@ -10,7 +10,7 @@
 #include <set>
 #include <vector>
 
-#include "cuda/implicit_gemm/igemm_config.hpp"
+#include "cuda/implicit_gemm/igemm_params.hpp"
 #include "cuda/implicit_gemm/igemm_tile_index.hpp"
 #include "test_seed.hpp"
 
@@ -132,7 +132,7 @@ void check_ffma(std::mt19937_64& rng) {
 // which (row, m) each packed element holds), copied by the loader slots (a_fragment_load).
 template <class T>
 std::vector<double> fragment_stage(const Staged& s) {
-  ig::GemmConvDesc d;  // one group, one chunk, the block's rows only
+  ig::GemmConvParams d;  // one group, one chunk, the block's rows only
   d.chunks = 1;
   d.rows_padded = T::kBM;
   std::vector<double> packed(static_cast<std::size_t>(ig::kChunkRows * T::kBM));
@@ -306,7 +306,7 @@ TEST_SUITE("cuda_index") {
   }
 
   TEST_CASE("shared memory fits: seed shapes' tiles and layouts") {
-    ig::GemmConvDesc d;
+    ig::GemmConvParams d;
     d.rows = 96;
     d.order = ig::KOrder::k_table;
     d.chunks = 23;  // 3 x 121 taps

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "cuda/common/wgmma_desc.hpp"
-#include "cuda/implicit_gemm/igemm_config.hpp"
+#include "cuda/implicit_gemm/igemm_params.hpp"
 #include "cuda/implicit_gemm/igemm_wgmma_index.hpp"
 #include "cuda/selection.hpp"
 #include "problem/rank3.hpp"
@@ -62,7 +62,7 @@ TEST_SUITE("cuda_index") {
   }
 
   TEST_CASE("wgmma_cores: packed_a_coord visits every (group, chunk, row, m, plane) once and inverts the index") {
-    ig::GemmConvDesc d;
+    ig::GemmConvParams d;
     d.groups = 2;
     d.chunks = 3;
     d.rows = 150;
@@ -140,14 +140,14 @@ TEST_SUITE("cuda_index") {
     CHECK(std::count(names.begin(), names.end(), "implicit_gemm_tf32/wgmma") == 1);
     CHECK(std::count(names.begin(), names.end(), "implicit_gemm_3xtf32/wgmma") == 1);
     // Not a default: the mma.sync kernels stay until an H200 run says otherwise.
-    CHECK(gpu::conv::forward_gemm_desc(as_rank3(s50), KernelChoice{Family::implicit_gemm_tf32}).mma ==
+    CHECK(gpu::conv::forward_gemm_params(as_rank3(s50), KernelChoice{Family::implicit_gemm_tf32}).mma ==
           ig::MmaKind::mma_sync);
   }
 
   TEST_CASE("wgmma on problem 50: descriptor, grid and shared memory (two tf32 blocks per SM)") {
     const ConvProblem p3 = as_rank3(testing::headline50());
-    const ig::GemmConvDesc tf32 = gpu::conv::forward_gemm_desc(p3, kWgmmaTf32);
-    const ig::GemmConvDesc x3 = gpu::conv::forward_gemm_desc(p3, kWgmma3x);
+    const ig::GemmConvParams tf32 = gpu::conv::forward_gemm_params(p3, kWgmmaTf32);
+    const ig::GemmConvParams x3 = gpu::conv::forward_gemm_params(p3, kWgmma3x);
     CHECK(ig::choose_tile(tf32) == ig::TileKind::m96_wgmma);
     CHECK(ig::a_layout_for(tf32, ig::GemmMath::tf32) == ig::ALayout::wgmma_cores);
     CHECK(tf32.rows_padded == 96);

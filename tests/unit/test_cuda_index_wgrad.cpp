@@ -21,7 +21,7 @@ namespace {
 namespace wg = gpu::conv::wgrad;
 
 // grad_weight as the GEMM computes it, split by split and the splits summed in order, in double.
-std::vector<double> gemm_on_cpu(const wg::WgradDesc& d, const std::vector<float>& x, const std::vector<float>& dy) {
+std::vector<double> gemm_on_cpu(const wg::WgradParams& d, const std::vector<float>& x, const std::vector<float>& dy) {
   const std::vector<float>& rows = d.rows_are_x ? x : dy;
   const std::vector<float>& gathered = d.rows_are_x ? dy : x;
   std::vector<double> dw(static_cast<std::size_t>(wg::weight_elements(d)), 0.0);
@@ -56,7 +56,7 @@ TEST_SUITE("cuda_index") {
       CAPTURE(trial);
       const data::HostTensors t = data::make_host_tensors(p, 100 + static_cast<std::uint64_t>(trial));
       const std::vector<double> want = reference::weight_grad(p, t.input, t.grad_output);
-      wg::WgradDesc d = wg::make_wgrad_desc(p, 0);
+      wg::WgradParams d = wg::make_wgrad_params(p, 0);
       REQUIRE(d.splits == 1);
       REQUIRE(wg::weight_elements(d) == p.weight_elements());
       // Unsplit, then in 1 to 5 splits (more than the reduction's length clamps to it).
@@ -74,7 +74,7 @@ TEST_SUITE("cuda_index") {
     std::mt19937_64 rng(testing::test_seed(2603));
     for (int trial = 0; trial < 200; ++trial) {
       ConvProblem p = test::random_problem(rng, trial % 2 ? OpKind::conv_transpose : OpKind::conv);
-      wg::WgradDesc d = wg::with_splits(wg::make_wgrad_desc(p, 0), test::pick(rng, 1, 40));
+      wg::WgradParams d = wg::with_splits(wg::make_wgrad_params(p, 0), test::pick(rng, 1, 40));
       std::int64_t next = 0;
       for (std::int64_t s = 0; s < d.splits; ++s) {
         const wg::KRange r = wg::split_range(d, s);
@@ -88,7 +88,7 @@ TEST_SUITE("cuda_index") {
     // two waves; its reduction outlasts the minimum split many times over.
     ConvProblem p76 = testing::headline76();
     p76.pass = Pass::backward_weights;
-    const wg::WgradDesc d76 = wg::make_wgrad_desc(p76, 132);
+    const wg::WgradParams d76 = wg::make_wgrad_params(p76, 132);
     CHECK(d76.m == 128);
     CHECK(wg::columns(d76) == 64 * 3);
     CHECK(wg::k_total(d76) == p76.batch * p76.output_spatial_volume());
@@ -97,12 +97,12 @@ TEST_SUITE("cuda_index") {
     CHECK(wg::workspace_elements(d76) == d76.splits * p76.weight_elements());
     // A short reduction is not split below the minimum; unknown SMs do not split; gridDim.z holds.
     ConvProblem small = test::random_problem(rng, OpKind::conv);
-    CHECK(wg::make_wgrad_desc(small, 132).splits == 1);
-    CHECK(wg::make_wgrad_desc(p76, 0).splits == 1);
+    CHECK(wg::make_wgrad_params(small, 132).splits == 1);
+    CHECK(wg::make_wgrad_params(p76, 0).splits == 1);
     ConvProblem many_groups = p76;
     many_groups.groups = 64;
     many_groups.out_channels = 128;
-    CHECK(wg::make_wgrad_desc(many_groups, 100000).splits * 64 <= wg::kMaxGridZ);
+    CHECK(wg::make_wgrad_params(many_groups, 100000).splits * 64 <= wg::kMaxGridZ);
   }
 }
 

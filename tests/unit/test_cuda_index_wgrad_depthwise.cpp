@@ -39,14 +39,14 @@ ConvProblem random_depthwise(std::mt19937_64& rng, OpKind op, bool wide) {
 }
 
 // `p`'s desc with random lines per step (a power of two up to 16) and slices (1 to 9).
-wd::DwDesc random_desc(std::mt19937_64& rng, const ConvProblem& p) {
-  wd::DwDesc d = wd::with_lines(wd::make_dw_desc(p, 0), 1 << test::pick(rng, 0, 4));
+wd::WgradDepthwiseParams random_desc(std::mt19937_64& rng, const ConvProblem& p) {
+  wd::WgradDepthwiseParams d = wd::with_lines(wd::make_wgrad_depthwise_params(p, 0), 1 << test::pick(rng, 0, 4));
   return wd::with_slices(d, test::pick(rng, 1, 9));
 }
 
 // grad_weight as the kernel computes it (in double): per channel and slice, each step's rows and
 // window staged, each staged row times the window at every tap; the slices summed in order.
-std::vector<double> kernel_on_cpu(const wd::DwDesc& d, const std::vector<float>& x, const std::vector<float>& dy) {
+std::vector<double> kernel_on_cpu(const wd::WgradDepthwiseParams& d, const std::vector<float>& x, const std::vector<float>& dy) {
   const std::vector<float>& rows = d.g.rows_are_x ? x : dy;
   const std::vector<float>& gathered = d.g.rows_are_x ? dy : x;
   std::vector<double> partials(static_cast<std::size_t>(d.slices * wd::weight_elements(d)), 0.0);
@@ -90,7 +90,7 @@ TEST_SUITE("cuda_index") {
     std::mt19937_64 rng(testing::test_seed(2611));
     for (int trial = 0; trial < 150; ++trial) {
       const ConvProblem p = random_depthwise(rng, trial % 2 ? OpKind::conv_transpose : OpKind::conv, trial % 3 != 0);
-      const wd::DwDesc d = random_desc(rng, p);
+      const wd::WgradDepthwiseParams d = random_desc(rng, p);
       CAPTURE(trial);
       CAPTURE(d.lines);
       CAPTURE(d.slices);
@@ -122,7 +122,7 @@ TEST_SUITE("cuda_index") {
     std::mt19937_64 rng(testing::test_seed(2612));
     for (int trial = 0; trial < 80; ++trial) {
       const ConvProblem p = random_depthwise(rng, trial % 2 ? OpKind::conv_transpose : OpKind::conv, trial % 3 != 0);
-      const wd::DwDesc d = random_desc(rng, p);
+      const wd::WgradDepthwiseParams d = random_desc(rng, p);
       CAPTURE(trial);
       CAPTURE(d.lines);
       CAPTURE(d.slices);
@@ -144,7 +144,7 @@ TEST_SUITE("cuda_index") {
     // 640 blocks, about two waves of two per SM.
     ConvProblem p84 = testing::headline84();
     p84.pass = Pass::backward_weights;
-    const wd::DwDesc d = wd::make_dw_desc(p84, 132);
+    const wd::WgradDepthwiseParams d = wd::make_wgrad_depthwise_params(p84, 132);
     CHECK(d.lines == 16);
     CHECK(d.span_h == 18);
     CHECK(d.span_w == 66);
@@ -153,30 +153,30 @@ TEST_SUITE("cuda_index") {
     CHECK(d.steps_per_slice == (8192 + 4) / 5);
     CHECK(wd::fits(d));
     CHECK(wd::workspace_elements(d) == 5 * 128 * 9);
-    CHECK(wd::make_dw_desc(p84, 0).slices == 1);
-    CHECK(wd::workspace_elements(wd::make_dw_desc(p84, 0)) == 0);
+    CHECK(wd::make_wgrad_depthwise_params(p84, 0).slices == 1);
+    CHECK(wd::workspace_elements(wd::make_wgrad_depthwise_params(p84, 0)) == 0);
     // A 1-D problem stages one line a step; a long stride shrinks the lines until the window fits;
     // past one line's window nothing fits.
     ConvProblem one_d = p84;
     one_d.spatial_rank = 1;
     one_d.input = Dims{{4096, 1, 1}};
     one_d.kernel = Dims{{5, 1, 1}};
-    CHECK(wd::make_dw_desc(one_d, 0).lines == 1);
+    CHECK(wd::make_wgrad_depthwise_params(one_d, 0).lines == 1);
     ConvProblem strided = p84;
     strided.stride = Dims{{8, 8, 1}};
-    const wd::DwDesc ds = wd::make_dw_desc(strided, 0);
+    const wd::WgradDepthwiseParams ds = wd::make_wgrad_depthwise_params(strided, 0);
     CHECK(ds.lines < 16);
     CHECK(wd::fits(ds));
     CHECK_FALSE(wd::fits(wd::with_lines(ds, ds.lines * 2)));
     strided.stride = Dims{{64, 64, 1}};
     strided.dilation = Dims{{2, 2, 1}};
-    CHECK_FALSE(wd::fits(wd::make_dw_desc(strided, 0)));
+    CHECK_FALSE(wd::fits(wd::make_wgrad_depthwise_params(strided, 0)));
     // Few steps are not sliced below the minimum; the grid stays within gridDim.x.
     ConvProblem small = p84;
     small.batch = 1;
     small.input = Dims{{16, 64, 1}};
-    CHECK(wd::make_dw_desc(small, 132).slices == 1);
-    CHECK(wd::make_dw_desc(p84, 1 << 30).slices * 128 <= wd::kMaxGridX);
+    CHECK(wd::make_wgrad_depthwise_params(small, 132).slices == 1);
+    CHECK(wd::make_wgrad_depthwise_params(p84, 1 << 30).slices * 128 <= wd::kMaxGridX);
   }
 }
 

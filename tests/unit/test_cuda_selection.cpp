@@ -91,7 +91,7 @@ TEST_SUITE("cuda_index") {
     CHECK(gpu::conv::choice_envelope(bulk, headline84(), MathMode::fp32));
     CHECK(gpu::conv::choice_envelope(bulk, headline84(), MathMode::tf32));
     CHECK(gpu::conv::choice_envelope(piped, headline84(), MathMode::fp32));
-    CHECK(gpu::conv::depthwise_bulk_tiling(headline84(), dw::StoreMode::bulk_pipelined).tiling.stages == 2);
+    CHECK(gpu::conv::depthwise_bulk_params(headline84(), dw::StoreMode::bulk_pipelined).tiling.stages == 2);
     std::vector<std::string> names;
     for (const KernelChoice& c : gpu::conv::applicable_variants(headline84(), MathMode::fp32))
       names.push_back(gpu::conv::variant_name(c));
@@ -309,7 +309,7 @@ TEST_SUITE("cuda_index") {
     // 64 channels x 2,048 taps: channel blocks with a 32 KB tap list (once refused past 1,024 taps).
     const ConvProblem wide = line(64, 2048);
     CHECK(gpu::conv::default_family(wide, MathMode::fp32) == Family::implicit_gemm_3xtf32);
-    CHECK(gpu::conv::forward_gemm_desc(as_rank3(wide), KernelChoice{Family::implicit_gemm_3xtf32}).order ==
+    CHECK(gpu::conv::forward_gemm_params(as_rank3(wide), KernelChoice{Family::implicit_gemm_3xtf32}).order ==
           ig::KOrder::channel_blocks);
     // 2 channels x 1,536 taps (3,072 rows, past the preferred k table) on a row of 100,000: the input
     // patch would copy whole rows of it, and channel blocks would be 7/8 zero rows: the k table (72 KB

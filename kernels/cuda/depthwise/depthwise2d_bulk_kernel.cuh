@@ -2,7 +2,7 @@
 // Depthwise 2-D convolution through bulk copies (`depthwise2d/bulk_copies` and `/bulk_pipelined`,
 // sm_90): a block loads a strip's input window into shared memory with one bulk copy per row,
 // computes the strip into a shared staging area, and writes it with one bulk copy. Tiling,
-// schedules and the reasons for them: depthwise_bulk_index.hpp. Device code only (the launcher is
+// schedules and the reasons for them: depthwise_bulk_index.hpp. Device code only (its entry point is
 // depthwise2d.cu); the CPU emulation tests run it too.
 #include <cstdint>
 
@@ -21,7 +21,7 @@ __host__ __device__ constexpr int bulk_min_blocks(int kernel, int stages) {
 
 // Zeros where the window holds no input: the margins of the loaded rows, whole rows in the padding.
 // Offsets within shared memory fit an int (32-bit division is a few instructions, 64-bit ~50).
-__device__ __forceinline__ void zero_window_padding(const BulkTiling& t, const BulkStrip& s, float* window, int tid) {
+__device__ __forceinline__ void zero_window_padding(const BulkParams& t, const BulkStrip& s, float* window, int tid) {
   const int pitch = static_cast<int>(t.pitch), margins = static_cast<int>(t.pitch - t.in_w);
   const int loaded_begin = static_cast<int>(s.loaded_begin), loaded_end = static_cast<int>(s.loaded_end);
   const int loaded = loaded_end - loaded_begin;
@@ -40,7 +40,7 @@ __device__ __forceinline__ void zero_window_padding(const BulkTiling& t, const B
 // One output column over the item's rows. Window row q sits in ring slot (q - row_begin) % K, so
 // every slot index is a compile-time constant once the row loop is unrolled by K.
 template <int K>
-__device__ __forceinline__ void compute_item(const BulkTiling& t, const BulkItem& it, const float* window,
+__device__ __forceinline__ void compute_item(const BulkParams& t, const BulkItem& it, const float* window,
                                              float* staging, const float (&wk)[K][K], float b0) {
   const int row_begin = static_cast<int>(it.row_begin), row_end = static_cast<int>(it.row_end);
   if (row_begin >= row_end) return;  // a segment past the last strip's rows
@@ -73,7 +73,7 @@ __device__ __forceinline__ void compute_item(const BulkTiling& t, const BulkItem
 // Starts strip `s` into `window`: warp 0 announces its bytes on `barrier` and issues one copy per
 // loaded row (lane 0 arrives first, so the copies complete bytes already expected); every thread
 // zeroes its share of the padding. Every thread of the block calls it.
-__device__ __forceinline__ void start_strip(const BulkTiling& t, const BulkStrip& s, const float* __restrict__ x,
+__device__ __forceinline__ void start_strip(const BulkParams& t, const BulkStrip& s, const float* __restrict__ x,
                                             float* window, std::uint64_t* barrier, int tid) {
   if (tid < 32) {
     const auto row_bytes = static_cast<unsigned>(t.in_w * 4);
@@ -94,7 +94,7 @@ __device__ __forceinline__ void start_strip(const BulkTiling& t, const BulkStrip
 // before strip j is computed, and strip j's copy out drains while strip j + 1 is.
 template <int K, int STAGES>
 __global__ void __launch_bounds__(kBulkThreads, bulk_min_blocks(K, STAGES))
-    depthwise2d_bulk_kernel(const BulkTiling t, const float* __restrict__ x, const float* __restrict__ w,
+    depthwise2d_bulk_kernel(const BulkParams t, const float* __restrict__ x, const float* __restrict__ w,
                             const float* __restrict__ bias, float* __restrict__ y) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
   __trap();  // bulk copies need sm_90; device_support keeps this choice off older devices

@@ -9,7 +9,7 @@
 // registers. Stores are 16-, 8- or 4-byte streaming stores, as the output row's alignment allows
 // (problem 84's rows of 510 floats: 8-byte).
 //
-// Device code only (the launcher is depthwise2d.cu); the CPU emulation tests run it too.
+// Device code only (its entry point is depthwise2d.cu); the CPU emulation tests run it too.
 #include <cstdint>
 #include <utility>
 
@@ -35,7 +35,7 @@ __device__ __forceinline__ float4 shuffle4(const float4& v, int src_lane) {
 
 // The float4 of input row `ih` at columns [col, col + 4), zero outside the input (whole float4s,
 // since the input width is a multiple of 4).
-__device__ __forceinline__ float4 load4(const float* __restrict__ plane, const Tiling& t, std::int64_t ih,
+__device__ __forceinline__ float4 load4(const float* __restrict__ plane, const Params& t, std::int64_t ih,
                                         std::int64_t col) {
   if (ih < 0 || ih >= t.in_h || col < 0 || col >= t.in_w) return make_float4(0.f, 0.f, 0.f, 0.f);
   return __ldg(reinterpret_cast<const float4*>(plane + ih * t.in_w + col));
@@ -54,7 +54,7 @@ struct Shape {
 // The float4 of lane + NB: shuffled (every lane takes part), or loaded by a lane whose neighbour lies
 // in another warp.
 template <int NB>
-__device__ __forceinline__ float4 neighbour4(const float4& own, const float* __restrict__ plane, const Tiling& t,
+__device__ __forceinline__ float4 neighbour4(const float4& own, const float* __restrict__ plane, const Params& t,
                                              std::int64_t ih, std::int64_t col_base, int lane) {
   if constexpr (NB == 0) {
     return own;
@@ -69,7 +69,7 @@ __device__ __forceinline__ float4 neighbour4(const float4& own, const float* __r
 // neighbours'. Index sequences keep every register index a compile-time constant (no local memory).
 template <int K, int PAD_LEFT, int... NB, int... SLOT>
 __device__ __forceinline__ void assemble(float (&win)[Shape<K, PAD_LEFT>::kSlots], const float4& own,
-                                         const float* __restrict__ plane, const Tiling& t, std::int64_t ih,
+                                         const float* __restrict__ plane, const Params& t, std::int64_t ih,
                                          std::int64_t col_base, int lane, std::integer_sequence<int, NB...>,
                                          std::integer_sequence<int, SLOT...>) {
   using S = Shape<K, PAD_LEFT>;
@@ -80,7 +80,7 @@ __device__ __forceinline__ void assemble(float (&win)[Shape<K, PAD_LEFT>::kSlots
 
 template <int K, int PAD_LEFT>
 __device__ __forceinline__ void assemble_window(float (&win)[Shape<K, PAD_LEFT>::kSlots], const float4& own,
-                                                const float* __restrict__ plane, const Tiling& t, std::int64_t ih,
+                                                const float* __restrict__ plane, const Params& t, std::int64_t ih,
                                                 std::int64_t col_base, int lane) {
   using S = Shape<K, PAD_LEFT>;
   assemble<K, PAD_LEFT>(win, own, plane, t, ih, col_base, lane, std::make_integer_sequence<int, S::kNeighbours>{},
@@ -89,7 +89,7 @@ __device__ __forceinline__ void assemble_window(float (&win)[Shape<K, PAD_LEFT>:
 
 template <int K, int PAD_LEFT, StoreMode STORES>
 __global__ void __launch_bounds__(kThreads)
-    depthwise2d_kernel(const Tiling t, const float* __restrict__ x, const float* __restrict__ w,
+    depthwise2d_kernel(const Params t, const float* __restrict__ x, const float* __restrict__ w,
                        const float* __restrict__ bias, float* __restrict__ y) {
   using S = Shape<K, PAD_LEFT>;
   constexpr int U = S::kRowsPerStep;

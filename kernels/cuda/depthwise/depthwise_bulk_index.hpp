@@ -29,7 +29,7 @@
 
 #include "core/host_device.hpp"
 #include "core/support.hpp"
-#include "cuda/depthwise/depthwise_shape.hpp"
+#include "cuda/depthwise/depthwise_params.hpp"
 #include "problem/conv_geometry.hpp"
 
 namespace kbench::gpu::conv::depthwise {
@@ -46,7 +46,7 @@ inline constexpr std::int64_t kBulkStageMax = 113 * 1024;
 inline constexpr std::int64_t kBulkHeaderBytes = 8 * kBulkMaxStages;
 static_assert(kBulkHeaderBytes % 16 == 0);
 
-struct BulkTiling : PlaneShape {
+struct BulkParams : PlaneParams {
   std::int64_t stages = 1;        // buffer sets: 1, one strip a block; 2, persistent and pipelined
   std::int64_t strip_rows = 1;    // R: output rows per strip
   std::int64_t strips = 1;        // per plane
@@ -73,8 +73,8 @@ struct BulkTiling : PlaneShape {
 };
 
 // A problem's bulk tiling, or why the problem does not fit one.
-struct BulkTilingFit {
-  BulkTiling tiling;
+struct BulkParamsFit {
+  BulkParams tiling;
   Support support;  // whether the problem fits
 };
 
@@ -83,11 +83,11 @@ inline std::int64_t bulk_row_alignment(std::int64_t out_w) { return out_w % 4 ==
 
 // The tiling for a problem in the depthwise2d envelope (stride 1, dilation 1, square kernel K), with
 // `stages` buffer sets (1 or 2).
-inline BulkTilingFit make_bulk_tiling(const PlaneShape& shape, std::int64_t stages = 1) {
+inline BulkParamsFit make_bulk_params(const PlaneParams& shape, std::int64_t stages = 1) {
   using geometry::ceil_div;
-  BulkTilingFit fit;
-  BulkTiling& t = fit.tiling;
-  static_cast<PlaneShape&>(t) = shape;
+  BulkParamsFit fit;
+  BulkParams& t = fit.tiling;
+  static_cast<PlaneParams&>(t) = shape;
   t.stages = stages;
   const std::string name = stages == 2 ? "depthwise2d/bulk_pipelined" : "depthwise2d/bulk_copies";
   const std::int64_t in_w = t.in_w, out_h = t.out_h, out_w = t.out_w, pad_left = t.pad_left, kernel = t.kernel;
@@ -142,7 +142,7 @@ struct BulkStrip {
 };
 
 // Consecutive blocks take consecutive strips of one plane, so strips sharing halo rows run together.
-KBENCH_HD BulkStrip bulk_strip(const BulkTiling& t, std::int64_t strip) {
+KBENCH_HD BulkStrip bulk_strip(const BulkParams& t, std::int64_t strip) {
   BulkStrip s;
   s.plane = strip / t.strips;
   s.row_begin = (strip % t.strips) * t.strip_rows;
@@ -161,7 +161,7 @@ struct BulkItem {
   std::int64_t row_begin = 0, row_end = 0;
 };
 
-KBENCH_HD BulkItem bulk_item(const BulkTiling& t, const BulkStrip& s, std::int64_t item) {
+KBENCH_HD BulkItem bulk_item(const BulkParams& t, const BulkStrip& s, std::int64_t item) {
   BulkItem it;
   it.column = item % t.out_w;
   const std::int64_t segment = item / t.out_w;
@@ -173,18 +173,18 @@ KBENCH_HD BulkItem bulk_item(const BulkTiling& t, const BulkStrip& s, std::int64
 }
 
 // Where, in a window row, output column c's tap kw reads (input column c - pad_left + kw).
-KBENCH_HD std::int64_t bulk_window_column(const BulkTiling& t, std::int64_t column, int kw) {
+KBENCH_HD std::int64_t bulk_window_column(const BulkParams& t, std::int64_t column, int kw) {
   return t.margin - t.pad_left + column + kw;
 }
 
 // Zero spans of the window: the margins of every loaded row (pitch - in_w floats each), and whole
 // rows in the top or bottom padding. Zero element z of a loaded row's margins lies at this column.
-KBENCH_HD std::int64_t bulk_margin_column(const BulkTiling& t, std::int64_t z) { return z < t.margin ? z : t.in_w + z; }
+KBENCH_HD std::int64_t bulk_margin_column(const BulkParams& t, std::int64_t z) { return z < t.margin ? z : t.in_w + z; }
 
 // Calls f(K, STAGES) as std::integral_constant values for the compiled instance (K 3, 5 or 7 x 1 or 2
-// stages); the CUDA launcher and the CPU emulation tests dispatch through this one table.
+// stages); the CUDA entry point and the CPU emulation tests dispatch through this one table.
 template <class F>
-void with_bulk_instance(const BulkTiling& t, F&& f) {
+void with_bulk_instance(const BulkParams& t, F&& f) {
   const auto with_stages = [&](auto k) {
     if (t.stages == 2) return f(k, std::integral_constant<int, 2>{});
     if (t.stages == 1) return f(k, std::integral_constant<int, 1>{});

@@ -24,23 +24,23 @@ inline Support depthwise2d_envelope(const ConvProblem& p) {
     return Support::no("depthwise2d: left padding must be 0 or (kernel - 1) / 2");
   if (p.pad_before[0] > k - 1) return Support::no("depthwise2d: top padding must be below the kernel size");
   if (p.input[1] % 4 != 0) return Support::no("depthwise2d: input width must be a multiple of 4 (16-byte rows)");
-  const dw::Tiling t = dw::make_tiling(dw::plane_shape(p));
+  const dw::Params t = dw::make_params(dw::plane_params(p));
   if (t.blocks() > 0x7fffffff) return Support::no("depthwise2d: too many blocks for one launch");
   return Support::yes();
 }
 
 // The register kernel's tiling of a problem in the depthwise2d envelope, with its row stores (split
 // unless forced).
-inline depthwise::Tiling depthwise_tiling(const ConvProblem& p, std::optional<depthwise::StoreMode> stores) {
-  depthwise::Tiling t = depthwise::make_tiling(depthwise::plane_shape(p));
+inline depthwise::Params depthwise_params(const ConvProblem& p, std::optional<depthwise::StoreMode> stores) {
+  depthwise::Params t = depthwise::make_params(depthwise::plane_params(p));
   t.stores = stores.value_or(depthwise::StoreMode::split);
   return t;
 }
 
 // The bulk-copy kernel's tiling of a problem in the depthwise2d envelope for a bulk store mode (one
 // stage, or two when pipelined; its support: its alignment and shared-memory limits).
-inline depthwise::BulkTilingFit depthwise_bulk_tiling(const ConvProblem& p, depthwise::StoreMode mode) {
-  return depthwise::make_bulk_tiling(depthwise::plane_shape(p), mode == depthwise::StoreMode::bulk_pipelined ? 2 : 1);
+inline depthwise::BulkParamsFit depthwise_bulk_params(const ConvProblem& p, depthwise::StoreMode mode) {
+  return depthwise::make_bulk_params(depthwise::plane_params(p), mode == depthwise::StoreMode::bulk_pipelined ? 2 : 1);
 }
 
 inline Support depthwise2d_choice_envelope(const KernelChoice& c, const ConvProblem& p, MathMode) {
@@ -48,7 +48,7 @@ inline Support depthwise2d_choice_envelope(const KernelChoice& c, const ConvProb
       depthwise::store_width(p.output_extent(1)) != 2)
     return Support::no("depthwise2d: realigned stores change rows of 2 mod 4 floats only");
   if (Support s = depthwise2d_envelope(p); !s || !c.stores || !depthwise::is_bulk(*c.stores)) return s;
-  return depthwise_bulk_tiling(p, *c.stores).support;
+  return depthwise_bulk_params(p, *c.stores).support;
 }
 
 // The other store modes: realigned stores, then the bulk-copy kernel, one stage and pipelined.
@@ -60,7 +60,7 @@ inline void depthwise2d_variants(const KernelChoice& own, const ConvProblem&, st
 
 // The blocks a bulk-copy launch has: a block per strip, or (pipelined) persistent blocks, as many
 // as stay resident, walking the strips.
-inline std::int64_t depthwise_bulk_blocks(const depthwise::BulkTiling& t, const LaunchDevice& device) {
+inline std::int64_t depthwise_bulk_blocks(const depthwise::BulkParams& t, const LaunchDevice& device) {
   if (t.stages == 1) return t.total_strips();
   return device.bulk_resident_blocks > 0 ? std::min(t.total_strips(), device.bulk_resident_blocks) : 0;
 }
@@ -68,7 +68,7 @@ inline std::int64_t depthwise_bulk_blocks(const depthwise::BulkTiling& t, const 
 // "depthwise2d/k3", "depthwise2d/k3_centred", with "/realigned_stores" when forced.
 inline KernelDescription describe_depthwise_registers(const ConvProblem& p,
                                                       std::optional<depthwise::StoreMode> stores) {
-  const depthwise::Tiling t = depthwise_tiling(p, stores);
+  const depthwise::Params t = depthwise_params(p, stores);
   const bool realigned = t.stores == depthwise::StoreMode::realigned;
   return {fmt::format("depthwise2d/k{}{}{}", t.kernel, t.pad_left != 0 ? "_centred" : "",
                       realigned ? "/realigned_stores" : ""),
@@ -83,7 +83,7 @@ inline KernelDescription describe_depthwise_registers(const ConvProblem& p,
 // "depthwise2d/k3/bulk_copies", "depthwise2d/k3/bulk_pipelined".
 inline KernelDescription describe_depthwise_bulk(const ConvProblem& p, depthwise::StoreMode mode,
                                                  const LaunchDevice& device) {
-  const depthwise::BulkTiling t = depthwise_bulk_tiling(p, mode).tiling;
+  const depthwise::BulkParams t = depthwise_bulk_params(p, mode).tiling;
   const std::int64_t blocks = depthwise_bulk_blocks(t, device);
   return {fmt::format("depthwise2d/k{}/{}", t.kernel, depthwise::store_mode_name(mode)),
           {{"block",

@@ -16,7 +16,7 @@
 #include <type_traits>
 
 #include "core/host_device.hpp"
-#include "cuda/depthwise/depthwise_shape.hpp"
+#include "cuda/depthwise/depthwise_params.hpp"
 #include "cuda/common/variant_knobs.hpp"
 #include "cuda/transposed/phase_index.hpp"
 
@@ -33,16 +33,16 @@ KBENCH_HD constexpr int highest_neighbour(int kernel, int pad_left) { return (ke
 
 // How output rows reach memory (StoreMode, store_mode_name): cuda/common/variant_knobs.hpp.
 
-struct Tiling : PlaneShape {
+struct Params : PlaneParams {
   std::int64_t segments = 1;  // column segments per row
   std::int64_t strips = 1;    // row strips per plane
   StoreMode stores = StoreMode::split;
   std::int64_t blocks() const { return planes * strips * segments; }
 };
 
-inline Tiling make_tiling(const PlaneShape& shape) {
-  Tiling t;
-  static_cast<PlaneShape&>(t) = shape;
+inline Params make_params(const PlaneParams& shape) {
+  Params t;
+  static_cast<PlaneParams&>(t) = shape;
   t.segments = ceil_div(t.out_w, kSegmentCols);
   t.strips = ceil_div(t.out_h, kStripRows);
   return t;
@@ -55,7 +55,7 @@ struct BlockTile {
   std::int64_t col_begin = 0;               // first output column of the segment
 };
 
-KBENCH_HD BlockTile block_tile(const Tiling& t, std::int64_t block) {
+KBENCH_HD BlockTile block_tile(const Params& t, std::int64_t block) {
   BlockTile b;
   const std::int64_t segment = block % t.segments;
   const std::int64_t strip = (block / t.segments) % t.strips;
@@ -81,12 +81,12 @@ KBENCH_HD constexpr SlotSource slot_source(int pad_left, int slot) {
 }
 
 // Input column of window slot s.
-KBENCH_HD std::int64_t slot_column(const Tiling& t, std::int64_t col_base, int slot) {
+KBENCH_HD std::int64_t slot_column(const Params& t, std::int64_t col_base, int slot) {
   return col_base - t.pad_left + slot;
 }
 
 // Input row read through tap kh by output row oh (may lie in the padding).
-KBENCH_HD std::int64_t input_row(const Tiling& t, std::int64_t oh, int kh) { return oh - t.pad_top + kh; }
+KBENCH_HD std::int64_t input_row(const Params& t, std::int64_t oh, int kh) { return oh - t.pad_top + kh; }
 
 // Widest store whose alignment every (row, col_base) of this output width guarantees: 4, 2 or 1 floats.
 KBENCH_HD int store_width(std::int64_t out_w) { return out_w % 4 == 0 ? 4 : (out_w % 2 == 0 ? 2 : 1); }
@@ -122,10 +122,10 @@ KBENCH_HD RowStores even_row_stores(bool shifted, int lane, std::int64_t col_bas
 }
 
 // Calls f(K, PAD_LEFT, STORES), as std::integral_constant values, for the compiled instance that runs
-// `t`: six (K in {3, 5, 7} x left padding {0, (K-1)/2}) x two store modes. The CUDA launcher and the
+// `t`: six (K in {3, 5, 7} x left padding {0, (K-1)/2}) x two store modes. The CUDA entry point and the
 // CPU emulation tests dispatch through this one table. `t` must lie in the depthwise2d envelope.
 template <class F>
-void with_depthwise_instance(const Tiling& t, F&& f) {
+void with_depthwise_instance(const Params& t, F&& f) {
   if (is_bulk(t.stores)) throw std::invalid_argument("depthwise2d: bulk copies run their own kernel and tiling");
   const auto with_stores = [&](auto k, auto pad) {
     if (t.stores == StoreMode::realigned) return f(k, pad, std::integral_constant<StoreMode, StoreMode::realigned>{});
@@ -145,7 +145,7 @@ void with_depthwise_instance(const Tiling& t, F&& f) {
 }
 
 // Whether row `row` of `plane` starts 8 bytes past a 16-byte boundary (its first element's index is 2 mod 4).
-KBENCH_HD bool row_shifted(const Tiling& t, std::int64_t plane, std::int64_t row) {
+KBENCH_HD bool row_shifted(const Params& t, std::int64_t plane, std::int64_t row) {
   return (plane * t.out_h + row) * t.out_w % 4 == 2;
 }
 

@@ -5,7 +5,7 @@
 
 #include "cuda/common/family_launcher.hpp"
 #include "cuda/depthwise/depthwise_family.hpp"
-#include "cuda/depthwise/depthwise_launch.hpp"
+#include "cuda/depthwise/depthwise2d.hpp"
 
 namespace kbench::gpu::conv {
 
@@ -14,13 +14,13 @@ namespace {
 class DepthwiseLaunch final : public KernelLaunch {
  public:
   DepthwiseLaunch(const ConvProblem& p, std::optional<depthwise::StoreMode> stores, KernelDescription description)
-      : KernelLaunch(std::move(description)), tiling_(depthwise_tiling(p, stores)) {}
+      : KernelLaunch(std::move(description)), tiling_(depthwise_params(p, stores)) {}
   void enqueue(const Operands& ops, cudaStream_t stream) override {
     depthwise::launch_depthwise2d(tiling_, ops, stream);
   }
 
  private:
-  depthwise::Tiling tiling_;
+  depthwise::Params tiling_;
 };
 
 class DepthwiseBulkLaunch final : public KernelLaunch {
@@ -28,14 +28,14 @@ class DepthwiseBulkLaunch final : public KernelLaunch {
   DepthwiseBulkLaunch(const ConvProblem& p, depthwise::StoreMode mode, const LaunchDevice& device,
                       KernelDescription description)
       : KernelLaunch(std::move(description)),
-        tiling_(depthwise_bulk_tiling(p, mode).tiling),
+        tiling_(depthwise_bulk_params(p, mode).tiling),
         blocks_(depthwise_bulk_blocks(tiling_, device)) {}
   void enqueue(const Operands& ops, cudaStream_t stream) override {
     depthwise::launch_depthwise2d_bulk(tiling_, blocks_, ops, stream);
   }
 
  private:
-  depthwise::BulkTiling tiling_;
+  depthwise::BulkParams tiling_;
   std::int64_t blocks_ = 0;
 };
 
@@ -43,7 +43,7 @@ bool bulk(const KernelChoice& c) { return c.stores && depthwise::is_bulk(*c.stor
 
 void configure(const KernelChoice& choice, const ConvProblem& problem, LaunchDevice& device) {
   if (!bulk(choice)) return;
-  const depthwise::BulkTiling tiling = depthwise_bulk_tiling(problem, *choice.stores).tiling;
+  const depthwise::BulkParams tiling = depthwise_bulk_params(problem, *choice.stores).tiling;
   depthwise::configure_depthwise2d_bulk(tiling);
   if (tiling.stages > 1) device.bulk_resident_blocks = depthwise::depthwise2d_bulk_resident_blocks(tiling);
 }

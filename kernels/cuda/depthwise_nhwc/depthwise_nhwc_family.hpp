@@ -19,7 +19,7 @@ inline Support depthwise_nhwc_envelope(const KernelChoice&, const ConvProblem& p
   if (p.in_channels % vector != 0)
     return Support::no(fmt::format("depthwise_nhwc: channels must be a multiple of {} (16-byte vectors of {})", vector,
                                    to_string(p.dtype)));
-  const dn::Tiling t = dn::make_tiling(p);
+  const dn::Params t = dn::make_params(p);
   if (t.slice_vectors == 0)
     return Support::no(
         fmt::format("depthwise_nhwc: {} taps: one vector's weights exceed 48 KB of shared memory", p.kernel_volume()));
@@ -30,7 +30,7 @@ inline Support depthwise_nhwc_envelope(const KernelChoice&, const ConvProblem& p
 // "depthwise_nhwc/4x32x64": a tile of 4 output rows x 32 columns x 64 channels.
 inline KernelDescription describe_depthwise_nhwc(const KernelChoice&, const ConvProblem& p, const LaunchDevice&) {
   namespace dn = depthwise_nhwc;
-  const dn::Tiling t = dn::make_tiling(p);
+  const dn::Params t = dn::make_params(p);
   const int columns = t.tile_cols * dn::kRun;
   const std::string_view dtype = to_string(p.dtype);
   return {fmt::format("depthwise_nhwc/{}x{}x{}", t.tile_rows, columns, t.slice_channels()),
@@ -56,7 +56,7 @@ inline constexpr FamilyDescriptor kDepthwiseNhwcFamily{
     .layouts = layout_bit(Layout::nhwc),
     .computes_in = MathMode::fp32,
     .knobs = 0,
-    .runs_forward_equivalent = false,  // the weights' rewrite is fp32 only (forward_weights.cuh)
+    .runs_forward_equivalent = false,  // the weights' rewrite is fp32 only (forward_weights_kernel.cuh)
     .envelope = depthwise_nhwc_envelope,
     .any_extent = false,
     .variants = no_more_variants,

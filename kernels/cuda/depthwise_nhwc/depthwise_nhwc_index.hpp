@@ -29,7 +29,7 @@ inline constexpr std::int64_t kMaxSmemBytes = 48 * 1024;  // the slice's weights
 // Elements per 16-byte vector.
 KBENCH_HD constexpr int vector_width(DType t) { return kVectorBytes / (t == DType::fp32 ? 4 : 2); }
 
-struct Tiling {
+struct Params {
   ConvProblem p3;  // rank 3 (as_rank3)
   Dims out{{1, 1, 1}};
   int vector = 0;                    // elements per vector
@@ -46,8 +46,8 @@ struct Tiling {
   }
 };
 
-inline Tiling make_tiling(const ConvProblem& problem) {
-  Tiling t;
+inline Params make_params(const ConvProblem& problem) {
+  Params t;
   t.p3 = as_rank3(problem);
   const ConvProblem& p = t.p3;
   t.out = p.output();
@@ -81,7 +81,7 @@ struct BlockOrigin {
   int vectors = 0;                    // vectors in this slice
 };
 
-KBENCH_HD BlockOrigin block_origin(const Tiling& t, std::int64_t block) {
+KBENCH_HD BlockOrigin block_origin(const Params& t, std::int64_t block) {
   // 32-bit division (the envelope keeps the grid under 2^31 blocks): 64-bit division is a long
   // subroutine on the GPU.
   const auto slices = static_cast<std::uint32_t>(t.slices);
@@ -113,7 +113,7 @@ struct ThreadRun {
   int outputs = 0;        // output columns of the run inside the output (1..kRun when active)
 };
 
-KBENCH_HD ThreadRun thread_run(const Tiling& t, const BlockOrigin& b, int thread) {
+KBENCH_HD ThreadRun thread_run(const Params& t, const BlockOrigin& b, int thread) {
   ThreadRun r;
   r.vector = thread % t.slice_vectors;
   const int position = thread / t.slice_vectors;
@@ -127,21 +127,21 @@ KBENCH_HD ThreadRun thread_run(const Tiling& t, const BlockOrigin& b, int thread
 
 // Element offsets of channel `c` at a position of the channels-last input and output, and of a
 // depthwise weight (channel, flat tap).
-KBENCH_HD std::int64_t input_offset(const Tiling& t, std::int64_t image, std::int64_t d, std::int64_t h, std::int64_t w,
+KBENCH_HD std::int64_t input_offset(const Params& t, std::int64_t image, std::int64_t d, std::int64_t h, std::int64_t w,
                                     std::int64_t c) {
   const ConvProblem& p = t.p3;
   return (((image * p.input[0] + d) * p.input[1] + h) * p.input[2] + w) * p.in_channels + c;
 }
-KBENCH_HD std::int64_t output_offset(const Tiling& t, std::int64_t image, std::int64_t d, std::int64_t h,
+KBENCH_HD std::int64_t output_offset(const Params& t, std::int64_t image, std::int64_t d, std::int64_t h,
                                      std::int64_t w, std::int64_t c) {
   return (((image * t.out[0] + d) * t.out[1] + h) * t.out[2] + w) * t.p3.out_channels + c;
 }
-KBENCH_HD std::int64_t weight_offset(const Tiling& t, std::int64_t c, std::int64_t tap) {
+KBENCH_HD std::int64_t weight_offset(const Params& t, std::int64_t c, std::int64_t tap) {
   return c * (t.p3.kernel[0] * t.p3.kernel[1] * t.p3.kernel[2]) + tap;  // rank 3: no loop over the rank
 }
 
 // Input coordinate of output coordinate `o` at tap `k` along dimension `d` (may lie in the padding).
-KBENCH_HD std::int64_t input_coord(const Tiling& t, int d, std::int64_t o, std::int64_t k) {
+KBENCH_HD std::int64_t input_coord(const Params& t, int d, std::int64_t o, std::int64_t k) {
   return o * t.p3.stride[d] - t.p3.pad_before[d] + k * t.p3.dilation[d];
 }
 
@@ -154,7 +154,7 @@ struct RunColumns {
   int first[kRun];
 };
 
-KBENCH_HD RunColumns run_columns(const Tiling& t, const ThreadRun& run) {
+KBENCH_HD RunColumns run_columns(const Params& t, const ThreadRun& run) {
   RunColumns c;
   const int origin = static_cast<int>(input_coord(t, 2, run.col0, 0));
   const int stride = static_cast<int>(t.p3.stride[2]);
@@ -163,7 +163,7 @@ KBENCH_HD RunColumns run_columns(const Tiling& t, const ThreadRun& run) {
 }
 
 // Whether input column `column` lies inside the row (not in the padding).
-KBENCH_HD bool column_inside(const Tiling& t, int column) {
+KBENCH_HD bool column_inside(const Params& t, int column) {
   return static_cast<unsigned>(column) < static_cast<unsigned>(t.p3.input[2]);
 }
 

@@ -10,7 +10,7 @@
 // the bias added, the output rounded once to the element type (common/element.hpp) and stored as
 // one 16-byte streaming store per output position.
 //
-// Device code only (the launcher is depthwise_nhwc.cu); the CPU emulation tests run it too.
+// Device code only (its entry point is depthwise_nhwc.cu); the CPU emulation tests run it too.
 #include <cstdint>
 
 #include "cuda/common/element.hpp"
@@ -61,7 +61,7 @@ __device__ __forceinline__ float4 pack_vector(const float (&v)[vector_width(kTyp
 // at most 128 registers: left to itself, ptxas holds the bf16 instance to 80 and spills.
 template <DType kType>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
-    depthwise_nhwc_kernel(const Tiling t, const Storage<kType>* __restrict__ x, const Storage<kType>* __restrict__ w,
+    depthwise_nhwc_kernel(const Params t, const Storage<kType>* __restrict__ x, const Storage<kType>* __restrict__ w,
                           const Storage<kType>* __restrict__ bias, Storage<kType>* __restrict__ y) {
   using E = Element<kType>;
   constexpr int kV = vector_width(kType);

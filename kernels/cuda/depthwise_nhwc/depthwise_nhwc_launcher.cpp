@@ -5,7 +5,7 @@
 
 #include "cuda/common/family_launcher.hpp"
 #include "cuda/depthwise_nhwc/depthwise_nhwc_family.hpp"
-#include "cuda/depthwise_nhwc/depthwise_nhwc_launch.hpp"
+#include "cuda/depthwise_nhwc/depthwise_nhwc.hpp"
 
 namespace kbench::gpu::conv {
 
@@ -14,13 +14,13 @@ namespace {
 class DepthwiseNhwcLaunch final : public KernelLaunch {
  public:
   DepthwiseNhwcLaunch(const ConvProblem& p, KernelDescription description)
-      : KernelLaunch(std::move(description)), tiling_(depthwise_nhwc::make_tiling(p)) {}
+      : KernelLaunch(std::move(description)), tiling_(depthwise_nhwc::make_params(p)) {}
   void enqueue(const Operands& ops, cudaStream_t stream) override {
     depthwise_nhwc::launch_depthwise_nhwc(tiling_, ops, stream);
   }
 
  private:
-  depthwise_nhwc::Tiling tiling_;
+  depthwise_nhwc::Params tiling_;
 };
 
 }  // namespace

@@ -3,7 +3,7 @@
 
 #include "cuda/common/family_launcher.hpp"
 #include "cuda/direct/direct_family.hpp"
-#include "cuda/direct/direct_launch.hpp"
+#include "cuda/direct/direct.hpp"
 #include "cuda/direct/direct_tiled_family.hpp"
 #include "cuda/direct/direct_tiled_index.hpp"
 
@@ -14,23 +14,23 @@ namespace {
 class DirectLaunch final : public KernelLaunch {
  public:
   DirectLaunch(const ConvProblem& p, KernelDescription description)
-      : KernelLaunch(std::move(description)), desc_(make_direct_desc(p)) {}
+      : KernelLaunch(std::move(description)), desc_(make_direct_params(p)) {}
   void enqueue(const Operands& ops, cudaStream_t stream) override { launch_direct(desc_, ops, stream); }
 
  private:
-  DirectDesc desc_;
+  DirectParams desc_;
 };
 
 class DirectTiledLaunch final : public KernelLaunch {
  public:
   DirectTiledLaunch(const ConvProblem& p, KernelDescription description)
-      : KernelLaunch(std::move(description)), desc_(direct_tiled::make_tiling(p).desc) {}
+      : KernelLaunch(std::move(description)), desc_(direct_tiled::make_params(p).desc) {}
   void enqueue(const Operands& ops, cudaStream_t stream) override {
     direct_tiled::launch_direct_tiled(desc_, ops, stream);
   }
 
  private:
-  direct_tiled::TiledDesc desc_;
+  direct_tiled::DirectTiledParams desc_;
 };
 
 }  // namespace

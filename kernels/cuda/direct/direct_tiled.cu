@@ -1,7 +1,7 @@
-// Direct convolution through shared memory: the launcher of direct_tiled_kernel.cuh's instances.
+// Direct convolution through shared memory: the entry point over direct_tiled_kernel.cuh's instances.
 #include <cuda_runtime.h>
 
-#include "cuda/direct/direct_launch.hpp"
+#include "cuda/direct/direct.hpp"
 #include "cuda/direct/direct_tiled_kernel.cuh"
 #include "runtime/cuda_check.hpp"
 
@@ -10,7 +10,7 @@ namespace kbench::gpu::conv::direct_tiled {
 namespace {
 
 template <DType kType>
-void launch_typed(const TiledDesc& d, const Operands& ops, cudaStream_t stream) {
+void launch_typed(const DirectTiledParams& d, const Operands& ops, cudaStream_t stream) {
   using T = Storage<kType>;
   // At most kMaxSmemBytes (48 KB): within every device's default limit, no opt-in attribute.
   const auto smem_bytes = static_cast<std::size_t>(d.smem_bytes());
@@ -23,7 +23,7 @@ void launch_typed(const TiledDesc& d, const Operands& ops, cudaStream_t stream) 
 
 }  // namespace
 
-void launch_direct_tiled(const TiledDesc& d, const Operands& ops, cudaStream_t stream) {
+void launch_direct_tiled(const DirectTiledParams& d, const Operands& ops, cudaStream_t stream) {
   switch (d.dtype) {
     case DType::fp32: return launch_typed<DType::fp32>(d, ops, stream);
     case DType::fp16: return launch_typed<DType::fp16>(d, ops, stream);

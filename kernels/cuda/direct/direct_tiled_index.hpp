@@ -1,6 +1,6 @@
 #pragma once
 // Index arithmetic of the shared-memory direct convolution (direct_tiled_kernel.cuh) over its launch
-// description (direct_tiled_tiling.hpp), shared with the CPU tests.
+// description (direct_tiled_params.hpp), shared with the CPU tests.
 //
 // For the convolutions a GEMM does not pay for: few output channels per group, or a short
 // reduction (depthwise and its depth-multiplier forms, ResNeXt-style groups of a few channels),
@@ -37,7 +37,7 @@
 #include <type_traits>
 
 #include "core/host_device.hpp"
-#include "cuda/direct/direct_tiled_tiling.hpp"
+#include "cuda/direct/direct_tiled_params.hpp"
 #include "cuda/transposed/phase_index.hpp"
 #include "problem/conv_geometry.hpp"
 
@@ -54,7 +54,7 @@ struct BlockTile {
 
 // Consecutive blocks walk a plane's tile columns, then its tile rows, then the output depth planes,
 // so tiles sharing halo rows (and depth neighbours sharing input planes) run together.
-KBENCH_HD BlockTile block_tile(const TiledDesc& d, std::int64_t block) {
+KBENCH_HD BlockTile block_tile(const DirectTiledParams& d, std::int64_t block) {
   BlockTile b;
   const std::int64_t tile_col = block % d.tiles_w;
   const std::int64_t tile_row = (block / d.tiles_w) % d.tiles_h;
@@ -78,7 +78,7 @@ KBENCH_HD BlockTile block_tile(const TiledDesc& d, std::int64_t block) {
 // The input plane stack item s (= c * KD + kd) of tile b reads, as an index into the input's
 // [N * C_in * D_in] planes, or -1 when its depth lies in the padding or, transposed, when depth tap
 // kd lands on output depth od from no input (the window is then all zeros).
-KBENCH_HD std::int64_t stack_input_plane(const TiledDesc& d, const BlockTile& b, int s) {
+KBENCH_HD std::int64_t stack_input_plane(const DirectTiledParams& d, const BlockTile& b, int s) {
   const std::int64_t c = s / d.kernel_d, kd = s % d.kernel_d;
   std::int64_t id = b.od * d.stride_d - d.pad_front + kd * d.dilation_d;
   if (d.transposed) {  // od = id * s - pad + kd * dil
@@ -97,7 +97,7 @@ KBENCH_HD std::int64_t stack_input_plane(const TiledDesc& d, const BlockTile& b,
 // live: their dead items are copied as zero windows and computed, as a 2-D problem never has any.
 inline constexpr int kMaxSkippableStack = 32;
 
-KBENCH_HD std::uint32_t live_items(const TiledDesc& d, const BlockTile& b) {
+KBENCH_HD std::uint32_t live_items(const DirectTiledParams& d, const BlockTile& b) {
   if (d.stack() > kMaxSkippableStack) return ~std::uint32_t{0};
   std::uint32_t live = 0;
   for (int s = 0; s < d.stack(); ++s)
@@ -108,7 +108,7 @@ KBENCH_HD std::uint32_t live_items(const TiledDesc& d, const BlockTile& b) {
 KBENCH_HD bool item_live(std::uint32_t live, int s) { return s >= kMaxSkippableStack || ((live >> s) & 1u) != 0; }
 
 // Whether every item of the stack is live (then the kernel takes its loops without the test).
-KBENCH_HD bool all_items_live(const TiledDesc& d, std::uint32_t live) {
+KBENCH_HD bool all_items_live(const DirectTiledParams& d, std::uint32_t live) {
   const int stack = d.stack();
   const std::uint32_t every = stack >= kMaxSkippableStack ? ~std::uint32_t{0} : (std::uint32_t{1} << stack) - 1u;
   return live == every;
@@ -119,7 +119,7 @@ KBENCH_HD bool all_items_live(const TiledDesc& d, std::uint32_t live) {
 // group's weights, or -1 past the stack (the last pass's missing items). Forward, [C_out, C_in/g,
 // KD, KH, KW]: j * stack * taps2d + s * taps2d + t. Transposed, [C_in, C_out/g, KD, KH, KW]: input
 // channel c's m output channels come first, so the copy reorders them.
-KBENCH_HD int weight_source(const TiledDesc& d, int pass, int i) {
+KBENCH_HD int weight_source(const DirectTiledParams& d, int pass, int i) {
   const int taps = d.taps2d(), per_output = d.tile_weights_per_output();
   const int j = i / per_output, q = (i - j * per_output) / taps, t = i - j * per_output - q * taps;
   const int s = pass * d.chunk + q;
@@ -134,13 +134,13 @@ KBENCH_HD int weight_source(const TiledDesc& d, int pass, int i) {
 struct Segment {
   int row = 0, col = 0;
 };
-KBENCH_HD Segment window_segment(const TiledDesc& d, int seg) {
+KBENCH_HD Segment window_segment(const DirectTiledParams& d, int seg) {
   const int per_row = d.segments_per_row();
   return Segment{seg / per_row, 32 * (seg % per_row)};
 }
 
 // Whether window element (row, col) of tile `b` lies inside the input plane (else it is padding: zero).
-KBENCH_HD bool window_in_input(const TiledDesc& d, const BlockTile& b, int row, int col) {
+KBENCH_HD bool window_in_input(const DirectTiledParams& d, const BlockTile& b, int row, int col) {
   const std::int64_t ih = b.in_row0 + row, iw = b.in_col0 + col;
   return ih >= 0 && ih < d.in_h && iw >= 0 && iw < d.in_w;
 }
@@ -152,20 +152,20 @@ struct ThreadOutput {
 
 // Thread `tid`'s first output: thread (ty, tx) = (tid / threads_w, tid % threads_w) starts at row
 // ty, column tx. Computed once per thread (a division by a run-time width).
-KBENCH_HD ThreadOutput thread_origin(const TiledDesc& d, int tid) {
+KBENCH_HD ThreadOutput thread_origin(const DirectTiledParams& d, int tid) {
   return ThreadOutput{tid / d.threads_w, tid % d.threads_w};
 }
 
 // Its output i < P: i x threads_h rows down, or i x threads_w columns across (one row). A warp's 32
 // lanes stay on 32 consecutive columns, for coalesced stores; a partial last tile of rows still
 // gives every row of threads work.
-KBENCH_HD ThreadOutput thread_output(const TiledDesc& d, const ThreadOutput& origin, int i) {
+KBENCH_HD ThreadOutput thread_output(const DirectTiledParams& d, const ThreadOutput& origin, int i) {
   return d.along_rows ? ThreadOutput{origin.row + i * d.threads_h(), origin.col}
                       : ThreadOutput{origin.row, origin.col + i * d.threads_w};
 }
 
 // How many of a thread's P outputs lie inside the output (the first ones: they grow along one axis).
-KBENCH_HD int thread_output_count(const TiledDesc& d, const BlockTile& b, const ThreadOutput& origin) {
+KBENCH_HD int thread_output_count(const DirectTiledParams& d, const BlockTile& b, const ThreadOutput& origin) {
   const std::int64_t row = b.row0 + origin.row, col = b.col0 + origin.col;
   if (row >= d.out_h || col >= d.out_w) return 0;
   const std::int64_t left = d.along_rows ? (d.out_h - row + d.threads_h() - 1) / d.threads_h()
@@ -174,19 +174,19 @@ KBENCH_HD int thread_output_count(const TiledDesc& d, const BlockTile& b, const 
 }
 
 // From one of a thread's outputs to the next: in a window (floats) and in the output plane.
-// Transposed, the outputs lie a multiple of the stride apart (make_tiling), so their inputs lie
+// Transposed, the outputs lie a multiple of the stride apart (make_params), so their inputs lie
 // that multiple divided by the stride apart.
-KBENCH_HD int window_step(const TiledDesc& d) {
+KBENCH_HD int window_step(const DirectTiledParams& d) {
   if (d.transposed)
     return d.along_rows ? d.threads_h() / static_cast<int>(d.phase_h.stride) * d.window_cols
                         : d.threads_w / static_cast<int>(d.phase_w.stride);
   return d.along_rows ? d.threads_h() * d.stride_h * d.window_cols : d.threads_w * d.stride_w;
 }
-KBENCH_HD std::int64_t output_step(const TiledDesc& d) { return d.along_rows ? d.threads_h() * d.out_w : d.threads_w; }
+KBENCH_HD std::int64_t output_step(const DirectTiledParams& d) { return d.along_rows ? d.threads_h() * d.out_w : d.threads_w; }
 
 // Forward: the element of stack item 0's window read by tile-relative output (row, col) through tap
 // (kh, kw); item s's is s * window_floats() further.
-KBENCH_HD int window_index(const TiledDesc& d, int row, int col, int kh, int kw) {
+KBENCH_HD int window_index(const DirectTiledParams& d, int row, int col, int kh, int kw) {
   return (row * d.stride_h + kh * d.dilation_h) * d.window_cols + col * d.stride_w + kw * d.dilation_w;
 }
 
@@ -216,10 +216,10 @@ KBENCH_HD ThreadTaps thread_taps(const PhaseDim& pd, std::int64_t o, std::int64_
 
 // The rows' and the columns' taps of a transposed tile's thread (those of its first output; its
 // other outputs share their phases).
-KBENCH_HD ThreadTaps thread_row_taps(const TiledDesc& d, const BlockTile& b, const ThreadOutput& origin) {
+KBENCH_HD ThreadTaps thread_row_taps(const DirectTiledParams& d, const BlockTile& b, const ThreadOutput& origin) {
   return thread_taps(d.phase_h, b.row0 + origin.row, b.in_row0);
 }
-KBENCH_HD ThreadTaps thread_col_taps(const TiledDesc& d, const BlockTile& b, const ThreadOutput& origin) {
+KBENCH_HD ThreadTaps thread_col_taps(const DirectTiledParams& d, const BlockTile& b, const ThreadOutput& origin) {
   return thread_taps(d.phase_w, b.col0 + origin.col, b.in_col0);
 }
 
@@ -231,7 +231,7 @@ KBENCH_HD ThreadTaps thread_col_taps(const TiledDesc& d, const BlockTile& b, con
 inline constexpr int kTransposedInstance = -1;
 inline constexpr int kTransposedPairs = -2;
 
-inline int instance_kernel(const TiledDesc& d) {
+inline int instance_kernel(const DirectTiledParams& d) {
   if (d.transposed) {
     const bool pairs = d.kernel_h <= 2 * d.phase_h.period && d.kernel_w <= 2 * d.phase_w.period;
     return pairs ? kTransposedPairs : kTransposedInstance;
@@ -241,9 +241,9 @@ inline int instance_kernel(const TiledDesc& d) {
 }
 
 // Calls f(std::integral_constant<int, K>) for the compiled instance that runs `d`
-// (K = instance_kernel(d)). The CUDA launcher and the CPU emulation tests dispatch through this.
+// (K = instance_kernel(d)). The CUDA entry point and the CPU emulation tests dispatch through this.
 template <class F>
-void with_tiled_instance(const TiledDesc& d, F&& f) {
+void with_tiled_instance(const DirectTiledParams& d, F&& f) {
   switch (instance_kernel(d)) {
     case kTransposedInstance: return f(std::integral_constant<int, kTransposedInstance>{});
     case kTransposedPairs: return f(std::integral_constant<int, kTransposedPairs>{});

@@ -3,7 +3,7 @@
 // (every stride, dilation, padding, kernel shape and depth multiplier the register kernel
 // depthwise2d does not take), groups of a few channels, 1-D to 3-D, forward or transposed.
 //
-// Tiling in direct_tiled_tiling.hpp and direct_tiled_index.hpp: a block copies the input windows of its tile (one per
+// Tiles: direct_tiled_params.hpp and direct_tiled_index.hpp: a block copies the input windows of its tile (one per
 // input channel of the group and depth tap: the "stack") and the group's weights into shared memory with asynchronous
 // 4-byte copies (all in flight at once, zero-filled in the padding, each warp instruction one 32-column row segment),
 // then each thread computes its P outputs of each of the m output channels of the group from there, with coalesced
@@ -25,7 +25,7 @@
 // 2-byte copy) load, widen and store them, so shared memory and the arithmetic are fp32 in every dtype,
 // and each output is rounded once at its store. NCHW only (the windows are rows of a plane).
 //
-// Device code only (the launcher is direct_tiled.cu); the CPU emulation tests run it too.
+// Device code only (its entry point is direct_tiled.cu); the CPU emulation tests run it too.
 #include <cstdint>
 
 #include "cuda/common/device_ops.cuh"
@@ -72,7 +72,7 @@ __device__ __forceinline__ void store_output(Storage<kType>* out, float v) {
 // and their weights of the group into shared memory, and waits for them with the whole block. Dead
 // items (live_items) are left uncopied: the arithmetic skips them.
 template <DType kType>
-__device__ __forceinline__ void copy_pass(const TiledDesc& d, const BlockTile& b, std::uint32_t live, int pass,
+__device__ __forceinline__ void copy_pass(const DirectTiledParams& d, const BlockTile& b, std::uint32_t live, int pass,
                                           const Storage<kType>* __restrict__ x,
                                           const Storage<kType>* __restrict__ weights, float* windows,
                                           float* weight_tile, int tid) {
@@ -108,7 +108,7 @@ inline constexpr int kRegisterWeights = K > 0 && K <= 5 ? K* K : 1;
 // floats, in registers or shared memory). K > 0: a square K x K kernel unrolled, each kernel row's
 // taps at constant offsets (column dilation 1); K == 0: any KH x KW kernel looped.
 template <int K, class Weights>
-__device__ __forceinline__ float add_taps(const TiledDesc& d, const float* at, const Weights& w, float acc) {
+__device__ __forceinline__ float add_taps(const DirectTiledParams& d, const float* at, const Weights& w, float acc) {
   const int row_step = d.dilation_h * d.window_cols;
   if constexpr (K > 0) {
 #pragma unroll
@@ -132,7 +132,7 @@ struct PhaseTaps {
   int first_w = 0, row_w = 0;
 };
 
-__device__ __forceinline__ PhaseTaps phase_taps(const TiledDesc& d, const BlockTile& b, const ThreadOutput& origin) {
+__device__ __forceinline__ PhaseTaps phase_taps(const DirectTiledParams& d, const BlockTile& b, const ThreadOutput& origin) {
   PhaseTaps t;
   t.rows = thread_row_taps(d, b, origin);
   t.cols = thread_col_taps(d, b, origin);
@@ -198,7 +198,7 @@ struct ThreadWork {
 };
 
 template <int K>
-__device__ __forceinline__ ThreadWork thread_work(const TiledDesc& d, const BlockTile& b, const float* windows,
+__device__ __forceinline__ ThreadWork thread_work(const DirectTiledParams& d, const BlockTile& b, const float* windows,
                                                   int tid) {
   ThreadWork t;
   t.origin = thread_origin(d, tid);
@@ -219,7 +219,7 @@ __device__ __forceinline__ ThreadWork thread_work(const TiledDesc& d, const Bloc
 // added to `acc`: `at` is the output's element in the first window, `w` one output channel's
 // weights for them (items x taps2d). Dead items are skipped (uncopied).
 template <int K>
-__device__ __forceinline__ float add_items(const TiledDesc& d, const ThreadWork& t, const float* at, const float* w,
+__device__ __forceinline__ float add_items(const DirectTiledParams& d, const ThreadWork& t, const float* at, const float* w,
                                            int first_item, int items, std::uint32_t live, bool all_live, float acc) {
   const int window_floats = d.window_floats(), taps2d = d.taps2d();
   for (int q = 0; q < items; ++q) {
@@ -240,7 +240,7 @@ __device__ __forceinline__ float add_items(const TiledDesc& d, const ThreadWork&
 // Output [N, C_out, D, H, W] of output channel j of tile b's group at the thread's first output:
 // n * C_out + co = (n * groups + g) * m + j.
 template <class T>
-__device__ __forceinline__ T* output_at(const TiledDesc& d, const BlockTile& b, const ThreadOutput& origin, int j,
+__device__ __forceinline__ T* output_at(const DirectTiledParams& d, const BlockTile& b, const ThreadOutput& origin, int j,
                                         T* y) {
   return y + (((b.image_group * d.multiplier + j) * d.out_d + b.od) * d.out_h + b.row0 + origin.row) * d.out_w +
          b.col0 + origin.col;
@@ -250,7 +250,7 @@ __device__ __forceinline__ T* output_at(const TiledDesc& d, const BlockTile& b, 
 // warp's accesses hit 32 banks) from one pass to the next; the last pass stores them. Every thread
 // takes part in every pass's copy and barriers, outputs or not.
 template <int K, DType kType>
-__device__ __forceinline__ void compute_in_passes(const TiledDesc& d, const BlockTile& b, std::uint32_t live,
+__device__ __forceinline__ void compute_in_passes(const DirectTiledParams& d, const BlockTile& b, std::uint32_t live,
                                                   const ThreadWork& t, const Storage<kType>* __restrict__ x,
                                                   const Storage<kType>* __restrict__ weights,
                                                   const Storage<kType>* __restrict__ bias,
@@ -283,7 +283,7 @@ __device__ __forceinline__ void compute_in_passes(const TiledDesc& d, const Bloc
 
 template <int K, DType kType>
 __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
-    direct_tiled_kernel(const TiledDesc d, const Storage<kType>* __restrict__ x, const Storage<kType>* __restrict__ w,
+    direct_tiled_kernel(const DirectTiledParams d, const Storage<kType>* __restrict__ x, const Storage<kType>* __restrict__ w,
                         const Storage<kType>* __restrict__ bias, Storage<kType>* __restrict__ y) {
   extern __shared__ __align__(16) unsigned char smem[];
   float* windows = reinterpret_cast<float*>(smem);

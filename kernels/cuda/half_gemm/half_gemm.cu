@@ -1,11 +1,11 @@
-// The fp16/bf16 tensor-core implicit GEMM's launcher (half_gemm_kernel.cuh): four instances, the
+// The fp16/bf16 tensor-core implicit GEMM's entry point (half_gemm_kernel.cuh): four instances, the
 // element type by the dtype and the loads by the layout and channel count.
 #include <cuda_runtime.h>
 
 #include <cstdint>
 
 #include "cuda/half_gemm/half_gemm_kernel.cuh"
-#include "cuda/half_gemm/half_gemm_launch.hpp"
+#include "cuda/half_gemm/half_gemm.hpp"
 #include "runtime/cuda_check.hpp"
 
 namespace kbench::gpu::conv::half_gemm {
@@ -13,7 +13,7 @@ namespace kbench::gpu::conv::half_gemm {
 namespace {
 
 template <DType kType, bool kVectorLoads>
-void launch_instance(const HalfGemmDesc& d, const Operands& ops, cudaStream_t stream) {
+void launch_instance(const HalfGemmParams& d, const Operands& ops, cudaStream_t stream) {
   const dim3 grid(static_cast<unsigned>(d.row_tiles), static_cast<unsigned>(d.col_tiles),
                   static_cast<unsigned>(d.p3.groups));
   half_gemm_kernel<kType, kVectorLoads><<<grid, kThreads, kSmemBytes, stream>>>(
@@ -23,14 +23,14 @@ void launch_instance(const HalfGemmDesc& d, const Operands& ops, cudaStream_t st
 }
 
 template <DType kType>
-void launch_loads(const HalfGemmDesc& d, const Operands& ops, cudaStream_t stream) {
+void launch_loads(const HalfGemmParams& d, const Operands& ops, cudaStream_t stream) {
   if (d.vector_loads) return launch_instance<kType, true>(d, ops, stream);
   launch_instance<kType, false>(d, ops, stream);
 }
 
 }  // namespace
 
-void launch_half_gemm(const HalfGemmDesc& d, const Operands& ops, cudaStream_t stream) {
+void launch_half_gemm(const HalfGemmParams& d, const Operands& ops, cudaStream_t stream) {
   if (d.p3.dtype == DType::bf16) return launch_loads<DType::bf16>(d, ops, stream);
   launch_loads<DType::fp16>(d, ops, stream);
 }

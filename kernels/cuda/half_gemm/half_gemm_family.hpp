@@ -17,7 +17,7 @@ namespace kbench::gpu::conv {
 inline constexpr std::int64_t kMaxGridY = 65535;  // column tiles and groups: gridDim.y and .z
 
 // Whether one launch of the GEMM `d` fits CUDA's grid: row tiles in x, column tiles in y, groups in z.
-inline Support half_gemm_grid_fits(const half_gemm::HalfGemmDesc& d, std::string_view family) {
+inline Support half_gemm_grid_fits(const half_gemm::HalfGemmParams& d, std::string_view family) {
   if (d.col_tiles > kMaxGridY || d.p3.groups > kMaxGridY)
     return Support::no(fmt::format("{}: over 65,535 column tiles or groups for one launch", family));
   if (d.row_tiles > 0x7fffffff) return Support::no(fmt::format("{}: too many row tiles for one launch", family));
@@ -28,7 +28,7 @@ inline Support half_gemm_grid_fits(const half_gemm::HalfGemmDesc& d, std::string
 // loads (and serves transposed_phase_half's phase GEMMs alike).
 inline Support implicit_gemm_half_envelope(const KernelChoice&, const ConvProblem& p, MathMode) {
   if (p.transposed()) return Support::no("implicit_gemm_half: forward convolutions only");
-  return half_gemm_grid_fits(half_gemm::make_half_gemm_desc(p), "implicit_gemm_half");
+  return half_gemm_grid_fits(half_gemm::make_half_gemm_params(p), "implicit_gemm_half");
 }
 
 inline bool half_gemm_on_wgmma(const KernelChoice& c) { return c.mma == igemm::MmaKind::wgmma; }
@@ -44,7 +44,7 @@ inline std::optional<ArchitectureNeed> implicit_gemm_half_architecture_need(cons
   return std::nullopt;
 }
 
-inline std::string_view half_gemm_loads(const half_gemm::HalfGemmDesc& d) {
+inline std::string_view half_gemm_loads(const half_gemm::HalfGemmParams& d) {
   return d.vector_loads ? "cp_async16" : "gathered";
 }
 
@@ -52,7 +52,7 @@ inline std::string_view half_gemm_loads(const half_gemm::HalfGemmDesc& d) {
 // "/wgmma" on Hopper's warpgroup instruction.
 inline KernelDescription describe_implicit_gemm_half(const KernelChoice& c, const ConvProblem& p, const LaunchDevice&) {
   namespace hg = half_gemm;
-  const hg::HalfGemmDesc d = hg::make_half_gemm_desc(p);
+  const hg::HalfGemmParams d = hg::make_half_gemm_params(p);
   const bool wgmma = half_gemm_on_wgmma(c);
   const std::string_view element = p.dtype == DType::bf16 ? "bf16" : "f16";
   return {
@@ -84,7 +84,7 @@ inline constexpr FamilyDescriptor kImplicitGemmHalfFamily{
     .layouts = kAllLayouts,
     .computes_in = MathMode::fp32,
     .knobs = kKnobMma,
-    .runs_forward_equivalent = false,  // its weights rewrite is fp32 only (forward_weights.cuh)
+    .runs_forward_equivalent = false,  // its weights rewrite is fp32 only (forward_weights_kernel.cuh)
     .envelope = implicit_gemm_half_envelope,
     .any_extent = false,
     .variants = implicit_gemm_half_variants,

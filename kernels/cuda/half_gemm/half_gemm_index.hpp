@@ -12,7 +12,7 @@
 // the output through memory strides, so the same arithmetic serves NCHW (element gathers) and NHWC.
 //
 // The row grid and the taps are affine per dimension, so one descriptor serves a forward convolution
-// (rows = every output position, taps = the kernel: make_half_gemm_desc) and one phase of a
+// (rows = every output position, taps = the kernel: make_half_gemm_params) and one phase of a
 // transposed convolution (rows = the outputs of the phase, taps = the kernel taps landing on it, read
 // from weights packed per phase: half_phase_index.hpp).
 #include <cstdint>
@@ -41,7 +41,7 @@ inline constexpr int kSmemBytes = kStages * kStageHalves * 2;  // 30,720: static
 // Elements per 16-byte copy.
 inline constexpr int kVector = 8;
 
-struct HalfGemmDesc {
+struct HalfGemmParams {
   ConvProblem p3;  // rank 3 (as_rank3): extents, groups and dtype of the whole problem
   Dims out{{1, 1, 1}};  // the output's extents
   // Per dimension d: the row grid's extent; row coordinate r reads input coordinate
@@ -73,7 +73,7 @@ struct HalfGemmDesc {
 
 // What a descriptor needs once its row grid, taps and weight strides are set: the GEMM's sizes and
 // the activations' strides.
-inline void finish_half_gemm_desc(HalfGemmDesc& d) {
+inline void finish_half_gemm_desc(HalfGemmParams& d) {
   const ConvProblem& p = d.p3;
   d.cin_pg = p.in_channels_per_group();
   d.cout_pg = p.out_channels_per_group();
@@ -98,8 +98,8 @@ inline void finish_half_gemm_desc(HalfGemmDesc& d) {
 }
 
 // A forward convolution: rows are the output positions, taps the kernel, B the weights as stored.
-inline HalfGemmDesc make_half_gemm_desc(const ConvProblem& problem) {
-  HalfGemmDesc d;
+inline HalfGemmParams make_half_gemm_params(const ConvProblem& problem) {
+  HalfGemmParams d;
   d.p3 = as_rank3(problem);
   const ConvProblem& p = d.p3;
   d.out = p.output();
@@ -127,7 +127,7 @@ struct RowOrigin {
   std::int64_t base[3] = {0, 0, 0};
 };
 
-KBENCH_HD RowOrigin row_origin(const HalfGemmDesc& d, std::int64_t m) {
+KBENCH_HD RowOrigin row_origin(const HalfGemmParams& d, std::int64_t m) {
   RowOrigin r;
   r.image = m / d.row_volume;
   const std::int64_t s = m % d.row_volume;
@@ -143,7 +143,7 @@ KBENCH_HD RowOrigin row_origin(const HalfGemmDesc& d, std::int64_t m) {
 // The GEMM rows a thread loads A for (rows row0 + row(r) of the block's tile, r < kRows), each
 // decoded once for the whole reduction; a row past M is marked not ok (and decoded as row 0).
 template <int kRows, class Row>
-KBENCH_HD void decode_rows(const HalfGemmDesc& d, std::int64_t row0, Row row, RowOrigin (&origin)[kRows],
+KBENCH_HD void decode_rows(const HalfGemmParams& d, std::int64_t row0, Row row, RowOrigin (&origin)[kRows],
                            bool (&row_ok)[kRows]) {
   for (int r = 0; r < kRows; ++r) {
     const std::int64_t m = row0 + row(r);
@@ -159,7 +159,7 @@ struct KIndex {
   std::int64_t channel = 0;
 };
 
-KBENCH_HD KIndex k_index(const HalfGemmDesc& d, std::int64_t k) {
+KBENCH_HD KIndex k_index(const HalfGemmParams& d, std::int64_t k) {
   KIndex ki;
   ki.tap = k / d.cin_pg;
   ki.channel = k % d.cin_pg;
@@ -170,7 +170,7 @@ KBENCH_HD KIndex k_index(const HalfGemmDesc& d, std::int64_t k) {
 }
 
 // Offset of A[m][k] of group g in the input, or -1 where the tap reads padding (or k >= K).
-KBENCH_HD std::int64_t input_offset(const HalfGemmDesc& d, const RowOrigin& r, std::int64_t g, std::int64_t k) {
+KBENCH_HD std::int64_t input_offset(const HalfGemmParams& d, const RowOrigin& r, std::int64_t g, std::int64_t k) {
   if (k >= d.depth) return -1;
   const KIndex ki = k_index(d, k);
   std::int64_t position = 0;
@@ -183,14 +183,14 @@ KBENCH_HD std::int64_t input_offset(const HalfGemmDesc& d, const RowOrigin& r, s
 }
 
 // Offset of B[k][j] of group g in the weights, or -1 for k >= K.
-KBENCH_HD std::int64_t weight_offset(const HalfGemmDesc& d, std::int64_t g, std::int64_t j, std::int64_t k) {
+KBENCH_HD std::int64_t weight_offset(const HalfGemmParams& d, std::int64_t g, std::int64_t j, std::int64_t k) {
   if (k >= d.depth) return -1;
   const KIndex ki = k_index(d, k);
   return g * d.w_group + j * d.w_row + ki.channel * d.w_channel + ki.tap * d.w_tap;
 }
 
 // Offset of C[m][j] of group g in the output; also the bias index is g * cout_pg + j.
-KBENCH_HD std::int64_t output_offset(const HalfGemmDesc& d, const RowOrigin& r, std::int64_t g, std::int64_t j) {
+KBENCH_HD std::int64_t output_offset(const HalfGemmParams& d, const RowOrigin& r, std::int64_t g, std::int64_t j) {
   return r.image * d.y_image + (g * d.cout_pg + j) * d.y_channel + r.position * d.y_position;
 }
 

@@ -11,7 +11,7 @@
 // make every fragment load conflict-free) and issue 2 x 4 products per k16 step. The epilogue adds
 // the bias, rounds, and stores each accumulator where the output's strides put it.
 //
-// Device code only (the launcher is half_gemm.cu); the CPU emulation tests run it too.
+// Device code only (its entry point is half_gemm.cu); the CPU emulation tests run it too.
 #include <cstdint>
 
 #include "cuda/common/device_ops.cuh"
@@ -37,7 +37,7 @@ __device__ __forceinline__ std::uint32_t pair_at(const std::uint16_t* row, int c
 
 // Chunk `chunk` of A (rows from `origin`) and B (columns from `col0`) into stage `sa` / `sb`.
 template <bool kVectorLoads>
-__device__ __forceinline__ void load_chunk(const HalfGemmDesc& d, std::int64_t chunk, std::int64_t g,
+__device__ __forceinline__ void load_chunk(const HalfGemmParams& d, std::int64_t chunk, std::int64_t g,
                                            const RowOrigin (&origin)[kVectorLoads ? kVectorPieces : 1],
                                            const bool (&row_ok)[kVectorLoads ? kVectorPieces : 1], std::int64_t col0,
                                            const std::uint16_t* __restrict__ x, const std::uint16_t* __restrict__ w,
@@ -70,7 +70,7 @@ __device__ __forceinline__ void load_chunk(const HalfGemmDesc& d, std::int64_t c
 
 // The kernel's body, with an ordering mistake planted when kBug is not `none` (ordering_bug.hpp).
 template <DType kType, bool kVectorLoads, OrderingBug kBug = OrderingBug::none>
-__device__ __forceinline__ void half_gemm_body(const HalfGemmDesc& d, const std::uint16_t* __restrict__ x,
+__device__ __forceinline__ void half_gemm_body(const HalfGemmParams& d, const std::uint16_t* __restrict__ x,
                                                const std::uint16_t* __restrict__ w,
                                                const std::uint16_t* __restrict__ bias,
                                                std::uint16_t* __restrict__ y) {
@@ -167,7 +167,7 @@ __device__ __forceinline__ void half_gemm_body(const HalfGemmDesc& d, const std:
 // Grid: (row tiles, column tiles, groups); kThreads threads; kSmemBytes of dynamic shared memory.
 template <DType kType, bool kVectorLoads>
 __global__ void __launch_bounds__(kThreads)
-    half_gemm_kernel(const HalfGemmDesc d, const std::uint16_t* __restrict__ x, const std::uint16_t* __restrict__ w,
+    half_gemm_kernel(const HalfGemmParams d, const std::uint16_t* __restrict__ x, const std::uint16_t* __restrict__ w,
                      const std::uint16_t* __restrict__ bias, std::uint16_t* __restrict__ y) {
   half_gemm_body<kType, kVectorLoads>(d, x, w, bias, y);
 }

@@ -6,7 +6,7 @@
 
 #include "cuda/common/family_launcher.hpp"
 #include "cuda/half_gemm/half_gemm_family.hpp"
-#include "cuda/half_gemm/half_gemm_launch.hpp"
+#include "cuda/half_gemm/half_gemm.hpp"
 
 namespace kbench::gpu::conv {
 
@@ -15,14 +15,14 @@ namespace {
 class HalfGemmLaunch final : public KernelLaunch {
  public:
   HalfGemmLaunch(const ConvProblem& p, bool wgmma, KernelDescription description)
-      : KernelLaunch(std::move(description)), desc_(half_gemm::make_half_gemm_desc(p)), wgmma_(wgmma) {}
+      : KernelLaunch(std::move(description)), desc_(half_gemm::make_half_gemm_params(p)), wgmma_(wgmma) {}
   void enqueue(const Operands& ops, cudaStream_t stream) override {
     if (wgmma_) return half_gemm::launch_half_gemm_wgmma(desc_, ops, stream);
     half_gemm::launch_half_gemm(desc_, ops, stream);
   }
 
  private:
-  half_gemm::HalfGemmDesc desc_;
+  half_gemm::HalfGemmParams desc_;
   bool wgmma_;
 };
 

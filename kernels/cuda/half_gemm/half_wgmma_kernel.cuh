@@ -9,7 +9,7 @@
 // than it does there. Per chunk of 32 k: two m64n64k16 products in one commit group, four stages,
 // two chunks loaded ahead, one group left in flight across the next chunk's barrier.
 //
-// Device code only (the launcher is half_wgmma.cu, built for sm_90a alone); the CPU emulation tests
+// Device code only (its entry point is half_wgmma.cu, built for sm_90a alone); the CPU emulation tests
 // run it too.
 #include <cstdint>
 
@@ -36,7 +36,7 @@ __device__ __forceinline__ void wgmma_m64n64k16(float (&d)[kWgmmaAccumulators], 
 // Chunk `chunk` of A (the thread's rows from `origin`) and B (columns from `col0`) into the stage's
 // operand tiles `sa` / `sb`, in the core-matrix layout; zeros for padding taps, past K, M and N.
 template <bool kVectorLoads>
-__device__ __forceinline__ void load_wgmma_chunk(const HalfGemmDesc& d, std::int64_t chunk, std::int64_t g,
+__device__ __forceinline__ void load_wgmma_chunk(const HalfGemmParams& d, std::int64_t chunk, std::int64_t g,
                                                  const RowOrigin (&origin)[kVectorLoads ? kWgmmaVectorPieces : 1],
                                                  const bool (&row_ok)[kVectorLoads ? kWgmmaVectorPieces : 1],
                                                  std::int64_t col0, const std::uint16_t* __restrict__ x,
@@ -72,7 +72,7 @@ __device__ __forceinline__ void load_wgmma_chunk(const HalfGemmDesc& d, std::int
 
 // The kernel's body, with an ordering mistake planted when kBug is not `none` (ordering_bug.hpp).
 template <DType kType, bool kVectorLoads, OrderingBug kBug = OrderingBug::none>
-__device__ __forceinline__ void half_wgmma_body(const HalfGemmDesc& d, const std::uint16_t* __restrict__ x,
+__device__ __forceinline__ void half_wgmma_body(const HalfGemmParams& d, const std::uint16_t* __restrict__ x,
                                                 const std::uint16_t* __restrict__ w,
                                                 const std::uint16_t* __restrict__ bias,
                                                 std::uint16_t* __restrict__ y) {
@@ -159,7 +159,7 @@ __device__ __forceinline__ void half_wgmma_body(const HalfGemmDesc& d, const std
 // kWgmmaSmemBytes of dynamic shared memory.
 template <DType kType, bool kVectorLoads>
 __global__ void __launch_bounds__(kThreads)
-    half_wgmma_kernel(const HalfGemmDesc d, const std::uint16_t* __restrict__ x, const std::uint16_t* __restrict__ w,
+    half_wgmma_kernel(const HalfGemmParams d, const std::uint16_t* __restrict__ x, const std::uint16_t* __restrict__ w,
                       const std::uint16_t* __restrict__ bias, std::uint16_t* __restrict__ y) {
   half_wgmma_body<kType, kVectorLoads>(d, x, w, bias, y);
 }

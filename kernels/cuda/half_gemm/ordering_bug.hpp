@@ -2,7 +2,7 @@
 // Ordering mistakes the emulation tests plant in the fp16/bf16 GEMM kernels
 // (tests/emu/test_emulated_ordering.cpp), to show that the CPU emulation catches each one: the last
 // template parameter of a kernel's body (half_gemm_body, half_wgmma_body). The __global__ kernels the
-// launchers use pass `none`, so the device code is the same as without the parameter.
+// entry points use pass `none`, so the device code is the same as without the parameter.
 namespace kbench::gpu::conv::half_gemm {
 
 enum class OrderingBug {

@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "cuda/implicit_gemm/igemm_config.hpp"
+#include "cuda/implicit_gemm/igemm_params.hpp"
 #include "cuda/implicit_gemm/igemm_index.hpp"
 #include "cuda/implicit_gemm/igemm_patch_index.hpp"
 #include "cuda/implicit_gemm/igemm_resident_index.hpp"
@@ -20,15 +20,15 @@ namespace kbench::gpu::conv {
 
 // A forward convolution's GEMM descriptor in one reduction order, and whether that order runs it.
 struct ForwardGemm {
-  igemm::GemmConvDesc desc;
+  igemm::GemmConvParams desc;
   Support support;
 };
 
 inline ForwardGemm forward_gemm_in(const ConvProblem& p3, igemm::KOrder order) {
   const igemm::TileFacts f = igemm::tile_facts(igemm::choose_tile(p3.out_channels_per_group(), order));
-  ForwardGemm g{igemm::make_forward_desc(p3, order, f.bm), {}};
+  ForwardGemm g{igemm::make_forward_params(p3, order, f.bm), {}};
   if (order == igemm::KOrder::input_patch) {
-    const igemm::PatchTiling patch = igemm::make_patch_tiling(g.desc, igemm::forward_taps(p3), f.bn);
+    const igemm::PatchParamsFit patch = igemm::make_patch_params(g.desc, igemm::forward_taps(p3), f.bn);
     g.desc.patch = patch.desc;
     g.support = patch.support;
   }
@@ -37,7 +37,7 @@ inline ForwardGemm forward_gemm_in(const ConvProblem& p3, igemm::KOrder order) {
 
 // Whether A can stay resident for a (streamed) descriptor, or why not (igemm_resident_kernel.cuh): the
 // channel_blocks order on the 128-row tile, with all of the block's A and the B stages in shared memory.
-inline Support resident_support(const igemm::GemmConvDesc& d) {
+inline Support resident_support(const igemm::GemmConvParams& d) {
   if (d.order != igemm::KOrder::channel_blocks) return Support::no("resident A runs the channel_blocks order only");
   if (igemm::choose_tile(d.rows, d.order) != igemm::TileKind::m128)
     return Support::no(
@@ -47,7 +47,7 @@ inline Support resident_support(const igemm::GemmConvDesc& d) {
   // width (< 65,536 persistent blocks) past the last.
   if (tiles * d.chunks + 65536 > 0x7fffffff)
     return Support::no("resident A: more than 2^31 (tile, chunk) steps for one block to walk");
-  igemm::GemmConvDesc r = d;
+  igemm::GemmConvParams r = d;
   r.a_schedule = igemm::ASchedule::resident;
   const igemm::SmemLayout s = igemm::smem_layout(r);
   if (s.total_bytes > igemm::kMaxSmemBytes)
@@ -91,7 +91,7 @@ static_assert(igemm::TileWgmma::kBN == igemm::Tile64W::kBN && igemm::TileWgmma::
 
 // Whether the wgmma kernel runs a forward GEMM (igemm_wgmma_kernel.cuh), or why not: the input_patch
 // order, a tensor-core math, A streamed.
-inline Support wgmma_support(const igemm::GemmConvDesc& d, const KernelChoice& c) {
+inline Support wgmma_support(const igemm::GemmConvParams& d, const KernelChoice& c) {
   if (gemm_math(c.family) == igemm::GemmMath::ffma) return Support::no("wgmma is a tensor-core instruction (not FFMA)");
   if (d.order != igemm::KOrder::input_patch)
     return Support::no(fmt::format("wgmma runs the input_patch order only, not {}", igemm::order_name(d.order)));
@@ -124,7 +124,7 @@ inline ForwardGemm forward_gemm(const ConvProblem& p3, const KernelChoice& c) {
   return g;
 }
 
-inline igemm::GemmConvDesc forward_gemm_desc(const ConvProblem& p3, const KernelChoice& c) {
+inline igemm::GemmConvParams forward_gemm_params(const ConvProblem& p3, const KernelChoice& c) {
   return forward_gemm(p3, c).desc;
 }
 

@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "cuda/common/family_descriptor.hpp"
-#include "cuda/implicit_gemm/igemm_config.hpp"
+#include "cuda/implicit_gemm/igemm_params.hpp"
 #include "cuda/implicit_gemm/igemm_index.hpp"
 #include "cuda/implicit_gemm/igemm_resident_index.hpp"
 #include "cuda/implicit_gemm/igemm_split_index.hpp"
@@ -16,7 +16,7 @@ namespace kbench::gpu::conv {
 
 // Limits every GEMM descriptor must meet: the grid, the shared memory (which also bounds the tap
 // list, k table or patch offsets it keeps there: long kernels), 32-bit chunk counts.
-inline Support gemm_desc_fits(const igemm::GemmConvDesc& d, std::string_view family) {
+inline Support gemm_params_fit(const igemm::GemmConvParams& d, std::string_view family) {
   const igemm::TileFacts f = igemm::tile_facts(igemm::choose_tile(d));
   if (igemm::gemm_grid(d).x > 0x7fffffff || d.rows_padded / f.bm > 65535 || d.groups > 65535)
     return Support::no(fmt::format("{}: the problem needs more blocks than one launch has", family));
@@ -30,7 +30,7 @@ inline Support gemm_desc_fits(const igemm::GemmConvDesc& d, std::string_view fam
 
 // A GEMM descriptor as it launches on `device`: resident A sizes its persistent grid by the SMs, and
 // a grid that would leave most of them idle splits its reduction (unless `split` is SplitK::none).
-inline igemm::GemmConvDesc gemm_on_device(igemm::GemmConvDesc d, const LaunchDevice& device,
+inline igemm::GemmConvParams gemm_on_device(igemm::GemmConvParams d, const LaunchDevice& device,
                                           igemm::SplitK split = igemm::SplitK::automatic) {
   if (d.a_schedule == igemm::ASchedule::resident && device.sms > 0)
     d.resident_blocks = igemm::resident_blocks_per_row_tile(d, device.sms);
@@ -42,7 +42,7 @@ inline igemm::SplitK split_of(const KernelChoice& c) { return c.split.value_or(i
 
 // "9 splits of 16 chunks (256 reduction rows) or more; 1605632 bytes of partial tiles summed by a
 // second kernel", or why the reduction runs whole.
-inline std::string split_summary(const igemm::GemmConvDesc& d, const LaunchDevice& device, igemm::SplitK split) {
+inline std::string split_summary(const igemm::GemmConvParams& d, const LaunchDevice& device, igemm::SplitK split) {
   if (d.splits > 1)
     return fmt::format(
         "{} splits of {} chunks ({} reduction rows) or more; {} bytes of partial tiles summed by a "
@@ -54,7 +54,7 @@ inline std::string split_summary(const igemm::GemmConvDesc& d, const LaunchDevic
   return fmt::format("none ({} blocks for {} SMs)", igemm::gemm_blocks(d), device.sms);
 }
 
-inline std::string tile_name(const igemm::GemmConvDesc& d) {
+inline std::string tile_name(const igemm::GemmConvParams& d) {
   const igemm::TileFacts f = igemm::tile_facts(igemm::choose_tile(d));
   return fmt::format("{}x{}", f.bm, f.bn);
 }

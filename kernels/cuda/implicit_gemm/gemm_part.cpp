@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-#include "cuda/implicit_gemm/igemm_launch.hpp"
+#include "cuda/implicit_gemm/igemm.hpp"
 #include "cuda/implicit_gemm/igemm_patch_index.hpp"
 #include "cuda/implicit_gemm/igemm_split_index.hpp"
 #include "runtime/cuda_check.hpp"
@@ -22,7 +22,7 @@ DeviceBuffer<T> upload(const std::vector<T>& host) {
 
 }  // namespace
 
-GemmPart::GemmPart(const GemmConvDesc& desc, const std::vector<GemmTap>& taps, GemmMath math)
+GemmPart::GemmPart(const GemmConvParams& desc, const std::vector<GemmTap>& taps, GemmMath math)
     : desc_(desc), math_(math), tile_(choose_tile(desc)) {
   if (desc_.a_schedule == ASchedule::resident && desc_.resident_blocks < 1)
     throw std::invalid_argument("implicit GEMM: a resident-A descriptor needs its persistent block count");
@@ -43,12 +43,12 @@ GemmDeviceData GemmPart::device_data() const {
 
 void GemmPart::pack(const float* w, cudaStream_t stream) { launch_pack_a(desc_, math_, device_data(), w, stream); }
 
-void GemmPart::run(const Operands& ops, const ZeroFillDesc& zero, cudaStream_t stream) {
+void GemmPart::run(const Operands& ops, const ZeroFillParams& zero, cudaStream_t stream) {
   launch_gemm(tile_, math_, desc_, device_data(), ops, zero, smem_bytes_, stream);
   if (desc_.splits > 1) launch_split_reduce(desc_, device_data(), ops, stream);
 }
 
-std::int64_t GemmPart::device_bytes(const GemmConvDesc& desc, std::size_t tap_count) {
+std::int64_t GemmPart::device_bytes(const GemmConvParams& desc, std::size_t tap_count) {
   const std::int64_t packed = packed_a_size(desc) * static_cast<std::int64_t>(sizeof(float));
   const std::int64_t k_rows = desc.chunks * kChunkRows;
   std::int64_t table = 0;

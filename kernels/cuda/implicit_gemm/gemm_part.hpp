@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "cuda/common/operands.hpp"
-#include "cuda/implicit_gemm/igemm_config.hpp"
+#include "cuda/implicit_gemm/igemm_params.hpp"
 #include "cuda/implicit_gemm/igemm_index.hpp"
-#include "cuda/implicit_gemm/igemm_launch.hpp"
+#include "cuda/implicit_gemm/igemm.hpp"
 #include "cuda/transposed/zero_fill_index.hpp"
 #include "runtime/device_buffer.hpp"
 
@@ -21,21 +21,21 @@ class GemmPart {
  public:
   // `desc` as it launches: a resident-A descriptor with its resident_blocks counted for the device,
   // the reduction's splits chosen for it (gemm_on_device, implicit_gemm/gemm_family_common.hpp).
-  GemmPart(const GemmConvDesc& desc, const std::vector<GemmTap>& taps, GemmMath math);
+  GemmPart(const GemmConvParams& desc, const std::vector<GemmTap>& taps, GemmMath math);
 
   // Packs this run's weights into A (kernel launch on `stream`).
   void pack(const float* w, cudaStream_t stream);
   // The GEMM, and under split-K its reduction; `zero` (planes > 0) also writes a transposed
   // convolution's untapped planes and rows.
-  void run(const Operands& ops, const ZeroFillDesc& zero, cudaStream_t stream);
+  void run(const Operands& ops, const ZeroFillParams& zero, cudaStream_t stream);
 
   // Device bytes a part for `desc` allocates.
-  static std::int64_t device_bytes(const GemmConvDesc& desc, std::size_t tap_count);
+  static std::int64_t device_bytes(const GemmConvParams& desc, std::size_t tap_count);
 
  private:
   GemmDeviceData device_data() const;
 
-  GemmConvDesc desc_;
+  GemmConvParams desc_;
   GemmMath math_;
   TileKind tile_;
   std::size_t smem_bytes_ = 0;

@@ -7,8 +7,8 @@ void configure_gemm_ffma(TileKind tile, KOrder order, std::size_t smem_bytes) {
   configure_for<GemmMath::ffma>(tile, order, smem_bytes);
 }
 
-void launch_gemm_ffma(TileKind tile, const GemmConvDesc& d, const GemmDeviceData& data, const Operands& ops,
-                      const ZeroFillDesc& zero, std::size_t smem_bytes, cudaStream_t stream) {
+void launch_gemm_ffma(TileKind tile, const GemmConvParams& d, const GemmDeviceData& data, const Operands& ops,
+                      const ZeroFillParams& zero, std::size_t smem_bytes, cudaStream_t stream) {
   launch_for<GemmMath::ffma>(tile, d, data, ops, zero, smem_bytes, stream);
 }
 

@@ -37,7 +37,7 @@ inline constexpr int kChunkRows = 16;
 // (KOrder, ASchedule, MmaKind, SplitK) are in cuda/common/variant_knobs.hpp.
 
 // Geometry of the input_patch order (zero for the others), see igemm_patch_index.hpp.
-struct PatchDesc {
+struct PatchParams {
   std::int32_t tiles_per_image = 0;  // column tiles of one image (tiles never straddle two images)
   std::int32_t image_columns = 0;    // columns of one image: output rows x output columns
   std::int32_t rows = 0;             // input rows a patch holds (per channel)
@@ -62,7 +62,7 @@ struct KEntry {
   std::int64_t delta = 0;
 };
 
-struct GemmConvDesc {
+struct GemmConvParams {
   std::int64_t groups = 1;
   std::int64_t rows = 1;     // M: output channels per group
   std::int64_t columns = 1;  // N: batch x column grid volume
@@ -98,7 +98,7 @@ struct GemmConvDesc {
   std::int64_t tail = 0;
   std::int64_t lead = 0;
 
-  PatchDesc patch;  // input_patch order only
+  PatchParams patch;  // input_patch order only
 
   // Transposed convolutions' untapped outputs (the zero fill), when this GEMM carries them: every
   // block of the grid fills its share of the planes, and the grid's x holds this many fill-only
@@ -121,7 +121,7 @@ struct GemmConvDesc {
 
 // ---------------------------------------------------------------- reduction order
 
-KBENCH_HD std::int64_t channel_blocks_of(const GemmConvDesc& d) {
+KBENCH_HD std::int64_t channel_blocks_of(const GemmConvParams& d) {
   return (d.cin_per_group + kChunkRows - 1) / kChunkRows;
 }
 
@@ -139,7 +139,7 @@ struct ReductionSlot {
   std::int64_t tap = 0;      // index into the tap list
 };
 
-KBENCH_HD ReductionSlot reduction_slot(const GemmConvDesc& d, std::int64_t chunk, std::int64_t row) {
+KBENCH_HD ReductionSlot reduction_slot(const GemmConvParams& d, std::int64_t chunk, std::int64_t row) {
   ReductionSlot s;
   if (!dense_reduction(d.order)) {
     s.tap = chunk % d.taps;
@@ -177,19 +177,19 @@ KBENCH_HD constexpr int wgmma_core_offset(int k, int m) {
   return (k / 4 * (kWgmmaRows / 8) + m / 8) * 32 + m % 8 * 4 + k % 4;
 }
 
-KBENCH_HD std::int64_t packed_a_index(const GemmConvDesc& d, std::int64_t group, std::int64_t chunk, std::int64_t row,
+KBENCH_HD std::int64_t packed_a_index(const GemmConvParams& d, std::int64_t group, std::int64_t chunk, std::int64_t row,
                                       std::int64_t m) {
   return ((group * d.chunks + chunk) * kChunkRows + row) * d.rows_padded + m;
 }
 
 // Start of k-step `step` (0 or 1) of 16-row block `block` of a chunk, in the mma_fragments layout.
-KBENCH_HD std::int64_t packed_a_fragment_index(const GemmConvDesc& d, std::int64_t group, std::int64_t chunk,
+KBENCH_HD std::int64_t packed_a_fragment_index(const GemmConvParams& d, std::int64_t group, std::int64_t chunk,
                                                std::int64_t step, std::int64_t block) {
   return (group * d.chunks + chunk) * kChunkRows * d.rows_padded + step * 8 * d.rows_padded + block * 128;
 }
 
 // Start of row tile `tile`'s planes of a chunk, in the wgmma_cores layout (d.a_planes contiguous planes).
-KBENCH_HD std::int64_t packed_a_wgmma_index(const GemmConvDesc& d, std::int64_t group, std::int64_t chunk,
+KBENCH_HD std::int64_t packed_a_wgmma_index(const GemmConvParams& d, std::int64_t group, std::int64_t chunk,
                                             std::int64_t tile) {
   return ((group * d.chunks + chunk) * (d.rows_padded / kWgmmaRows) + tile) * d.a_planes * kWgmmaPlaneFloats;
 }
@@ -201,7 +201,7 @@ struct PackedACoord {
   int plane = 0;
 };
 
-KBENCH_HD PackedACoord packed_a_coord(const GemmConvDesc& d, std::int64_t idx, ALayout layout) {
+KBENCH_HD PackedACoord packed_a_coord(const GemmConvParams& d, std::int64_t idx, ALayout layout) {
   PackedACoord c;
   const std::int64_t per_chunk = kChunkRows * d.rows_padded * d.a_planes;
   const std::int64_t group_chunk = idx / per_chunk;
@@ -229,12 +229,12 @@ KBENCH_HD PackedACoord packed_a_coord(const GemmConvDesc& d, std::int64_t idx, A
   return c;
 }
 
-KBENCH_HD std::int64_t packed_a_size(const GemmConvDesc& d) {
+KBENCH_HD std::int64_t packed_a_size(const GemmConvParams& d) {
   return d.groups * d.chunks * kChunkRows * d.rows_padded * d.a_planes;
 }
 
 // Flat weight index that packed A element (g, chunk, row, m) copies, or -1 for a zero of the padding.
-KBENCH_HD std::int64_t packed_a_source(const GemmConvDesc& d, const GemmTap* taps, std::int64_t group,
+KBENCH_HD std::int64_t packed_a_source(const GemmConvParams& d, const GemmTap* taps, std::int64_t group,
                                        std::int64_t chunk, std::int64_t row, std::int64_t m) {
   const ReductionSlot s = reduction_slot(d, chunk, row);
   if (!s.valid || m >= d.rows) return -1;
@@ -244,7 +244,7 @@ KBENCH_HD std::int64_t packed_a_source(const GemmConvDesc& d, const GemmTap* tap
 // Packed A element idx in `layout`: the weight it copies, or a zero of the padding, rounded to TF32
 // to nearest when `tf32` (the tf32 math: once per run, so the GEMM's loop does not). With two planes
 // (3xTF32 through wgmma) the split_tf32 parts instead: the big part in plane 0, the remainder in plane 1.
-KBENCH_HD float packed_a_value(const GemmConvDesc& d, const GemmTap* taps, const float* w, std::int64_t idx,
+KBENCH_HD float packed_a_value(const GemmConvParams& d, const GemmTap* taps, const float* w, std::int64_t idx,
                                ALayout layout, bool tf32) {
   const PackedACoord c = packed_a_coord(d, idx, layout);
   const std::int64_t src = packed_a_source(d, taps, c.group, c.chunk, c.row, c.m);
@@ -258,7 +258,7 @@ KBENCH_HD float packed_a_value(const GemmConvDesc& d, const GemmTap* taps, const
 
 // ---------------------------------------------------------------- columns (the B operand)
 
-KBENCH_HD std::int64_t spatial_offset(const GemmConvDesc& d, const std::int32_t offset[3]) {
+KBENCH_HD std::int64_t spatial_offset(const GemmConvParams& d, const std::int32_t offset[3]) {
   return (offset[0] * d.in_extent[1] + offset[1]) * d.in_extent[2] + offset[2];
 }
 
@@ -269,7 +269,7 @@ struct ColumnState {
   std::int64_t offset = 0;  // input index of (batch, first channel of g, base coordinates); may be "virtual" (padding)
 };
 
-KBENCH_HD ColumnState column_state(const GemmConvDesc& d, std::int64_t group, std::int64_t n) {
+KBENCH_HD ColumnState column_state(const GemmConvParams& d, std::int64_t group, std::int64_t n) {
   ColumnState c;
   c.valid = n < d.columns;
   if (!c.valid) return c;
@@ -288,7 +288,7 @@ KBENCH_HD ColumnState column_state(const GemmConvDesc& d, std::int64_t group, st
 // Whether the column's base moved by the tap offsets lies inside the input (else the element is padding).
 // 32-bit, one unsigned compare per dimension (a negative coordinate wraps to a huge one): this runs
 // once per loaded element in the k_table order. The envelope keeps extents and offsets below 2^30.
-KBENCH_HD bool tap_in_input(const GemmConvDesc& d, const ColumnState& c, const std::int32_t offset[3]) {
+KBENCH_HD bool tap_in_input(const GemmConvParams& d, const ColumnState& c, const std::int32_t offset[3]) {
   bool inside = c.valid;
   for (int i = 0; i < 3; ++i) {
     const auto coord = static_cast<std::uint32_t>(c.base[i] + offset[i]);
@@ -298,13 +298,13 @@ KBENCH_HD bool tap_in_input(const GemmConvDesc& d, const ColumnState& c, const s
 }
 
 // Input index of B[(channel, tap)][column], or -1 where B is zero (padding, or outside the columns).
-KBENCH_HD std::int64_t b_source(const GemmConvDesc& d, const ColumnState& c, const GemmTap& tap, std::int64_t channel) {
+KBENCH_HD std::int64_t b_source(const GemmConvParams& d, const ColumnState& c, const GemmTap& tap, std::int64_t channel) {
   if (!tap_in_input(d, c, tap.offset)) return -1;
   return c.offset + spatial_offset(d, tap.offset) + channel * d.in_volume;
 }
 
 // The k_table entry of (chunk, row).
-KBENCH_HD KEntry k_entry(const GemmConvDesc& d, const GemmTap* taps, std::int64_t chunk, std::int64_t row) {
+KBENCH_HD KEntry k_entry(const GemmConvParams& d, const GemmTap* taps, std::int64_t chunk, std::int64_t row) {
   KEntry e;
   const ReductionSlot s = reduction_slot(d, chunk, row);
   if (!s.valid) return e;  // valid = 0: the kernel loads a zero
@@ -324,7 +324,7 @@ struct OutputState {
   bool first_in_row = false;    // P[2] == 0: this column also writes [0, lead)
 };
 
-KBENCH_HD OutputState output_state(const GemmConvDesc& d, std::int64_t group, std::int64_t n) {
+KBENCH_HD OutputState output_state(const GemmConvParams& d, std::int64_t group, std::int64_t n) {
   OutputState o;
   o.valid = n < d.columns;
   if (!o.valid) return o;
@@ -344,7 +344,7 @@ KBENCH_HD OutputState output_state(const GemmConvDesc& d, std::int64_t group, st
 }
 
 // Number of tail positions an output at last_coord writes (clipped to the row).
-KBENCH_HD std::int64_t tail_length(const GemmConvDesc& d, std::int64_t last_coord) {
+KBENCH_HD std::int64_t tail_length(const GemmConvParams& d, std::int64_t last_coord) {
   const std::int64_t room = d.out_extent[2] - 1 - last_coord;
   return d.tail < room ? d.tail : room;
 }
@@ -374,7 +374,7 @@ inline KOrder choose_k_order(std::int64_t cin_per_group, std::int64_t taps) {
 }
 
 // Fills the fields every descriptor shares; the caller sets columns, taps and the maps.
-inline void fill_common(GemmConvDesc& d, const ConvProblem& p3) {
+inline void fill_common(GemmConvParams& d, const ConvProblem& p3) {
   d.groups = p3.groups;
   d.rows = p3.out_channels_per_group();
   d.cin_per_group = p3.in_channels_per_group();
@@ -389,7 +389,7 @@ inline void fill_common(GemmConvDesc& d, const ConvProblem& p3) {
   }
 }
 
-inline void finish(GemmConvDesc& d, KOrder order, std::int64_t tile_rows) {
+inline void finish(GemmConvParams& d, KOrder order, std::int64_t tile_rows) {
   d.order = order;
   d.chunks = chunk_count(d.cin_per_group, d.taps, order);
   d.rows_padded = round_up(d.rows, tile_rows);
@@ -413,8 +413,8 @@ inline std::vector<GemmTap> forward_taps(const ConvProblem& p3) {
 }
 
 // A forward convolution (p3: rank 3, not transposed) with weight [C_out, C_in/g, k...].
-inline GemmConvDesc make_forward_desc(const ConvProblem& p3, KOrder order, std::int64_t tile_rows) {
-  GemmConvDesc d;
+inline GemmConvParams make_forward_params(const ConvProblem& p3, KOrder order, std::int64_t tile_rows) {
+  GemmConvParams d;
   fill_common(d, p3);
   d.taps = p3.kernel_volume();
   for (int i = 0; i < 3; ++i) {
@@ -452,9 +452,9 @@ inline std::vector<GemmTap> phase_taps(const ConvProblem& p3, const PhaseDim dim
 
 // One phase combination of a transposed convolution (weight [C_in, C_out/g, k...]): column P[d] is
 // q = q_begin + P[d] of phase ph[d]. Its columns and taps may be empty; the caller skips those.
-inline GemmConvDesc make_phase_desc(const ConvProblem& p3, const PhaseDim dims[3], const std::int64_t ph[3],
+inline GemmConvParams make_phase_desc(const ConvProblem& p3, const PhaseDim dims[3], const std::int64_t ph[3],
                                     std::int64_t tap_count, KOrder order, std::int64_t tile_rows) {
-  GemmConvDesc d;
+  GemmConvParams d;
   fill_common(d, p3);
   d.taps = tap_count;
   for (int i = 0; i < 3; ++i) {
@@ -477,7 +477,7 @@ inline GemmConvDesc make_phase_desc(const ConvProblem& p3, const PhaseDim dims[3
 }
 
 // The k_table rows of a descriptor, chunk by chunk (chunks * kChunkRows entries).
-inline std::vector<KEntry> make_k_table(const GemmConvDesc& d, const std::vector<GemmTap>& taps) {
+inline std::vector<KEntry> make_k_table(const GemmConvParams& d, const std::vector<GemmTap>& taps) {
   std::vector<KEntry> table;
   table.reserve(static_cast<std::size_t>(d.chunks * kChunkRows));
   for (std::int64_t j = 0; j < d.chunks; ++j)

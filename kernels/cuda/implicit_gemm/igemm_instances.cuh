@@ -10,7 +10,7 @@
 
 #include "cuda/implicit_gemm/igemm_kernel.cuh"
 #include "cuda/implicit_gemm/igemm_resident_kernel.cuh"
-#include "cuda/implicit_gemm/igemm_launch.hpp"
+#include "cuda/implicit_gemm/igemm.hpp"
 #include "runtime/cuda_check.hpp"
 
 namespace kbench::gpu::conv::igemm {
@@ -30,7 +30,7 @@ struct Instance {
     KBENCH_CUDA_CHECK(
         cudaFuncSetAttribute(kernel(), cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem_bytes)));
   }
-  static void launch(const GemmConvDesc& d, const GemmDeviceData& data, const Operands& ops, const ZeroFillDesc& zero,
+  static void launch(const GemmConvParams& d, const GemmDeviceData& data, const Operands& ops, const ZeroFillParams& zero,
                      std::size_t smem_bytes, cudaStream_t stream) {
     const GemmGrid g = gemm_grid(d);
     const dim3 grid(static_cast<unsigned>(g.x), static_cast<unsigned>(g.y), static_cast<unsigned>(g.z));
@@ -68,8 +68,8 @@ void configure_for(TileKind tile, KOrder order, std::size_t smem_bytes) {
 }
 
 template <GemmMath MATH>
-void launch_for(TileKind tile, const GemmConvDesc& d, const GemmDeviceData& data, const Operands& ops,
-                const ZeroFillDesc& zero, std::size_t smem_bytes, cudaStream_t stream) {
+void launch_for(TileKind tile, const GemmConvParams& d, const GemmDeviceData& data, const Operands& ops,
+                const ZeroFillParams& zero, std::size_t smem_bytes, cudaStream_t stream) {
   with_instance<MATH>(tile, d.order,
                       [&](auto instance) { decltype(instance)::launch(d, data, ops, zero, smem_bytes, stream); });
 }

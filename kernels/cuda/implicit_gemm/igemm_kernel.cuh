@@ -3,7 +3,7 @@
 //
 // Block (BM x BN tile of a group): a 3-stage cp.async pipeline over reduction chunks of 16 rows (all
 // of them, or under split-K one split's range of them: grid z = groups x splits, igemm_split_index.hpp).
-//   A chunk: BK x BM floats of packed A (pack_a_kernel in igemm_launch.cu), 16-byte copies, no masks.
+//   A chunk: BK x BM floats of packed A (pack_a_kernel in igemm.cu), 16-byte copies, no masks.
 //   B chunk: BK x BN input elements gathered with 4-byte zero-filling copies; each thread owns one
 //            column for the whole reduction and decoded it once (ColumnState), so per element it only
 //            adds a row offset (channel_blocks) or a table delta (k_table) and checks the bounds.
@@ -18,13 +18,13 @@
 
 #include "cuda/common/device_ops.cuh"
 #include "cuda/common/tf32_bits.hpp"
-#include "cuda/implicit_gemm/igemm_config.hpp"
+#include "cuda/implicit_gemm/igemm_params.hpp"
 #include "cuda/implicit_gemm/igemm_index.hpp"
 #include "cuda/implicit_gemm/igemm_output_store.cuh"
 #include "cuda/implicit_gemm/igemm_patch_index.hpp"
 #include "cuda/implicit_gemm/igemm_split_index.hpp"
 #include "cuda/implicit_gemm/igemm_tile_index.hpp"
-#include "cuda/transposed/zero_fill.cuh"
+#include "cuda/transposed/zero_fill_kernel.cuh"
 
 namespace kbench::gpu::conv::igemm {
 
@@ -35,7 +35,7 @@ struct ChunkCursor {
 };
 
 // The cursor at chunk `chunk` (channel_blocks: chunk = channel block x taps + tap).
-__device__ __forceinline__ ChunkCursor cursor_at(const GemmConvDesc& d, int chunk) {
+__device__ __forceinline__ ChunkCursor cursor_at(const GemmConvParams& d, int chunk) {
   return ChunkCursor{static_cast<int>(chunk % d.taps), static_cast<int>(chunk / d.taps)};
 }
 
@@ -139,7 +139,7 @@ __device__ __forceinline__ PatchB<T, MASKED> patch_b(const float* patch, const s
 
 // The patch offsets of the 8 columns a lane reads (see PatchB), in bytes, for the block's tile.
 template <class T, GemmMath MATH>
-__device__ __forceinline__ void patch_column_offsets(const GemmConvDesc& d, const PatchTile& tile, int warp, int lane,
+__device__ __forceinline__ void patch_column_offsets(const GemmConvParams& d, const PatchTile& tile, int warp, int lane,
                                                      std::int32_t (&noff)[8]) {
 #pragma unroll
   for (int c = 0; c < 8; ++c) {
@@ -153,7 +153,7 @@ __device__ __forceinline__ void patch_column_offsets(const GemmConvDesc& d, cons
 // for the padding (patch_vector_source, split so a warp decodes each of its rows once and its lanes
 // walk the row's vectors). The copies join the caller's next cp.async group; the zeros need a barrier.
 template <class T>
-__device__ __forceinline__ void load_patch(const GemmConvDesc& d, const PatchTile& tile, std::int64_t group,
+__device__ __forceinline__ void load_patch(const GemmConvParams& d, const PatchTile& tile, std::int64_t group,
                                            const float* __restrict__ x, float* patch, int warp, int lane) {
   const int vectors_per_row = d.patch.stride / 4;
   const int rows = static_cast<int>(d.cin_per_group) * d.patch.rows;
@@ -176,7 +176,7 @@ __device__ __forceinline__ void load_patch(const GemmConvDesc& d, const PatchTil
 // A chunk of packed A into As (16-byte copies, no masks: packed A is zero-padded), in the layout the
 // tile and math read.
 template <class T, GemmMath MATH>
-__device__ __forceinline__ void load_a_chunk(const GemmConvDesc& d, std::int64_t group, int chunk, std::int64_t m0,
+__device__ __forceinline__ void load_a_chunk(const GemmConvParams& d, std::int64_t group, int chunk, std::int64_t m0,
                                              const float* __restrict__ a_packed, float* As, int tid) {
 #pragma unroll
   for (int i = 0; i < T::kALoads; ++i) {
@@ -195,7 +195,7 @@ __device__ __forceinline__ void load_a_chunk(const GemmConvDesc& d, std::int64_t
 // its input pointer) and rows row_group + i * kRowsPerPass; then the cursor moves to the next chunk.
 // Per element: one 64-bit add (channel_step), one compare and a zero-filling 4-byte copy.
 template <class T>
-__device__ __forceinline__ void load_b_channel_blocks(const GemmConvDesc& d, const GemmTap* s_taps, ChunkCursor& cursor,
+__device__ __forceinline__ void load_b_channel_blocks(const GemmConvParams& d, const GemmTap* s_taps, ChunkCursor& cursor,
                                                       const ColumnState& cs, const float* x_column,
                                                       std::int64_t channel_step, const float* __restrict__ x, float* Bs,
                                                       int tid, int col, int row_group) {
@@ -352,7 +352,7 @@ __device__ __forceinline__ void stage_accumulators(const Accumulators<T, MATH>& 
 // kRowsPerPass, ...) plus the bias to GEMM column `column` of the output (coalesced along output
 // rows), and for transposed phases the untapped neighbours it owns (tail, lead), with the bias.
 template <class T>
-__device__ __forceinline__ void store_c_column(const GemmConvDesc& d, std::int64_t group, std::int64_t column,
+__device__ __forceinline__ void store_c_column(const GemmConvParams& d, std::int64_t group, std::int64_t column,
                                                std::int64_t m0, int col, int row_group, const float* Cs,
                                                const float* __restrict__ bias, float* __restrict__ y) {
   const ColumnStores stores = column_stores(d, group, column);
@@ -367,7 +367,7 @@ __device__ __forceinline__ void store_c_column(const GemmConvDesc& d, std::int64
 // Split-K's epilogue: the same column of the C tile, unbiased, to split `split`'s partial tile in
 // the workspace (the reduction adds the bias once).
 template <class T>
-__device__ __forceinline__ void store_partial_column(const GemmConvDesc& d, std::int64_t split, std::int64_t group,
+__device__ __forceinline__ void store_partial_column(const GemmConvParams& d, std::int64_t split, std::int64_t group,
                                                      std::int64_t column, std::int64_t m0, int col, int row_group,
                                                      const float* Cs, float* __restrict__ partials) {
   if (column >= d.columns) return;
@@ -381,11 +381,11 @@ __device__ __forceinline__ void store_partial_column(const GemmConvDesc& d, std:
 // ---------------------------------------------------------------- the kernel
 
 template <class T, GemmMath MATH, KOrder ORDER>
-__device__ __forceinline__ void igemm_conv_body(const GemmConvDesc& d, const float* __restrict__ x,
+__device__ __forceinline__ void igemm_conv_body(const GemmConvParams& d, const float* __restrict__ x,
                                                 const float* __restrict__ a_packed, const float* __restrict__ bias,
                                                 float* __restrict__ y, const GemmTap* __restrict__ taps_global,
                                                 const KEntry* __restrict__ table_global,
-                                                const std::int32_t* __restrict__ koffs_global, const ZeroFillDesc& zero,
+                                                const std::int32_t* __restrict__ koffs_global, const ZeroFillParams& zero,
                                                 float* __restrict__ partials) {
   constexpr bool kPatch = ORDER == KOrder::input_patch;
   extern __shared__ __align__(16) unsigned char smem[];
@@ -514,20 +514,20 @@ __device__ __forceinline__ void igemm_conv_body(const GemmConvDesc& d, const flo
 // The kernel, with the register budget ptxas picks for one block of T::kThreads ...
 template <class T, GemmMath MATH, KOrder ORDER>
 __global__ void __launch_bounds__(T::kThreads)
-    igemm_conv_kernel(const GemmConvDesc d, const float* __restrict__ x, const float* __restrict__ a_packed,
+    igemm_conv_kernel(const GemmConvParams d, const float* __restrict__ x, const float* __restrict__ a_packed,
                       const float* __restrict__ bias, float* __restrict__ y, const GemmTap* __restrict__ taps_global,
                       const KEntry* __restrict__ table_global, const std::int32_t* __restrict__ koffs_global,
-                      const ZeroFillDesc zero, float* __restrict__ partials) {
+                      const ZeroFillParams zero, float* __restrict__ partials) {
   igemm_conv_body<T, MATH, ORDER>(d, x, a_packed, bias, y, taps_global, table_global, koffs_global, zero, partials);
 }
 
 // ... or with at most 128 registers, so two blocks share an SM (Tile::kMinBlocksTf32).
 template <class T, GemmMath MATH, KOrder ORDER>
 __global__ void __launch_bounds__(T::kThreads, 2)
-    igemm_conv_kernel_2_blocks(const GemmConvDesc d, const float* __restrict__ x, const float* __restrict__ a_packed,
+    igemm_conv_kernel_2_blocks(const GemmConvParams d, const float* __restrict__ x, const float* __restrict__ a_packed,
                                const float* __restrict__ bias, float* __restrict__ y,
                                const GemmTap* __restrict__ taps_global, const KEntry* __restrict__ table_global,
-                               const std::int32_t* __restrict__ koffs_global, const ZeroFillDesc zero,
+                               const std::int32_t* __restrict__ koffs_global, const ZeroFillParams zero,
                                float* __restrict__ partials) {
   igemm_conv_body<T, MATH, ORDER>(d, x, a_packed, bias, y, taps_global, table_global, koffs_global, zero, partials);
 }

@@ -13,12 +13,12 @@ class IgemmLaunch final : public KernelLaunch {
   IgemmLaunch(const KernelChoice& choice, const ConvProblem& p3, const LaunchDevice& device,
               KernelDescription description)
       : KernelLaunch(std::move(description)),
-        part_(gemm_on_device(forward_gemm_desc(p3, choice), device, split_of(choice)), igemm::forward_taps(p3),
+        part_(gemm_on_device(forward_gemm_params(p3, choice), device, split_of(choice)), igemm::forward_taps(p3),
               gemm_math(choice.family)) {}
 
   void enqueue(const Operands& ops, cudaStream_t stream) override {
     part_.pack(ops.w, stream);
-    part_.run(ops, ZeroFillDesc{}, stream);
+    part_.run(ops, ZeroFillParams{}, stream);
   }
 
  private:
@@ -35,7 +35,7 @@ std::unique_ptr<KernelLaunch> make_igemm_launch(const KernelChoice& choice, cons
 std::int64_t igemm_launch_device_bytes(const KernelChoice& choice, const ConvProblem& problem,
                                        const LaunchDevice& device) {
   const ConvProblem p3 = as_rank3(problem);
-  return igemm::GemmPart::device_bytes(gemm_on_device(forward_gemm_desc(p3, choice), device, split_of(choice)),
+  return igemm::GemmPart::device_bytes(gemm_on_device(forward_gemm_params(p3, choice), device, split_of(choice)),
                                        static_cast<std::size_t>(p3.kernel_volume()));
 }
 

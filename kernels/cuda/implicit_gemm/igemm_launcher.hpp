@@ -2,7 +2,7 @@
 // Forward convolution as one implicit GEMM (families implicit_gemm_ffma / _3xtf32 / _tf32).
 #include <memory>
 
-#include "cuda/implicit_gemm/igemm_config.hpp"
+#include "cuda/implicit_gemm/igemm_params.hpp"
 #include "cuda/common/family_launcher.hpp"
 
 namespace kbench::gpu::conv {

@@ -17,7 +17,7 @@ struct ColumnStores {
   std::int64_t lead = 0;  // untapped outputs [0, lead) of the row, written by its first column
 };
 
-__device__ __forceinline__ ColumnStores column_stores(const GemmConvDesc& d, std::int64_t group, std::int64_t column) {
+__device__ __forceinline__ ColumnStores column_stores(const GemmConvParams& d, std::int64_t group, std::int64_t column) {
   ColumnStores c;
   c.os = output_state(d, group, column);
   if (!c.os.valid) return c;
@@ -27,7 +27,7 @@ __device__ __forceinline__ ColumnStores column_stores(const GemmConvDesc& d, std
 }
 
 // Output row m (< d.rows) of a valid column: `value` + `bias`, and the owned untapped neighbours.
-__device__ __forceinline__ void store_output(const GemmConvDesc& d, const ColumnStores& c, std::int64_t m, float value,
+__device__ __forceinline__ void store_output(const GemmConvParams& d, const ColumnStores& c, std::int64_t m, float value,
                                              float bias, float* __restrict__ y) {
   float* out = y + c.os.offset + m * d.out_volume;
   __stcs(out, value + bias);

@@ -35,7 +35,7 @@ struct PatchTile {
   std::int32_t first_in_row = 0;   // ih0 (negative inside the top padding)
 };
 
-KBENCH_HD PatchTile patch_tile(const GemmConvDesc& d, std::int64_t block_x, int bn) {
+KBENCH_HD PatchTile patch_tile(const GemmConvParams& d, std::int64_t block_x, int bn) {
   PatchTile t;
   t.image = block_x / d.patch.tiles_per_image;
   t.tile = static_cast<std::int32_t>(block_x % d.patch.tiles_per_image);
@@ -50,7 +50,7 @@ struct PatchColumn {
   std::int32_t noff = 0;  // patch offset of the column's tap (0, 0); 0 when !valid (a readable cell)
 };
 
-KBENCH_HD PatchColumn patch_column(const GemmConvDesc& d, const PatchTile& t, int n_local, int bn) {
+KBENCH_HD PatchColumn patch_column(const GemmConvParams& d, const PatchTile& t, int n_local, int bn) {
   PatchColumn c;
   const std::int64_t pos = static_cast<std::int64_t>(t.tile) * bn + n_local;
   c.valid = pos < d.patch.image_columns;
@@ -68,7 +68,7 @@ KBENCH_HD PatchColumn patch_column(const GemmConvDesc& d, const PatchTile& t, in
 
 // Patch offset of reduction row k (k = c*taps + t of the dense reduction); rows past the reduction
 // get 0, and the kernel multiplies them by zero rows of A and masks their B elements.
-KBENCH_HD std::int32_t patch_koff(const GemmConvDesc& d, const GemmTap* taps, std::int64_t k) {
+KBENCH_HD std::int32_t patch_koff(const GemmConvParams& d, const GemmTap* taps, std::int64_t k) {
   if (k >= d.cin_per_group * d.taps) return 0;
   const GemmTap& tap = taps[k % d.taps];
   return static_cast<std::int32_t>((k / d.taps) * d.patch.channel_floats + tap.offset[1] * d.patch.stride +
@@ -77,7 +77,7 @@ KBENCH_HD std::int32_t patch_koff(const GemmConvDesc& d, const GemmTap* taps, st
 
 // The global input row that patch row (c, r) copies, as the input index of its column 0, or -1
 // when the row lies in the padding (the row is zeros).
-KBENCH_HD std::int64_t patch_row_source(const GemmConvDesc& d, const PatchTile& t, std::int64_t group, int c, int r) {
+KBENCH_HD std::int64_t patch_row_source(const GemmConvParams& d, const PatchTile& t, std::int64_t group, int c, int r) {
   const std::int64_t ih = static_cast<std::int64_t>(t.first_in_row) + r;
   if (ih < 0 || ih >= d.in_extent[1]) return -1;
   return ((t.image * d.in_channels + group * d.cin_per_group + c) * d.in_volume) + ih * d.in_extent[2];
@@ -85,14 +85,14 @@ KBENCH_HD std::int64_t patch_row_source(const GemmConvDesc& d, const PatchTile& 
 
 // The input column that 16-byte vector v (patch columns 4v .. 4v+3) of any patch row starts at, or
 // -1 for a vector of padding.
-KBENCH_HD int patch_vector_column(const GemmConvDesc& d, int v) {
+KBENCH_HD int patch_vector_column(const GemmConvParams& d, int v) {
   const int col = 4 * v - d.patch.data_col;
   return col < 0 || col >= 4 * d.patch.load_vectors ? -1 : col;
 }
 
 // What the loader does with vector v of patch row `row` (row = c * rows + r): copy input index
 // `source` .. +3, or store zeros (source = -1). The kernel computes the row's source once per row.
-KBENCH_HD std::int64_t patch_vector_source(const GemmConvDesc& d, const PatchTile& t, std::int64_t group, int row,
+KBENCH_HD std::int64_t patch_vector_source(const GemmConvParams& d, const PatchTile& t, std::int64_t group, int row,
                                            int v) {
   const int col = patch_vector_column(d, v);
   const std::int64_t base = patch_row_source(d, t, group, row / d.patch.rows, row % d.patch.rows);
@@ -103,14 +103,14 @@ KBENCH_HD std::int64_t patch_vector_source(const GemmConvDesc& d, const PatchTil
 
 inline std::int64_t round_up_4(std::int64_t v) { return (v + 3) / 4 * 4; }
 
-struct PatchTiling {
-  PatchDesc desc;
+struct PatchParamsFit {
+  PatchParams desc;
   Support support;  // whether the order applies
 };
 
 // The patch geometry of forward descriptor d for column tiles of `bn`, or why the order cannot run it.
-inline PatchTiling make_patch_tiling(const GemmConvDesc& d, const std::vector<GemmTap>& taps, int bn) {
-  PatchTiling tiling;
+inline PatchParamsFit make_patch_params(const GemmConvParams& d, const std::vector<GemmTap>& taps, int bn) {
+  PatchParamsFit tiling;
   if (d.col_extent[0] != 1 || d.in_extent[0] != 1 || d.base_scale[0] != 1 || d.base_offset[0] != 0) {
     tiling.support = Support::no("input_patch: 1-D and 2-D convolutions only");
     return tiling;
@@ -146,7 +146,7 @@ inline PatchTiling make_patch_tiling(const GemmConvDesc& d, const std::vector<Ge
     tiling.support = Support::no("input_patch: patch or grid too large");
     return tiling;
   }
-  PatchDesc& p = tiling.desc;
+  PatchParams& p = tiling.desc;
   p.tiles_per_image = static_cast<std::int32_t>(tiles);
   p.image_columns = static_cast<std::int32_t>(oh * ow);
   p.rows = static_cast<std::int32_t>(rows);
@@ -159,7 +159,7 @@ inline PatchTiling make_patch_tiling(const GemmConvDesc& d, const std::vector<Ge
 }
 
 // The per-k offsets of a descriptor, chunk by chunk (chunks * kChunkRows entries).
-inline std::vector<std::int32_t> make_patch_koffs(const GemmConvDesc& d, const std::vector<GemmTap>& taps) {
+inline std::vector<std::int32_t> make_patch_koffs(const GemmConvParams& d, const std::vector<GemmTap>& taps) {
   std::vector<std::int32_t> koffs;
   koffs.reserve(static_cast<std::size_t>(d.chunks * kChunkRows));
   for (std::int64_t k = 0; k < d.chunks * kChunkRows; ++k) koffs.push_back(patch_koff(d, taps.data(), k));

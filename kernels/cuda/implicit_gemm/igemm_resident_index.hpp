@@ -23,11 +23,11 @@ struct ResidentWalk {
 };
 
 // Column tiles of `tile_columns` GEMM columns.
-KBENCH_HD std::int64_t column_tiles(const GemmConvDesc& d, std::int64_t tile_columns) {
+KBENCH_HD std::int64_t column_tiles(const GemmConvParams& d, std::int64_t tile_columns) {
   return (d.columns + tile_columns - 1) / tile_columns;
 }
 
-KBENCH_HD ResidentWalk resident_walk(const GemmConvDesc& d, std::int64_t tile_columns, std::int64_t block,
+KBENCH_HD ResidentWalk resident_walk(const GemmConvParams& d, std::int64_t tile_columns, std::int64_t block,
                                      std::int64_t blocks) {
   const std::int64_t all = column_tiles(d, tile_columns);
   ResidentWalk w;
@@ -48,14 +48,14 @@ struct ColumnOrigin {
   std::int64_t position = 0;
 };
 
-KBENCH_HD ColumnOrigin column_origin(const GemmConvDesc& d, std::int64_t n0) {
+KBENCH_HD ColumnOrigin column_origin(const GemmConvParams& d, std::int64_t n0) {
   return ColumnOrigin{n0 / d.out_volume, n0 % d.out_volume};
 }
 
 // Output index of C[0][n0 + col] of group 0 (n0 + col < columns): add (group * M + m) * V for row m
 // of a group. A column past the tile's first image steps over whole images by subtraction (no
 // division: once for a tile that straddles two images, at most 256 / V times for tiny images).
-KBENCH_HD std::int64_t resident_column_index(const GemmConvDesc& d, const ColumnOrigin& o, std::int64_t col) {
+KBENCH_HD std::int64_t resident_column_index(const GemmConvParams& d, const ColumnOrigin& o, std::int64_t col) {
   std::int64_t image = o.image, position = o.position + col;
   while (position >= d.out_volume) {
     position -= d.out_volume;
@@ -65,12 +65,12 @@ KBENCH_HD std::int64_t resident_column_index(const GemmConvDesc& d, const Column
 }
 
 // Output index of C[m][n0 + col] (m within the group, n0 + col < columns).
-KBENCH_HD std::int64_t resident_output_index(const GemmConvDesc& d, std::int64_t group, const ColumnOrigin& o,
+KBENCH_HD std::int64_t resident_output_index(const GemmConvParams& d, std::int64_t group, const ColumnOrigin& o,
                                              std::int64_t col, std::int64_t m) {
   return resident_column_index(d, o, col) + (group * d.rows + m) * d.out_volume;
 }
 
 // Whether the epilogue may store column pairs (even col) as one 8-byte store.
-KBENCH_HD bool resident_pair_stores(const GemmConvDesc& d) { return d.out_volume % 2 == 0; }
+KBENCH_HD bool resident_pair_stores(const GemmConvParams& d) { return d.out_volume % 2 == 0; }
 
 }  // namespace kbench::gpu::conv::igemm

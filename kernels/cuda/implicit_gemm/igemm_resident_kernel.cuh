@@ -28,7 +28,7 @@ namespace kbench::gpu::conv::igemm {
 // output row. Lean on purpose: it runs with all accumulators live (storing from the fragments
 // directly, with per-fragment index math, made the 3xTF32 instance spill 560 bytes).
 template <class T, GemmMath MATH>
-__device__ __forceinline__ void store_tile_staged(const GemmConvDesc& d, const Accumulators<T, MATH>& acc,
+__device__ __forceinline__ void store_tile_staged(const GemmConvParams& d, const Accumulators<T, MATH>& acc,
                                                   std::int64_t group, std::int64_t m0, std::int64_t n0,
                                                   const float* __restrict__ bias, float* __restrict__ y, float* staging,
                                                   int warp, int lane) {
@@ -81,10 +81,10 @@ __device__ __forceinline__ void store_tile_staged(const GemmConvDesc& d, const A
 
 template <class T, GemmMath MATH>
 __global__ void __launch_bounds__(T::kThreads)
-    igemm_resident_kernel(const GemmConvDesc d, const float* __restrict__ x, const float* __restrict__ a_packed,
+    igemm_resident_kernel(const GemmConvParams d, const float* __restrict__ x, const float* __restrict__ a_packed,
                           const float* __restrict__ bias, float* __restrict__ y,
                           const GemmTap* __restrict__ taps_global, const KEntry* __restrict__,
-                          const std::int32_t* __restrict__, const ZeroFillDesc) {
+                          const std::int32_t* __restrict__, const ZeroFillParams) {
   static_assert(T::kResidentA && T::kStages >= 2);
   static_assert(MATH != GemmMath::ffma, "resident A: the tensor-core maths (FFMA is bound by its FMAs, not by A)");
   extern __shared__ __align__(16) unsigned char smem[];

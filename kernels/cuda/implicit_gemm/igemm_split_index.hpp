@@ -17,7 +17,7 @@
 
 #include "core/host_device.hpp"
 #include "core/support.hpp"
-#include "cuda/implicit_gemm/igemm_config.hpp"
+#include "cuda/implicit_gemm/igemm_params.hpp"
 #include "cuda/implicit_gemm/igemm_index.hpp"
 
 namespace kbench::gpu::conv::igemm {
@@ -34,27 +34,27 @@ struct ChunkRange {
   std::int64_t end = 0;
 };
 
-KBENCH_HD ChunkRange split_chunk_range(const GemmConvDesc& d, std::int64_t split) {
+KBENCH_HD ChunkRange split_chunk_range(const GemmConvParams& d, std::int64_t split) {
   return ChunkRange{split * d.chunks / d.splits, (split + 1) * d.chunks / d.splits};
 }
 
 // Grid z holds groups x splits: the group fastest, so an unsplit grid's z is the group as before.
-KBENCH_HD std::int64_t group_of_z(const GemmConvDesc& d, std::int64_t z) { return z % d.groups; }
-KBENCH_HD std::int64_t split_of_z(const GemmConvDesc& d, std::int64_t z) { return z / d.groups; }
+KBENCH_HD std::int64_t group_of_z(const GemmConvParams& d, std::int64_t z) { return z % d.groups; }
+KBENCH_HD std::int64_t split_of_z(const GemmConvParams& d, std::int64_t z) { return z / d.groups; }
 
 // Workspace element of output row m (< d.rows) and GEMM column `column` (< d.columns) in split `split`.
-KBENCH_HD std::int64_t partial_index(const GemmConvDesc& d, std::int64_t split, std::int64_t group, std::int64_t m,
+KBENCH_HD std::int64_t partial_index(const GemmConvParams& d, std::int64_t split, std::int64_t group, std::int64_t m,
                                      std::int64_t column) {
   return ((split * d.groups + group) * d.rows + m) * d.columns + column;
 }
 
 // Floats of the workspace a descriptor needs: none unless it splits.
-inline std::int64_t partial_floats(const GemmConvDesc& d) {
+inline std::int64_t partial_floats(const GemmConvParams& d) {
   return d.splits > 1 ? d.splits * d.groups * d.rows * d.columns : 0;
 }
 
 // Whether descriptor d can run split at all, or why not.
-inline Support split_support(const GemmConvDesc& d) {
+inline Support split_support(const GemmConvParams& d) {
   if (d.order == KOrder::input_patch)
     return Support::no("input_patch copies a whole patch per block; split-K would copy it per split");
   if (d.a_schedule == ASchedule::resident)
@@ -65,7 +65,7 @@ inline Support split_support(const GemmConvDesc& d) {
 
 // Whether some device would split descriptor d, or why none would (the variant "no_split_k" then
 // changes nothing).
-inline Support ever_splits(const GemmConvDesc& d) {
+inline Support ever_splits(const GemmConvParams& d) {
   if (Support s = split_support(d); !s) return s;
   if (d.chunks < 2 * kMinChunksPerSplit)
     return Support::no("its reduction of " + std::to_string(d.chunks) +
@@ -77,8 +77,8 @@ inline Support ever_splits(const GemmConvDesc& d) {
 
 // The blocks of a grid that compute (the fill-only blocks of a transposed convolution's zero fill
 // aside), unsplit.
-inline std::int64_t gemm_blocks(const GemmConvDesc& d) {
-  GemmConvDesc one = d;
+inline std::int64_t gemm_blocks(const GemmConvParams& d) {
+  GemmConvParams one = d;
   one.splits = 1;
   const GemmGrid g = gemm_grid(one);
   return (g.x - d.fill_blocks) * g.y * g.z;
@@ -87,7 +87,7 @@ inline std::int64_t gemm_blocks(const GemmConvDesc& d) {
 // Splits for a device of `sms` SMs (0: unknown, no split): as many as fill about one block per
 // SM, where the unsplit grid leaves at least half of them idle; at most kMaxSplits, each of at
 // least kMinChunksPerSplit chunks; 1 where that gives fewer than 2 or the descriptor cannot split.
-inline std::int64_t choose_splits(const GemmConvDesc& d, int sms) {
+inline std::int64_t choose_splits(const GemmConvParams& d, int sms) {
   if (sms <= 0 || !split_support(d)) return 1;
   const std::int64_t blocks = gemm_blocks(d);
   std::int64_t splits = std::min({kMaxSplits, d.chunks / kMinChunksPerSplit, sms / std::max<std::int64_t>(1, blocks)});

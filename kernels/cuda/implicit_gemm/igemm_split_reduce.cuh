@@ -13,7 +13,7 @@ namespace kbench::gpu::conv::igemm {
 inline constexpr int kSplitReduceThreads = 256;
 
 __global__ void __launch_bounds__(kSplitReduceThreads)
-    igemm_split_reduce_kernel(const GemmConvDesc d, const float* __restrict__ partials, const float* __restrict__ bias,
+    igemm_split_reduce_kernel(const GemmConvParams d, const float* __restrict__ partials, const float* __restrict__ bias,
                               float* __restrict__ y) {
   const std::int64_t total = d.groups * d.rows * d.columns;
   const std::int64_t step = static_cast<std::int64_t>(gridDim.x) * blockDim.x;

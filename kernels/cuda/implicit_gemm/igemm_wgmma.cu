@@ -1,4 +1,4 @@
-// The wgmma implicit-GEMM kernel's instances (tf32 and 3xTF32) and launcher. Built for sm_90a only
+// The wgmma implicit-GEMM kernel's instances (tf32 and 3xTF32) and entry point. Built for sm_90a only
 // (kernels/CMakeLists.txt: wgmma.mma_async exists on no other target), so the backend offers the
 // wgmma variant on compute capability 9.0 devices only.
 #include <cuda_runtime.h>
@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <stdexcept>
 
-#include "cuda/implicit_gemm/igemm_launch.hpp"
+#include "cuda/implicit_gemm/igemm.hpp"
 #include "cuda/implicit_gemm/igemm_wgmma_kernel.cuh"
 #include "runtime/cuda_check.hpp"
 
@@ -33,7 +33,7 @@ void configure_gemm_wgmma(GemmMath math, std::size_t smem_bytes) {
   });
 }
 
-void launch_gemm_wgmma(GemmMath math, const GemmConvDesc& d, const GemmDeviceData& data, const Operands& ops,
+void launch_gemm_wgmma(GemmMath math, const GemmConvParams& d, const GemmDeviceData& data, const Operands& ops,
                        std::size_t smem_bytes, cudaStream_t stream) {
   if (d.order != KOrder::input_patch || d.mma != MmaKind::wgmma)
     throw std::logic_error("implicit GEMM: the wgmma kernel runs wgmma descriptors of the input_patch order only");

@@ -9,7 +9,7 @@
 //     A fragment element e: column 16 w + gid + 8 (e % 2), reduction row tig + 4 (e / 2) of the k-step
 //     accumulator j < 48:   column 16 w + gid + 8 (j % 4 / 2), row 8 (j / 4) + 2 tig + j % 2
 #include "core/host_device.hpp"
-#include "cuda/implicit_gemm/igemm_config.hpp"
+#include "cuda/implicit_gemm/igemm_params.hpp"
 
 namespace kbench::gpu::conv::igemm {
 

@@ -119,7 +119,7 @@ __device__ __forceinline__ void wgmma_chunk(float (&acc)[TileWgmma::kMTiles][48]
 }
 
 template <GemmMath MATH>
-__device__ __forceinline__ void igemm_wgmma_body(const GemmConvDesc& d, const float* __restrict__ x,
+__device__ __forceinline__ void igemm_wgmma_body(const GemmConvParams& d, const float* __restrict__ x,
                                                  const float* __restrict__ a_packed, const float* __restrict__ bias,
                                                  float* __restrict__ y, const std::int32_t* __restrict__ koffs_global) {
   using T = TileWgmma;
@@ -226,7 +226,7 @@ __device__ __forceinline__ void igemm_wgmma_body(const GemmConvDesc& d, const fl
 // computes); 3xTF32 stages two planes and holds split fragments: one block.
 template <GemmMath MATH>
 __global__ void __launch_bounds__(TileWgmma::kThreads, MATH == GemmMath::tf32 ? TileWgmma::kMinBlocksTf32 : 1)
-    igemm_wgmma_kernel(const GemmConvDesc d, const float* __restrict__ x, const float* __restrict__ a_packed,
+    igemm_wgmma_kernel(const GemmConvParams d, const float* __restrict__ x, const float* __restrict__ a_packed,
                        const float* __restrict__ bias, float* __restrict__ y,
                        const std::int32_t* __restrict__ koffs_global) {
   igemm_wgmma_body<MATH>(d, x, a_packed, bias, y, koffs_global);

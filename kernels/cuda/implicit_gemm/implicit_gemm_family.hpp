@@ -19,7 +19,7 @@ inline Support implicit_gemm_envelope(const KernelChoice& c, const ConvProblem& 
   if (c.split == igemm::SplitK::none)
     if (const Support s = igemm::ever_splits(g.desc); !s)
       return Support::no(fmt::format("{}: no_split_k changes nothing: {}", name, s.reason));
-  return gemm_desc_fits(g.desc, name);
+  return gemm_params_fit(g.desc, name);
 }
 
 // The reduction never split, then each other (order, A schedule, wgmma) that applies, named by what
@@ -29,9 +29,9 @@ inline void implicit_gemm_variants(const KernelChoice& own, const ConvProblem& r
   const ConvProblem p3 = as_rank3(runs);
   const Family f = own.family;
   candidates.push_back(KernelChoice{.family = f, .split = igemm::SplitK::none});
-  const igemm::GemmConvDesc preferred = forward_gemm_desc(p3, own);
+  const igemm::GemmConvParams preferred = forward_gemm_params(p3, own);
   for (const igemm::KOrder o : kAllOrders) {
-    const igemm::ASchedule usual = forward_gemm_desc(p3, KernelChoice{.family = f, .order = o}).a_schedule;
+    const igemm::ASchedule usual = forward_gemm_params(p3, KernelChoice{.family = f, .order = o}).a_schedule;
     const std::optional<igemm::KOrder> order = o == preferred.order ? std::nullopt : std::optional(o);
     for (const igemm::ASchedule s : kAllSchedules) {
       if (o == preferred.order && s == preferred.a_schedule) continue;  // the family's own entry
@@ -42,13 +42,13 @@ inline void implicit_gemm_variants(const KernelChoice& own, const ConvProblem& r
   }
 }
 
-inline std::string patch_summary(const igemm::GemmConvDesc& d) {
+inline std::string patch_summary(const igemm::GemmConvParams& d) {
   if (d.order != igemm::KOrder::input_patch) return "none";
   return fmt::format("{} channel(s) x {} rows x {} floats per block ({} bytes), {} column tiles per image",
                      d.cin_per_group, d.patch.rows, d.patch.stride, d.patch.floats * 4, d.patch.tiles_per_image);
 }
 
-inline std::string resident_summary(const igemm::GemmConvDesc& d) {
+inline std::string resident_summary(const igemm::GemmConvParams& d) {
   if (d.a_schedule != igemm::ASchedule::resident) return "streamed_a (every block reads its A chunks from L2)";
   const std::int64_t columns = igemm::column_tiles(d, igemm::tile_facts(igemm::choose_tile(d)).bn);
   if (d.resident_blocks == 0)
@@ -64,8 +64,8 @@ inline std::string resident_summary(const igemm::GemmConvDesc& d) {
 // "/wgmma" on Hopper's warpgroup instruction.
 inline KernelDescription describe_implicit_gemm(const KernelChoice& choice, const ConvProblem& p,
                                                 const LaunchDevice& device) {
-  const igemm::GemmConvDesc d =
-      gemm_on_device(forward_gemm_desc(as_rank3(p), choice), device, split_of(choice));
+  const igemm::GemmConvParams d =
+      gemm_on_device(forward_gemm_params(as_rank3(p), choice), device, split_of(choice));
   const bool wgmma = d.mma == igemm::MmaKind::wgmma;
   return {fmt::format("{}/{}/{}{}{}{}", family_name(choice.family), igemm::order_name(d.order), tile_name(d),
                       d.a_schedule == igemm::ASchedule::resident ? "/resident_a" : "", wgmma ? "/wgmma" : "",
@@ -95,7 +95,7 @@ inline Support implicit_gemm_differs_on_device(const KernelChoice& choice, const
   KernelChoice automatic = choice;
   automatic.split.reset();
   const LaunchDevice device{sms, 0};
-  return no_split_differs(gemm_on_device(forward_gemm_desc(as_rank3(p), automatic), device).splits > 1, sms);
+  return no_split_differs(gemm_on_device(forward_gemm_params(as_rank3(p), automatic), device).splits > 1, sms);
 }
 
 inline constexpr FamilyDescriptor implicit_gemm_descriptor(Family f, std::string_view summary, MathMode computes_in) {

@@ -3,7 +3,7 @@
 #include <utility>
 
 #include "cuda/common/family_launcher.hpp"
-#include "cuda/transposed/forward_weights_launch.hpp"
+#include "cuda/transposed/forward_weights.hpp"
 #include "runtime/device_buffer.hpp"
 
 namespace kbench::gpu::conv {

@@ -11,7 +11,7 @@
 // The cuda backend runs a stride-1 transposed problem on the forward kernels this way (depthwise2d,
 // the forward GEMMs with their input_patch order, resident A and wgmma, direct_tiled's unrolled
 // instances: none of which the phase GEMMs or direct_tiled's transposed instances have), after one
-// launch that writes the forward weights (forward_weights.cuh). Host/device: that kernel and the CPU
+// launch that writes the forward weights (forward_weights_kernel.cuh). Host/device: that kernel and the CPU
 // tests share the index map below.
 #include <cstdint>
 #include <optional>

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "cuda/transposed/forward_weights.cuh"
-#include "cuda/transposed/forward_weights_launch.hpp"
+#include "cuda/transposed/forward_weights_kernel.cuh"
+#include "cuda/transposed/forward_weights.hpp"
 #include "runtime/cuda_check.hpp"
 
 namespace kbench::gpu::conv {

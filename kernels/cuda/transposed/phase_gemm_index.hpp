@@ -13,7 +13,7 @@ namespace kbench::gpu::conv {
 struct PhaseGemm {
   std::int64_t phase[3] = {0, 0, 0};
   std::vector<igemm::GemmTap> taps;
-  igemm::GemmConvDesc desc;
+  igemm::GemmConvParams desc;
 };
 
 // Number of phase combinations whose GEMM has work (taps along every dimension and some outputs).

@@ -3,7 +3,7 @@
 #include "cuda/transposed/phase_gemm_index.hpp"
 #include "cuda/transposed/phase_launcher.hpp"
 #include "cuda/transposed/transposed_phase_family.hpp"
-#include "cuda/transposed/zero_fill_launch.hpp"
+#include "cuda/transposed/zero_fill.hpp"
 #include "problem/rank3.hpp"
 
 namespace kbench::gpu::conv {
@@ -14,7 +14,7 @@ class PhaseLaunch final : public KernelLaunch {
  public:
   PhaseLaunch(const KernelChoice& choice, const ConvProblem& p3, const LaunchDevice& device,
               KernelDescription description)
-      : KernelLaunch(std::move(description)), zero_(make_zero_fill_desc(p3)) {
+      : KernelLaunch(std::move(description)), zero_(make_zero_fill_params(p3)) {
     for (const PhaseGemm& g : transposed_gemms(p3, choice.fill.value_or(FillBlocks::trailing)))
       parts_.emplace_back(gemm_on_device(g.desc, device, split_of(choice)), g.taps, gemm_math(choice.family));
   }
@@ -26,11 +26,11 @@ class PhaseLaunch final : public KernelLaunch {
     }
     for (igemm::GemmPart& p : parts_) p.pack(ops.w, stream);
     // The first GEMM also writes every untapped plane and row, overlapping those stores with its math.
-    for (std::size_t i = 0; i < parts_.size(); ++i) parts_[i].run(ops, i == 0 ? zero_ : ZeroFillDesc{}, stream);
+    for (std::size_t i = 0; i < parts_.size(); ++i) parts_[i].run(ops, i == 0 ? zero_ : ZeroFillParams{}, stream);
   }
 
  private:
-  ZeroFillDesc zero_;
+  ZeroFillParams zero_;
   std::vector<igemm::GemmPart> parts_;
 };
 

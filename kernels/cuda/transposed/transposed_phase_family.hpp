@@ -19,8 +19,8 @@ namespace kbench::gpu::conv {
 // Fill-only blocks for the first phase GEMM `first` (without any yet): trailing_fill_blocks where
 // the zero fill has work, none that would push the grid past 2^31 - 1 blocks (the GEMM blocks then
 // fill more).
-inline std::int64_t default_fill_blocks(const ConvProblem& p3, const igemm::GemmConvDesc& first) {
-  const ZeroFillDesc zero = make_zero_fill_desc(p3);
+inline std::int64_t default_fill_blocks(const ConvProblem& p3, const igemm::GemmConvParams& first) {
+  const ZeroFillParams zero = make_zero_fill_params(p3);
   if (!zero_fill_has_work(zero)) return 0;
   const std::int64_t tiles = igemm::gemm_grid(first).x;
   return std::min(trailing_fill_blocks(tiles, zero.planes), std::max<std::int64_t>(0, 0x7fffffff - tiles));
@@ -55,7 +55,7 @@ inline Support transposed_phase_envelope(const KernelChoice& c, const ConvProble
   if (fill == FillBlocks::none && (gemms.empty() || default_fill_blocks(p3, gemms.front().desc) == 0))
     return Support::no(fmt::format("{}: no fill-only blocks to leave out", name));
   for (const PhaseGemm& g : gemms)
-    if (Support s = gemm_desc_fits(g.desc, name); !s) return s;
+    if (Support s = gemm_params_fit(g.desc, name); !s) return s;
   if (c.split == igemm::SplitK::none &&
       std::none_of(gemms.begin(), gemms.end(), [](const PhaseGemm& g) { return igemm::ever_splits(g.desc).ok; }))
     return Support::no(fmt::format("{}: no_split_k changes nothing: no phase GEMM's reduction could be split", name));
@@ -76,7 +76,7 @@ inline KernelDescription describe_transposed_phase(const KernelChoice& choice, c
   const ConvProblem p3 = as_rank3(p);
   const FillBlocks fill = choice.fill.value_or(FillBlocks::trailing);
   const std::vector<PhaseGemm> gemms = transposed_gemms(p3, fill);
-  const ZeroFillDesc zero = make_zero_fill_desc(p3);
+  const ZeroFillParams zero = make_zero_fill_params(p3);
   const std::string_view family = family_name(choice.family);
   if (gemms.empty())
     return {fmt::format("{}/bias_only", family),
@@ -94,7 +94,7 @@ inline KernelDescription describe_transposed_phase(const KernelChoice& choice, c
   props.emplace_back("phase_gemms", std::to_string(gemms.size()));
   props.emplace_back("computed_outputs", "");  // filled in below, once counted
   for (std::size_t i = 0; i < gemms.size(); ++i) {
-    const igemm::GemmConvDesc d = gemm_on_device(gemms[i].desc, device, split_of(choice));
+    const igemm::GemmConvParams d = gemm_on_device(gemms[i].desc, device, split_of(choice));
     orders.insert(igemm::order_name(d.order));
     computed += d.columns * d.rows * d.groups;
     launches += d.splits > 1 ? 3 : 2;  // pack, GEMM, and split-K's reduction
@@ -112,7 +112,7 @@ inline KernelDescription describe_transposed_phase(const KernelChoice& choice, c
   if (!zero_fill_has_work(zero)) {
     props.emplace_back("zero_fill", "none (every output lies on a tapped phase)");
   } else {
-    const igemm::GemmConvDesc first = gemm_on_device(gemms.front().desc, device);
+    const igemm::GemmConvParams first = gemm_on_device(gemms.front().desc, device);
     props.emplace_back("zero_fill",
                        fmt::format("the untapped outputs of {} planes, by the first GEMM's {} blocks and "
                                    "{} fill-only blocks after them",

@@ -5,7 +5,7 @@
 // An output is computed (by the GEMM of its phase combination) when its coordinate has taps along
 // every dimension. Of the rest:
 //   - along the last dimension, untapped positions of a row whose other coordinates have taps are
-//     written by the GEMM epilogue (GemmConvDesc::tail / lead), next to the values it stores;
+//     written by the GEMM epilogue (GemmConvParams::tail / lead), next to the values it stores;
 //   - everything else forms whole planes (dimension 0 untapped, or no tapped position along the last
 //     dimension at all) and whole rows (dimension 1 untapped): the "zero fill" below, done in the
 //     same launch as the GEMM (problem 77: 76% of the output as whole planes and rows, 12% as epilogue tails).
@@ -19,7 +19,7 @@
 
 namespace kbench::gpu::conv {
 
-struct ZeroFillDesc {
+struct ZeroFillParams {
   std::int64_t planes = 0;  // batch * out_channels * out_extent[0]; 0 = nothing to fill
   std::int64_t out_channels = 1;
   std::int64_t out_extent[3] = {1, 1, 1};
@@ -42,8 +42,8 @@ KBENCH_HD std::int64_t trailing_fill_blocks(std::int64_t tiles, std::int64_t pla
 }
 
 // p3: rank 3, transposed.
-inline ZeroFillDesc make_zero_fill_desc(const ConvProblem& p3) {
-  ZeroFillDesc z;
+inline ZeroFillParams make_zero_fill_params(const ConvProblem& p3) {
+  ZeroFillParams z;
   z.out_channels = p3.out_channels;
   for (int i = 0; i < 3; ++i) {
     z.out_extent[i] = p3.output_extent(i);
@@ -60,7 +60,7 @@ struct PlaneCoord {
   std::int64_t offset = 0;  // output index of the plane's first element
 };
 
-KBENCH_HD PlaneCoord plane_coord(const ZeroFillDesc& z, std::int64_t plane) {
+KBENCH_HD PlaneCoord plane_coord(const ZeroFillParams& z, std::int64_t plane) {
   PlaneCoord c;
   c.coord0 = plane % z.out_extent[0];
   c.channel = (plane / z.out_extent[0]) % z.out_channels;
@@ -69,19 +69,19 @@ KBENCH_HD PlaneCoord plane_coord(const ZeroFillDesc& z, std::int64_t plane) {
 }
 
 // True when the whole plane is untapped.
-KBENCH_HD bool plane_untapped(const ZeroFillDesc& z, std::int64_t coord0) {
+KBENCH_HD bool plane_untapped(const ZeroFillParams& z, std::int64_t coord0) {
   return !z.last_dim_tapped || !position_has_taps(z.dim[0], coord0);
 }
 
 // In a plane that is not wholly untapped: the untapped rows are those of the untapped phases of
 // dimension 1, enumerated phase by phase (no per-row test). rows_of_phase gives their range.
-KBENCH_HD bool row_phase_untapped(const ZeroFillDesc& z, std::int64_t ph1) { return !phase_has_taps(z.dim[1], ph1); }
+KBENCH_HD bool row_phase_untapped(const ZeroFillParams& z, std::int64_t ph1) { return !phase_has_taps(z.dim[1], ph1); }
 
-KBENCH_HD PhaseRange rows_of_phase(const ZeroFillDesc& z, std::int64_t ph1) { return phase_positions(z.dim[1], ph1); }
+KBENCH_HD PhaseRange rows_of_phase(const ZeroFillParams& z, std::int64_t ph1) { return phase_positions(z.dim[1], ph1); }
 
 // Whether anything is left for the fill to write: an untapped plane, or an untapped row phase with
 // rows in it (stride-1 transposed convolutions tap every output).
-inline bool zero_fill_has_work(const ZeroFillDesc& z) {
+inline bool zero_fill_has_work(const ZeroFillParams& z) {
   if (z.planes == 0) return false;
   for (std::int64_t c0 = 0; c0 < z.out_extent[0]; ++c0)
     if (plane_untapped(z, c0)) return true;
@@ -90,7 +90,7 @@ inline bool zero_fill_has_work(const ZeroFillDesc& z) {
   return false;
 }
 
-KBENCH_HD std::int64_t row_of_phase(const ZeroFillDesc& z, std::int64_t ph1, std::int64_t q) {
+KBENCH_HD std::int64_t row_of_phase(const ZeroFillParams& z, std::int64_t ph1, std::int64_t q) {
   return phase_position(z.dim[1], ph1, q);
 }
 

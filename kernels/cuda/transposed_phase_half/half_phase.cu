@@ -1,12 +1,12 @@
 // Launchers of the half-precision transposed convolution's weight packing and bias fill
-// (half_phase_kernels.cuh). The phase GEMMs themselves are half_gemm.cu's.
+// (half_phase_kernel.cuh). The phase GEMMs themselves are half_gemm.cu's.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdint>
 
-#include "cuda/transposed_phase_half/half_phase_kernels.cuh"
-#include "cuda/transposed_phase_half/half_phase_launch.hpp"
+#include "cuda/transposed_phase_half/half_phase_kernel.cuh"
+#include "cuda/transposed_phase_half/half_phase.hpp"
 #include "runtime/cuda_check.hpp"
 
 namespace kbench::gpu::conv::half_gemm {
@@ -27,7 +27,7 @@ void launch_pack_phase_weights(const HalfPhaseGemm& g, const void* w, std::uint1
   KBENCH_CUDA_CHECK_LAUNCH();
 }
 
-void launch_untapped_bias_fill(const BiasFillDesc& f, const Operands& ops, cudaStream_t stream) {
+void launch_untapped_bias_fill(const BiasFillParams& f, const Operands& ops, cudaStream_t stream) {
   if (!f.has_work) return;
   const auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
   const auto* bias = Operands::as<std::uint16_t>(ops.bias);

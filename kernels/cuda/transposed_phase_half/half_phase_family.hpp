@@ -54,7 +54,7 @@ inline KernelDescription describe_transposed_phase_half(const KernelChoice& c, c
   const bool wgmma = half_gemm_on_wgmma(c);
   namespace hg = half_gemm;
   const std::vector<hg::HalfPhaseGemm> gemms = hg::make_half_phase_gemms(p);
-  const hg::BiasFillDesc fill = hg::make_bias_fill_desc(p);
+  const hg::BiasFillParams fill = hg::make_bias_fill_params(p);
   const std::int64_t total = fill.p3.batch * fill.out_volume;
   std::int64_t computed = 0;
   for (const hg::HalfPhaseGemm& g : gemms) computed += g.desc.rows;
@@ -67,7 +67,7 @@ inline KernelDescription describe_transposed_phase_half(const KernelChoice& c, c
                                                        100.0 * static_cast<double>(computed) /
                                                            static_cast<double>(total > 0 ? total : 1)));
   for (std::size_t i = 0; i < gemms.size() && i < 8; ++i) {
-    const hg::HalfGemmDesc& d = gemms[i].desc;
+    const hg::HalfGemmParams& d = gemms[i].desc;
     props.emplace_back(fmt::format("gemm_{}", i),
                        fmt::format("phase ({}, {}, {}): M {} x N {} x K {} ({} taps), {} group(s)", gemms[i].phase[0],
                                    gemms[i].phase[1], gemms[i].phase[2], d.rows, d.cols, d.depth, d.kvol, p.groups));
@@ -78,7 +78,7 @@ inline KernelDescription describe_transposed_phase_half(const KernelChoice& c, c
                                                 : "none (every output lies on a tapped phase)");
   if (gemms.empty())
     return {"transposed_phase_half/bias_only", {props[0], props[1], props.back(), {"launches", std::to_string(fills)}}};
-  const hg::HalfGemmDesc& first = gemms.front().desc;
+  const hg::HalfGemmParams& first = gemms.front().desc;
   const std::string_view element = p.dtype == DType::bf16 ? "bf16" : "f16";
   props.emplace_back("instruction", wgmma ? fmt::format("wgmma.mma_async.m64n64k16.f32.{}.{} (sm_90a)", element, element)
                                           : fmt::format("mma.sync.m16n8k16.f32.{}", element));

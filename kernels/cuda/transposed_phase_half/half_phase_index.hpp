@@ -6,7 +6,7 @@
 // Within a phase combination (ph0, ph1, ph2) whose every dimension has taps, output coordinate
 // o = q * s + ph - pb receives exactly the phase's taps k = k0 + j * period, j < count, each reading
 // input q - shift0 - j * (dil / g): a stride-1 correlation over q with a negative tap step. That is a
-// HalfGemmDesc with rows over the phase's q, taps over its j. B is the phase's taps of the weights,
+// HalfGemmParams with rows over the phase's q, taps over its j. B is the phase's taps of the weights,
 // packed before the GEMMs into [group][output channel][j][input channel]: input channels contiguous,
 // as the GEMM's K wants them (the stored transposed weights have output channels innermost under
 // NHWC and taps under NCHW). Outputs whose phase has no taps along some dimension receive nothing: the
@@ -29,7 +29,7 @@ struct HalfPhaseGemm {
   std::int64_t first_tap[3] = {0, 0, 0};  // the kernel tap of the phase's tap 0, per dimension
   std::int64_t period[3] = {1, 1, 1};     // kernel taps between the phase's consecutive taps
   std::int64_t packed_offset = 0;         // elements before its B in the packed weights
-  HalfGemmDesc desc;
+  HalfGemmParams desc;
 };
 
 // The GEMM of phase combination `phase` of p3 (rank 3, transposed), with B at `packed_offset` of the
@@ -38,7 +38,7 @@ inline HalfPhaseGemm make_half_phase_gemm(const ConvProblem& p3, const std::int6
                                           std::int64_t packed_offset) {
   HalfPhaseGemm g;
   g.packed_offset = packed_offset;
-  HalfGemmDesc& d = g.desc;
+  HalfGemmParams& d = g.desc;
   d.p3 = p3;
   d.out = p3.output();
   for (int dim = 0; dim < 3; ++dim) {
@@ -103,7 +103,7 @@ inline std::vector<HalfPhaseGemm> make_half_phase_gemms(const ConvProblem& probl
 
 // Offset in the stored weights of element e of a phase GEMM's packed B ([group][n][tap][c]).
 KBENCH_HD std::int64_t packed_weight_source(const HalfPhaseGemm& g, std::int64_t e) {
-  const HalfGemmDesc& d = g.desc;
+  const HalfGemmParams& d = g.desc;
   const std::int64_t c = e % d.cin_pg;
   const std::int64_t tap = e / d.cin_pg % d.kvol;
   const std::int64_t n = e / d.w_row % d.cout_pg;
@@ -122,7 +122,7 @@ KBENCH_HD std::int64_t packed_weight_source(const HalfPhaseGemm& g, std::int64_t
 // channel under NCHW (a line per (image, channel, o0, o1)). A line's first two coordinates are
 // decoded once, with 64-bit divisions; within it an element needs only its last coordinate's phase.
 
-struct BiasFillDesc {
+struct BiasFillParams {
   ConvProblem p3;
   Dims out{{1, 1, 1}};
   std::int64_t out_volume = 0;
@@ -134,8 +134,8 @@ struct BiasFillDesc {
 };
 
 // p3 rank 3, transposed, every stride at most 64 (the family's envelope).
-inline BiasFillDesc make_bias_fill_desc(const ConvProblem& problem) {
-  BiasFillDesc f;
+inline BiasFillParams make_bias_fill_params(const ConvProblem& problem) {
+  BiasFillParams f;
   f.p3 = as_rank3(problem);
   f.out = f.p3.output();
   f.out_volume = f.out[0] * f.out[1] * f.out[2];
@@ -151,12 +151,12 @@ inline BiasFillDesc make_bias_fill_desc(const ConvProblem& problem) {
   return f;
 }
 
-KBENCH_HD bool coordinate_untapped(const BiasFillDesc& f, int dim, std::int64_t o) {
+KBENCH_HD bool coordinate_untapped(const BiasFillParams& f, int dim, std::int64_t o) {
   return (f.untapped[dim] >> floor_mod(o + f.p3.pad_before[dim], f.p3.stride[dim])) & 1u;
 }
 
 // Whether output position `position` (flat over the output's extents) lies on an untapped phase.
-KBENCH_HD bool position_untapped(const BiasFillDesc& f, std::int64_t position) {
+KBENCH_HD bool position_untapped(const BiasFillParams& f, std::int64_t position) {
   const std::int64_t o[3] = {position / (f.out[1] * f.out[2]), position / f.out[2] % f.out[1], position % f.out[2]};
   return coordinate_untapped(f, 0, o[0]) || coordinate_untapped(f, 1, o[1]) || coordinate_untapped(f, 2, o[2]);
 }
@@ -168,7 +168,7 @@ struct FillLine {
   std::int64_t channel = 0;
 };
 
-KBENCH_HD FillLine fill_line(const BiasFillDesc& f, std::int64_t line) {
+KBENCH_HD FillLine fill_line(const BiasFillParams& f, std::int64_t line) {
   const std::int64_t o1 = line % f.out[1];
   const std::int64_t o0 = line / f.out[1] % f.out[0];
   FillLine l;
@@ -184,16 +184,16 @@ struct FillTarget {
   std::int64_t channel = 0;
 };
 
-KBENCH_HD FillTarget fill_target(const BiasFillDesc& f, const FillLine& l, std::int64_t e) {
+KBENCH_HD FillTarget fill_target(const BiasFillParams& f, const FillLine& l, std::int64_t e) {
   const bool last = f.p3.layout == Layout::nhwc;
   const std::int64_t o2 = last ? e / f.p3.out_channels : e;
   return {l.whole || coordinate_untapped(f, 2, o2), last ? e % f.p3.out_channels : l.channel};
 }
 
 // Elements per 16-byte store of the fill: 8 channels of one position under NHWC when C_out is a
-// multiple of 8 (the launcher checks the pointers' alignment).
+// multiple of 8 (the entry point checks the pointers' alignment).
 inline constexpr int kFillVector = 8;
-KBENCH_HD bool fill_vectors(const BiasFillDesc& f) {
+KBENCH_HD bool fill_vectors(const BiasFillParams& f) {
   return f.p3.layout == Layout::nhwc && f.p3.out_channels % kFillVector == 0;
 }
 

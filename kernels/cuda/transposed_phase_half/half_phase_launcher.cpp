@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "cuda/common/family_launcher.hpp"
-#include "cuda/half_gemm/half_gemm_launch.hpp"
+#include "cuda/half_gemm/half_gemm.hpp"
 #include "cuda/transposed_phase_half/half_phase_family.hpp"
-#include "cuda/transposed_phase_half/half_phase_launch.hpp"
+#include "cuda/transposed_phase_half/half_phase.hpp"
 #include "runtime/device_buffer.hpp"
 
 namespace kbench::gpu::conv {
@@ -21,7 +21,7 @@ class HalfPhaseLaunch final : public KernelLaunch {
       : KernelLaunch(std::move(description)),
         wgmma_(wgmma),
         gemms_(half_gemm::make_half_phase_gemms(p)),
-        fill_(half_gemm::make_bias_fill_desc(p)),
+        fill_(half_gemm::make_bias_fill_params(p)),
         packed_(half_phase_packed_elements(gemms_)) {}
 
   void enqueue(const Operands& ops, cudaStream_t stream) override {
@@ -41,7 +41,7 @@ class HalfPhaseLaunch final : public KernelLaunch {
  private:
   bool wgmma_;
   std::vector<half_gemm::HalfPhaseGemm> gemms_;
-  half_gemm::BiasFillDesc fill_;
+  half_gemm::BiasFillParams fill_;
   DeviceBuffer<std::uint16_t> packed_;
 };
 

@@ -1,4 +1,4 @@
-// The backward_weights launcher (wgrad_kernel.cuh): the GEMM per split into the workspace (or, unsplit
+// The backward_weights entry point (wgrad_kernel.cuh): the GEMM per split into the workspace (or, unsplit
 // fp32 NCHW, straight into grad_weight), the ordered sum of the splits rounded to the dtype and stored
 // in the layout, and grad_bias; the fp32 sum and grad_bias also serve wgrad_depthwise
 // (wgrad_depthwise.cu), whose slices are summed the same way.
@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "cuda/wgrad/wgrad_kernel.cuh"
-#include "cuda/wgrad/wgrad_launch.hpp"
+#include "cuda/wgrad/wgrad.hpp"
 #include "runtime/cuda_check.hpp"
 
 namespace kbench::gpu::conv::wgrad {
@@ -23,7 +23,7 @@ void launch_sum_splits(std::int64_t elements, std::int64_t splits, const float* 
 namespace {
 
 template <DType kType>
-void launch_typed(const WgradDesc& d, const Operands& ops, float* workspace, cudaStream_t stream) {
+void launch_typed(const WgradParams& d, const Operands& ops, float* workspace, cudaStream_t stream) {
   using T = Storage<kType>;
   const T* x = Operands::as<T>(ops.x);
   const T* dy = Operands::as<T>(ops.dy);
@@ -49,13 +49,13 @@ void launch_typed(const WgradDesc& d, const Operands& ops, float* workspace, cud
 
 }  // namespace
 
-void launch_grad_bias(const WgradDesc& d, const Operands& ops, cudaStream_t stream) {
+void launch_grad_bias(const WgradParams& d, const Operands& ops, cudaStream_t stream) {
   wgrad_bias_kernel<DType::fp32>
       <<<static_cast<unsigned>(d.bias_channels), kThreads, kThreads * sizeof(float), stream>>>(d, ops.dy, ops.db);
   KBENCH_CUDA_CHECK_LAUNCH();
 }
 
-void launch_wgrad(const WgradDesc& d, const Operands& ops, float* workspace, cudaStream_t stream) {
+void launch_wgrad(const WgradParams& d, const Operands& ops, float* workspace, cudaStream_t stream) {
   switch (d.dtype) {
     case DType::fp32: return launch_typed<DType::fp32>(d, ops, workspace, stream);
     case DType::fp16: return launch_typed<DType::fp16>(d, ops, workspace, stream);

@@ -1,4 +1,4 @@
-// The `wgrad_depthwise` launcher (wgrad_depthwise_kernel.cuh): one block per (slice, channel) into the
+// The `wgrad_depthwise` entry point (wgrad_depthwise_kernel.cuh): one block per (slice, channel) into the
 // workspace (or, unsliced, straight into grad_weight), then the GEMM family's ordered sum of the
 // slices and its grad_bias (wgrad.cu).
 #include <cuda_runtime.h>
@@ -6,12 +6,12 @@
 #include <cstdint>
 
 #include "cuda/wgrad/wgrad_depthwise_kernel.cuh"
-#include "cuda/wgrad/wgrad_launch.hpp"
+#include "cuda/wgrad/wgrad.hpp"
 #include "runtime/cuda_check.hpp"
 
 namespace kbench::gpu::conv::wgrad_depthwise {
 
-void launch_wgrad_depthwise(const DwDesc& d, const Operands& ops, float* workspace, cudaStream_t stream) {
+void launch_wgrad_depthwise(const WgradDepthwiseParams& d, const Operands& ops, float* workspace, cudaStream_t stream) {
   const float* rows = d.g.rows_are_x ? ops.x : ops.dy;
   const float* gathered = d.g.rows_are_x ? ops.dy : ops.x;
   float* out = d.slices > 1 ? workspace : ops.dw;

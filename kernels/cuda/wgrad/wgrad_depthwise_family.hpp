@@ -23,7 +23,7 @@ inline Support wgrad_depthwise_envelope(const KernelChoice&, const ConvProblem& 
     return Support::no(fmt::format("wgrad_depthwise: {} taps per channel, over the {} (7x7) a thread accumulates",
                                    p.kernel_volume(), wd::kMaxTaps));
   if (p.in_channels > wd::kMaxGridX) return Support::no("wgrad_depthwise: too many channels for one launch");
-  const wd::DwDesc d = wd::make_dw_desc(p, 0);
+  const wd::WgradDepthwiseParams d = wd::make_wgrad_depthwise_params(p, 0);
   if (!wd::fits(d))
     return Support::no(fmt::format(
         "wgrad_depthwise: one line's gathered window takes {} bytes of shared memory, over {} (stride or dilation too "
@@ -37,7 +37,7 @@ inline Support wgrad_depthwise_envelope(const KernelChoice&, const ConvProblem& 
 inline KernelDescription describe_wgrad_depthwise(const KernelChoice&, const ConvProblem& p,
                                                   const LaunchDevice& device) {
   namespace wd = wgrad_depthwise;
-  const wd::DwDesc d = wd::make_dw_desc(p, device.sms);
+  const wd::WgradDepthwiseParams d = wd::make_wgrad_depthwise_params(p, device.sms);
   const bool sliced = d.slices > 1;
   const int launches = 1 + (sliced ? 1 : 0) + (d.g.bias_channels > 0 ? 1 : 0);
   std::string launch_list = sliced ? "slices, sum of slices" : "taps per channel";

@@ -40,25 +40,25 @@ inline constexpr std::int64_t kMinStepsPerSlice = 8;
 // gridDim.x holds channels x slices.
 inline constexpr std::int64_t kMaxGridX = 0x7fffffff;
 
-struct DwDesc {
-  wgrad::WgradDesc g;  // the geometry: groups = channels, one row and one gathered channel per group
+struct WgradDepthwiseParams {
+  wgrad::WgradParams g;  // the geometry: groups = channels, one row and one gathered channel per group
   int lines = 1;       // lines per step
   std::int64_t span_h = 1, span_w = 1;  // the gathered window's lines and positions per depth tap
   std::int64_t line_blocks = 1, segments = 1;  // steps along the lines and along a line, per (n, depth)
   std::int64_t slices = 1, steps_per_slice = 1;
 };
 
-KBENCH_HD std::int64_t channels(const DwDesc& d) { return d.g.groups; }
-KBENCH_HD std::int64_t taps(const DwDesc& d) { return d.g.taps; }
-KBENCH_HD std::int64_t weight_elements(const DwDesc& d) { return channels(d) * taps(d); }
-KBENCH_HD std::int64_t steps(const DwDesc& d) {
+KBENCH_HD std::int64_t channels(const WgradDepthwiseParams& d) { return d.g.groups; }
+KBENCH_HD std::int64_t taps(const WgradDepthwiseParams& d) { return d.g.taps; }
+KBENCH_HD std::int64_t weight_elements(const WgradDepthwiseParams& d) { return channels(d) * taps(d); }
+KBENCH_HD std::int64_t steps(const WgradDepthwiseParams& d) {
   return d.g.batch * d.g.row_extent[0] * d.line_blocks * d.segments;
 }
-KBENCH_HD std::int64_t row_stage_floats(const DwDesc& d) { return std::int64_t{d.lines} * kSegment; }
-KBENCH_HD std::int64_t window_floats(const DwDesc& d) { return d.g.kernel[0] * d.span_h * d.span_w; }
+KBENCH_HD std::int64_t row_stage_floats(const WgradDepthwiseParams& d) { return std::int64_t{d.lines} * kSegment; }
+KBENCH_HD std::int64_t window_floats(const WgradDepthwiseParams& d) { return d.g.kernel[0] * d.span_h * d.span_w; }
 // Shared memory: rows, window, then the warps' sums (kWarps x kMaxTaps floats) and the taps'
 // offsets into the window (kMaxTaps ints).
-KBENCH_HD std::int64_t smem_bytes(const DwDesc& d) {
+KBENCH_HD std::int64_t smem_bytes(const WgradDepthwiseParams& d) {
   return (row_stage_floats(d) + window_floats(d) + kWarps * kMaxTaps + kMaxTaps) * 4;
 }
 
@@ -66,7 +66,7 @@ KBENCH_HD std::int64_t smem_bytes(const DwDesc& d) {
 struct Step {
   std::int64_t n, depth, line0, pos0;
 };
-KBENCH_HD Step step_at(const DwDesc& d, std::int64_t s) {
+KBENCH_HD Step step_at(const WgradDepthwiseParams& d, std::int64_t s) {
   const std::int64_t segment = s % d.segments;
   std::int64_t rest = s / d.segments;
   const std::int64_t block = rest % d.line_blocks;
@@ -76,7 +76,7 @@ KBENCH_HD Step step_at(const DwDesc& d, std::int64_t s) {
 
 // The rows' operand's flat position (within a channel's plane) of a step's staged element `e`
 // (line e / kSegment, position e % kSegment), or -1 past the operand's extent (staged as zero).
-KBENCH_HD std::int64_t row_position(const DwDesc& d, const Step& step, std::int64_t e) {
+KBENCH_HD std::int64_t row_position(const WgradDepthwiseParams& d, const Step& step, std::int64_t e) {
   const std::int64_t h = step.line0 + e / kSegment, w = step.pos0 + e % kSegment;
   if (h >= d.g.row_extent[1] || w >= d.g.row_extent[2]) return -1;
   return (step.depth * d.g.row_extent[1] + h) * d.g.row_extent[2] + w;
@@ -85,9 +85,9 @@ KBENCH_HD std::int64_t row_position(const DwDesc& d, const Step& step, std::int6
 // The gathered operand's flat position of a step's window element `e` ([depth tap][span_h][span_w],
 // the depth planes the taps reach, the lines and positions the step's rows reach), or -1 in the
 // padding (staged as zero).
-KBENCH_HD std::int64_t window_source(const DwDesc& d, const Step& step, std::int64_t e) {
+KBENCH_HD std::int64_t window_source(const WgradDepthwiseParams& d, const Step& step, std::int64_t e) {
   const std::int64_t ww = e % d.span_w, hh = (e / d.span_w) % d.span_h, td = e / (d.span_w * d.span_h);
-  const wgrad::WgradDesc& g = d.g;
+  const wgrad::WgradParams& g = d.g;
   const std::int64_t z = step.depth * g.stride[0] - g.pad[0] + td * g.dilation[0];
   const std::int64_t y = step.line0 * g.stride[1] - g.pad[1] + hh;
   const std::int64_t x = step.pos0 * g.stride[2] - g.pad[2] + ww;
@@ -98,10 +98,10 @@ KBENCH_HD std::int64_t window_source(const DwDesc& d, const Step& step, std::int
 
 // Where staged row element `e` meets the window at tap 0, and where tap `tap` is from there: the
 // window element a product reads is window_base(e) + tap_offset(tap).
-KBENCH_HD std::int64_t window_base(const DwDesc& d, std::int64_t e) {
+KBENCH_HD std::int64_t window_base(const WgradDepthwiseParams& d, std::int64_t e) {
   return (e / kSegment) * d.g.stride[1] * d.span_w + (e % kSegment) * d.g.stride[2];
 }
-KBENCH_HD std::int64_t tap_offset(const DwDesc& d, std::int64_t tap) {
+KBENCH_HD std::int64_t tap_offset(const WgradDepthwiseParams& d, std::int64_t tap) {
   const std::int64_t tw = tap % d.g.kernel[2], th = (tap / d.g.kernel[2]) % d.g.kernel[1];
   const std::int64_t td = tap / (d.g.kernel[2] * d.g.kernel[1]);
   return (td * d.span_h + th * d.g.dilation[1]) * d.span_w + tw * d.g.dilation[2];
@@ -111,18 +111,18 @@ KBENCH_HD std::int64_t tap_offset(const DwDesc& d, std::int64_t tap) {
 struct StepRange {
   std::int64_t begin, end;
 };
-KBENCH_HD StepRange slice_range(const DwDesc& d, std::int64_t s) {
+KBENCH_HD StepRange slice_range(const WgradDepthwiseParams& d, std::int64_t s) {
   const std::int64_t begin = s * d.steps_per_slice;
   const std::int64_t end = begin + d.steps_per_slice < steps(d) ? begin + d.steps_per_slice : steps(d);
   return {begin, end};
 }
 
 // Partials (or, unsliced, grad_weight): block b = slice x channels + channel writes its taps at b x taps.
-KBENCH_HD std::int64_t partial_index(const DwDesc& d, std::int64_t slice, std::int64_t channel, std::int64_t tap) {
+KBENCH_HD std::int64_t partial_index(const WgradDepthwiseParams& d, std::int64_t slice, std::int64_t channel, std::int64_t tap) {
   return (slice * channels(d) + channel) * taps(d) + tap;
 }
 
-inline DwDesc with_lines(DwDesc d, int lines) {
+inline WgradDepthwiseParams with_lines(WgradDepthwiseParams d, int lines) {
   d.lines = lines;
   d.span_h = (lines - 1) * d.g.stride[1] + (d.g.kernel[1] - 1) * d.g.dilation[1] + 1;
   d.span_w = (kSegment - 1) * d.g.stride[2] + (d.g.kernel[2] - 1) * d.g.dilation[2] + 1;
@@ -131,7 +131,7 @@ inline DwDesc with_lines(DwDesc d, int lines) {
   return d;
 }
 
-inline DwDesc with_slices(DwDesc d, std::int64_t slices) {
+inline WgradDepthwiseParams with_slices(WgradDepthwiseParams d, std::int64_t slices) {
   d.steps_per_slice = (steps(d) + slices - 1) / slices;
   d.slices = (steps(d) + d.steps_per_slice - 1) / d.steps_per_slice;  // no empty slice
   return d;
@@ -139,7 +139,7 @@ inline DwDesc with_slices(DwDesc d, std::int64_t slices) {
 
 // Slices that give about two waves of kBlocksPerSm blocks on `sms` SMs, each at least
 // kMinStepsPerSlice long and the grid in bounds; 1 where the SMs are unknown (0).
-inline std::int64_t choose_slices(const DwDesc& d, int sms) {
+inline std::int64_t choose_slices(const WgradDepthwiseParams& d, int sms) {
   if (sms <= 0) return 1;
   const std::int64_t wanted = (2 * kBlocksPerSm * sms + channels(d) - 1) / channels(d);
   const std::int64_t longest = std::max<std::int64_t>(1, steps(d) / kMinStepsPerSlice);
@@ -149,9 +149,9 @@ inline std::int64_t choose_slices(const DwDesc& d, int sms) {
 // The depthwise backward_weights problem `p` for a device of `sms` SMs (unsliced for 0): the most
 // lines per step (a power of two, no more than the lines there are) whose window fits the shared
 // memory; check fits(d) before running it.
-inline DwDesc make_dw_desc(const ConvProblem& p, int sms) {
-  DwDesc d;
-  d.g = wgrad::make_wgrad_desc(p, 0);
+inline WgradDepthwiseParams make_wgrad_depthwise_params(const ConvProblem& p, int sms) {
+  WgradDepthwiseParams d;
+  d.g = wgrad::make_wgrad_params(p, 0);
   int lines = static_cast<int>(std::min<std::int64_t>(kMaxLines, std::bit_ceil(static_cast<std::uint64_t>(
                                                                      std::max<std::int64_t>(1, d.g.row_extent[1])))));
   d = with_lines(d, lines);
@@ -159,9 +159,9 @@ inline DwDesc make_dw_desc(const ConvProblem& p, int sms) {
   return with_slices(d, choose_slices(d, sms));
 }
 
-inline bool fits(const DwDesc& d) { return smem_bytes(d) <= kMaxSmemBytes; }
+inline bool fits(const WgradDepthwiseParams& d) { return smem_bytes(d) <= kMaxSmemBytes; }
 
 // Workspace the slices' partials take (elements); 0 unsliced, where the blocks write grad_weight.
-inline std::int64_t workspace_elements(const DwDesc& d) { return d.slices > 1 ? d.slices * weight_elements(d) : 0; }
+inline std::int64_t workspace_elements(const WgradDepthwiseParams& d) { return d.slices > 1 ? d.slices * weight_elements(d) : 0; }
 
 }  // namespace kbench::gpu::conv::wgrad_depthwise

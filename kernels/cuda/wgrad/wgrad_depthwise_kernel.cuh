@@ -16,7 +16,7 @@ namespace kbench::gpu::conv::wgrad_depthwise {
 // channel, 0) of `out` (the workspace, or grad_weight itself unsliced). Dynamic shared memory:
 // smem_bytes(d).
 __global__ void __launch_bounds__(kThreads)
-    wgrad_depthwise_kernel(DwDesc d, const float* __restrict__ rows, const float* __restrict__ gathered,
+    wgrad_depthwise_kernel(WgradDepthwiseParams d, const float* __restrict__ rows, const float* __restrict__ gathered,
                            float* __restrict__ out) {
   extern __shared__ __align__(16) unsigned char smem[];
   float* row_stage = reinterpret_cast<float*>(smem);       // [lines][kSegment]

@@ -15,7 +15,7 @@
 namespace kbench::gpu::conv {
 
 inline Support wgrad_gemm_envelope(const KernelChoice&, const ConvProblem& p, MathMode) {
-  const wgrad::WgradDesc d = wgrad::make_wgrad_desc(p, 0);
+  const wgrad::WgradParams d = wgrad::make_wgrad_params(p, 0);
   if (p.groups > wgrad::kMaxGridZ || wgrad::tiles_m(d) > wgrad::kMaxGridZ)
     return Support::no("wgrad_gemm_ffma: over 65,535 groups or row tiles for one launch");
   if (p.bias && p.out_channels > 0x7fffffff) return Support::no("wgrad_gemm_ffma: too many bias channels");
@@ -26,7 +26,7 @@ inline Support wgrad_gemm_envelope(const KernelChoice&, const ConvProblem& p, Ma
 // "wgrad_gemm_ffma/64x64" or ".../64x64/split_k", on a device of `device.sms` SMs (splits unknown for 0).
 inline KernelDescription describe_wgrad_gemm(const KernelChoice&, const ConvProblem& p, const LaunchDevice& device) {
   namespace wg = wgrad;
-  const wg::WgradDesc d = wg::make_wgrad_desc(p, device.sms);
+  const wg::WgradParams d = wg::make_wgrad_params(p, device.sms);
   const bool split = d.splits > 1;
   const bool stores = wg::stores_through_workspace(d);
   const int launches = 1 + (stores ? 1 : 0) + (d.bias_channels > 0 ? 1 : 0);

@@ -39,7 +39,7 @@ inline constexpr std::int64_t kMinKPerSplit = 4096;
 // Launch limit on gridDim.z, which holds groups x splits.
 inline constexpr std::int64_t kMaxGridZ = 65535;
 
-struct WgradDesc {
+struct WgradParams {
   std::int64_t batch = 1, groups = 1;
   std::int64_t m = 1;     // rows per group: grad_weight's dim0 per group
   std::int64_t c = 1;     // channels per group of the gathered operand: grad_weight's dim1
@@ -65,41 +65,41 @@ struct WgradDesc {
 
 // The GEMM writes fp32 NCHW grad_weight itself when unsplit; everything else goes through the
 // workspace and the sum kernel.
-KBENCH_HD bool stores_through_workspace(const WgradDesc& d) {
+KBENCH_HD bool stores_through_workspace(const WgradParams& d) {
   return d.splits > 1 || d.dtype != DType::fp32 || d.channels_last;
 }
 
-KBENCH_HD std::int64_t k_total(const WgradDesc& d) { return d.batch * d.row_volume; }
-KBENCH_HD std::int64_t columns(const WgradDesc& d) { return d.c * d.taps; }
-KBENCH_HD std::int64_t weight_elements(const WgradDesc& d) { return d.groups * d.m * columns(d); }
-KBENCH_HD std::int64_t tiles_m(const WgradDesc& d) { return (d.m + kTileM - 1) / kTileM; }
-KBENCH_HD std::int64_t tiles_n(const WgradDesc& d) { return (columns(d) + kTileN - 1) / kTileN; }
-KBENCH_HD std::int64_t tiles(const WgradDesc& d) { return tiles_m(d) * tiles_n(d) * d.groups; }
+KBENCH_HD std::int64_t k_total(const WgradParams& d) { return d.batch * d.row_volume; }
+KBENCH_HD std::int64_t columns(const WgradParams& d) { return d.c * d.taps; }
+KBENCH_HD std::int64_t weight_elements(const WgradParams& d) { return d.groups * d.m * columns(d); }
+KBENCH_HD std::int64_t tiles_m(const WgradParams& d) { return (d.m + kTileM - 1) / kTileM; }
+KBENCH_HD std::int64_t tiles_n(const WgradParams& d) { return (columns(d) + kTileN - 1) / kTileN; }
+KBENCH_HD std::int64_t tiles(const WgradParams& d) { return tiles_m(d) * tiles_n(d) * d.groups; }
 
 // Memory offsets of a row element and a gathered element; grad_weight's flat (logical) index of
 // (g, m, col) and where that element lives in memory.
-KBENCH_HD std::int64_t row_offset(const WgradDesc& d, std::int64_t g, std::int64_t n, std::int64_t m,
+KBENCH_HD std::int64_t row_offset(const WgradParams& d, std::int64_t g, std::int64_t n, std::int64_t m,
                                   std::int64_t pos) {
   return n * d.row_image + (g * d.m + m) * d.row_channel + pos * d.row_position;
 }
-KBENCH_HD std::int64_t gathered_offset(const WgradDesc& d, std::int64_t g, std::int64_t n, std::int64_t c,
+KBENCH_HD std::int64_t gathered_offset(const WgradParams& d, std::int64_t g, std::int64_t n, std::int64_t c,
                                        std::int64_t gathered_pos) {
   return n * d.gathered_image + (g * d.c + c) * d.gathered_channel + gathered_pos * d.gathered_position_step;
 }
-KBENCH_HD std::int64_t weight_index(const WgradDesc& d, std::int64_t g, std::int64_t m, std::int64_t col) {
+KBENCH_HD std::int64_t weight_index(const WgradParams& d, std::int64_t g, std::int64_t m, std::int64_t col) {
   return (g * d.m + m) * columns(d) + col;
 }
-KBENCH_HD std::int64_t weight_offset(const WgradDesc& d, std::int64_t index) {
+KBENCH_HD std::int64_t weight_offset(const WgradParams& d, std::int64_t index) {
   const std::int64_t col = index % columns(d);
   return index / columns(d) * d.w_row + col / d.taps * d.w_channel + col % d.taps * d.w_tap;
 }
 // grad_output's element (n, channel, pos), for grad_bias.
-KBENCH_HD std::int64_t dy_offset(const WgradDesc& d, std::int64_t n, std::int64_t channel, std::int64_t pos) {
+KBENCH_HD std::int64_t dy_offset(const WgradParams& d, std::int64_t n, std::int64_t channel, std::int64_t pos) {
   return n * d.dy_image + channel * d.dy_channel + pos * d.dy_position;
 }
 
 // The gathered operand's position that row position `pos` meets at kernel tap `tap`, or -1 in the padding.
-KBENCH_HD std::int64_t gathered_position(const WgradDesc& d, std::int64_t pos, std::int64_t tap) {
+KBENCH_HD std::int64_t gathered_position(const WgradParams& d, std::int64_t pos, std::int64_t tap) {
   std::int64_t at = 0;
   std::int64_t rest_pos = pos, rest_tap = tap;
   std::int64_t pos_div = d.row_volume, tap_div = d.taps;
@@ -120,7 +120,7 @@ KBENCH_HD std::int64_t gathered_position(const WgradDesc& d, std::int64_t pos, s
 struct KRange {
   std::int64_t begin, end;
 };
-KBENCH_HD KRange split_range(const WgradDesc& d, std::int64_t s) {
+KBENCH_HD KRange split_range(const WgradParams& d, std::int64_t s) {
   const std::int64_t begin = s * d.k_per_split;
   const std::int64_t end = begin + d.k_per_split < k_total(d) ? begin + d.k_per_split : k_total(d);
   return {begin, end};
@@ -128,23 +128,23 @@ KBENCH_HD KRange split_range(const WgradDesc& d, std::int64_t s) {
 
 // Splits that fill about two waves of `sms` SMs with the tiles, each at least kMinKPerSplit long and
 // gridDim.z in bounds; 1 where the SMs are unknown (0).
-inline std::int64_t choose_splits(const WgradDesc& d, int sms) {
+inline std::int64_t choose_splits(const WgradParams& d, int sms) {
   if (sms <= 0) return 1;
   const std::int64_t wanted = (2 * std::int64_t{sms} + tiles(d) - 1) / tiles(d);
   const std::int64_t longest = std::max<std::int64_t>(1, k_total(d) / kMinKPerSplit);
   return std::max<std::int64_t>(1, std::min({wanted, longest, kMaxGridZ / d.groups}));
 }
 
-inline WgradDesc with_splits(WgradDesc d, std::int64_t splits) {
+inline WgradParams with_splits(WgradParams d, std::int64_t splits) {
   d.k_per_split = (k_total(d) + splits - 1) / splits;
   d.splits = (k_total(d) + d.k_per_split - 1) / d.k_per_split;  // no empty split
   return d;
 }
 
 // The GEMMs of backward_weights problem `p`, split for a device of `sms` SMs (unsplit for 0).
-inline WgradDesc make_wgrad_desc(const ConvProblem& problem, int sms) {
+inline WgradParams make_wgrad_params(const ConvProblem& problem, int sms) {
   const ConvProblem p = as_rank3(problem);
-  WgradDesc d;
+  WgradParams d;
   d.batch = p.batch;
   d.groups = p.groups;
   d.rows_are_x = p.transposed();
@@ -183,7 +183,7 @@ inline WgradDesc make_wgrad_desc(const ConvProblem& problem, int sms) {
 }
 
 // Workspace the partials take (fp32 elements); 0 where the GEMM writes grad_weight itself.
-inline std::int64_t workspace_elements(const WgradDesc& d) {
+inline std::int64_t workspace_elements(const WgradParams& d) {
   return stores_through_workspace(d) ? d.splits * weight_elements(d) : 0;
 }
 

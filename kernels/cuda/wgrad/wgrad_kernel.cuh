@@ -17,7 +17,7 @@ namespace kbench::gpu::conv::wgrad {
 // two operands, in the problem's dtype and layout.
 template <DType kType>
 __global__ void __launch_bounds__(kThreads)
-    wgrad_gemm_kernel(WgradDesc d, const Storage<kType>* __restrict__ rows,
+    wgrad_gemm_kernel(WgradParams d, const Storage<kType>* __restrict__ rows,
                       const Storage<kType>* __restrict__ gathered, float* __restrict__ out) {
   using E = Element<kType>;
   extern __shared__ __align__(16) unsigned char smem[];
@@ -87,7 +87,7 @@ __global__ void __launch_bounds__(kThreads)
 // split order, rounded once, stored at weight_offset(d, i).
 template <DType kType>
 __global__ void __launch_bounds__(kThreads)
-    wgrad_store_kernel(WgradDesc d, const float* __restrict__ partials, Storage<kType>* __restrict__ dw) {
+    wgrad_store_kernel(WgradParams d, const float* __restrict__ partials, Storage<kType>* __restrict__ dw) {
   const std::int64_t elements = weight_elements(d);
   const std::int64_t step = std::int64_t{gridDim.x} * kThreads;
   for (std::int64_t i = std::int64_t{blockIdx.x} * kThreads + threadIdx.x; i < elements; i += step) {
@@ -101,7 +101,7 @@ __global__ void __launch_bounds__(kThreads)
 // fixed strided share, then a fixed tree through shared memory (kThreads floats).
 template <DType kType>
 __global__ void __launch_bounds__(kThreads)
-    wgrad_bias_kernel(WgradDesc d, const Storage<kType>* __restrict__ dy, Storage<kType>* __restrict__ db) {
+    wgrad_bias_kernel(WgradParams d, const Storage<kType>* __restrict__ dy, Storage<kType>* __restrict__ db) {
   extern __shared__ __align__(16) unsigned char smem[];
   float* partial = reinterpret_cast<float*>(smem);
   const int t = static_cast<int>(threadIdx.x);

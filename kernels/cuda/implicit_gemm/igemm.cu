@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <stdexcept>
 
-#include "cuda/implicit_gemm/igemm_launch.hpp"
+#include "cuda/implicit_gemm/igemm.hpp"
 #include "cuda/implicit_gemm/igemm_split_reduce.cuh"
 #include "runtime/cuda_check.hpp"
 
@@ -16,7 +16,7 @@ namespace {
 // One thread per packed element: the weight it copies (or a zero of the padding), rounded to TF32
 // to nearest for the tf32 math (once per run, sparing the GEMM's inner loop). tf32x3 keeps fp32
 // weights: the GEMM splits them in registers, which halves A's shared memory and L2 traffic.
-__global__ void pack_a_kernel(const GemmConvDesc d, const GemmTap* __restrict__ taps, const float* __restrict__ w,
+__global__ void pack_a_kernel(const GemmConvParams d, const GemmTap* __restrict__ taps, const float* __restrict__ w,
                               GemmMath math, ALayout layout, float* __restrict__ a_packed) {
   const std::int64_t total = packed_a_size(d);
   for (std::int64_t idx = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; idx < total;
@@ -35,8 +35,8 @@ void configure_gemm(TileKind tile, GemmMath math, KOrder order, std::size_t smem
   }
 }
 
-void launch_gemm(TileKind tile, GemmMath math, const GemmConvDesc& d, const GemmDeviceData& data, const Operands& ops,
-                 const ZeroFillDesc& zero, std::size_t smem_bytes, cudaStream_t stream) {
+void launch_gemm(TileKind tile, GemmMath math, const GemmConvParams& d, const GemmDeviceData& data, const Operands& ops,
+                 const ZeroFillParams& zero, std::size_t smem_bytes, cudaStream_t stream) {
   if (tile == TileKind::m96_wgmma) {
     if (zero.planes > 0 || d.fill_blocks > 0)
       throw std::logic_error("implicit GEMM: the wgmma kernel has no zero fill (forward convolutions only)");
@@ -50,7 +50,7 @@ void launch_gemm(TileKind tile, GemmMath math, const GemmConvDesc& d, const Gemm
   }
 }
 
-void launch_split_reduce(const GemmConvDesc& d, const GemmDeviceData& data, const Operands& ops, cudaStream_t stream) {
+void launch_split_reduce(const GemmConvParams& d, const GemmDeviceData& data, const Operands& ops, cudaStream_t stream) {
   if (d.splits < 2 || data.partials == nullptr) throw std::logic_error("implicit GEMM: no split-K workspace to reduce");
   const std::int64_t total = d.groups * d.rows * d.columns;
   const auto blocks =
@@ -59,7 +59,7 @@ void launch_split_reduce(const GemmConvDesc& d, const GemmDeviceData& data, cons
   KBENCH_CUDA_CHECK_LAUNCH();
 }
 
-void launch_pack_a(const GemmConvDesc& d, GemmMath math, const GemmDeviceData& data, const float* w,
+void launch_pack_a(const GemmConvParams& d, GemmMath math, const GemmDeviceData& data, const float* w,
                    cudaStream_t stream) {
   constexpr int kThreads = 256;
   const std::int64_t total = packed_a_size(d);

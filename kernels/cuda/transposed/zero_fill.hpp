@@ -8,6 +8,6 @@
 
 namespace kbench::gpu::conv {
 
-void launch_zero_fill(const ZeroFillDesc& z, const Operands& ops, cudaStream_t stream);
+void launch_zero_fill(const ZeroFillParams& z, const Operands& ops, cudaStream_t stream);
 
 }  // namespace kbench::gpu::conv

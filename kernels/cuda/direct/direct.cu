@@ -1,12 +1,12 @@
-// The generic direct kernel's launcher (direct_conv_kernel.cuh).
+// The generic direct kernel's entry point (direct_kernel.cuh).
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdint>
 
-#include "cuda/direct/direct_conv_kernel.cuh"
+#include "cuda/direct/direct_kernel.cuh"
 #include "cuda/device_support.hpp"
-#include "cuda/direct/direct_launch.hpp"
+#include "cuda/direct/direct.hpp"
 #include "runtime/cuda_check.hpp"
 
 namespace kbench::gpu::conv {
@@ -14,7 +14,7 @@ namespace kbench::gpu::conv {
 namespace {
 
 template <DType kType, Layout kLayout>
-void launch_instance(const DirectDesc& d, const Operands& ops, cudaStream_t stream) {
+void launch_instance(const DirectParams& d, const Operands& ops, cudaStream_t stream) {
   using T = Storage<kType>;
   // Grid-stride: a bounded grid covers any output size.
   const std::int64_t blocks =
@@ -25,14 +25,14 @@ void launch_instance(const DirectDesc& d, const Operands& ops, cudaStream_t stre
 }
 
 template <DType kType>
-void launch_layout(const DirectDesc& d, const Operands& ops, cudaStream_t stream) {
+void launch_layout(const DirectParams& d, const Operands& ops, cudaStream_t stream) {
   if (d.p3.layout == Layout::nhwc) return launch_instance<kType, Layout::nhwc>(d, ops, stream);
   launch_instance<kType, Layout::nchw>(d, ops, stream);
 }
 
 }  // namespace
 
-void launch_direct(const DirectDesc& d, const Operands& ops, cudaStream_t stream) {
+void launch_direct(const DirectParams& d, const Operands& ops, cudaStream_t stream) {
   switch (d.p3.dtype) {
     case DType::fp32: return launch_layout<DType::fp32>(d, ops, stream);
     case DType::fp16: return launch_layout<DType::fp16>(d, ops, stream);

@@ -8,11 +8,11 @@
 // NHWC, adjacent threads own adjacent channels of one position, so weight loads coalesce along the
 // input channels of channels-last weights and input loads are warp-uniform.
 //
-// Device code only (the launcher is direct_conv.cu); the CPU emulation tests run it too.
+// Device code only (its entry point is direct.cu); the CPU emulation tests run it too.
 #include <cstdint>
 
 #include "cuda/common/element.hpp"
-#include "cuda/direct/direct_desc.hpp"
+#include "cuda/direct/direct_params.hpp"
 #include "cuda/direct/tap_walk_index.hpp"
 #include "problem/conv_geometry.hpp"
 
@@ -22,7 +22,7 @@ inline constexpr int kDirectThreads = 256;
 
 template <DType kType, Layout kLayout>
 __global__ void __launch_bounds__(kDirectThreads)
-    direct_conv_kernel(const DirectDesc d, const Storage<kType>* __restrict__ x, const Storage<kType>* __restrict__ w,
+    direct_conv_kernel(const DirectParams d, const Storage<kType>* __restrict__ x, const Storage<kType>* __restrict__ w,
                        const Storage<kType>* __restrict__ bias, Storage<kType>* __restrict__ y) {
   using E = Element<kType>;
   constexpr bool kLast = kLayout == Layout::nhwc;

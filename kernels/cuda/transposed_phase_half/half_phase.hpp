@@ -13,6 +13,6 @@ namespace kbench::gpu::conv::half_gemm {
 // Packs phase GEMM g's B from the stored weights `w` into `packed` (at g.packed_offset).
 void launch_pack_phase_weights(const HalfPhaseGemm& g, const void* w, std::uint16_t* packed, cudaStream_t stream);
 // Writes the bias (or zero) to every output of ops.y on an untapped phase; nothing without any.
-void launch_untapped_bias_fill(const BiasFillDesc& f, const Operands& ops, cudaStream_t stream);
+void launch_untapped_bias_fill(const BiasFillParams& f, const Operands& ops, cudaStream_t stream);
 
 }  // namespace kbench::gpu::conv::half_gemm

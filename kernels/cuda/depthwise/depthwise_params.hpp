@@ -8,7 +8,7 @@
 
 namespace kbench::gpu::conv::depthwise {
 
-struct PlaneShape {
+struct PlaneParams {
   std::int64_t channels = 1;
   std::int64_t planes = 1;  // batch * channels: plane = n * channels + c
   std::int64_t in_h = 1, in_w = 4;
@@ -17,10 +17,10 @@ struct PlaneShape {
   std::int64_t kernel = 3;
 };
 
-inline PlaneShape make_plane_shape(std::int64_t batch, std::int64_t channels, std::int64_t in_h, std::int64_t in_w,
+inline PlaneParams make_plane_params(std::int64_t batch, std::int64_t channels, std::int64_t in_h, std::int64_t in_w,
                                    std::int64_t out_h, std::int64_t out_w, std::int64_t pad_top, std::int64_t pad_left,
                                    std::int64_t kernel) {
-  PlaneShape s;
+  PlaneParams s;
   s.channels = channels;
   s.planes = batch * channels;
   s.in_h = in_h;
@@ -34,8 +34,8 @@ inline PlaneShape make_plane_shape(std::int64_t batch, std::int64_t channels, st
 }
 
 // The shape of a 2-D depthwise problem (groups == in_channels == out_channels).
-inline PlaneShape plane_shape(const ConvProblem& p) {
-  return make_plane_shape(p.batch, p.in_channels, p.input[0], p.input[1], p.output_extent(0), p.output_extent(1),
+inline PlaneParams plane_params(const ConvProblem& p) {
+  return make_plane_params(p.batch, p.in_channels, p.input[0], p.input[1], p.output_extent(0), p.output_extent(1),
                           p.pad_before[0], p.pad_before[1], p.kernel[0]);
 }
 

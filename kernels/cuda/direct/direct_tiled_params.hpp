@@ -1,7 +1,7 @@
 #pragma once
-// The shared-memory direct convolution's launch description (TiledDesc: tile, windows, passes) and
-// how a problem gets one (make_tiling), or why it has none. The kernel's design is described in
-// direct_tiled_index.hpp; the index arithmetic over a TiledDesc lives there too.
+// The shared-memory direct convolution's params (DirectTiledParams: tile, windows, passes) and
+// how a problem gets one (make_params), or why it has none. The kernel's design is described in
+// direct_tiled_index.hpp; the index arithmetic over a DirectTiledParams lives there too.
 #include <cstdint>
 #include <string>
 
@@ -32,7 +32,7 @@ inline constexpr int kPreferredChunk = 8;
 // weight_floats(), weight_source), so each stays below 2^30.
 inline constexpr std::int64_t kMaxExtentForCounts = std::int64_t{1} << 30;
 
-struct TiledDesc {
+struct DirectTiledParams {
   std::int64_t groups = 1;
   std::int64_t cin_per_group = 1;  // k: input channels a group reduces over
   std::int64_t multiplier = 1;     // m: output channels per group
@@ -126,14 +126,14 @@ inline std::int64_t chunk_fitting(std::int64_t rows, std::int64_t cols, std::int
 }
 
 // The tiling of problem `p`, or why it has none within kMaxSmemBytes.
-struct Tiling {
-  TiledDesc desc;
+struct ParamsFit {
+  DirectTiledParams desc;
   Support support;
 };
 
-inline Tiling make_tiling(const ConvProblem& p) {
-  Tiling tiling;
-  TiledDesc& d = tiling.desc;
+inline ParamsFit make_params(const ConvProblem& p) {
+  ParamsFit tiling;
+  DirectTiledParams& d = tiling.desc;
   const ConvProblem p3 = as_rank3(p);  // D, H, W
   d.groups = p3.groups;
   d.cin_per_group = p3.in_channels_per_group();

@@ -7,12 +7,12 @@
 #include <string>
 
 #include "cuda/common/operands.hpp"
-#include "cuda/direct/direct_desc.hpp"
-#include "cuda/direct/direct_tiled_tiling.hpp"
+#include "cuda/direct/direct_params.hpp"
+#include "cuda/direct/direct_tiled_params.hpp"
 
 namespace kbench::gpu::conv {
 
-void launch_direct(const DirectDesc& d, const Operands& ops, cudaStream_t stream);
+void launch_direct(const DirectParams& d, const Operands& ops, cudaStream_t stream);
 
 // kernel_image_loadable (declared in cuda/device_support.hpp) is defined beside the direct kernel.
 
@@ -20,7 +20,7 @@ void launch_direct(const DirectDesc& d, const Operands& ops, cudaStream_t stream
 
 namespace kbench::gpu::conv::direct_tiled {
 
-// The shared-memory direct convolution; `d` from make_tiling for a problem in its envelope.
-void launch_direct_tiled(const TiledDesc& d, const Operands& ops, cudaStream_t stream);
+// The shared-memory direct convolution; `d` from make_params for a problem in its envelope.
+void launch_direct_tiled(const DirectTiledParams& d, const Operands& ops, cudaStream_t stream);
 
 }  // namespace kbench::gpu::conv::direct_tiled

@@ -4,7 +4,7 @@
 // the bias (or zero) to every output on an untapped phase. Grid-stride loops: the packed weights are
 // the weights' size once, and the fill writes each output it owns once.
 //
-// Device code only (the launcher is half_phase.cu); the CPU emulation tests run it too.
+// Device code only (its entry point is half_phase.cu); the CPU emulation tests run it too.
 #include <cstdint>
 
 #include "cuda/transposed_phase_half/half_phase_index.hpp"
@@ -28,7 +28,7 @@ __global__ void __launch_bounds__(kPhaseThreads)
 // aligned) 8 channels of one position per 16-byte store, else one element per store.
 template <bool kVectors>
 __global__ void __launch_bounds__(kPhaseThreads)
-    untapped_bias_fill_kernel(const BiasFillDesc f, const std::uint16_t* __restrict__ bias,
+    untapped_bias_fill_kernel(const BiasFillParams f, const std::uint16_t* __restrict__ bias,
                               std::uint16_t* __restrict__ y) {
   constexpr int kWidth = kVectors ? kFillVector : 1;
   const std::int64_t units = f.line_length / kWidth;

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "cuda/common/operands.hpp"
-#include "cuda/implicit_gemm/igemm_config.hpp"
+#include "cuda/implicit_gemm/igemm_params.hpp"
 #include "cuda/implicit_gemm/igemm_index.hpp"
 #include "cuda/transposed/zero_fill_index.hpp"
 
@@ -25,31 +25,31 @@ struct GemmDeviceData {
 void configure_gemm(TileKind tile, GemmMath math, KOrder order, std::size_t smem_bytes);
 
 // Packs (and for the tf32 math rounds) the weights into A's chunk order.
-void launch_pack_a(const GemmConvDesc& d, GemmMath math, const GemmDeviceData& data, const float* w,
+void launch_pack_a(const GemmConvParams& d, GemmMath math, const GemmDeviceData& data, const float* w,
                    cudaStream_t stream);
 
 // One GEMM; `zero` (planes > 0) adds the transposed convolution's untapped planes and rows to its work.
 // Under split-K (d.splits > 1) it leaves partial tiles in data.partials: launch_split_reduce next.
-void launch_gemm(TileKind tile, GemmMath math, const GemmConvDesc& d, const GemmDeviceData& data, const Operands& ops,
-                 const ZeroFillDesc& zero, std::size_t smem_bytes, cudaStream_t stream);
+void launch_gemm(TileKind tile, GemmMath math, const GemmConvParams& d, const GemmDeviceData& data, const Operands& ops,
+                 const ZeroFillParams& zero, std::size_t smem_bytes, cudaStream_t stream);
 
 // Split-K's reduction: sums the partial tiles in data.partials into the output, with the bias.
-void launch_split_reduce(const GemmConvDesc& d, const GemmDeviceData& data, const Operands& ops, cudaStream_t stream);
+void launch_split_reduce(const GemmConvParams& d, const GemmDeviceData& data, const Operands& ops, cudaStream_t stream);
 
 // Per-math halves of the above, one translation unit each (igemm_ffma.cu, igemm_tf32.cu, igemm_tf32x3.cu),
 // so the 30 kernel instances compile in parallel.
 void configure_gemm_ffma(TileKind tile, KOrder order, std::size_t smem_bytes);
 void configure_gemm_tf32(TileKind tile, KOrder order, std::size_t smem_bytes);
 void configure_gemm_tf32x3(TileKind tile, KOrder order, std::size_t smem_bytes);
-void launch_gemm_ffma(TileKind tile, const GemmConvDesc& d, const GemmDeviceData& data, const Operands& ops,
-                      const ZeroFillDesc& zero, std::size_t smem_bytes, cudaStream_t stream);
-void launch_gemm_tf32(TileKind tile, const GemmConvDesc& d, const GemmDeviceData& data, const Operands& ops,
-                      const ZeroFillDesc& zero, std::size_t smem_bytes, cudaStream_t stream);
-void launch_gemm_tf32x3(TileKind tile, const GemmConvDesc& d, const GemmDeviceData& data, const Operands& ops,
-                        const ZeroFillDesc& zero, std::size_t smem_bytes, cudaStream_t stream);
+void launch_gemm_ffma(TileKind tile, const GemmConvParams& d, const GemmDeviceData& data, const Operands& ops,
+                      const ZeroFillParams& zero, std::size_t smem_bytes, cudaStream_t stream);
+void launch_gemm_tf32(TileKind tile, const GemmConvParams& d, const GemmDeviceData& data, const Operands& ops,
+                      const ZeroFillParams& zero, std::size_t smem_bytes, cudaStream_t stream);
+void launch_gemm_tf32x3(TileKind tile, const GemmConvParams& d, const GemmDeviceData& data, const Operands& ops,
+                        const ZeroFillParams& zero, std::size_t smem_bytes, cudaStream_t stream);
 // The wgmma tile's (igemm_wgmma.cu, sm_90a): forward convolutions only (no zero fill).
 void configure_gemm_wgmma(GemmMath math, std::size_t smem_bytes);
-void launch_gemm_wgmma(GemmMath math, const GemmConvDesc& d, const GemmDeviceData& data, const Operands& ops,
+void launch_gemm_wgmma(GemmMath math, const GemmConvParams& d, const GemmDeviceData& data, const Operands& ops,
                        std::size_t smem_bytes, cudaStream_t stream);
 
 }  // namespace kbench::gpu::conv::igemm

@@ -134,7 +134,7 @@ inline TileKind choose_tile(std::int64_t rows, KOrder order) {
 
 // The tile of a descriptor: choose_tile's, the resident one for ASchedule::resident, the wgmma one
 // for MmaKind::wgmma.
-inline TileKind choose_tile(const GemmConvDesc& d) {
+inline TileKind choose_tile(const GemmConvParams& d) {
   if (d.mma == MmaKind::wgmma) return TileKind::m96_wgmma;
   return d.a_schedule == ASchedule::resident ? TileKind::m128_resident : choose_tile(d.rows, d.order);
 }
@@ -142,8 +142,8 @@ inline TileKind choose_tile(const GemmConvDesc& d) {
 // Calls f(Tile{}, std::integral_constant<KOrder, ORDER>{}) for the kernel instance that runs
 // (tile, order): the narrow tiles with the gathered orders, the 256-column ones (and 128x256) with
 // input_patch, as choose_tile pairs them, and the resident-A 128x256 with channel_blocks; 10
-// instances per math. Host code (the CUDA launchers, the CPU emulation tests) dispatches through
-// this one table. The wgmma tile has its own kernel and launcher (igemm_wgmma.cu, built for sm_90a).
+// instances per math. Host code (the CUDA entry points, the CPU emulation tests) dispatches through
+// this one table. The wgmma tile has its own kernel and entry point (igemm_wgmma.cu, built for sm_90a).
 template <class F>
 void with_tile(TileKind tile, KOrder order, F&& f) {
   using Patch = std::integral_constant<KOrder, KOrder::input_patch>;
@@ -206,7 +206,7 @@ inline TileFacts tile_facts(TileKind k) {
 }
 
 // The packed-A layout the kernel for descriptor d and math m reads.
-inline ALayout a_layout_for(const GemmConvDesc& d, GemmMath m) {
+inline ALayout a_layout_for(const GemmConvParams& d, GemmMath m) {
   if (d.mma == MmaKind::wgmma) return ALayout::wgmma_cores;
   return a_layout_of(m, tile_facts(choose_tile(d)).fragment_a);
 }
@@ -223,7 +223,7 @@ struct SmemLayout {
   std::size_t total_bytes = 0;
 };
 
-KBENCH_HD std::size_t smem_prefix_bytes(const GemmConvDesc& d) {
+KBENCH_HD std::size_t smem_prefix_bytes(const GemmConvParams& d) {
   const auto k_rows = static_cast<std::size_t>(d.chunks * kChunkRows);
   std::size_t raw = 0;
   switch (d.order) {
@@ -234,11 +234,11 @@ KBENCH_HD std::size_t smem_prefix_bytes(const GemmConvDesc& d) {
   return (raw + 15) / 16 * 16;
 }
 
-KBENCH_HD std::size_t smem_patch_bytes(const GemmConvDesc& d) {
+KBENCH_HD std::size_t smem_patch_bytes(const GemmConvParams& d) {
   return d.order == KOrder::input_patch ? static_cast<std::size_t>(d.patch.floats) * sizeof(float) : 0;
 }
 
-inline SmemLayout smem_layout(const GemmConvDesc& d) {
+inline SmemLayout smem_layout(const GemmConvParams& d) {
   const TileFacts f = tile_facts(choose_tile(d));
   SmemLayout s;
   s.prefix_bytes = smem_prefix_bytes(d);
@@ -267,7 +267,7 @@ struct GemmGrid {
   std::int64_t x = 1, y = 1, z = 1;
 };
 
-inline GemmGrid gemm_grid(const GemmConvDesc& d) {
+inline GemmGrid gemm_grid(const GemmConvParams& d) {
   const TileFacts f = tile_facts(choose_tile(d));
   GemmGrid g;
   g.x = d.order == KOrder::input_patch ? d.batch * d.patch.tiles_per_image : (d.columns + f.bn - 1) / f.bn;
@@ -280,7 +280,7 @@ inline GemmGrid gemm_grid(const GemmConvDesc& d) {
 
 // Resident A: one persistent block per SM (its shared memory allows no second), shared among the
 // grid's row tiles and groups; `sms` is the device's SM count.
-inline std::int64_t resident_blocks_per_row_tile(const GemmConvDesc& d, int sms) {
+inline std::int64_t resident_blocks_per_row_tile(const GemmConvParams& d, int sms) {
   const GemmGrid g = gemm_grid(d);
   return std::max<std::int64_t>(1, sms / (g.y * g.z));
 }

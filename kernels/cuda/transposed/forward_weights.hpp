@@ -1,5 +1,5 @@
 #pragma once
-// The launch that writes a stride-1 transposed convolution's forward weights (forward_weights.cuh).
+// The launch that writes a stride-1 transposed convolution's forward weights (forward_weights_kernel.cuh).
 #include <cuda_runtime_api.h>
 
 #include "problem/conv_problem.hpp"

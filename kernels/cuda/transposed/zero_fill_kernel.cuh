@@ -25,7 +25,7 @@ __device__ __forceinline__ void fill_span(float* p, std::int64_t count, float v,
 }
 
 // Planes first, first + step, ... of the zero-fill work.
-__device__ __forceinline__ void zero_fill_planes(const ZeroFillDesc& z, const float* __restrict__ bias,
+__device__ __forceinline__ void zero_fill_planes(const ZeroFillParams& z, const float* __restrict__ bias,
                                                  float* __restrict__ y, std::int64_t first, std::int64_t step) {
   const int thread = static_cast<int>(threadIdx.x);
   const int threads = static_cast<int>(blockDim.x);

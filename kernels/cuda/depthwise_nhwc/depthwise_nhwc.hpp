@@ -1,5 +1,5 @@
 #pragma once
-// Host entry point of the channels-last depthwise kernel (plain C++). `t` from make_tiling for a
+// Host entry point of the channels-last depthwise kernel (plain C++). `t` from make_params for a
 // problem in the depthwise_nhwc envelope; the dtype selects a compiled instance.
 #include <cuda_runtime_api.h>
 
@@ -9,6 +9,6 @@
 namespace kbench::gpu::conv::depthwise_nhwc {
 
 // x and y must be 16-byte aligned (cudaMalloc's are); throws std::invalid_argument otherwise.
-void launch_depthwise_nhwc(const Tiling& t, const Operands& ops, cudaStream_t stream);
+void launch_depthwise_nhwc(const Params& t, const Operands& ops, cudaStream_t stream);
 
 }  // namespace kbench::gpu::conv::depthwise_nhwc
