@@ -82,7 +82,24 @@ def _strides(shape, fmt):
     return tuple(strides)
 
 
-class Tensor:
+class _DtypeShorthands:
+    """`.half()`, `.float()`, `.bfloat16()`, `.double()`: torch gives tensors and modules both; each says
+    what a dtype change means for it (`_as_dtype`)."""
+
+    def half(self):
+        return self._as_dtype(float16)
+
+    def float(self):
+        return self._as_dtype(float32)
+
+    def bfloat16(self):
+        return self._as_dtype(bfloat16)
+
+    def double(self):
+        return self._as_dtype(float64)
+
+
+class Tensor(_DtypeShorthands):
     """A tensor's shape, dtype and layout; no data."""
 
     device = "meta"
@@ -136,17 +153,8 @@ class Tensor:
     def requires_grad_(self, requires_grad=True):
         return self
 
-    def half(self):
-        return self._like(float16)
-
-    def float(self):
-        return self._like(float32)
-
-    def bfloat16(self):
-        return self._like(bfloat16)
-
-    def double(self):
-        return self._like(float64)
+    def _as_dtype(self, dtype):
+        return self._like(dtype)
 
     def __getattr__(self, name):
         raise _not_modelled(f"Tensor.{name}")
@@ -239,7 +247,7 @@ _UNMODELLED_METHODS = {"apply", "register_buffer", "register_parameter", "parame
                        "add_module", "register_module", "get_submodule", "extra_repr"}
 
 
-class Module:
+class Module(_DtypeShorthands):
     def __init__(self, *args, **kwargs):
         object.__setattr__(self, "_modules", {})
         object.__setattr__(self, "_pre_hooks", [])
@@ -314,17 +322,8 @@ class Module:
                 raise _not_modelled(f"nn.Module.to({a!r})")
         return self._convert(dtype) if dtype is not None else self
 
-    def half(self):
-        return self._convert(float16)
-
-    def float(self):
-        return self._convert(float32)
-
-    def bfloat16(self):
-        return self._convert(bfloat16)
-
-    def double(self):
-        return self._convert(float64)
+    def _as_dtype(self, dtype):
+        return self._convert(dtype)
 
     def cuda(self, *args, **kwargs):
         return self
