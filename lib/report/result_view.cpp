@@ -156,7 +156,11 @@ namespace {
 // "noise"), two significant figures; nothing for one sample.
 std::string spread_text(const Statistics& stats) {
   if (stats.count < 2 || !(stats.median > 0)) return "";
-  return "±" + format_significant(100 * stats.stdev / stats.median, 2) + "%";
+  // Appended, not "±" + temporary: GCC 12 warns (-Wrestrict) on that operator+ once inlined, a false positive.
+  std::string text = "±";
+  text += format_significant(100 * stats.stdev / stats.median, 2);
+  text += '%';
+  return text;
 }
 
 std::string verification_text(const Verification& verification) {
